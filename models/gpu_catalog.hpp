@@ -1,0 +1,45 @@
+#pragma once
+// GPU catalog: the datasheet figures of every GPU model vtsim simulates.
+//
+// Every number is cited next to it in gpu_catalog.cpp. Peaks are dense (no structured sparsity). Memory capacity is
+// binary: a datasheet's "40 GB" of HBM or GDDR is 40 GiB (DRAM capacities are powers of two; nvidia-smi reports an
+// A100 80GB as 81920 MiB), while bandwidths are decimal (a datasheet's 1,555 GB/s is 1.555e12 B/s).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/precision.hpp"
+
+namespace vtsim {
+
+/// One GPU model as its datasheet describes it.
+struct GpuSpec {
+  std::string id;                    ///< scenario key, lower case, e.g. "a100-40gb-sxm4"
+  std::string name;                  ///< marketing name, e.g. "NVIDIA A100 40GB SXM4"
+  std::string architecture;          ///< "Pascal", "Volta", "Turing", "Ampere" or "Hopper"
+  double fp32_flops = 0;             ///< dense FP32 peak on the CUDA cores, flop/s
+  std::optional<double> tf32_flops;  ///< dense TF32 tensor-core peak, flop/s; nullopt where the GPU has no TF32
+  std::optional<double> fp16_flops;  ///< dense FP16 peak with FP32 accumulate (tensor cores; P100: half2, no TCs)
+  std::optional<double> bf16_flops;  ///< dense BF16 tensor-core peak, flop/s; nullopt where the GPU has no BF16
+  double memory_bytes = 0;           ///< device memory capacity, bytes (datasheet GB read as GiB)
+  double memory_bandwidth_Bps = 0;   ///< device memory bandwidth, bytes/s (datasheet GB/s, decimal)
+  int sm_count = 0;                  ///< streaming multiprocessors enabled on this product
+  int mig_sm_count = 0;              ///< SMs usable with MIG on (the 7g profile's); 0 when the GPU has no MIG
+  std::string nvlink_id;             ///< id in nvlink_catalog(); empty when the GPU has no NVLink
+  int nvlink_links = 0;              ///< NVLink links per GPU; 0 when none
+  int pcie_gen = 3;                  ///< PCIe generation of the GPU's x16 host interface: 3, 4 or 5
+  std::string source;                ///< short citation shown by `vtsim catalog gpus`
+
+  /// Dense peak for `precision`, flop/s; nullopt when the GPU has no hardware path for it.
+  std::optional<double> peak_flops(Precision precision) const;
+};
+
+/// Every catalogued GPU, in a fixed order (oldest architecture first). Built once, never changes.
+const std::vector<GpuSpec>& gpu_catalog();
+
+/// The GPU with this id, or nullptr when unknown.
+const GpuSpec* find_gpu(std::string_view id);
+
+}  // namespace vtsim

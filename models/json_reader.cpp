@@ -1,0 +1,189 @@
+#include "models/json_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "models/error.hpp"
+#include "models/nearest_name.hpp"
+
+namespace vtsim {
+namespace {
+
+std::string format_bound(double bound) {
+  std::ostringstream out;
+  out << bound;
+  return out.str();
+}
+
+std::string quoted_list(std::span<const std::string> names) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) list += i + 1 == names.size() ? " or " : ", ";
+    list += "'" + names[i] + "'";
+  }
+  return list;
+}
+
+}  // namespace
+
+std::string child_path(std::string_view parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : std::string(parent) + "." + std::string(key);
+}
+
+std::string describe_json(const nlohmann::json& json) {
+  std::string text = json.dump();
+  constexpr std::size_t kMaxLength = 60;
+  if (text.size() > kMaxLength) text = text.substr(0, kMaxLength - 3) + "...";
+  if (json.is_string()) text[0] = '\'', text[text.size() - 1] = '\'';
+  return text;
+}
+
+JsonValue::JsonValue(const nlohmann::json& json, std::string file, std::string path)
+    : json_(&json), file_(std::move(file)), path_(std::move(path)) {}
+
+void JsonValue::fail(std::string_view message) const {
+  std::string where = file_;
+  if (!path_.empty()) where += ": " + path_;
+  throw InputError(where + ": " + std::string(message));
+}
+
+std::int64_t JsonValue::as_int(std::int64_t min, std::int64_t max) const {
+  std::string expected = "expected an integer >= " + std::to_string(min);
+  if (max < std::numeric_limits<std::int32_t>::max()) {
+    expected = "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  }
+  const auto reject = [&] { fail(expected + ", got " + describe_json(*json_)); };
+  if (json_->is_number_integer()) {
+    const auto value = json_->get<std::int64_t>();
+    if (json_->is_number_unsigned() && json_->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) reject();
+    if (value < min || value > max) reject();
+    return value;
+  }
+  if (json_->is_number_float()) {
+    // Accept 8.0 for 8, which JSON writers sometimes produce; reject 8.5.
+    const double value = json_->get<double>();
+    if (std::isfinite(value) && std::floor(value) == value && value >= static_cast<double>(min) &&
+        value <= static_cast<double>(max)) {
+      return static_cast<std::int64_t>(value);
+    }
+  }
+  reject();
+  return 0;  // unreachable
+}
+
+double JsonValue::as_number(double min, double max) const {
+  std::string expected = "expected a number >= " + format_bound(min);
+  if (std::isfinite(max)) expected = "expected a number from " + format_bound(min) + " to " + format_bound(max);
+  if (!json_->is_number()) fail(expected + ", got " + describe_json(*json_));
+  const double value = json_->get<double>();
+  if (!std::isfinite(value) || value < min || value > max) fail(expected + ", got " + describe_json(*json_));
+  return value;
+}
+
+double JsonValue::as_positive_number(double max) const {
+  std::string expected = "expected a number > 0";
+  if (std::isfinite(max)) expected += " and <= " + format_bound(max);
+  if (!json_->is_number()) fail(expected + ", got " + describe_json(*json_));
+  const double value = json_->get<double>();
+  if (!std::isfinite(value) || value <= 0 || value > max) fail(expected + ", got " + describe_json(*json_));
+  return value;
+}
+
+bool JsonValue::as_bool() const {
+  if (!json_->is_boolean()) fail("expected true or false, got " + describe_json(*json_));
+  return json_->get<bool>();
+}
+
+std::string JsonValue::as_string() const {
+  if (!json_->is_string() || json_->get_ref<const std::string&>().empty()) {
+    fail("expected a non-empty string, got " + describe_json(*json_));
+  }
+  return json_->get<std::string>();
+}
+
+std::string JsonValue::as_choice(std::span<const std::string> choices) const {
+  if (!json_->is_string()) fail("expected one of " + quoted_list(choices) + ", got " + describe_json(*json_));
+  const auto& text = json_->get_ref<const std::string&>();
+  if (std::find(choices.begin(), choices.end(), text) != choices.end()) return text;
+  const std::string hint = did_you_mean(text, choices);
+  constexpr std::size_t kShortList = 6;  // longer lists (catalog ids) read better after the suggestion, or alone
+  if (choices.size() <= kShortList) fail("expected one of " + quoted_list(choices) + ", got " + describe_json(*json_) + hint);
+  if (!hint.empty()) fail("unknown value " + describe_json(*json_) + hint);
+  fail("unknown value " + describe_json(*json_) + "; expected one of " + quoted_list(choices));
+}
+
+JsonObject JsonValue::as_object() const {
+  if (!json_->is_object()) fail("expected an object, got " + describe_json(*json_));
+  return JsonObject(*this);
+}
+
+std::vector<JsonValue> JsonValue::as_array(std::size_t min_size) const {
+  if (!json_->is_array()) fail("expected an array, got " + describe_json(*json_));
+  if (json_->size() < min_size) {
+    fail("expected at least " + std::to_string(min_size) + " element" + (min_size == 1 ? "" : "s") + ", got " +
+         std::to_string(json_->size()));
+  }
+  std::vector<JsonValue> elements;
+  elements.reserve(json_->size());
+  for (std::size_t i = 0; i < json_->size(); ++i) {
+    elements.emplace_back((*json_)[i], file_, path_ + "[" + std::to_string(i) + "]");
+  }
+  return elements;
+}
+
+JsonObject::JsonObject(JsonValue value) : value_(std::move(value)) {}
+
+std::optional<JsonValue> JsonObject::get(std::string_view key) {
+  known_keys_.emplace_back(key);
+  const nlohmann::json& object = value_.json();
+  const auto found = object.find(key);
+  if (found == object.end() || found->is_null()) return std::nullopt;
+  return JsonValue(*found, value_.file(), child_path(value_.path(), key));
+}
+
+JsonValue JsonObject::require(std::string_view key) {
+  std::optional<JsonValue> found = get(key);
+  if (!found) value_.fail("missing required key '" + std::string(key) + "'");
+  return *found;
+}
+
+void JsonObject::finish() const {
+  for (const auto& [key, unused] : value_.json().items()) {
+    if (std::find(known_keys_.begin(), known_keys_.end(), key) != known_keys_.end()) continue;
+    const JsonValue unknown(unused, value_.file(), child_path(value_.path(), key));
+    std::string hint = did_you_mean(key, known_keys_);
+    if (hint.empty()) hint = "; valid keys here: " + quoted_list(known_keys_);
+    unknown.fail("unknown key" + hint);
+  }
+}
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    // Turn nlohmann's byte offset into a line and column a person can find.
+    const std::size_t offset = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+    const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+    const std::size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+    // nlohmann says "[json.exception.parse_error.101] parse error at line L, column C: REASON"; keep REASON.
+    std::string reason = error.what();
+    const std::size_t at_column = reason.find("column ");
+    const std::size_t colon = reason.find(": ", at_column == std::string::npos ? 0 : at_column);
+    if (colon != std::string::npos) reason = reason.substr(colon + 2);
+    throw InputError(file + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
+                     ": invalid JSON: " + reason);
+  }
+}
+
+nlohmann::json read_json_file(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file + ": cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_json_text(text.str(), file);
+}
+
+}  // namespace vtsim

@@ -1,0 +1,148 @@
+#include "models/nic_catalog.hpp"
+
+#include <cassert>
+
+#include "models/units.hpp"
+
+// Sources. [S] marks a secondary source.
+//   CX5 PB     Mellanox ConnectX-5 EN card product brief: two ports of up to 100 GbE, "sub-600ns latency".
+//   CX5 UM     NVIDIA ConnectX-5 Ethernet adapter cards user manual: MCX512A-ACAT dual-port SFP28 10/25 GbE on PCIe 3.0
+//              x8; MCX516A-CCAT dual-port QSFP28 100 GbE on PCIe 3.0 x16.
+//   CX6 PB     Mellanox ConnectX-6 EN card product brief: two ports of up to 200 GbE, "sub 0.8usec latency", PCIe 4.0
+//              (the VPI/InfiniBand cards' user manual quotes sub-600ns; 0.8 us is the Ethernet figure used here).
+//   CX6 UM     NVIDIA ConnectX-6 EN user manual: MCX613106A-VDAT dual-port QSFP56 200 GbE, PCIe 3.0/4.0 x16; "up to
+//              200GbE in a PCIe Gen 4.0 slot" (the x16 Gen4 slot carries one port at line rate, not two).
+//   RDMA BW    [S] Mellanox community post: ib_send_bw over 100 GbE (ConnectX-4 MCX456A-ECAT, SN2700 switch) reaches
+//              ~97 Gb/s at 64 KiB messages; [S] J. Synchrotron Rad. 27 (2020) 1297, doi:10.1107/S1600577520008140,
+//              table 2: RoCE v2 SEND 97.6 Gb/s with 4096-byte packets on 100 GbE.
+//   RDMA LAT   [S] D. Potter, master's thesis (git.dennispotter.eu, tables/mtu_performance.tex): ib_send_lat, RC,
+//              32 B, 0.81 us one-way (half round trip), one HCA; the link layer (InfiniBand or RoCE) is not stated.
+//   ROCE SPEC  InfiniBand Trade Association, RoCE (Annex A16, 2010: Ethernet link layer, EtherType 0x8915, not
+//              routable) and RoCEv2 (Annex A17, 2014: UDP/IP, port 4791, routable).
+//   PVRDMA DOC VMware vSphere 6.5 networking guide, "Remote Direct Memory Access for Virtual Machines": same host
+//              memcpy, different hosts through the physical HCA, TCP fallback when a host has none; vSphere API 6.7
+//              VirtualVmxnet3Vrdma.deviceProtocol: rocev1 | rocev2.
+//   PT RDMA    VMware study of passthrough RDMA in VMs, QDR InfiniBand [P] (as summarised in shared/reference/
+//              HARDWARE.md): 1.75 us half round trip for Send.
+//   IEEE 802.3 Ethernet framing: 1500-byte MTU, 14-byte header, 4-byte FCS, 8-byte preamble/SFD, 12-byte inter-frame
+//              gap; RFC 791/9293: 20-byte IPv4 and TCP headers; RFC 7323: 12-byte TCP timestamp option.
+
+namespace vtsim {
+namespace {
+
+constexpr double gbps(double value) { return units::gbps_to_Bps(value); }
+constexpr double ns(double value) { return value * units::kSecondsPerNs; }
+constexpr double us(double value) { return value * units::kSecondsPerUs; }
+
+constexpr double kRdmaEfficiency = 0.97;  // RDMA BW [S]: ~97 Gb/s of 100 Gb/s for large messages
+// RDMA LAT [S] minus the CX5 PB adapter latency: what the verbs software path adds to one message, derived.
+constexpr double kRdmaAddedLatency_s = 0.81e-6 - 600e-9;
+// TCP payload per Ethernet frame at MTU 1500 over what the wire carries (IEEE 802.3, RFC 791/9293/7323):
+// (1500 - 20 IP - 20 TCP - 12 timestamps) / (1500 + 14 + 4 + 8 + 12) = 1448 / 1538.
+constexpr double kTcpFramingEfficiency = 1448.0 / 1538.0;
+
+std::vector<TransportSpec> build_transport_catalog() {
+  return {
+      {.transport = Transport::roce_v1,
+       .description = "RoCE v1: RDMA on the Ethernet link layer; hosts must share one L2 broadcast domain",
+       .added_latency_s = kRdmaAddedLatency_s,
+       .bandwidth_efficiency = kRdmaEfficiency,
+       .routable = false,  // ROCE SPEC, Annex A16
+       .uncalibrated = false,
+       .source = "IBTA RoCE Annex A16; ib_send_bw ~97 Gb/s on 100 GbE [S]; ib_send_lat 0.81 us [S]"},
+      {.transport = Transport::roce_v2,
+       .description = "RoCE v2: RDMA over UDP/IP, routable across racks",
+       .added_latency_s = kRdmaAddedLatency_s,
+       .bandwidth_efficiency = kRdmaEfficiency,  // v2's 28-byte IP+UDP vs v1's 40-byte GRH: < 0.3% apart at 4 KiB MTU
+       .routable = true,                         // ROCE SPEC, Annex A17
+       .uncalibrated = false,
+       .source = "IBTA RoCEv2 Annex A17; RoCE v2 SEND 97.6 Gb/s [S]; ib_send_lat 0.81 us [S]"},
+      // PVRDMA: uncalibrated. No published latency or bandwidth figure was found. Defaults: the latency is the
+      // published passthrough RDMA half round trip on vSphere (PT RDMA, 1.75 us), as an order of magnitude for a
+      // virtualized RDMA path; the efficiency assumes the physical HCA's RoCE rate (PVRDMA DOC: between hosts the
+      // data goes through the HCA). Routable when the device protocol is RoCE v2 (vSphere 6.7+).
+      {.transport = Transport::pvrdma,
+       .description = "VMware paravirtual RDMA: HCA between hosts, memcpy within one host, TCP without an HCA",
+       .added_latency_s = us(1.75),
+       .bandwidth_efficiency = kRdmaEfficiency,
+       .routable = true,
+       .uncalibrated = true,
+       .source = "uncalibrated: latency = vSphere passthrough RDMA 1.75 us, efficiency = RoCE's; calibrate"},
+      // TCP: uncalibrated. The efficiency is the framing ceiling at MTU 1500 (derived above); the stack latency is a
+      // placeholder of 10 us per message one way, a round figure for a kernel socket path on each side, not taken
+      // from any measurement: calibrate it (e.g. netperf TCP_RR or sockperf between the VMs).
+      {.transport = Transport::tcp,
+       .description = "TCP/IP sockets through the guest and host network stacks",
+       .added_latency_s = us(10),
+       .bandwidth_efficiency = kTcpFramingEfficiency,
+       .routable = true,
+       .uncalibrated = true,
+       .source = "uncalibrated: efficiency = MTU 1500 framing (1448/1538), latency = 10 us placeholder"},
+  };
+}
+
+std::vector<NicSpec> build_nic_catalog() {
+  return {
+      {.id = "connectx-5-25gbe", .name = "Mellanox ConnectX-5 EN 25GbE dual-port (MCX512A-ACAT)",
+       .line_rate_Bps = gbps(25), .ports = 2,  // CX5 UM
+       .latency_s = ns(600),                   // CX5 PB, sub-600ns
+       .pcie_gen = 3, .pcie_lanes = 8,         // CX5 UM
+       .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
+      {.id = "connectx-5-100gbe", .name = "Mellanox ConnectX-5 EN 100GbE dual-port (MCX516A-CCAT)",
+       .line_rate_Bps = gbps(100), .ports = 2,  // CX5 PB, CX5 UM
+       .latency_s = ns(600),                    // CX5 PB, sub-600ns
+       .pcie_gen = 3, .pcie_lanes = 16,         // CX5 UM
+       .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
+      {.id = "connectx-6-200gb", .name = "Mellanox ConnectX-6 EN 200GbE dual-port (MCX613106A-VDAT)",
+       .line_rate_Bps = gbps(200), .ports = 2,  // CX6 PB, CX6 UM
+       .latency_s = ns(800),                    // CX6 PB, sub 0.8 us (Ethernet)
+       .pcie_gen = 4, .pcie_lanes = 16,         // CX6 UM
+       .source = "ConnectX-6 EN product brief; ConnectX-6 EN user manual"},
+  };
+}
+
+}  // namespace
+
+std::string_view to_string(Transport transport) {
+  switch (transport) {
+    case Transport::roce_v1: return "roce_v1";
+    case Transport::roce_v2: return "roce_v2";
+    case Transport::pvrdma: return "pvrdma";
+    case Transport::tcp: return "tcp";
+  }
+  return "?";
+}
+
+std::optional<Transport> parse_transport(std::string_view text) {
+  for (const TransportSpec& spec : transport_catalog()) {
+    if (to_string(spec.transport) == text) return spec.transport;
+  }
+  return std::nullopt;
+}
+
+const std::vector<TransportSpec>& transport_catalog() {
+  static const std::vector<TransportSpec> catalog = build_transport_catalog();
+  return catalog;
+}
+
+const TransportSpec& transport_spec(Transport transport) {
+  for (const TransportSpec& spec : transport_catalog()) {
+    if (spec.transport == transport) return spec;
+  }
+  assert(false && "every Transport has a catalog entry");
+  return transport_catalog().front();
+}
+
+const std::vector<NicSpec>& nic_catalog() {
+  static const std::vector<NicSpec> catalog = build_nic_catalog();
+  return catalog;
+}
+
+const NicSpec* find_nic(std::string_view id) {
+  for (const NicSpec& nic : nic_catalog()) {
+    if (nic.id == id) return &nic;
+  }
+  return nullptr;
+}
+
+}  // namespace vtsim

@@ -1,0 +1,65 @@
+#pragma once
+// NIC and transport catalog: network adapters from their product briefs, and the transports a VM can use between
+// hosts (RoCE v1/v2 on a passed-through or SR-IOV NIC, VMware paravirtual RDMA, TCP).
+//
+// A message of n bytes between hosts costs, before switches and wires:
+//   nic.latency_s + transport.added_latency_s + n / (nic.line_rate_Bps * transport.bandwidth_efficiency).
+// Every number is cited in nic_catalog.cpp; transports without a published figure say so in `uncalibrated`.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vtsim {
+
+/// How data moves between hosts.
+enum class Transport {
+  roce_v1,  ///< RDMA over Converged Ethernet v1: Ethernet link layer, one L2 broadcast domain only
+  roce_v2,  ///< RoCE v2: RDMA over UDP/IP, routable across racks
+  pvrdma,   ///< VMware paravirtual RDMA (vSphere 6.5+): the physical HCA between hosts, memcpy within one host
+  tcp,      ///< kernel TCP/IP sockets
+};
+
+/// The scenario spelling: "roce_v1", "roce_v2", "pvrdma", "tcp".
+std::string_view to_string(Transport transport);
+
+/// Parses the scenario spelling; nullopt when unknown.
+std::optional<Transport> parse_transport(std::string_view text);
+
+/// Default costs of one transport, added to the NIC's own.
+struct TransportSpec {
+  Transport transport = Transport::tcp;  ///< which transport
+  std::string description;               ///< one line for `vtsim catalog transports`
+  double added_latency_s = 0;            ///< one-way per-message software/stack latency added to the NIC's own, s
+  double bandwidth_efficiency = 1;       ///< achievable fraction of the NIC line rate for large messages, (0, 1]
+  bool routable = true;                  ///< false for RoCE v1 (L2 only: one broadcast domain)
+  bool uncalibrated = true;              ///< true where no published figure backs these defaults
+  std::string source;                    ///< short citation, or where an uncalibrated default came from
+};
+
+/// One entry per Transport, in enum order. Built once, never changes.
+const std::vector<TransportSpec>& transport_catalog();
+
+/// The catalog entry of `transport` (every Transport has one).
+const TransportSpec& transport_spec(Transport transport);
+
+/// One network adapter model.
+struct NicSpec {
+  std::string id;            ///< scenario key, e.g. "connectx-5-100gbe"
+  std::string name;          ///< product name and part number
+  double line_rate_Bps = 0;  ///< line rate of one port, bytes/s
+  int ports = 1;             ///< network ports on the card
+  double latency_s = 0;      ///< adapter latency from the product brief (an upper bound: "sub-600ns"), s
+  int pcie_gen = 3;          ///< PCIe generation of the card's host interface
+  int pcie_lanes = 16;       ///< PCIe lanes of the card's host interface
+  std::string source;        ///< short citation
+};
+
+/// Every catalogued NIC. Built once, never changes.
+const std::vector<NicSpec>& nic_catalog();
+
+/// The NIC with this id, or nullptr when unknown.
+const NicSpec* find_nic(std::string_view id);
+
+}  // namespace vtsim

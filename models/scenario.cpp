@@ -1,0 +1,49 @@
+#include "models/scenario.hpp"
+
+#include <array>
+
+namespace vtsim {
+namespace {
+
+template <typename Enum, std::size_t N>
+std::string_view name_of(const std::array<std::pair<std::string, Enum>, N>& names, Enum value) {
+  for (const auto& [name, enumerator] : names) {
+    if (enumerator == value) return name;
+  }
+  return "?";
+}
+
+const std::array<std::pair<std::string, VirtualizationMode>, 4> kModes = {{
+    {"bare_metal", VirtualizationMode::bare_metal},
+    {"passthrough", VirtualizationMode::passthrough},
+    {"vgpu", VirtualizationMode::vgpu},
+    {"mig", VirtualizationMode::mig},
+}};
+const std::array<std::pair<std::string, SchedulerPolicy>, 3> kPolicies = {{
+    {"best_effort", SchedulerPolicy::best_effort},
+    {"equal_share", SchedulerPolicy::equal_share},
+    {"fixed_share", SchedulerPolicy::fixed_share},
+}};
+const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAlgorithms = {{
+    {"ring", AllreduceAlgorithm::ring},
+    {"hierarchical", AllreduceAlgorithm::hierarchical},
+}};
+const std::array<std::pair<std::string, Fidelity>, 3> kFidelities = {{
+    {"step", Fidelity::step},
+    {"flow", Fidelity::flow},
+    {"analytic", Fidelity::analytic},
+}};
+
+}  // namespace
+
+std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names() { return kModes; }
+std::span<const std::pair<std::string, SchedulerPolicy>> scheduler_policy_names() { return kPolicies; }
+std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAlgorithms; }
+std::span<const std::pair<std::string, Fidelity>> fidelity_names() { return kFidelities; }
+
+std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
+std::string_view to_string(SchedulerPolicy policy) { return name_of(kPolicies, policy); }
+std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgorithms, algorithm); }
+std::string_view to_string(Fidelity fidelity) { return name_of(kFidelities, fidelity); }
+
+}  // namespace vtsim

@@ -1,0 +1,193 @@
+#pragma once
+// A scenario: the cluster, how its GPUs are virtualized, the training jobs on it, and how to simulate them.
+//
+// These structs are the parsed, validated, fully defaulted form of a scenario JSON file (scenarios/README.md documents
+// the JSON). Every field states its default. Values are SI (seconds, bytes); the JSON keys carry their unit.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <string>
+#include <vector>
+
+#include "models/nic_catalog.hpp"
+#include "models/precision.hpp"
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+
+/// How a GPU is handed to the workload.
+enum class VirtualizationMode {
+  bare_metal,   ///< no hypervisor
+  passthrough,  ///< whole GPU passed through to a VM (DirectPath I/O)
+  vgpu,         ///< NVIDIA vGPU, time-sliced
+  mig,          ///< NVIDIA MIG instances (MIG-backed vGPU)
+};
+
+/// The time-sliced vGPU scheduler's policy (NVIDIA vGPU user guide, scheduler chapter).
+enum class SchedulerPolicy {
+  best_effort,  ///< round-robin over vGPUs with work; idle vGPUs give their time away
+  equal_share,  ///< each powered-on vGPU gets 1/n of the GPU, whether or not it has work
+  fixed_share,  ///< each vGPU gets 1/(profile's maximum per GPU), whether or not the others run
+};
+
+/// Allreduce algorithm used by the Horovod-like coordinator.
+enum class AllreduceAlgorithm {
+  ring,          ///< NCCL-style ring: reduce-scatter then allgather over all ranks
+  hierarchical,  ///< intra-host reduce-scatter, inter-host allreduce, intra-host allgather
+};
+
+/// How collectives are simulated (DESIGN.md, "Fidelity levels").
+enum class Fidelity {
+  step,      ///< every ring step of every rank is a SimGrid communication, O(N^2)
+  flow,      ///< each rank's share of a collective phase is one flow plus the step latencies, O(N)
+  analytic,  ///< closed form with the bottleneck bandwidth found on the topology graph, O(1)
+};
+
+/// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack, `spines` spine switches.
+struct FabricConfig {
+  /// Hosts' NIC bandwidth into a leaf divided by the leaf's uplink bandwidth; 2.0 means 2:1. Default 1.0 (non-blocking).
+  double oversubscription = 1.0;
+  /// Number of spine switches; each leaf has one uplink to each spine. Default 2.
+  int spines = 2;
+  /// Port-to-port latency of one switch. Default 300 ns, uncalibrated: the order of the cut-through latency Mellanox
+  /// Spectrum SN2000-series product briefs state; calibrate it for your fabric.
+  double switch_latency_s = 300e-9;
+};
+
+/// One server; every host of the cluster is alike.
+struct HostConfig {
+  /// GPUs per host. Default 1.
+  int gpus = 1;
+  /// GPU model id from `vtsim catalog gpus`. Default "a100-40gb-sxm4".
+  std::string gpu_model = "a100-40gb-sxm4";
+  /// Whether the GPUs are joined by NVLink (or an NVLink bridge). Default: whether the GPU model has NVLink.
+  bool nvlink_present = false;
+  /// Whether NVLink may be used (turning it off models "no P2P" setups). Default: nvlink_present.
+  bool nvlink_enabled = false;
+  /// PCIe generation of the GPUs' slots. Default: the GPU model's.
+  int pcie_gen = 4;
+  /// NICs per host. Default 1.
+  int nics = 1;
+  /// NIC model id from `vtsim catalog nics`. Default "connectx-5-100gbe".
+  std::string nic_model = "connectx-5-100gbe";
+};
+
+/// The physical cluster.
+struct ClusterConfig {
+  /// Racks, each with one leaf switch. Default 1.
+  int racks = 1;
+  /// Hosts in each rack. Default 1.
+  int hosts_per_rack = 1;
+  /// The servers.
+  HostConfig host;
+  /// Transport between hosts. Default RoCE v2.
+  Transport transport = Transport::roce_v2;
+  /// The fabric between hosts and racks.
+  FabricConfig fabric;
+
+  /// Hosts in the whole cluster.
+  int total_hosts() const { return racks * hosts_per_rack; }
+  /// GPUs in the whole cluster; GPU g sits in host g / host.gpus.
+  int total_gpus() const { return total_hosts() * host.gpus; }
+};
+
+/// Time-sliced vGPU scheduler of each physical GPU (used in vgpu mode).
+struct SchedulerConfig {
+  /// Default best effort (the vGPU default).
+  SchedulerPolicy policy = SchedulerPolicy::best_effort;
+  /// Time slice. Default: the vGPU profile's (2 ms when it allows <= 8 per GPU, else 1 ms). Allowed 1-30 ms.
+  double time_slice_s = 2e-3;
+  /// Cost of one switch between vGPUs. Default 100 us, uncalibrated: no primary source gives it (HARDWARE.md); measure it
+  /// with the calibration probes.
+  double context_switch_s = 100e-6;
+};
+
+/// How the GPUs are virtualized.
+struct VirtualizationConfig {
+  /// Default bare metal.
+  VirtualizationMode mode = VirtualizationMode::bare_metal;
+  /// vgpu mode: the profile every job uses unless it names its own. Default: the GPU model's full-framebuffer profile.
+  std::string vgpu_profile;
+  /// mig mode: the MIG profile every job uses unless it names its own. Required in mig mode (no default).
+  std::string mig_profile;
+  /// The vGPU scheduler.
+  SchedulerConfig scheduler;
+  /// vCPUs of each VM. Default 24, as in the seed study's VM (VMware performance blog, May 2022).
+  int vm_cpu_cores = 24;
+};
+
+/// Horovod settings of one job.
+struct HorovodConfig {
+  /// Tensor fusion threshold. Default 64 MiB (horovod: SetTensorFusionThresholdBytes(64*1024*1024) in older releases).
+  double fusion_threshold_bytes = 64.0 * 1024 * 1024;
+  /// Coordinator cycle time. Default 5 ms (horovod: SetCycleTimeMs(5) in older releases; newer ones use 1 ms).
+  double cycle_time_s = 5e-3;
+  /// Default ring.
+  AllreduceAlgorithm allreduce = AllreduceAlgorithm::ring;
+};
+
+/// One training job (tenant).
+struct JobConfig {
+  /// Unique name. Default "job<index>".
+  std::string name;
+  /// Catalog workload id (`vtsim catalog workloads`), or "transformer" when `transformer` is set. Required.
+  std::string workload_id;
+  /// A generated GPT-style transformer, when the scenario gives one instead of a catalog id.
+  std::optional<TransformerConfig> transformer;
+  /// Default fp16 (mixed precision), as the single-GPU throughput figures of NVIDIA DeepLearningExamples use AMP.
+  Precision precision = Precision::fp16;
+  /// Samples per GPU per iteration. Required.
+  int batch_per_gpu = 1;
+  /// Global GPU indices this job runs on, one rank each. Default: every GPU of the cluster.
+  std::vector<int> gpu_ids;
+  /// Measured iterations. Default 20.
+  int iterations = 20;
+  /// Iterations run first and excluded from the figures. Default 2.
+  int warmup_iterations = 2;
+  /// Horovod settings.
+  HorovodConfig horovod;
+  /// vgpu mode: this job's vGPU profile. Default: virtualization.vgpu_profile.
+  std::string vgpu_profile;
+  /// mig mode: this job's MIG profile. Default: virtualization.mig_profile.
+  std::string mig_profile;
+};
+
+/// How to simulate.
+struct SimulationConfig {
+  /// Default flow.
+  Fidelity fidelity = Fidelity::flow;
+  /// Seed of every random choice. Default 1.
+  std::uint64_t seed = 1;
+};
+
+/// A whole scenario, validated, with every default filled in.
+struct Scenario {
+  /// Short name. Default: the file name without extension.
+  std::string name;
+  /// What the scenario shows. Default "".
+  std::string description;
+  ClusterConfig cluster;
+  VirtualizationConfig virtualization;
+  /// At least one job.
+  std::vector<JobConfig> jobs;
+  /// Path of a calibration profile, resolved against the scenario's folder; "" = catalog defaults.
+  std::string calibration_profile;
+  SimulationConfig simulation;
+};
+
+/// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).
+std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names();
+std::span<const std::pair<std::string, SchedulerPolicy>> scheduler_policy_names();
+std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
+std::span<const std::pair<std::string, Fidelity>> fidelity_names();
+
+/// The scenario spelling of each enumerator.
+std::string_view to_string(VirtualizationMode mode);
+std::string_view to_string(SchedulerPolicy policy);
+std::string_view to_string(AllreduceAlgorithm algorithm);
+std::string_view to_string(Fidelity fidelity);
+
+}  // namespace vtsim

@@ -1,0 +1,423 @@
+#include "models/scenario_loader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/json_reader.hpp"
+#include "models/mig_catalog.hpp"
+#include "models/nearest_name.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/overrides.hpp"
+#include "models/units.hpp"
+#include "models/vgpu_catalog.hpp"
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+constexpr int kMaxGpusPerHost = 16;  // HGX/DGX boards top out at 8 (16 on DGX-2); 16 bounds typos, not hardware
+constexpr int kMaxNicsPerHost = 16;
+constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
+constexpr int kMaxInt = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
+
+template <typename Spec>
+std::vector<std::string> ids_of(const std::vector<Spec>& catalog) {
+  std::vector<std::string> ids;
+  for (const Spec& spec : catalog) ids.push_back(spec.id);
+  return ids;
+}
+
+int read_int(JsonObject& object, std::string_view key, int fallback, int min, int max) {
+  const std::optional<JsonValue> value = object.get(key);
+  return value ? static_cast<int>(value->as_int(min, max)) : fallback;
+}
+
+// ---- cluster ----------------------------------------------------------------------------------------------------
+
+HostConfig read_host(JsonObject host) {
+  const std::optional<JsonValue> gpus = host.get("gpus");
+  const std::optional<JsonValue> model = host.get("gpu_model");
+  const std::optional<JsonValue> nvlink_value = host.get("nvlink");
+  const std::optional<JsonValue> pcie_gen = host.get("pcie_gen");
+  const std::optional<JsonValue> nics = host.get("nics");
+  const std::optional<JsonValue> nic_model = host.get("nic_model");
+  host.finish();
+
+  HostConfig config;
+  if (gpus) config.gpus = static_cast<int>(gpus->as_int(1, kMaxGpusPerHost));
+  if (model) config.gpu_model = model->as_choice(ids_of(gpu_catalog()));
+  const GpuSpec& gpu = *find_gpu(config.gpu_model);
+
+  config.nvlink_present = gpu.nvlink_links > 0;
+  config.nvlink_enabled = config.nvlink_present;
+  if (nvlink_value) {
+    JsonObject nvlink = nvlink_value->as_object();
+    const std::optional<JsonValue> present = nvlink.get("present");
+    const std::optional<JsonValue> enabled = nvlink.get("enabled");
+    nvlink.finish();
+    if (present) {
+      config.nvlink_present = present->as_bool();
+      if (config.nvlink_present && gpu.nvlink_links == 0) present->fail(gpu.name + " has no NVLink");
+      config.nvlink_enabled = config.nvlink_present;
+    }
+    if (enabled) {
+      config.nvlink_enabled = enabled->as_bool();
+      if (config.nvlink_enabled && !config.nvlink_present) enabled->fail("NVLink cannot be enabled: it is not present");
+    }
+  }
+  config.pcie_gen = pcie_gen ? static_cast<int>(pcie_gen->as_int(3, 5)) : gpu.pcie_gen;
+  if (nics) config.nics = static_cast<int>(nics->as_int(0, kMaxNicsPerHost));
+  if (nic_model) config.nic_model = nic_model->as_choice(ids_of(nic_catalog()));
+  return config;
+}
+
+FabricConfig read_fabric(JsonObject fabric) {
+  FabricConfig config;
+  if (auto ratio = fabric.get("oversubscription")) config.oversubscription = ratio->as_number(1.0, 64.0);
+  config.spines = read_int(fabric, "spines", config.spines, 1, 1024);
+  if (auto latency = fabric.get("switch_latency_us")) {
+    config.switch_latency_s = latency->as_number(0.0, 1000.0) * units::kSecondsPerUs;
+  }
+  fabric.finish();
+  return config;
+}
+
+ClusterConfig read_cluster(JsonObject cluster) {
+  ClusterConfig config;
+  config.racks = read_int(cluster, "racks", config.racks, 1, kMaxInt);
+  config.hosts_per_rack = read_int(cluster, "hosts_per_rack", config.hosts_per_rack, 1, kMaxInt);
+  if (auto host = cluster.get("host")) {
+    config.host = read_host(host->as_object());
+  } else {
+    config.host = read_host(JsonValue(nlohmann::json::object(), cluster.value().file(),
+                                      child_path(cluster.value().path(), "host")).as_object());
+  }
+  if (auto transport = cluster.get("transport")) {
+    std::vector<std::string> names;
+    for (const TransportSpec& spec : transport_catalog()) names.emplace_back(to_string(spec.transport));
+    config.transport = *parse_transport(transport->as_choice(names));
+  }
+  if (auto fabric = cluster.get("fabric")) config.fabric = read_fabric(fabric->as_object());
+  cluster.finish();
+  const std::int64_t gpus = std::int64_t{config.racks} * config.hosts_per_rack * config.host.gpus;
+  if (gpus > kMaxClusterGpus) {
+    cluster.value().fail(std::to_string(gpus) + " GPUs (racks x hosts_per_rack x host.gpus); at most " +
+                         std::to_string(kMaxClusterGpus) + " are supported");
+  }
+  return config;
+}
+
+// ---- virtualization ---------------------------------------------------------------------------------------------
+
+SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_time_slice_s) {
+  SchedulerConfig config;
+  config.time_slice_s = default_time_slice_s;
+  if (!value) return config;
+  JsonObject scheduler = value->as_object();
+  if (auto policy = scheduler.get("policy")) config.policy = policy->as_enum(scheduler_policy_names());
+  // NVIDIA vGPU user guide: the time slice is settable from 1 to 30 ms.
+  if (auto slice = scheduler.get("time_slice_ms")) config.time_slice_s = slice->as_number(1.0, 30.0) * units::kSecondsPerMs;
+  if (auto cost = scheduler.get("context_switch_us")) {
+    config.context_switch_s = cost->as_number(0.0, 100000.0) * units::kSecondsPerUs;
+  }
+  scheduler.finish();
+  return config;
+}
+
+std::string check_vgpu_profile(const JsonValue& value, const GpuSpec& gpu) {
+  std::vector<std::string> names;
+  for (const VgpuProfile* profile : vgpu_profiles_for(gpu.id)) names.push_back(profile->id);
+  if (names.empty()) value.fail("no time-sliced vGPU profile is catalogued for " + gpu.name);
+  return value.as_choice(names);
+}
+
+std::string check_mig_profile(const JsonValue& value, const GpuSpec& gpu) {
+  std::vector<std::string> names;
+  for (const MigProfile* profile : mig_profiles_for(gpu.id)) names.push_back(profile->id);
+  if (names.empty()) value.fail(gpu.name + " does not support MIG");
+  return value.as_choice(names);
+}
+
+VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const GpuSpec& gpu,
+                                         const std::string& file) {
+  VirtualizationConfig config;
+  const nlohmann::json empty = nlohmann::json::object();
+  JsonObject virtualization = value ? value->as_object() : JsonValue(empty, file, "virtualization").as_object();
+  if (auto mode = virtualization.get("mode")) config.mode = mode->as_enum(virtualization_mode_names());
+
+  if (auto profile = virtualization.get("vgpu_profile")) {
+    if (config.mode != VirtualizationMode::vgpu) profile->fail("only used when virtualization.mode is 'vgpu'");
+    config.vgpu_profile = check_vgpu_profile(*profile, gpu);
+  } else if (config.mode == VirtualizationMode::vgpu) {
+    // Default: the profile that takes the whole framebuffer (one vGPU per GPU), as in the seed study's A100X-40C.
+    for (const VgpuProfile* candidate : vgpu_profiles_for(gpu.id)) {
+      if (candidate->max_per_gpu == 1) config.vgpu_profile = candidate->id;
+    }
+    if (config.vgpu_profile.empty()) {
+      virtualization.value().fail("mode 'vgpu': no time-sliced vGPU profile is catalogued for " + gpu.name);
+    }
+  }
+  if (auto profile = virtualization.get("mig_profile")) {
+    if (config.mode != VirtualizationMode::mig) profile->fail("only used when virtualization.mode is 'mig'");
+    config.mig_profile = check_mig_profile(*profile, gpu);
+  }
+
+  double default_slice_s = config.scheduler.time_slice_s;
+  if (const VgpuProfile* profile = find_vgpu_profile(config.vgpu_profile)) {
+    default_slice_s = profile->default_time_slice_s();
+  }
+  config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s);
+  config.vm_cpu_cores = read_int(virtualization, "vm_cpu_cores", config.vm_cpu_cores, 1, 4096);
+  virtualization.finish();
+  return config;
+}
+
+// ---- jobs -------------------------------------------------------------------------------------------------------
+
+TransformerConfig read_transformer(JsonObject transformer) {
+  TransformerConfig config;
+  config.layers = static_cast<int>(transformer.require("layers").as_int(1, 100000));
+  config.hidden_size = static_cast<int>(transformer.require("hidden_size").as_int(1, 1 << 20));
+  config.heads = static_cast<int>(transformer.require("heads").as_int(1, 1 << 16));
+  config.sequence_length = static_cast<int>(transformer.require("sequence_length").as_int(1, 1 << 24));
+  config.vocab_size = static_cast<int>(transformer.require("vocab_size").as_int(1, 1 << 24));
+  config.ffn_size = read_int(transformer, "ffn_size", 0, 1, 1 << 24);
+  transformer.finish();
+  // The generator states its own shape rules as "field: what is wrong"; report them at that field's path.
+  if (const std::string problem = transformer_config_problem(config); !problem.empty()) {
+    const std::size_t colon = problem.find(": ");
+    const std::string field = problem.substr(0, colon);
+    transformer.require(field).fail(problem.substr(colon + 2));
+  }
+  return config;
+}
+
+std::vector<int> read_gpu_ids(JsonObject& job, int total_gpus) {
+  const std::optional<JsonValue> gpus = job.get("gpus");
+  const std::optional<JsonValue> first = job.get("first_gpu");
+  if (gpus && gpus->is_array()) {
+    if (first) first->fail("'first_gpu' goes with a GPU count, not with a list of GPUs");
+    std::vector<int> ids;
+    for (const JsonValue& element : gpus->as_array(1)) {
+      const int id = static_cast<int>(element.as_int(0, total_gpus - 1));
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) element.fail("GPU " + std::to_string(id) + " listed twice");
+      ids.push_back(id);
+    }
+    return ids;
+  }
+  const int start = first ? static_cast<int>(first->as_int(0, total_gpus - 1)) : 0;
+  int count = total_gpus - start;
+  if (gpus) {
+    if (!gpus->is_number()) gpus->fail("expected a GPU count or a list of GPU indices, got " + describe_json(gpus->json()));
+    count = static_cast<int>(gpus->as_int(1, total_gpus - start));
+  }
+  std::vector<int> ids(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) ids[static_cast<std::size_t>(i)] = start + i;
+  return ids;
+}
+
+HorovodConfig read_horovod(JsonObject horovod) {
+  HorovodConfig config;
+  // Horovod's autotuner explores 0-64 MB fusion and 1-100 ms cycles; allow a wider but finite range.
+  if (auto threshold = horovod.get("fusion_threshold_mib")) {
+    config.fusion_threshold_bytes = threshold->as_number(0.0, 65536.0) * units::kBytesPerMiB;
+  }
+  if (auto cycle = horovod.get("cycle_time_ms")) config.cycle_time_s = cycle->as_number(0.0, 10000.0) * units::kSecondsPerMs;
+  if (auto algorithm = horovod.get("allreduce")) config.allreduce = algorithm->as_enum(allreduce_algorithm_names());
+  horovod.finish();
+  return config;
+}
+
+JobConfig read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
+                   const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
+  // All keys first, so that a misspelt key is reported as such rather than as a missing one.
+  const std::optional<JsonValue> name = job.get("name");
+  const std::optional<JsonValue> workload = job.get("workload");
+  const std::optional<JsonValue> precision = job.get("precision");
+  const std::optional<JsonValue> batch = job.get("batch_per_gpu");
+  const std::optional<JsonValue> iterations = job.get("iterations");
+  const std::optional<JsonValue> warmup = job.get("warmup_iterations");
+  const std::optional<JsonValue> horovod = job.get("horovod");
+  const std::optional<JsonValue> vgpu_profile = job.get("vgpu_profile");
+  const std::optional<JsonValue> mig_profile = job.get("mig_profile");
+  JobConfig config;
+  config.gpu_ids = read_gpu_ids(job, cluster.total_gpus());  // takes "gpus" and "first_gpu"
+  job.finish();
+
+  config.name = name ? name->as_string() : "job" + std::to_string(index);
+  if (!workload) job.value().fail("missing required key 'workload'");
+  if (workload->is_object()) {
+    JsonObject generated = workload->as_object();
+    config.transformer = read_transformer(generated.require("transformer").as_object());
+    generated.finish();
+    config.workload_id = "transformer";
+  } else {
+    if (!workload->is_string()) {
+      workload->fail("expected a workload id or {\"transformer\": {...}}, got " + describe_json(workload->json()));
+    }
+    config.workload_id = workload->as_choice(workload_ids());
+  }
+
+  if (precision) {
+    std::vector<std::string> names;
+    for (Precision p : kAllPrecisions) names.emplace_back(to_string(p));
+    config.precision = *parse_precision(precision->as_choice(names));
+    if (!gpu.peak_flops(config.precision)) {
+      precision->fail(std::string(to_string(config.precision)) + " is not supported by " + gpu.name);
+    }
+  }
+  if (!batch) job.value().fail("missing required key 'batch_per_gpu'");
+  config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
+  if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
+  if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
+  if (horovod) config.horovod = read_horovod(horovod->as_object());
+
+  config.vgpu_profile = virtualization.vgpu_profile;
+  if (vgpu_profile) {
+    if (virtualization.mode != VirtualizationMode::vgpu) vgpu_profile->fail("only used when virtualization.mode is 'vgpu'");
+    config.vgpu_profile = check_vgpu_profile(*vgpu_profile, gpu);
+  }
+  config.mig_profile = virtualization.mig_profile;
+  if (mig_profile) {
+    if (virtualization.mode != VirtualizationMode::mig) mig_profile->fail("only used when virtualization.mode is 'mig'");
+    config.mig_profile = check_mig_profile(*mig_profile, gpu);
+  }
+  if (virtualization.mode == VirtualizationMode::mig && config.mig_profile.empty()) {
+    job.value().fail("virtualization.mode is 'mig' but neither virtualization.mig_profile nor this job's "
+                     "mig_profile is set");
+  }
+  return config;
+}
+
+// ---- cross-job checks -------------------------------------------------------------------------------------------
+
+/// Checks that the jobs on each physical GPU can share it in the scenario's mode.
+void check_gpu_sharing(const Scenario& scenario, const GpuSpec& gpu, const JsonValue& jobs_value) {
+  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    for (int id : scenario.jobs[j].gpu_ids) jobs_on_gpu[id].push_back(j);
+  }
+  const auto job_path = [&](std::size_t j) {
+    return JsonValue(jobs_value.json()[j], jobs_value.file(), jobs_value.path() + "[" + std::to_string(j) + "].gpus");
+  };
+  const VirtualizationMode mode = scenario.virtualization.mode;
+  for (const auto& [gpu_id, jobs] : jobs_on_gpu) {
+    const std::string where = "GPU " + std::to_string(gpu_id);
+    const std::size_t last = jobs.back();
+    if (jobs.size() > 1 && (mode == VirtualizationMode::bare_metal || mode == VirtualizationMode::passthrough)) {
+      job_path(last).fail(where + " is already used by job '" + scenario.jobs[jobs.front()].name +
+                          "'; sharing a GPU needs virtualization.mode 'vgpu' or 'mig'");
+    }
+    if (mode == VirtualizationMode::vgpu) {
+      std::map<std::string, int> count;
+      for (std::size_t j : jobs) ++count[scenario.jobs[j].vgpu_profile];
+      for (const auto& [profile_id, n] : count) {
+        const VgpuProfile& profile = *find_vgpu_profile(profile_id);
+        if (n > profile.max_per_gpu) {
+          job_path(last).fail(where + " holds " + std::to_string(n) + " " + profile_id + " vGPUs; the profile allows " +
+                              std::to_string(profile.max_per_gpu) + " per GPU");
+        }
+      }
+    }
+    if (mode == VirtualizationMode::mig) {
+      int compute = 0;
+      int memory = 0;
+      for (std::size_t j : jobs) {
+        const MigProfile& profile = *find_mig_profile(gpu.id, scenario.jobs[j].mig_profile);
+        compute += profile.compute_slices;
+        memory += profile.memory_slices;
+      }
+      if (compute > 7 || memory > 8) {
+        // MIG splits compute in sevenths and memory in eighths (NVIDIA MIG user guide).
+        job_path(last).fail(where + ": the MIG instances of its jobs need " + std::to_string(compute) +
+                            "/7 compute and " + std::to_string(memory) + "/8 memory slices");
+      }
+    }
+  }
+}
+
+/// RoCE v1 is an Ethernet link-layer protocol: its traffic cannot leave one broadcast domain (one rack's leaf).
+void check_transport_reach(const Scenario& scenario, const JsonValue& jobs_value) {
+  const ClusterConfig& cluster = scenario.cluster;
+  const int gpus_per_rack = cluster.hosts_per_rack * cluster.host.gpus;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    const std::vector<int>& ids = scenario.jobs[j].gpu_ids;
+    const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
+    const JsonValue gpus(jobs_value.json()[j], jobs_value.file(), jobs_value.path() + "[" + std::to_string(j) + "].gpus");
+    const bool spans_hosts = *low / cluster.host.gpus != *high / cluster.host.gpus;
+    if (spans_hosts && cluster.host.nics == 0) gpus.fail("the job spans hosts but cluster.host.nics is 0");
+    if (!transport_spec(cluster.transport).routable && *low / gpus_per_rack != *high / gpus_per_rack) {
+      gpus.fail("the job spans racks " + std::to_string(*low / gpus_per_rack) + " and " +
+                std::to_string(*high / gpus_per_rack) + ", but " + std::string(to_string(cluster.transport)) +
+                " is not routable: its traffic cannot leave one rack's broadcast domain (use roce_v2)");
+    }
+  }
+}
+
+}  // namespace
+
+Scenario load_scenario(const nlohmann::json& json, const std::string& file, const std::string& base_dir) {
+  // Take every top-level key first and reject unknown ones before anything is parsed, so that a misspelt section
+  // ("clustr") is reported as such, not as a confusing consequence of the defaults that replaced it.
+  JsonObject root = JsonValue(json, file, "").as_object();
+  const std::optional<JsonValue> name = root.get("name");
+  const std::optional<JsonValue> description = root.get("description");
+  const std::optional<JsonValue> cluster = root.get("cluster");
+  const std::optional<JsonValue> virtualization = root.get("virtualization");
+  const std::optional<JsonValue> jobs = root.get("jobs");
+  const std::optional<JsonValue> profile = root.get("calibration_profile");
+  const std::optional<JsonValue> simulation = root.get("simulation");
+  root.finish();
+
+  Scenario scenario;
+  scenario.name = name ? name->as_string() : std::filesystem::path(file).stem().string();
+  if (description) {
+    if (!description->is_string()) description->fail("expected a string, got " + describe_json(description->json()));
+    scenario.description = description->json().get<std::string>();
+  }
+  const nlohmann::json empty = nlohmann::json::object();
+  scenario.cluster = read_cluster(cluster ? cluster->as_object() : JsonValue(empty, file, "cluster").as_object());
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  scenario.virtualization = read_virtualization(virtualization, gpu, file);
+
+  if (!jobs) root.value().fail("missing required key 'jobs'");
+  std::set<std::string> job_names;
+  for (const JsonValue& element : jobs->as_array(1)) {
+    const std::size_t index = scenario.jobs.size();
+    scenario.jobs.push_back(read_job(element.as_object(), index, scenario.cluster, scenario.virtualization, gpu));
+    if (!job_names.insert(scenario.jobs.back().name).second) {
+      element.fail("job name '" + scenario.jobs.back().name + "' is used twice");
+    }
+  }
+
+  if (profile) {
+    std::filesystem::path path = profile->as_string();
+    if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
+    if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
+    scenario.calibration_profile = path.string();
+  }
+  if (simulation) {
+    JsonObject options = simulation->as_object();
+    if (auto fidelity = options.get("fidelity")) scenario.simulation.fidelity = fidelity->as_enum(fidelity_names());
+    if (auto seed = options.get("seed")) scenario.simulation.seed = static_cast<std::uint64_t>(seed->as_int(0));
+    options.finish();
+  }
+
+  check_gpu_sharing(scenario, gpu, *jobs);
+  check_transport_reach(scenario, *jobs);
+  return scenario;
+}
+
+Scenario load_scenario_file(const std::string& file, std::span<const std::string> overrides) {
+  nlohmann::json json = read_json_file(file);
+  for (const std::string& assignment : overrides) apply_override(json, assignment);
+  const std::filesystem::path base = std::filesystem::path(file).parent_path();
+  return load_scenario(json, file, base.empty() ? "." : base.string());
+}
+
+}  // namespace vtsim

@@ -1,0 +1,87 @@
+#include "models/scenario_writer.hpp"
+
+#include "models/units.hpp"
+
+namespace vtsim {
+namespace {
+
+nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
+  const HostConfig& host = cluster.host;
+  return {
+      {"racks", cluster.racks},
+      {"hosts_per_rack", cluster.hosts_per_rack},
+      {"host",
+       {{"gpus", host.gpus},
+        {"gpu_model", host.gpu_model},
+        {"nvlink", {{"present", host.nvlink_present}, {"enabled", host.nvlink_enabled}}},
+        {"pcie_gen", host.pcie_gen},
+        {"nics", host.nics},
+        {"nic_model", host.nic_model}}},
+      {"transport", std::string(to_string(cluster.transport))},
+      {"fabric",
+       {{"oversubscription", cluster.fabric.oversubscription},
+        {"spines", cluster.fabric.spines},
+        {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs}}},
+  };
+}
+
+nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization) {
+  nlohmann::json json = {
+      {"mode", std::string(to_string(virtualization.mode))},
+      {"scheduler",
+       {{"policy", std::string(to_string(virtualization.scheduler.policy))},
+        {"time_slice_ms", virtualization.scheduler.time_slice_s / units::kSecondsPerMs},
+        {"context_switch_us", virtualization.scheduler.context_switch_s / units::kSecondsPerUs}}},
+      {"vm_cpu_cores", virtualization.vm_cpu_cores},
+  };
+  if (!virtualization.vgpu_profile.empty()) json["vgpu_profile"] = virtualization.vgpu_profile;
+  if (!virtualization.mig_profile.empty()) json["mig_profile"] = virtualization.mig_profile;
+  return json;
+}
+
+nlohmann::json job_to_json(const JobConfig& job) {
+  nlohmann::json json = {{"name", job.name}};
+  if (job.transformer) {
+    const TransformerConfig& t = *job.transformer;
+    nlohmann::json transformer = {{"layers", t.layers},
+                                  {"hidden_size", t.hidden_size},
+                                  {"heads", t.heads},
+                                  {"sequence_length", t.sequence_length},
+                                  {"vocab_size", t.vocab_size}};
+    if (t.ffn_size > 0) transformer["ffn_size"] = t.ffn_size;
+    json["workload"] = {{"transformer", transformer}};
+  } else {
+    json["workload"] = job.workload_id;
+  }
+  json["precision"] = std::string(to_string(job.precision));
+  json["batch_per_gpu"] = job.batch_per_gpu;
+  json["gpus"] = job.gpu_ids;
+  json["iterations"] = job.iterations;
+  json["warmup_iterations"] = job.warmup_iterations;
+  json["horovod"] = {{"fusion_threshold_mib", job.horovod.fusion_threshold_bytes / units::kBytesPerMiB},
+                     {"cycle_time_ms", job.horovod.cycle_time_s / units::kSecondsPerMs},
+                     {"allreduce", std::string(to_string(job.horovod.allreduce))}};
+  if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
+  if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
+  return json;
+}
+
+}  // namespace
+
+nlohmann::json scenario_to_json(const Scenario& scenario) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const JobConfig& job : scenario.jobs) jobs.push_back(job_to_json(job));
+  nlohmann::json json = {
+      {"name", scenario.name},
+      {"description", scenario.description},
+      {"cluster", cluster_to_json(scenario.cluster)},
+      {"virtualization", virtualization_to_json(scenario.virtualization)},
+      {"jobs", jobs},
+      {"simulation",
+       {{"fidelity", std::string(to_string(scenario.simulation.fidelity))}, {"seed", scenario.simulation.seed}}},
+  };
+  if (!scenario.calibration_profile.empty()) json["calibration_profile"] = scenario.calibration_profile;
+  return json;
+}
+
+}  // namespace vtsim

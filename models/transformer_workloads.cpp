@@ -1,0 +1,157 @@
+// Transformer workloads: a GPT-style decoder and a BERT-style encoder. Sample = one sequence.
+//
+// Each block is 10 layers, following the kernels Megatron-LM runs (Shoeybi et al. 2019; Narayanan et al. 2021):
+// LN, fused QKV projection, attention core, output projection, dropout + residual add, LN, MLP up-projection, GELU,
+// down-projection, dropout + residual add. GPT-2 puts each LN before its sub-block, BERT after its residual add.
+// Attention is dense: all tokens x tokens scores are computed, also under GPT's causal mask, as Megatron-LM does
+// (its flop formula counts them: Narayanan et al. 2021, Sec. 5.1).
+
+#include <cassert>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/layer_builder.hpp"
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+int ffn_size(const TransformerConfig& config) {
+  return config.ffn_size > 0 ? config.ffn_size : 4 * config.hidden_size;
+}
+
+int max_positions(const TransformerConfig& config) {
+  return config.max_positions > 0 ? config.max_positions : config.sequence_length;
+}
+
+Tensor residual(LayerBuilder& b, const Tensor& x, const Tensor& skip, std::string_view name, bool dropout) {
+  return dropout ? b.dropout_residual_add(x, skip, name) : b.residual_add(x, skip, name, false);
+}
+
+// One transformer block. pre_ln: GPT-2 (x + f(LN(x))); otherwise BERT (LN(x + f(x))).
+Tensor transformer_block(LayerBuilder& b, Tensor x, const TransformerConfig& config, bool pre_ln) {
+  const int hidden = config.hidden_size;
+  const Tensor attention_in = pre_ln ? b.layer_norm(x, "attn.ln") : x;
+  const Tensor qkv = b.linear(attention_in, "attn.qkv", 3 * hidden);
+  const Tensor context = b.attention(qkv, "attn.core", config.heads, config.dropout);
+  x = residual(b, b.linear(context, "attn.proj", hidden), x, "attn.residual", config.dropout);
+  if (!pre_ln) x = b.layer_norm(x, "attn.ln");
+
+  const Tensor mlp_in = pre_ln ? b.layer_norm(x, "mlp.ln") : x;
+  const Tensor inner = b.gelu(b.linear(mlp_in, "mlp.fc1", ffn_size(config)), "mlp.gelu");
+  x = residual(b, b.linear(inner, "mlp.fc2", hidden), x, "mlp.residual", config.dropout);
+  if (!pre_ln) x = b.layer_norm(x, "mlp.ln");
+  return x;
+}
+
+Tensor encoder_or_decoder_blocks(LayerBuilder& b, Tensor x, const TransformerConfig& config, bool pre_ln) {
+  for (int i = 0; i < config.layers; ++i) {
+    b.begin_block("block" + std::to_string(i));
+    x = transformer_block(b, x, config, pre_ln);
+  }
+  return x;
+}
+
+Workload sequence_workload(const TransformerConfig& config, std::string id, std::string name, std::string source,
+                           std::vector<Layer> layers) {
+  Workload workload;
+  workload.id = std::move(id);
+  workload.name = std::move(name);
+  workload.sample_unit = "sequence";
+  workload.input = "seq " + std::to_string(config.sequence_length);
+  workload.source = std::move(source);
+  workload.layers = std::move(layers);
+  return workload;
+}
+
+}  // namespace
+
+std::string transformer_config_problem(const TransformerConfig& config) {
+  const auto at_least_one = [](std::string_view field, int value) {
+    return value >= 1 ? std::string() : std::string(field) + ": expected an integer >= 1, got " + std::to_string(value);
+  };
+  for (const auto& [field, value] : {std::pair<std::string_view, int>{"layers", config.layers},
+                                     {"hidden_size", config.hidden_size},
+                                     {"heads", config.heads},
+                                     {"sequence_length", config.sequence_length},
+                                     {"vocab_size", config.vocab_size}}) {
+    if (std::string problem = at_least_one(field, value); !problem.empty()) return problem;
+  }
+  for (const auto& [field, value] : {std::pair<std::string_view, int>{"ffn_size", config.ffn_size},
+                                     {"max_positions", config.max_positions},
+                                     {"token_types", config.token_types},
+                                     {"masked_positions", config.masked_positions}}) {
+    if (value < 0) return std::string(field) + ": expected an integer >= 0, got " + std::to_string(value);
+  }
+  if (config.hidden_size % config.heads != 0) {
+    return "hidden_size: expected a multiple of heads (" + std::to_string(config.heads) + "), got " +
+           std::to_string(config.hidden_size);
+  }
+  if (config.sequence_length > max_positions(config)) {
+    return "sequence_length: expected at most max_positions (" + std::to_string(max_positions(config)) + "), got " +
+           std::to_string(config.sequence_length);
+  }
+  if (config.masked_positions > config.sequence_length) {
+    return "masked_positions: expected at most sequence_length (" + std::to_string(config.sequence_length) +
+           "), got " + std::to_string(config.masked_positions);
+  }
+  return {};
+}
+
+Workload make_transformer(const TransformerConfig& config, std::string id, std::string name) {
+  assert(transformer_config_problem(config).empty());
+  LayerBuilder b;
+  b.begin_block("embeddings");
+  Tensor x = b.embedding(LayerBuilder::input(1, config.sequence_length), "wte+wpe",
+                         {config.vocab_size, max_positions(config)}, config.hidden_size);
+  if (config.dropout) x = b.dropout(x, "dropout");
+  x = encoder_or_decoder_blocks(b, x, config, true);
+  b.begin_block("head");
+  x = b.layer_norm(x, "ln_f");
+  const Tensor logits = b.tied_linear(x, "lm_head", config.vocab_size, false);
+  b.softmax_cross_entropy(logits, "loss");
+  return sequence_workload(config, std::move(id), std::move(name),
+                           "GPT-2 layout (Radford et al. 2019): learned positions, pre-LN blocks, LM head tied to "
+                           "the token embedding",
+                           b.take_layers());
+}
+
+Workload make_bert(const TransformerConfig& config, BertTask task, std::string id, std::string name) {
+  assert(transformer_config_problem(config).empty());
+  const int hidden = config.hidden_size;
+  LayerBuilder b;
+  b.begin_block("embeddings");
+  std::vector<int> tables = {config.vocab_size, max_positions(config)};
+  if (config.token_types > 0) tables.push_back(config.token_types);
+  Tensor x = b.embedding(LayerBuilder::input(1, config.sequence_length), "word+position+token_type", tables, hidden);
+  x = b.layer_norm(x, "ln");
+  if (config.dropout) x = b.dropout(x, "dropout");
+  x = encoder_or_decoder_blocks(b, x, config, false);
+
+  b.begin_block("pooler");
+  if (task == BertTask::squad) {
+    // The span head reads the sequence output; the pooler's parameters are loaded but get no gradient.
+    b.unused_parameters("dense", static_cast<double>(hidden) * hidden + hidden);
+    b.begin_block("qa");
+    const Tensor span = b.linear(x, "qa_outputs", 2);
+    b.softmax_cross_entropy(span, "loss");  // start and end softmaxes over the tokens: the same element count
+  } else {
+    const Tensor pooled = b.linear(b.gather_positions(x, "cls", 1), "dense", hidden, true, Epilogue::tanh);
+    // Masked LM on the masked positions only, as the original BERT code gathers them (run_pretraining.py).
+    b.begin_block("mlm");
+    const int predicted = config.masked_positions > 0 ? config.masked_positions : config.sequence_length;
+    Tensor t = b.linear(b.gather_positions(x, "gather", predicted), "transform.dense", hidden);
+    t = b.layer_norm(b.gelu(t, "transform.gelu"), "transform.ln");
+    b.softmax_cross_entropy(b.tied_linear(t, "decoder", config.vocab_size, true), "loss");
+    b.begin_block("nsp");
+    b.softmax_cross_entropy(b.linear(pooled, "seq_relationship", 2), "loss");
+  }
+  return sequence_workload(config, std::move(id), std::move(name),
+                           "BERT layout (Devlin et al. 2019): word, position and token-type embeddings, post-LN "
+                           "blocks, pooler, task heads",
+                           b.take_layers());
+}
+
+}  // namespace vtsim

@@ -1,0 +1,74 @@
+#pragma once
+// A training workload as the simulator sees it: layers in forward order, each with its flop, its memory traffic, the
+// activations it keeps for backward and its parameters. All per-layer numbers are per sample (one image, one sequence).
+//
+// Conventions (every builder in layer_builder.hpp follows them; docs cite this header):
+// - One multiply-add is 2 flop. Elementwise work (normalisation, activation, softmax...) counts the flop per element
+//   listed in layer_builder.hpp; it is small next to the matrix math, but it makes memory-bound layers visible.
+// - Backward flop = weight gradient (= forward matrix flop, only when the layer's weights are trained)
+//                 + input gradient (= forward flop, only when something before the layer is trained).
+//   So a trained conv or linear costs 2x forward in backward, a parameter-free layer 1x, the first conv of a network
+//   (its input is the image) 1x, and a frozen prefix of a network 0. A product of two activations (attention's Q.K^T
+//   and P.V) has two input gradients: 2x. An embedding's weight gradient is a scatter-add of its output gradient.
+// - activation_elements counts activation elements read and written by the forward pass of the layer; weights are not in
+//   it (the compute model adds one read of the parameters per batch, since a batch shares them).
+// - stored_activation_elements counts the elements a layer keeps for backward: each saved tensor is counted once, at the
+//   layer that makes it (a ReLU output saved both by the ReLU and the next conv counts once), plus the layer's own
+//   saved temporaries (dropout masks, softmax probabilities, pooling indices). Masks and indices count as elements too,
+//   which overstates them (1-byte masks, see Korthikanti et al. 2022, "Reducing Activation Recomputation", Sec. 4.1).
+// - Weights used by several layers (an LM head tied to the token embedding, one RPN head over five feature levels) are
+//   owned by their first user in forward order: its backward runs last, so the gradient it reports is complete.
+// - Bytes per element come from the precision (activation_bytes() in precision.hpp); gradients are fp32.
+
+#include <string>
+#include <vector>
+
+namespace vtsim {
+
+/// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.
+struct Layer {
+  std::string name;                         ///< framework-style name, e.g. "layer3.2.conv2", "block5.attn.qkv"
+  std::string block;                        ///< the block it belongs to ("layer3.2", "block5"); see coarsened_by_block()
+  double forward_flop = 0.0;                ///< flop of the forward pass, per sample
+  double backward_flop = 0.0;               ///< flop of the backward pass (input and weight gradients), per sample
+  double activation_elements = 0.0;         ///< activation elements read + written in forward, per sample
+  double stored_activation_elements = 0.0;  ///< activation elements kept for backward, per sample
+  double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
+  bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
+
+  /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
+  double gradient_bytes() const;
+};
+
+/// A model with its training input, the source of its architecture and its layers in forward order.
+struct Workload {
+  std::string id;                     ///< catalog id, e.g. "resnet-50"
+  std::string name;                   ///< human name, e.g. "ResNet-50 v1.5"
+  std::string sample_unit;            ///< "image" or "sequence"
+  std::string input;                  ///< the sample's shape, e.g. "224x224x3", "seq 384"
+  std::string source;                 ///< where the architecture and its published parameter count come from
+  double published_parameters = 0.0;  ///< the parameter count the source gives (0 when it gives none)
+  std::vector<Layer> layers;          ///< forward order
+
+  /// All parameters, trainable or frozen (what sits in GPU memory as weights).
+  double parameters() const;
+  /// Parameters that receive a gradient.
+  double trainable_parameters() const;
+  /// Forward flop per sample.
+  double forward_flop() const;
+  /// Backward flop per sample.
+  double backward_flop() const;
+  /// Bytes of gradient exchanged per step (independent of the batch): 4 per trainable parameter.
+  double gradient_bytes() const;
+  /// Activation elements read and written in forward, per sample.
+  double activation_elements() const;
+  /// Activation elements kept for backward, per sample.
+  double stored_activation_elements() const;
+};
+
+/// The same workload with consecutive layers of one block (and one trainable flag) merged into one layer named for the
+/// block: totals are unchanged, the layer count drops (ResNet-50: one layer per bottleneck). A coarser list makes a
+/// large simulation cheaper; the merged layer's single roofline hides memory-bound passes behind its matrix math.
+Workload coarsened_by_block(const Workload& workload);
+
+}  // namespace vtsim

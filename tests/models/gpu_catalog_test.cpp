@@ -1,0 +1,206 @@
+#include "models/gpu_catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "models/interconnect_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+const GpuSpec& gpu(const std::string& id) {
+  const GpuSpec* spec = find_gpu(id);
+  EXPECT_NE(spec, nullptr) << id;
+  static const GpuSpec kMissing{};
+  return spec ? *spec : kMissing;
+}
+
+TEST(GpuCatalog, ListsEveryGpuTheScenarioLoaderNames) {
+  for (const char* id : {"t4", "quadro-rtx-6000", "quadro-rtx-8000", "p100-sxm2", "v100-sxm2-16gb", "v100-sxm2-32gb",
+                         "a100-40gb-sxm4", "a100-80gb-sxm4", "h100-sxm5", "h200-sxm"}) {
+    EXPECT_NE(find_gpu(id), nullptr) << id;
+  }
+}
+
+TEST(GpuCatalog, IdsAreUniqueLowerCaseAndEveryEntryIsSourced) {
+  std::set<std::string> ids;
+  for (const GpuSpec& spec : gpu_catalog()) {
+    EXPECT_TRUE(ids.insert(spec.id).second) << "duplicate " << spec.id;
+    for (char c : spec.id) EXPECT_FALSE(c >= 'A' && c <= 'Z') << spec.id;
+    EXPECT_FALSE(spec.name.empty()) << spec.id;
+    EXPECT_FALSE(spec.architecture.empty()) << spec.id;
+    EXPECT_FALSE(spec.source.empty()) << spec.id;
+  }
+}
+
+TEST(GpuCatalog, FindGpuReturnsNullForUnknownId) {
+  EXPECT_EQ(find_gpu("a100"), nullptr);
+  EXPECT_EQ(find_gpu("A100-40GB-SXM4"), nullptr);
+  EXPECT_EQ(find_gpu(""), nullptr);
+}
+
+TEST(GpuCatalog, EveryNvlinkIdExistsInNvlinkCatalogWithinItsLinkCount) {
+  for (const GpuSpec& spec : gpu_catalog()) {
+    if (spec.nvlink_id.empty()) {
+      EXPECT_EQ(spec.nvlink_links, 0) << spec.id;
+      continue;
+    }
+    const NvlinkSpec* nvlink = find_nvlink(spec.nvlink_id);
+    ASSERT_NE(nvlink, nullptr) << spec.id << " names " << spec.nvlink_id;
+    EXPECT_GT(spec.nvlink_links, 0) << spec.id;
+    EXPECT_LE(spec.nvlink_links, nvlink->max_links_per_gpu) << spec.id;
+  }
+}
+
+TEST(GpuCatalog, PcieGenerationExistsInPcieCatalog) {
+  for (const GpuSpec& spec : gpu_catalog()) EXPECT_NE(find_pcie(spec.pcie_gen), nullptr) << spec.id;
+}
+
+// Per-GPU NVLink bandwidth as datasheets quote it: links x per-link rate x 2 directions.
+struct NvlinkCase {
+  const char* gpu_id;
+  double datasheet_bidirectional_gBps;  // the GPU's datasheet
+};
+
+class GpuNvlinkBandwidth : public testing::TestWithParam<NvlinkCase> {};
+
+TEST_P(GpuNvlinkBandwidth, MatchesDatasheet) {
+  const GpuSpec& spec = gpu(GetParam().gpu_id);
+  const NvlinkSpec* nvlink = find_nvlink(spec.nvlink_id);
+  ASSERT_NE(nvlink, nullptr);
+  const double bidirectional_Bps = spec.nvlink_links * nvlink->per_link_bandwidth_Bps * 2;
+  EXPECT_DOUBLE_EQ(bidirectional_Bps, GetParam().datasheet_bidirectional_gBps * 1e9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Datasheets, GpuNvlinkBandwidth,
+                         testing::Values(NvlinkCase{"p100-sxm2", 160},        // P100 datasheet
+                                         NvlinkCase{"v100-sxm2-16gb", 300},   // V100 datasheet
+                                         NvlinkCase{"quadro-rtx-6000", 100},  // Quadro RTX 6000 datasheet
+                                         NvlinkCase{"a100-40gb-sxm4", 600},   // A100 datasheet
+                                         NvlinkCase{"a100-80gb-sxm4", 600},   // A100 datasheet
+                                         NvlinkCase{"h100-sxm5", 900},        // H100 datasheet
+                                         NvlinkCase{"h200-sxm", 900}));       // H200 datasheet
+
+TEST(GpuCatalog, A100NvlinkBandwidthMatchesDatasheet600GBps) {
+  // A100 whitepaper: 12 NVLink3 links, each 4 lanes x 6.25 GB/s per direction.
+  const GpuSpec& a100 = gpu("a100-40gb-sxm4");
+  const double per_link_Bps = find_nvlink(a100.nvlink_id)->per_link_bandwidth_Bps;
+  EXPECT_DOUBLE_EQ(per_link_Bps, 4 * 6.25e9);
+  EXPECT_DOUBLE_EQ(a100.nvlink_links * per_link_Bps * 2, 600e9);
+}
+
+TEST(GpuCatalog, T4HasNoNvlink) { EXPECT_TRUE(gpu("t4").nvlink_id.empty()); }
+
+// Dense peaks as written in each datasheet or whitepaper, TFLOP/s; 0 = the GPU has no such path.
+struct PeakCase {
+  const char* gpu_id;
+  Precision precision;
+  double tflops;
+};
+
+class GpuPeakFlops : public testing::TestWithParam<PeakCase> {};
+
+TEST_P(GpuPeakFlops, MatchesPublishedDensePeak) {
+  const std::optional<double> peak = gpu(GetParam().gpu_id).peak_flops(GetParam().precision);
+  if (GetParam().tflops == 0) {
+    EXPECT_FALSE(peak.has_value());
+  } else {
+    ASSERT_TRUE(peak.has_value());
+    EXPECT_NEAR(*peak / (GetParam().tflops * 1e12), 1.0, 1e-3);  // datasheets round to 3-4 digits
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Datasheets, GpuPeakFlops,
+    testing::Values(PeakCase{"t4", Precision::fp32, 8.1}, PeakCase{"t4", Precision::fp16, 65},  // T4 datasheet
+                    PeakCase{"t4", Precision::tf32, 0}, PeakCase{"t4", Precision::bf16, 0},
+                    PeakCase{"quadro-rtx-8000", Precision::fp16, 130.5},                    // RTX 8000 datasheet
+                    PeakCase{"p100-sxm2", Precision::fp32, 10.6},                           // P100 datasheet
+                    PeakCase{"p100-sxm2", Precision::fp16, 21.2},                           // P100 datasheet
+                    PeakCase{"v100-sxm2-32gb", Precision::fp16, 125},                       // V100 datasheet
+                    PeakCase{"v100-sxm2-32gb", Precision::tf32, 0},
+                    PeakCase{"a100-40gb-sxm4", Precision::tf32, 156},                       // A100 datasheet
+                    PeakCase{"a100-80gb-sxm4", Precision::bf16, 312},                       // A100 datasheet
+                    PeakCase{"h100-sxm5", Precision::tf32, 494.7},                          // H100 whitepaper
+                    PeakCase{"h200-sxm", Precision::bf16, 1979.0 / 2}));  // H200 datasheet: 1,979 with sparsity
+
+// FP32 peak = SMs x FP32 lanes per SM x 2 flop per FMA x boost clock (architecture whitepapers).
+struct ClockCase {
+  const char* gpu_id;
+  int fp32_lanes_per_sm;
+  double boost_clock_hz;
+};
+
+class GpuFp32Peak : public testing::TestWithParam<ClockCase> {};
+
+TEST_P(GpuFp32Peak, MatchesSmsTimesLanesTimesBoostClockWithinOnePercent) {
+  const GpuSpec& spec = gpu(GetParam().gpu_id);
+  const double derived_flops = spec.sm_count * GetParam().fp32_lanes_per_sm * 2.0 * GetParam().boost_clock_hz;
+  EXPECT_NEAR(spec.fp32_flops / derived_flops, 1.0, 0.01) << spec.id;
+}
+
+INSTANTIATE_TEST_SUITE_P(Whitepapers, GpuFp32Peak,
+                         testing::Values(ClockCase{"p100-sxm2", 64, 1480e6},        // P100 whitepaper: 1480 MHz
+                                         ClockCase{"v100-sxm2-16gb", 64, 1530e6},   // V100 SXM2 boost 1530 MHz
+                                         ClockCase{"t4", 64, 1590e6},               // T4 boost 1590 MHz
+                                         ClockCase{"quadro-rtx-6000", 64, 1770e6},  // RTX 6000 boost 1770 MHz [S]
+                                         ClockCase{"a100-40gb-sxm4", 64, 1410e6},   // A100 whitepaper: 1410 MHz
+                                         ClockCase{"h100-sxm5", 128, 1980e6}));     // H100 SXM5 boost 1980 MHz
+
+// Memory: datasheet capacity in GB read as GiB; bandwidth in GB/s decimal.
+struct MemoryCase {
+  const char* gpu_id;
+  double capacity_gib;
+  double bandwidth_gBps;
+};
+
+class GpuMemory : public testing::TestWithParam<MemoryCase> {};
+
+TEST_P(GpuMemory, MatchesDatasheet) {
+  const GpuSpec& spec = gpu(GetParam().gpu_id);
+  EXPECT_DOUBLE_EQ(spec.memory_bytes, GetParam().capacity_gib * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(spec.memory_bandwidth_Bps, GetParam().bandwidth_gBps * 1e9);
+}
+
+INSTANTIATE_TEST_SUITE_P(Datasheets, GpuMemory,
+                         testing::Values(MemoryCase{"t4", 16, 320}, MemoryCase{"quadro-rtx-6000", 24, 672},
+                                         MemoryCase{"quadro-rtx-8000", 48, 672}, MemoryCase{"p100-sxm2", 16, 732},
+                                         MemoryCase{"v100-sxm2-32gb", 32, 900},
+                                         MemoryCase{"a100-40gb-sxm4", 40, 1555},
+                                         MemoryCase{"a100-80gb-sxm4", 80, 2039}, MemoryCase{"h100-sxm5", 80, 3350},
+                                         MemoryCase{"h200-sxm", 141, 4800}));
+
+TEST(GpuCatalog, P100HasNoTensorCoresSoFp16IsTwiceFp32) {
+  const GpuSpec& p100 = gpu("p100-sxm2");
+  EXPECT_DOUBLE_EQ(*p100.peak_flops(Precision::fp16), 2 * p100.fp32_flops);
+}
+
+TEST(GpuCatalog, TensorCoreGenerationsSupportTheRightFormats) {
+  for (const GpuSpec& spec : gpu_catalog()) {
+    const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Hopper";
+    EXPECT_EQ(spec.tf32_flops.has_value(), ampere_or_later) << spec.id;
+    EXPECT_EQ(spec.bf16_flops.has_value(), ampere_or_later) << spec.id;
+    EXPECT_TRUE(spec.fp16_flops.has_value()) << spec.id;
+    EXPECT_DOUBLE_EQ(*spec.peak_flops(Precision::fp32), spec.fp32_flops) << spec.id;
+  }
+}
+
+TEST(GpuCatalog, A100MigLeaves98Of108SmsUsable) {
+  // MIG user guide -lgip (7g.40gb: 98 SMs) against the A100 whitepaper's 108 SMs.
+  EXPECT_EQ(gpu("a100-40gb-sxm4").sm_count, 108);
+  EXPECT_EQ(gpu("a100-40gb-sxm4").mig_sm_count, 98);
+  EXPECT_EQ(gpu("a100-80gb-sxm4").mig_sm_count, 98);
+}
+
+TEST(GpuCatalog, OnlyAmpereAndLaterHaveMigAndNeverMoreSmsThanTheGpu) {
+  for (const GpuSpec& spec : gpu_catalog()) {
+    const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Hopper";
+    EXPECT_EQ(spec.mig_sm_count > 0, ampere_or_later) << spec.id;
+    EXPECT_LE(spec.mig_sm_count, spec.sm_count) << spec.id;
+  }
+}
+
+}  // namespace
+}  // namespace vtsim

@@ -1,0 +1,80 @@
+#include "models/json_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+#include "models/error.hpp"
+
+namespace vtsim {
+namespace {
+
+/// The message of the InputError `action` throws, or "" when it throws none.
+template <typename Action>
+std::string error_of(Action&& action) {
+  try {
+    action();
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(JsonReader, IntegerBoundsNameThePathAndTheValue) {
+  const nlohmann::json doc = {{"racks", -2}, {"gpus", 8.0}, {"half", 2.5}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  EXPECT_EQ(error_of([&] { root.require("racks").as_int(1); }), "a.json: racks: expected an integer >= 1, got -2");
+  EXPECT_EQ(root.require("gpus").as_int(1, 16), 8);  // 8.0 is accepted as 8
+  EXPECT_EQ(error_of([&] { root.require("half").as_int(1, 16); }),
+            "a.json: half: expected an integer from 1 to 16, got 2.5");
+}
+
+TEST(JsonReader, UnknownKeySuggestsTheNearestAskedKey) {
+  const nlohmann::json doc = {{"cluster", {{"rakcs", 2}}}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  JsonObject cluster = root.require("cluster").as_object();
+  (void)cluster.get("racks");
+  (void)cluster.get("hosts_per_rack");
+  EXPECT_EQ(error_of([&] { cluster.finish(); }), "a.json: cluster.rakcs: unknown key; did you mean 'racks'?");
+}
+
+TEST(JsonReader, UnknownKeyWithoutNearNameListsTheValidOnes) {
+  const nlohmann::json doc = {{"colour", "red"}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  (void)root.get("name");
+  (void)root.get("jobs");
+  EXPECT_EQ(error_of([&] { root.finish(); }), "a.json: colour: unknown key; valid keys here: 'name' or 'jobs'");
+}
+
+TEST(JsonReader, ChoiceSuggestsAndListsShortChoiceSets) {
+  const nlohmann::json doc = {{"fidelity", "flwo"}, {"other", 3}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  const std::array<std::string, 3> choices = {"step", "flow", "analytic"};
+  EXPECT_EQ(error_of([&] { root.require("fidelity").as_choice(choices); }),
+            "a.json: fidelity: expected one of 'step', 'flow' or 'analytic', got 'flwo'; did you mean 'flow'?");
+  EXPECT_EQ(error_of([&] { root.require("other").as_choice(choices); }),
+            "a.json: other: expected one of 'step', 'flow' or 'analytic', got 3");
+}
+
+TEST(JsonReader, ArrayElementsCarryTheirIndexInThePath) {
+  const nlohmann::json doc = {{"jobs", {{{"batch_per_gpu", 1}}, {{"batch_per_gpu", 0}}}}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  const auto jobs = root.require("jobs").as_array(1);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(error_of([&] { jobs[1].as_object().require("batch_per_gpu").as_int(1); }),
+            "a.json: jobs[1].batch_per_gpu: expected an integer >= 1, got 0");
+}
+
+TEST(JsonReader, SyntaxErrorsGiveLineAndColumn) {
+  const std::string text = "{\n  \"a\": 1,\n  \"b\": }\n";
+  const std::string message = error_of([&] { parse_json_text(text, "bad.json"); });
+  EXPECT_EQ(message.rfind("bad.json: line 3, column 8: invalid JSON: ", 0), 0u) << message;
+}
+
+TEST(JsonReader, MissingFileIsAnInputError) {
+  EXPECT_EQ(error_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: cannot open file");
+}
+
+}  // namespace
+}  // namespace vtsim

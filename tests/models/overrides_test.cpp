@@ -1,0 +1,57 @@
+#include "models/overrides.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/error.hpp"
+
+namespace vtsim {
+namespace {
+
+std::string error_of_override(nlohmann::json& json, const std::string& assignment) {
+  try {
+    apply_override(json, assignment);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(OverridePath, SplitsKeysAndIndices) {
+  const std::vector<PathStep> steps = parse_override_path("jobs[0].horovod.fusion_threshold_mib");
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(std::get<std::string>(steps[0]), "jobs");
+  EXPECT_EQ(std::get<std::size_t>(steps[1]), 0u);
+  EXPECT_EQ(std::get<std::string>(steps[2]), "horovod");
+  EXPECT_EQ(std::get<std::string>(steps[3]), "fusion_threshold_mib");
+}
+
+TEST(OverrideValue, ParsesJsonAndFallsBackToPlainText) {
+  EXPECT_EQ(parse_override_value("8"), nlohmann::json(8));
+  EXPECT_EQ(parse_override_value("2.5"), nlohmann::json(2.5));
+  EXPECT_EQ(parse_override_value("false"), nlohmann::json(false));
+  EXPECT_EQ(parse_override_value("[0,1]"), nlohmann::json::array({0, 1}));
+  EXPECT_EQ(parse_override_value("t4"), nlohmann::json("t4"));         // bare word: a string
+  EXPECT_EQ(parse_override_value("\"8\""), nlohmann::json("8"));       // quoted: a string even if numeric
+}
+
+TEST(ApplyOverride, SetsNestedFieldsCreatingMissingObjects) {
+  nlohmann::json json = {{"jobs", {{{"batch_per_gpu", 32}}}}};
+  apply_override(json, "jobs[0].batch_per_gpu=64");
+  apply_override(json, "cluster.host.nvlink.enabled=false");
+  EXPECT_EQ(json["jobs"][0]["batch_per_gpu"], 64);
+  EXPECT_EQ(json["cluster"]["host"]["nvlink"]["enabled"], false);
+}
+
+TEST(ApplyOverride, RejectsMalformedAssignments) {
+  nlohmann::json json = {{"jobs", {{{"batch_per_gpu", 32}}}}, {"name", "x"}};
+  EXPECT_EQ(error_of_override(json, "jobs[0].batch_per_gpu"),
+            "--set jobs[0].batch_per_gpu: expected PATH=VALUE, e.g. jobs[0].batch_per_gpu=32");
+  EXPECT_EQ(error_of_override(json, "jobs[2].batch_per_gpu=1"), "--set jobs[2].batch_per_gpu: jobs has 1 element");
+  EXPECT_EQ(error_of_override(json, "name.first=y"), "--set name.first: name is not an object");
+  EXPECT_EQ(error_of_override(json, "jobs.x=1"), "--set jobs.x: jobs is not an object");
+  EXPECT_EQ(error_of_override(json, "jobs[a]=1"), "--set jobs[a]: array index must be a whole number");
+  EXPECT_EQ(error_of_override(json, "cluster.=1"), "--set cluster.: path ends with '.'");
+}
+
+}  // namespace
+}  // namespace vtsim

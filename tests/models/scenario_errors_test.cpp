@@ -1,0 +1,151 @@
+// A table of malformed scenarios and the exact one-line error each must give.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/error.hpp"
+#include "models/overrides.hpp"
+#include "models/scenario_loader.hpp"
+
+namespace vtsim {
+namespace {
+
+const nlohmann::json kBase = {
+    {"cluster", {{"racks", 1}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}}}}},
+    {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", 1}}}},
+};
+
+/// kBase with each (path, value) set as `--set` would.
+nlohmann::json with(std::vector<std::pair<std::string, nlohmann::json>> edits) {
+  nlohmann::json json = kBase;
+  for (const auto& [path, value] : edits) set_json_path(json, path, value);
+  return json;
+}
+
+nlohmann::json second_job(nlohmann::json job, std::vector<std::pair<std::string, nlohmann::json>> edits = {}) {
+  nlohmann::json json = with(std::move(edits));
+  json["jobs"].push_back(std::move(job));
+  return json;
+}
+
+struct ErrorCase {
+  std::string name;
+  nlohmann::json scenario;
+  std::string expected;
+};
+
+std::vector<ErrorCase> error_cases() {
+  const nlohmann::json job_b = {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", 1}};
+  nlohmann::json no_jobs = kBase;
+  no_jobs.erase("jobs");
+  nlohmann::json typo_top = kBase;
+  typo_top["clustr"] = typo_top["cluster"];
+  typo_top.erase("cluster");
+  return {
+      {"BatchZero", with({{"jobs[0].batch_per_gpu", 0}}), "s.json: jobs[0].batch_per_gpu: expected an integer >= 1, got 0"},
+      {"NegativeRacks", with({{"cluster.racks", -2}}), "s.json: cluster.racks: expected an integer >= 1, got -2"},
+      {"RacksAsText", with({{"cluster.racks", "two"}}), "s.json: cluster.racks: expected an integer >= 1, got 'two'"},
+      {"TypoInJobKey", with({{"jobs[0].batch_per_gppu", 8}}),
+       "s.json: jobs[0].batch_per_gppu: unknown key; did you mean 'batch_per_gpu'?"},
+      {"TypoInSection", typo_top, "s.json: clustr: unknown key; did you mean 'cluster'?"},
+      {"TypoInNestedKey", with({{"cluster.host.gpu_modle", "t4"}}),
+       "s.json: cluster.host.gpu_modle: unknown key; did you mean 'gpu_model'?"},
+      {"UnknownGpuModel", with({{"cluster.host.gpu_model", "a100-40gb"}}),
+       "s.json: cluster.host.gpu_model: unknown value 'a100-40gb'; did you mean 'a100-40gb-sxm4'?"},
+      {"UnknownWorkload", with({{"jobs[0].workload", "resnet50"}}),
+       "s.json: jobs[0].workload: unknown value 'resnet50'; did you mean 'resnet-50'?"},
+      {"MisspeltMode", with({{"virtualization.mode", "vpgu"}}),
+       "s.json: virtualization.mode: expected one of 'bare_metal', 'passthrough', 'vgpu' or 'mig', got 'vpgu'; "
+       "did you mean 'vgpu'?"},
+      {"UnknownTransport", with({{"cluster.transport", "infiniband"}}),
+       "s.json: cluster.transport: expected one of 'roce_v1', 'roce_v2', 'pvrdma' or 'tcp', got 'infiniband'"},
+      {"UnknownFidelity", with({{"simulation.fidelity", "fast"}}),
+       "s.json: simulation.fidelity: expected one of 'step', 'flow' or 'analytic', got 'fast'"},
+      {"MissingJobs", no_jobs, "s.json: missing required key 'jobs'"},
+      {"EmptyJobs", with({{"jobs", nlohmann::json::array()}}), "s.json: jobs: expected at least 1 element, got 0"},
+      {"MissingBatch", [] { nlohmann::json j = kBase; j["jobs"][0].erase("batch_per_gpu"); return j; }(),
+       "s.json: jobs[0]: missing required key 'batch_per_gpu'"},
+      {"TooManyGpus", with({{"jobs[0].gpus", 9}}), "s.json: jobs[0].gpus: expected an integer from 1 to 8, got 9"},
+      {"GpuIndexOutOfRange", with({{"jobs[0].gpus", {0, 8}}}),
+       "s.json: jobs[0].gpus[1]: expected an integer from 0 to 7, got 8"},
+      {"GpuListedTwice", with({{"jobs[0].gpus", {3, 3}}}), "s.json: jobs[0].gpus[1]: GPU 3 listed twice"},
+      {"FirstGpuWithList", with({{"jobs[0].gpus", {1}}, {"jobs[0].first_gpu", 1}}),
+       "s.json: jobs[0].first_gpu: 'first_gpu' goes with a GPU count, not with a list of GPUs"},
+      {"SharedGpuOnBareMetal", second_job(job_b),
+       "s.json: jobs[1].gpus: GPU 0 is already used by job 'a'; sharing a GPU needs virtualization.mode 'vgpu' or "
+       "'mig'"},
+      {"DuplicateJobName", second_job({{"name", "a"}, {"workload", "vgg-16"}, {"batch_per_gpu", 1}, {"first_gpu", 4}}),
+       "s.json: jobs[1]: job name 'a' is used twice"},
+      {"VgpuProfileOfOtherGpu", with({{"virtualization.mode", "vgpu"}, {"virtualization.vgpu_profile", "T4-16C"}}),
+       "s.json: virtualization.vgpu_profile: expected one of 'A100X-40C', 'A100X-20C', 'A100X-10C', 'A100X-8C', "
+       "'A100X-5C' or 'A100X-4C', got 'T4-16C'"},
+      {"VgpuOversubscribed",
+       [&] {
+         nlohmann::json j = second_job(job_b, {{"virtualization.mode", "vgpu"}, {"virtualization.vgpu_profile", "A100X-20C"}});
+         nlohmann::json c = job_b;
+         c["name"] = "c";
+         j["jobs"].push_back(c);
+         return j;
+       }(),
+       "s.json: jobs[2].gpus: GPU 0 holds 3 A100X-20C vGPUs; the profile allows 2 per GPU"},
+      {"VgpuProfileInPassthrough", with({{"virtualization.mode", "passthrough"}, {"virtualization.vgpu_profile", "A100X-40C"}}),
+       "s.json: virtualization.vgpu_profile: only used when virtualization.mode is 'vgpu'"},
+      {"MigWithoutProfile", with({{"virtualization.mode", "mig"}}),
+       "s.json: jobs[0]: virtualization.mode is 'mig' but neither virtualization.mig_profile nor this job's mig_profile "
+       "is set"},
+      {"MigOverCapacity",
+       second_job(job_b, {{"virtualization.mode", "mig"}, {"virtualization.mig_profile", "4g.20gb"}}),
+       "s.json: jobs[1].gpus: GPU 0: the MIG instances of its jobs need 8/7 compute and 8/8 memory slices"},
+      {"MigOnT4", with({{"cluster.host.gpu_model", "t4"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.5gb"}}),
+       "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},
+      {"NvlinkOnT4", with({{"cluster.host.gpu_model", "t4"}, {"cluster.host.nvlink.present", true}}),
+       "s.json: cluster.host.nvlink.present: NVIDIA T4 has no NVLink"},
+      {"NvlinkEnabledButAbsent", with({{"cluster.host.nvlink.present", false}, {"cluster.host.nvlink.enabled", true}}),
+       "s.json: cluster.host.nvlink.enabled: NVLink cannot be enabled: it is not present"},
+      {"Tf32OnV100", with({{"cluster.host.gpu_model", "v100-sxm2-16gb"}, {"jobs[0].precision", "tf32"}}),
+       "s.json: jobs[0].precision: tf32 is not supported by NVIDIA Tesla V100 SXM2 16GB"},
+      {"TimeSliceTooLong", with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 40}}),
+       "s.json: virtualization.scheduler.time_slice_ms: expected a number from 1 to 30, got 40"},
+      {"OversubscriptionBelowOne", with({{"cluster.fabric.oversubscription", 0.5}}),
+       "s.json: cluster.fabric.oversubscription: expected a number from 1 to 64, got 0.5"},
+      {"RoceV1AcrossRacks",
+       with({{"cluster.racks", 2}, {"cluster.transport", "roce_v1"}, {"jobs[0].gpus", 16}}),
+       "s.json: jobs[0].gpus: the job spans racks 0 and 1, but roce_v1 is not routable: its traffic cannot leave one "
+       "rack's broadcast domain (use roce_v2)"},
+      {"SpansHostsWithoutNics", with({{"cluster.host.nics", 0}, {"jobs[0].gpus", 8}}),
+       "s.json: jobs[0].gpus: the job spans hosts but cluster.host.nics is 0"},
+      {"HeadsDoNotDivideHidden",
+       with({{"jobs[0].workload",
+              {{"transformer", {{"layers", 2}, {"hidden_size", 100}, {"heads", 3}, {"sequence_length", 8}, {"vocab_size", 10}}}}}}),
+       "s.json: jobs[0].workload.transformer.hidden_size: expected a multiple of heads (3), got 100"},
+      {"MissingProfileFile", with({{"calibration_profile", "no-such-profile.json"}}),
+       "s.json: calibration_profile: no such file: no-such-profile.json"},
+      {"TooManyClusterGpus", with({{"cluster.racks", 100000}, {"cluster.hosts_per_rack", 100}}),
+       "s.json: cluster: 40000000 GPUs (racks x hosts_per_rack x host.gpus); at most 1048576 are supported"},
+  };
+}
+
+/// Names the case in test output instead of dumping its bytes.
+void PrintTo(const ErrorCase& error_case, std::ostream* out) { *out << error_case.name; }
+
+class ScenarioErrors : public testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ScenarioErrors, GiveOneLineNamingFileAndPath) {
+  const ErrorCase& c = GetParam();
+  try {
+    load_scenario(c.scenario, "s.json", ".");
+    FAIL() << "no error; expected: " << c.expected;
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), c.expected);
+    EXPECT_EQ(std::string(error.what()).find('\n'), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ScenarioErrors, testing::ValuesIn(error_cases()),
+                         [](const testing::TestParamInfo<ErrorCase>& param_info) { return param_info.param.name; });
+
+}  // namespace
+}  // namespace vtsim

@@ -1,0 +1,124 @@
+#include "models/scenario_loader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "models/overrides.hpp"
+#include "models/scenario_writer.hpp"
+
+namespace vtsim {
+namespace {
+
+const nlohmann::json kMinimal = {{"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}};
+
+Scenario load(const nlohmann::json& json) { return load_scenario(json, "s.json", "."); }
+
+TEST(ScenarioLoader, MinimalScenarioGetsTheDocumentedDefaults) {
+  const Scenario s = load(kMinimal);
+  EXPECT_EQ(s.name, "s");  // the file name without extension
+  EXPECT_EQ(s.cluster.racks, 1);
+  EXPECT_EQ(s.cluster.hosts_per_rack, 1);
+  EXPECT_EQ(s.cluster.host.gpus, 1);
+  EXPECT_EQ(s.cluster.host.gpu_model, "a100-40gb-sxm4");
+  EXPECT_TRUE(s.cluster.host.nvlink_present);  // A100 SXM4 has NVLink3
+  EXPECT_TRUE(s.cluster.host.nvlink_enabled);
+  EXPECT_EQ(s.cluster.host.pcie_gen, 4);       // A100 is PCIe Gen4
+  EXPECT_EQ(s.cluster.transport, Transport::roce_v2);
+  EXPECT_DOUBLE_EQ(s.cluster.fabric.oversubscription, 1.0);
+  EXPECT_EQ(s.virtualization.mode, VirtualizationMode::bare_metal);
+  ASSERT_EQ(s.jobs.size(), 1u);
+  const JobConfig& job = s.jobs[0];
+  EXPECT_EQ(job.name, "job0");
+  EXPECT_EQ(job.precision, Precision::fp16);
+  EXPECT_EQ(job.gpu_ids, std::vector<int>{0});
+  EXPECT_DOUBLE_EQ(job.horovod.fusion_threshold_bytes, 64.0 * 1024 * 1024);  // Horovod's 64 MiB
+  EXPECT_DOUBLE_EQ(job.horovod.cycle_time_s, 0.005);                          // Horovod's 5 ms
+  EXPECT_EQ(job.horovod.allreduce, AllreduceAlgorithm::ring);
+  EXPECT_EQ(s.simulation.fidelity, Fidelity::flow);
+  EXPECT_EQ(s.simulation.seed, 1u);
+}
+
+TEST(ScenarioLoader, UnitsInKeysConvertToSi) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].horovod.fusion_threshold_mib", 128);
+  set_json_path(json, "jobs[0].horovod.cycle_time_ms", 1);
+  set_json_path(json, "cluster.fabric.switch_latency_us", 0.5);
+  const Scenario s = load(json);
+  EXPECT_DOUBLE_EQ(s.jobs[0].horovod.fusion_threshold_bytes, 128.0 * 1048576.0);
+  EXPECT_DOUBLE_EQ(s.jobs[0].horovod.cycle_time_s, 1e-3);
+  EXPECT_DOUBLE_EQ(s.cluster.fabric.switch_latency_s, 0.5e-6);
+}
+
+TEST(ScenarioLoader, VgpuDefaultsToTheFullFramebufferProfileAndItsTimeSlice) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "virtualization.mode", "vgpu");
+  const Scenario full = load(json);
+  EXPECT_EQ(full.virtualization.vgpu_profile, "A100X-40C");  // one vGPU per A100 40GB
+  EXPECT_DOUBLE_EQ(full.virtualization.scheduler.time_slice_s, 2e-3);  // <= 8 per GPU: 2 ms (vGPU user guide)
+  set_json_path(json, "virtualization.vgpu_profile", "A100X-4C");
+  EXPECT_DOUBLE_EQ(load(json).virtualization.scheduler.time_slice_s, 1e-3);  // 10 per GPU: 1 ms
+}
+
+TEST(ScenarioLoader, JobGpusAcceptCountWithOffsetOrExplicitList) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "cluster.hosts_per_rack", 2);
+  set_json_path(json, "cluster.host.gpus", 4);
+  set_json_path(json, "jobs[0].gpus", 3);
+  set_json_path(json, "jobs[0].first_gpu", 2);
+  EXPECT_EQ(load(json).jobs[0].gpu_ids, (std::vector<int>{2, 3, 4}));
+  json["jobs"][0].erase("first_gpu");
+  set_json_path(json, "jobs[0].gpus", nlohmann::json::array({7, 0}));
+  EXPECT_EQ(load(json).jobs[0].gpu_ids, (std::vector<int>{7, 0}));
+  json["jobs"][0].erase("gpus");
+  EXPECT_EQ(load(json).jobs[0].gpu_ids.size(), 8u);  // default: every GPU of the cluster
+}
+
+TEST(ScenarioLoader, TransformerWorkloadIsGeneratedFromItsShape) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].workload",
+                {{"transformer",
+                  {{"layers", 12}, {"hidden_size", 768}, {"heads", 12}, {"sequence_length", 1024}, {"vocab_size", 50257}}}});
+  const Scenario s = load(json);
+  ASSERT_TRUE(s.jobs[0].transformer.has_value());
+  EXPECT_EQ(s.jobs[0].workload_id, "transformer");
+  EXPECT_EQ(s.jobs[0].transformer->hidden_size, 768);
+}
+
+TEST(ScenarioWriter, ResolvedScenarioLoadsBackIdentically) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "virtualization.mode", "mig");
+  set_json_path(json, "virtualization.mig_profile", "3g.20gb");
+  set_json_path(json, "cluster.host.gpus", 4);
+  json["jobs"].push_back({{"name", "b"}, {"workload", "vgg-16"}, {"batch_per_gpu", 8}, {"gpus", 2}});
+  const nlohmann::json written = scenario_to_json(load(json));
+  EXPECT_EQ(scenario_to_json(load(written)), written);
+  EXPECT_EQ(written["jobs"][1]["mig_profile"], "3g.20gb");
+  EXPECT_EQ(written["cluster"]["host"]["nic_model"], "connectx-5-100gbe");
+}
+
+TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
+  const std::filesystem::path folder = std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Scenario s = load_scenario_file(entry.path().string());
+    const nlohmann::json written = scenario_to_json(s);
+    EXPECT_EQ(scenario_to_json(load_scenario(written, entry.path().string(), folder.string())), written);
+    ++count;
+  }
+  EXPECT_GE(count, 4);
+}
+
+TEST(ScenarioLoader, OverridesApplyBeforeValidation) {
+  const std::string file = std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json";
+  const std::vector<std::string> overrides = {"cluster.host.nvlink.enabled=false", "jobs[0].batch_per_gpu=16"};
+  const Scenario s = load_scenario_file(file, overrides);
+  EXPECT_FALSE(s.cluster.host.nvlink_enabled);
+  EXPECT_TRUE(s.cluster.host.nvlink_present);
+  EXPECT_EQ(s.jobs[0].batch_per_gpu, 16);
+}
+
+}  // namespace
+}  // namespace vtsim

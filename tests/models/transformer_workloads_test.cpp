@@ -1,0 +1,217 @@
+// Transformer workloads against published parameter counts, hand derivations and closed-form flop and activation
+// counts (Kaplan et al. 2020; Narayanan et al. 2021; Korthikanti et al. 2022).
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+double block_parameters(const Workload& w, std::string_view block) {
+  double total = 0.0;
+  for (const Layer& layer : w.layers) total += layer.block == block ? layer.parameters : 0.0;
+  return total;
+}
+
+double block_stored_elements(const Workload& w, std::string_view block) {
+  double total = 0.0;
+  for (const Layer& layer : w.layers) total += layer.block == block ? layer.stored_activation_elements : 0.0;
+  return total;
+}
+
+const Layer& layer_named(const Workload& w, std::string_view name) {
+  for (const Layer& layer : w.layers) {
+    if (layer.name == name) return layer;
+  }
+  ADD_FAILURE() << "no layer " << name;
+  return w.layers.front();
+}
+
+Workload catalog(std::string_view id) {
+  std::optional<Workload> w = make_workload(id);
+  EXPECT_TRUE(w.has_value()) << id;
+  return w ? *w : Workload{};
+}
+
+TransformerConfig gpt_config(int layers, int hidden, int heads, int sequence, bool dropout = true) {
+  TransformerConfig config;
+  config.layers = layers;
+  config.hidden_size = hidden;
+  config.heads = heads;
+  config.sequence_length = sequence;
+  config.vocab_size = 50257;
+  config.dropout = dropout;
+  return config;
+}
+
+// A pre-LN GPT block of width h: QKV 3h^2 + 3h, projection h^2 + h, MLP 8h^2 + 5h, two LNs 4h.
+double gpt_block_parameters(double h) { return 12 * h * h + 13 * h; }
+
+// Megatron-LM's forward flop per sequence (Narayanan et al. 2021, Sec. 5.1: 96 B s l h^2 (1 + s/6h + V/16lh) for
+// training with recomputation, i.e. 4 forward passes): 24 l s h^2 + 4 l s^2 h + 2 s h V. GEMMs only.
+double megatron_forward_flop(double l, double h, double s, double v) {
+  return 24 * l * s * h * h + 4 * l * s * s * h + 2 * s * h * v;
+}
+
+TEST(Gpt2Small, MatchesTheHuggingFaceParameterCount) {
+  const Workload w = catalog("gpt2-small");
+  // Hugging Face "gpt2": 124,439,808 = wte 50257 x 768 + wpe 1024 x 768 + 12 blocks + ln_f; lm_head tied.
+  EXPECT_DOUBLE_EQ(w.parameters(), 124'439'808);
+  EXPECT_DOUBLE_EQ(block_parameters(w, "block0"), 7'087'872);
+  EXPECT_DOUBLE_EQ(block_parameters(w, "block0"), gpt_block_parameters(768));
+  EXPECT_DOUBLE_EQ(block_parameters(w, "embeddings"), 50257.0 * 768 + 1024.0 * 768);
+  EXPECT_DOUBLE_EQ(layer_named(w, "head.lm_head").parameters, 0.0);
+  EXPECT_EQ(w.input, "seq 1024");
+  EXPECT_EQ(w.sample_unit, "sequence");
+}
+
+TEST(Gpt2Xl, MatchesTheHuggingFaceParameterCount) {
+  const Workload w = catalog("gpt2-xl");
+  // Hugging Face "gpt2-xl": 1,557,611,200 (48 layers, 1600 wide, 25 heads).
+  EXPECT_DOUBLE_EQ(w.parameters(), 1'557'611'200);
+  EXPECT_DOUBLE_EQ(w.parameters(), 48 * gpt_block_parameters(1600) + (50257.0 + 1024) * 1600 + 2 * 1600);
+}
+
+TEST(Gpt3, ParameterCountsMatchBrownEtAl) {
+  // Brown et al. 2020, Table 2.1: 175.0B, 6.7B and 1.3B.
+  EXPECT_NEAR(catalog("gpt3-175b").parameters(), 175.0e9, 0.005 * 175.0e9);
+  EXPECT_NEAR(catalog("gpt3-6.7b").parameters(), 6.7e9, 0.02 * 6.7e9);
+  EXPECT_NEAR(catalog("gpt3-1.3b").parameters(), 1.3e9, 0.02 * 1.3e9);
+}
+
+TEST(Gpt3, ForwardFlopMatchMegatronClosedForm) {
+  for (const auto& [id, l, h, s] : {std::tuple{"gpt2-small", 12.0, 768.0, 1024.0},
+                                    std::tuple{"gpt3-175b", 96.0, 12288.0, 2048.0}}) {
+    SCOPED_TRACE(id);
+    // Ours adds biases, normalisations, softmax, dropout and the loss to the closed form's GEMMs: under 1%.
+    const double closed_form = megatron_forward_flop(l, h, s, 50257);
+    EXPECT_NEAR(catalog(id).forward_flop(), closed_form, 0.01 * closed_form);
+  }
+}
+
+TEST(Gpt3, ForwardFlopPerTokenMatchKaplan) {
+  // Kaplan et al. 2020, Table 1: forward flop per token ~ 2 N + 2 n_layer n_ctx d_attn + 2 d_model n_vocab, with N the
+  // non-embedding parameters. Its attention term counts one of the two tokens x tokens products (the causal half of
+  // both); dense attention computes both in full, adding another 2 n_layer n_ctx d.
+  for (const auto& [id, l, h, s] : {std::tuple{"gpt2-small", 12.0, 768.0, 1024.0},
+                                    std::tuple{"gpt3-175b", 96.0, 12288.0, 2048.0}}) {
+    SCOPED_TRACE(id);
+    const Workload w = catalog(id);
+    const double non_embedding = w.parameters() - block_parameters(w, "embeddings");
+    const double kaplan = 2 * non_embedding + 2 * l * s * h + 2 * h * 50257;
+    const double per_token = w.forward_flop() / s;
+    EXPECT_NEAR(per_token, kaplan + 2 * l * s * h, 0.01 * kaplan);
+    EXPECT_NEAR(per_token, kaplan, 0.10 * kaplan);
+  }
+}
+
+TEST(Gpt3, TrainingFlopPerTokenIsAboutSixTimesParameters) {
+  // Kaplan et al. 2020: C ~ 6 N per token for training; attention adds 2.8% at 175B and context 2048.
+  const Workload w = catalog("gpt3-175b");
+  const double per_token = (w.forward_flop() + w.backward_flop()) / 2048;
+  EXPECT_NEAR(per_token, 6 * w.parameters(), 0.10 * 6 * w.parameters());
+  EXPECT_GT(per_token, 6 * w.parameters());
+}
+
+// Korthikanti et al. 2022, Eq. 1: a block keeps s b h (34 + 5 a s / h) bytes in fp16 with 1-byte dropout masks, i.e.
+// 18 s h elements + 3 a s^2 (probabilities, mask, dropped probabilities), counting masks as elements. We also keep
+// each LN's mean and 1/std per token: 4 s.
+TEST(TransformerBlock, StoresKorthikantiActivations) {
+  const double s = 1024, h = 768, a = 12;
+  const Workload gpt = catalog("gpt2-small");
+  EXPECT_DOUBLE_EQ(block_stored_elements(gpt, "block5"), 18 * s * h + 3 * a * s * s + 4 * s);
+  // Without dropout the two masks and two of the three score-sized tensors go: 16 s h + a s^2.
+  const Workload no_dropout = make_transformer(gpt_config(12, 768, 12, 1024, false), "x", "x");
+  EXPECT_DOUBLE_EQ(block_stored_elements(no_dropout, "block5"), 16 * s * h + a * s * s + 4 * s);
+  // BERT's post-LN block keeps the same tensors.
+  const Workload bert = catalog("bert-large-pretrain-seq128");
+  EXPECT_DOUBLE_EQ(block_stored_elements(bert, "block5"), 18 * 128.0 * 1024 + 3 * 16.0 * 128 * 128 + 4 * 128.0);
+}
+
+TEST(MakeTransformer, BuildsTenLayersPerBlockAndHonoursTheFfnSize) {
+  TransformerConfig config = gpt_config(3, 64, 4, 32, false);
+  config.vocab_size = 1000;
+  config.ffn_size = 100;
+  const Workload w = make_transformer(config, "tiny", "tiny");
+  // embedding; 10 per block; ln_f, lm_head, loss.
+  EXPECT_EQ(w.layers.size(), 1u + 10 * 3 + 3);
+  EXPECT_DOUBLE_EQ(layer_named(w, "block0.mlp.fc1").parameters, 64.0 * 100 + 100);
+  EXPECT_DOUBLE_EQ(block_parameters(w, "block0"), 4 * 64.0 * 64 + 4 * 64 + 2 * 64.0 * 100 + 100 + 64 + 4 * 64);
+  // The tied head computes the logits of every token: 2 s h V flop, and a weight gradient for the embedding.
+  EXPECT_DOUBLE_EQ(layer_named(w, "head.lm_head").forward_flop, 2.0 * 32 * 64 * 1000);
+  EXPECT_DOUBLE_EQ(layer_named(w, "head.lm_head").backward_flop, 2 * 2.0 * 32 * 64 * 1000);
+}
+
+TEST(TransformerConfigProblem, NamesTheFieldAndWhatWasExpected) {
+  TransformerConfig config = gpt_config(12, 768, 12, 1024);
+  EXPECT_EQ(transformer_config_problem(config), "");
+  config.heads = 10;
+  EXPECT_EQ(transformer_config_problem(config), "hidden_size: expected a multiple of heads (10), got 768");
+  config = gpt_config(0, 768, 12, 1024);
+  EXPECT_EQ(transformer_config_problem(config), "layers: expected an integer >= 1, got 0");
+  config = gpt_config(12, 768, 12, 1024);
+  config.max_positions = 512;
+  EXPECT_EQ(transformer_config_problem(config), "sequence_length: expected at most max_positions (512), got 1024");
+}
+
+// BERT-large (Devlin et al. 2019): 24 layers, hidden 1024, 16 heads, FFN 4096, vocab 30522, 512 positions, 2 types.
+TEST(BertLarge, EncoderMatchesTheHandDerivation) {
+  const Workload w = catalog("bert-large-pretrain-seq128");
+  // Embeddings: (30522 + 512 + 2) x 1024 + LN 2048 = 31,782,912.
+  EXPECT_DOUBLE_EQ(block_parameters(w, "embeddings"), 31'782'912);
+  // Per layer: QKV 3 (1024^2 + 1024) + output 1024^2 + 1024 + LN 2048 + 1024 x 4096 + 4096 + 4096 x 1024 + 1024
+  // + LN 2048 = 12,596,224.
+  for (int i = 0; i < 24; ++i) {
+    EXPECT_DOUBLE_EQ(block_parameters(w, "block" + std::to_string(i)), 12'596'224) << i;
+  }
+  EXPECT_DOUBLE_EQ(block_parameters(w, "pooler"), 1'049'600);
+  EXPECT_DOUBLE_EQ(31'782'912 + 24 * 12'596'224.0 + 1'049'600, 335'141'888);
+}
+
+TEST(BertLarge, PretrainingAddsTheMaskedLmAndNextSentenceHeads) {
+  for (std::string_view id : {"bert-large-pretrain-seq128", "bert-large-pretrain-seq512"}) {
+    SCOPED_TRACE(id);
+    const Workload w = catalog(id);
+    // MLM transform 1024^2 + 1024 and LN 2048; decoder bias 30522 (its weight is the word embedding); NSP 1024x2+2.
+    EXPECT_DOUBLE_EQ(block_parameters(w, "mlm"), 1'049'600 + 2'048 + 30'522);
+    EXPECT_DOUBLE_EQ(block_parameters(w, "nsp"), 2'050);
+    EXPECT_DOUBLE_EQ(w.parameters(), 335'141'888 + 1'049'600 + 2'048 + 30'522 + 2'050);
+    EXPECT_DOUBLE_EQ(w.trainable_parameters(), w.parameters());
+    EXPECT_NEAR(w.parameters(), 340e6, 0.02 * 340e6);  // Devlin et al. 2019: 340M
+  }
+  // The masked LM predicts 20 positions at sequence 128 (NVIDIA DeepLearningExamples max_predictions_per_seq).
+  const Layer& decoder = layer_named(catalog("bert-large-pretrain-seq128"), "mlm.decoder");
+  EXPECT_DOUBLE_EQ(decoder.forward_flop, 20 * (2.0 * 1024 * 30522 + 30522));
+}
+
+TEST(BertLarge, SquadAddsASpanHeadAndLeavesThePoolerUntrained) {
+  const Workload w = catalog("bert-large-squad-seq384");
+  EXPECT_EQ(w.input, "seq 384");
+  EXPECT_DOUBLE_EQ(block_parameters(w, "qa"), 1024 * 2 + 2);
+  EXPECT_DOUBLE_EQ(w.parameters(), 335'141'888 + 2'050);
+  EXPECT_DOUBLE_EQ(w.trainable_parameters(), 335'141'888 + 2'050 - 1'049'600);
+  EXPECT_NEAR(w.parameters(), 340e6, 0.02 * 340e6);
+  const Layer& pooler = layer_named(w, "pooler.dense");
+  EXPECT_FALSE(pooler.trainable);
+  EXPECT_DOUBLE_EQ(pooler.forward_flop, 0.0);
+}
+
+TEST(BertLarge, ForwardFlopMatchTheEncoderClosedForm) {
+  // Encoder GEMMs per sequence, as Megatron-LM counts them, without the vocabulary term (the MLM head sees 20
+  // positions, not s): 24 l s h^2 + 4 l s^2 h; heads and elementwise work add under 2%.
+  const double l = 24, h = 1024, s = 128;
+  const double encoder = 24 * l * s * h * h + 4 * l * s * s * h;
+  const double heads = 20 * 2.0 * h * (h + 30522);
+  const Workload w = catalog("bert-large-pretrain-seq128");
+  EXPECT_NEAR(w.forward_flop(), encoder + heads, 0.02 * (encoder + heads));
+  EXPECT_NEAR(w.backward_flop() / w.forward_flop(), 2.0, 0.01);
+}
+
+}  // namespace
+}  // namespace vtsim

@@ -1,0 +1,168 @@
+#include "tools/catalog_command.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "models/gpu_catalog.hpp"
+#include "models/interconnect_catalog.hpp"
+#include "models/mig_catalog.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/units.hpp"
+#include "models/vgpu_catalog.hpp"
+#include "models/workload_catalog.hpp"
+#include "tools/text_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+using nlohmann::json;
+using units::kBytesPerGiB;
+
+// Each catalog is rendered once into rows of JSON objects; the table is drawn from the same objects, so the two
+// formats cannot disagree. `columns` names the keys shown in the table, in order.
+struct Rendered {
+  std::vector<std::string> columns;
+  json rows = json::array();
+};
+
+std::string cell(const json& value) {
+  if (value.is_null()) return "-";
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
+  if (value.is_number()) return format_number(value.get<double>(), 5);
+  return value.dump();
+}
+
+json optional_tflops(const std::optional<double>& flops) {
+  return flops ? json(*flops / units::kFlopsPerTflops) : json(nullptr);
+}
+
+Rendered render_gpus() {
+  Rendered r{{"id", "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "memory_gib", "memory_bw_gBps",
+              "sms", "mig_sms", "nvlink", "nvlink_links", "pcie_gen", "source"}};
+  for (const GpuSpec& g : gpu_catalog()) {
+    r.rows.push_back({{"id", g.id}, {"name", g.name}, {"architecture", g.architecture},
+                      {"fp32_tflops", g.fp32_flops / units::kFlopsPerTflops}, {"tf32_tflops", optional_tflops(g.tf32_flops)},
+                      {"fp16_tflops", optional_tflops(g.fp16_flops)}, {"bf16_tflops", optional_tflops(g.bf16_flops)},
+                      {"memory_gib", g.memory_bytes / kBytesPerGiB},
+                      {"memory_bw_gBps", g.memory_bandwidth_Bps / units::kBytesPerSecondPerGBps},
+                      {"sms", g.sm_count}, {"mig_sms", g.mig_sm_count},
+                      {"nvlink", g.nvlink_id.empty() ? json(nullptr) : json(g.nvlink_id)},
+                      {"nvlink_links", g.nvlink_links}, {"pcie_gen", g.pcie_gen}, {"source", g.source}});
+  }
+  return r;
+}
+
+Rendered render_interconnects() {
+  Rendered r{{"id", "name", "per_direction_gBps", "links", "typical_gBps", "uncalibrated", "source"}};
+  for (const NvlinkSpec& n : nvlink_catalog()) {
+    r.rows.push_back({{"id", n.id}, {"name", n.name},
+                      {"per_direction_gBps", n.per_link_bandwidth_Bps / units::kBytesPerSecondPerGBps},
+                      {"links", n.max_links_per_gpu}, {"typical_gBps", nullptr}, {"uncalibrated", false},
+                      {"source", n.source}});
+  }
+  for (const PcieSpec& p : pcie_catalog()) {
+    r.rows.push_back({{"id", "pcie-gen" + std::to_string(p.generation)},
+                      {"name", "PCIe Gen" + std::to_string(p.generation) + " x" + std::to_string(p.lanes)},
+                      {"per_direction_gBps", p.theoretical_Bps / units::kBytesPerSecondPerGBps}, {"links", p.lanes},
+                      {"typical_gBps", p.typical_Bps / units::kBytesPerSecondPerGBps},
+                      {"uncalibrated", p.typical_uncalibrated}, {"source", p.source}});
+  }
+  return r;
+}
+
+Rendered render_nics() {
+  Rendered r{{"id", "name", "line_rate_gbps", "ports", "latency_us", "pcie_gen", "source"}};
+  for (const NicSpec& n : nic_catalog()) {
+    r.rows.push_back({{"id", n.id}, {"name", n.name}, {"line_rate_gbps", n.line_rate_Bps / units::kBytesPerSecondPerGbps},
+                      {"ports", n.ports}, {"latency_us", n.latency_s / units::kSecondsPerUs}, {"pcie_gen", n.pcie_gen},
+                      {"source", n.source}});
+  }
+  return r;
+}
+
+Rendered render_transports() {
+  Rendered r{{"id", "added_latency_us", "bandwidth_efficiency", "routable", "uncalibrated", "description", "source"}};
+  for (const TransportSpec& t : transport_catalog()) {
+    r.rows.push_back({{"id", std::string(to_string(t.transport))}, {"description", t.description},
+                      {"added_latency_us", t.added_latency_s / units::kSecondsPerUs},
+                      {"bandwidth_efficiency", t.bandwidth_efficiency}, {"routable", t.routable},
+                      {"uncalibrated", t.uncalibrated}, {"source", t.source}});
+  }
+  return r;
+}
+
+Rendered render_vgpu_profiles() {
+  Rendered r{{"id", "gpu", "memory_gib", "max_per_gpu", "time_slice_ms", "source"}};
+  for (const VgpuProfile& v : vgpu_catalog()) {
+    r.rows.push_back({{"id", v.id}, {"gpu", v.gpu_id}, {"memory_gib", v.memory_bytes / kBytesPerGiB},
+                      {"max_per_gpu", v.max_per_gpu}, {"time_slice_ms", v.default_time_slice_s() / units::kSecondsPerMs},
+                      {"source", v.source}});
+  }
+  return r;
+}
+
+Rendered render_mig_profiles() {
+  Rendered r{{"gpu", "id", "compute_slices", "memory_slices", "sms", "memory_gib", "max_instances", "source"}};
+  for (const MigProfile& m : mig_catalog()) {
+    r.rows.push_back({{"gpu", m.gpu_id}, {"id", m.id}, {"compute_slices", m.compute_slices},
+                      {"memory_slices", m.memory_slices}, {"sms", m.sm_count}, {"memory_gib", m.memory_bytes / kBytesPerGiB},
+                      {"max_instances", m.max_instances}, {"source", m.source}});
+  }
+  return r;
+}
+
+Rendered render_workloads() {
+  Rendered r{{"id", "name", "unit", "input", "layers", "params_m", "published_params_m", "trainable_m",
+              "fwd_gflop_per_sample", "gradient_mib", "source"}};
+  for (const std::string& id : workload_ids()) {
+    const Workload w = *make_workload(id);
+    r.rows.push_back({{"id", w.id}, {"name", w.name}, {"unit", w.sample_unit}, {"input", w.input},
+                      {"layers", w.layers.size()}, {"params_m", w.parameters() / 1e6},
+                      {"published_params_m", w.published_parameters / 1e6},
+                      {"trainable_m", w.trainable_parameters() / 1e6}, {"fwd_gflop_per_sample", w.forward_flop() / 1e9},
+                      {"gradient_mib", w.gradient_bytes() / units::kBytesPerMiB}, {"source", w.source}});
+  }
+  return r;
+}
+
+Rendered render(const std::string& name) {
+  if (name == "gpus") return render_gpus();
+  if (name == "interconnects") return render_interconnects();
+  if (name == "nics") return render_nics();
+  if (name == "transports") return render_transports();
+  if (name == "workloads") return render_workloads();
+  if (name == "vgpu-profiles") return render_vgpu_profiles();
+  return render_mig_profiles();
+}
+
+}  // namespace
+
+const std::vector<std::string>& catalog_names() {
+  static const std::vector<std::string> names = {"gpus",      "interconnects", "nics",        "transports",
+                                                 "workloads", "vgpu-profiles", "mig-profiles"};
+  return names;
+}
+
+void print_catalog(std::ostream& out, const std::string& name, bool as_json) {
+  const std::vector<std::string> chosen = name.empty() ? catalog_names() : std::vector<std::string>{name};
+  json all = json::object();
+  for (std::size_t i = 0; i < chosen.size(); ++i) {
+    const Rendered rendered = render(chosen[i]);
+    if (as_json) {
+      all[chosen[i]] = rendered.rows;
+      continue;
+    }
+    if (i > 0) out << '\n';
+    out << chosen[i] << ":\n";
+    TextTable table(rendered.columns);
+    for (const json& row : rendered.rows) {
+      std::vector<std::string> cells;
+      for (const std::string& column : rendered.columns) cells.push_back(cell(row.at(column)));
+      table.add_row(std::move(cells));
+    }
+    table.print(out);
+  }
+  if (as_json) out << (name.empty() ? all : all[name]).dump(2) << '\n';
+}
+
+}  // namespace vtsim::tools

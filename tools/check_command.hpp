@@ -1,0 +1,18 @@
+#pragma once
+// `vtsim check [SCENARIO] [--set PATH=VALUE ...]`: validate a scenario and print it with every default filled in.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "models/scenario.hpp"
+
+namespace vtsim::tools {
+
+/// Loads SCENARIO (or the built-in default when `file` is empty) with the overrides applied. Throws InputError.
+Scenario load_scenario_or_default(const std::string& file, const std::vector<std::string>& overrides);
+
+/// Prints the resolved scenario as JSON.
+void print_resolved_scenario(std::ostream& out, const Scenario& scenario);
+
+}  // namespace vtsim::tools

@@ -1,0 +1,68 @@
+// vtsim: simulator of virtualized distributed deep-learning training. Command-line entry point.
+//
+// Exit status: 0 success, 1 bad input (the message names the file and the JSON path), 2 bad command line.
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "calibrate/build_features.hpp"
+#include "models/error.hpp"
+#include "sim/simgrid_info.hpp"
+#include "tools/catalog_command.hpp"
+#include "tools/check_command.hpp"
+
+namespace {
+
+constexpr int kExitInputError = 1;
+constexpr int kExitUsageError = 2;
+
+std::string version_text() {
+  const vtsim::calibrate::BuildFeatures features = vtsim::calibrate::build_features();
+  return std::string("vtsim ") + VTSIM_VERSION + " (SimGrid " + vtsim::sim::simgrid_version() + "; CUDA " +
+         (features.cuda ? "found" : "not found") + "; libibverbs " + (features.ibverbs ? "found" : "not found") + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"vtsim: simulate data-parallel deep-learning training on virtualized GPU clusters", "vtsim"};
+  app.set_version_flag("--version", version_text());
+  app.require_subcommand(1);
+
+  std::string catalog_name;
+  std::string catalog_format = "table";
+  CLI::App* catalog = app.add_subcommand("catalog", "Print the built-in hardware and workload catalogs");
+  catalog->add_option("name", catalog_name, "Which catalog (all when omitted)")
+      ->check(CLI::IsMember(vtsim::tools::catalog_names()));
+  catalog->add_option("--format", catalog_format, "table or json")->check(CLI::IsMember({"table", "json"}));
+
+  std::string scenario_file;
+  std::vector<std::string> overrides;
+  CLI::App* check = app.add_subcommand("check", "Validate a scenario and print it with every default filled in");
+  check->add_option("scenario", scenario_file, "Scenario JSON file (the built-in default scenario when omitted)");
+  check->add_option("--set", overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
+      ->allow_extra_args(false);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int code = app.exit(error);  // prints help, the version, or the error
+    return code == 0 ? 0 : kExitUsageError;
+  }
+
+  try {
+    if (*catalog) {
+      vtsim::tools::print_catalog(std::cout, catalog_name, catalog_format == "json");
+    } else if (*check) {
+      const vtsim::Scenario scenario = vtsim::tools::load_scenario_or_default(scenario_file, overrides);
+      vtsim::tools::print_resolved_scenario(std::cout, scenario);
+    }
+  } catch (const vtsim::InputError& error) {
+    std::cerr << "vtsim: " << error.what() << '\n';
+    return kExitInputError;
+  }
+  return 0;
+}

@@ -1,0 +1,54 @@
+#include "tools/text_table.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+#include <iomanip>
+#include <sstream>
+
+namespace vtsim::tools {
+namespace {
+
+bool looks_numeric(const std::string& cell) {
+  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) != 0 || cell[0] == '-' || cell[0] == '.');
+}
+
+}  // namespace
+
+TextTable::TextTable(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+
+void TextTable::add_row(std::vector<std::string> cells) {
+  assert(cells.size() == headers_.size());
+  rows_.push_back(std::move(cells));
+}
+
+void TextTable::print(std::ostream& out) const {
+  std::vector<std::size_t> widths(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    widths[c] = headers_[c].size();
+    for (const auto& row : rows_) widths[c] = std::max(widths[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& row, bool align_numbers) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const std::size_t pad = widths[c] - row[c].size();
+      const bool right = align_numbers && looks_numeric(row[c]);
+      if (c > 0) line += "  ";
+      line += right ? std::string(pad, ' ') + row[c] : row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
+    }
+    out << line << '\n';
+  };
+  print_row(headers_, false);
+  std::vector<std::string> rule;
+  for (std::size_t width : widths) rule.emplace_back(width, '-');
+  print_row(rule, false);
+  for (const auto& row : rows_) print_row(row, true);
+}
+
+std::string format_number(double value, int digits) {
+  std::ostringstream out;
+  out << std::setprecision(digits) << value;
+  return out.str();
+}
+
+}  // namespace vtsim::tools

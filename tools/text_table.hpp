@@ -1,0 +1,28 @@
+#pragma once
+// Plain-text tables for the terminal: a header row, aligned columns, numbers right-aligned.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace vtsim::tools {
+
+/// A table built row by row and printed with columns padded to their widest cell.
+class TextTable {
+ public:
+  /// Starts a table with these column headers.
+  explicit TextTable(std::vector<std::string> headers);
+  /// Adds one row; it must have as many cells as there are headers.
+  void add_row(std::vector<std::string> cells);
+  /// Prints the header, a rule and the rows.
+  void print(std::ostream& out) const;
+
+ private:
+  std::vector<std::string> headers_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+/// `value` with `digits` significant digits, without trailing zeros ("156", "1.555", "0.25").
+std::string format_number(double value, int digits = 4);
+
+}  // namespace vtsim::tools
