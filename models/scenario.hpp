@@ -176,6 +176,8 @@ struct Scenario {
   /// Path of a calibration profile, resolved against the scenario's folder; "" = catalog defaults.
   std::string calibration_profile;
   SimulationConfig simulation;
+  /// The file the scenario came from, for error messages (not part of the format).
+  std::string file;
 };
 
 /// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).

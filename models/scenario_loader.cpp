@@ -375,6 +375,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   root.finish();
 
   Scenario scenario;
+  scenario.file = file;
   scenario.name = name ? name->as_string() : std::filesystem::path(file).stem().string();
   if (description) {
     if (!description->is_string()) description->fail("expected a string, got " + describe_json(description->json()));

@@ -63,6 +63,9 @@ Workload sequence_workload(const TransformerConfig& config, std::string id, std:
   workload.input = "seq " + std::to_string(config.sequence_length);
   workload.source = std::move(source);
   workload.layers = std::move(layers);
+  // BERT: Adam (Devlin et al. 2019, Sec. A.2); NVIDIA DeepLearningExamples pre-trains it with LAMB, whose state is
+  // Adam's two moments. GPT-2/GPT-3: Adam (Brown et al. 2020, Appendix B).
+  workload.optimizer = Optimizer::adam;
   return workload;
 }
 

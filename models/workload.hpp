@@ -40,6 +40,12 @@ struct Layer {
   double gradient_bytes() const;
 };
 
+/// The optimizer a workload trains with: it sets the optimizer's state in memory and its step's memory traffic.
+enum class Optimizer {
+  sgd_momentum,  ///< SGD with momentum: one fp32 state tensor per parameter (torchvision, DeepLearningExamples CNNs)
+  adam,          ///< Adam and its kin (AdamW, LAMB): two fp32 moment tensors per parameter
+};
+
 /// A model with its training input, the source of its architecture and its layers in forward order.
 struct Workload {
   std::string id;                     ///< catalog id, e.g. "resnet-50"
@@ -49,6 +55,7 @@ struct Workload {
   std::string source;                 ///< where the architecture and its published parameter count come from
   double published_parameters = 0.0;  ///< the parameter count the source gives (0 when it gives none)
   std::vector<Layer> layers;          ///< forward order
+  Optimizer optimizer = Optimizer::sgd_momentum;  ///< default SGD with momentum; the transformer builders set adam
 
   /// All parameters, trainable or frozen (what sits in GPU memory as weights).
   double parameters() const;

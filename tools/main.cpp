@@ -1,6 +1,7 @@
 // vtsim: simulator of virtualized distributed deep-learning training. Command-line entry point.
 //
-// Exit status: 0 success, 1 bad input (the message names the file and the JSON path), 2 bad command line.
+// Exit status: 0 success, 1 bad input (the message names the file and the JSON path), 2 bad command line, 3 internal
+// error (a bug: please report it).
 
 #include <iostream>
 #include <string>
@@ -13,11 +14,13 @@
 #include "sim/simgrid_info.hpp"
 #include "tools/catalog_command.hpp"
 #include "tools/check_command.hpp"
+#include "tools/run_command.hpp"
 
 namespace {
 
 constexpr int kExitInputError = 1;
 constexpr int kExitUsageError = 2;
+constexpr int kExitInternalError = 3;
 
 std::string version_text() {
   const vtsim::calibrate::BuildFeatures features = vtsim::calibrate::build_features();
@@ -46,6 +49,18 @@ int main(int argc, char** argv) {
   check->add_option("--set", overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
       ->allow_extra_args(false);
 
+  vtsim::tools::RunRequest run_request;
+  std::string run_format = "table";
+  CLI::App* run = app.add_subcommand("run", "Simulate a scenario and print step time, throughput and scaling");
+  run->add_option("scenario", run_request.scenario_file,
+                  "Scenario JSON file (the built-in default when omitted; then NVLink on and off are compared)");
+  run->add_option("--set", run_request.overrides, "Override a field, PATH=VALUE; repeatable")->allow_extra_args(false);
+  run->add_option("--compare", run_request.compare,
+                  "Also run the scenario with PATH=VALUE and show it side by side; repeatable")
+      ->allow_extra_args(false);
+  run->add_option("--format", run_format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  run->add_option("--trace", run_request.trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -56,6 +71,9 @@ int main(int argc, char** argv) {
   try {
     if (*catalog) {
       vtsim::tools::print_catalog(std::cout, catalog_name, catalog_format == "json");
+    } else if (*run) {
+      run_request.json = run_format == "json";
+      vtsim::tools::run_command(run_request, std::cout);
     } else if (*check) {
       const vtsim::Scenario scenario = vtsim::tools::load_scenario_or_default(scenario_file, overrides);
       vtsim::tools::print_resolved_scenario(std::cout, scenario);
@@ -63,6 +81,9 @@ int main(int argc, char** argv) {
   } catch (const vtsim::InputError& error) {
     std::cerr << "vtsim: " << error.what() << '\n';
     return kExitInputError;
+  } catch (const std::runtime_error& error) {
+    std::cerr << "vtsim: internal error: " << error.what() << '\n';
+    return kExitInternalError;
   }
   return 0;
 }

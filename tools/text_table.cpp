@@ -32,7 +32,7 @@ void TextTable::print(std::ostream& out) const {
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::size_t pad = widths[c] - row[c].size();
-      const bool right = align_numbers && looks_numeric(row[c]);
+      const bool right = align_numbers && c > 0 && looks_numeric(row[c]);  // the first column holds labels
       if (c > 0) line += "  ";
       line += right ? std::string(pad, ' ') + row[c] : row[c] + (c + 1 < row.size() ? std::string(pad, ' ') : "");
     }

@@ -1,0 +1,54 @@
+#include "models/collective_model.hpp"
+
+#include <cassert>
+
+namespace vtsim {
+namespace {
+
+// Seconds of `phases` ring phases (1: reduce-scatter or allgather, 2: allreduce) of S over N ranks: each phase is
+// N-1 steps of S/N bytes, each step paying the latency once.
+double ring_phases_time_s(int phases, int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+  assert(ranks >= 1 && bytes >= 0.0 && bandwidth_Bps > 0.0 && latency_s >= 0.0);
+  const double steps = static_cast<double>(phases) * (ranks - 1);
+  return steps * (bytes / ranks / bandwidth_Bps + latency_s);
+}
+
+}  // namespace
+
+double ring_allreduce_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+  return ring_phases_time_s(2, ranks, bytes, bandwidth_Bps, latency_s);
+}
+
+double ring_reduce_scatter_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+  return ring_phases_time_s(1, ranks, bytes, bandwidth_Bps, latency_s);
+}
+
+double ring_allgather_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+  return ring_phases_time_s(1, ranks, bytes, bandwidth_Bps, latency_s);
+}
+
+double hierarchical_allreduce_time_s(int hosts, int gpus_per_host, double bytes, double intra_bandwidth_Bps,
+                                     double intra_latency_s, double inter_bandwidth_Bps, double inter_latency_s) {
+  assert(hosts >= 1 && gpus_per_host >= 1);
+  const double shard_bytes = bytes / gpus_per_host;
+  return ring_reduce_scatter_time_s(gpus_per_host, bytes, intra_bandwidth_Bps, intra_latency_s) +
+         ring_allreduce_time_s(hosts, shard_bytes, inter_bandwidth_Bps, inter_latency_s) +
+         ring_allgather_time_s(gpus_per_host, bytes, intra_bandwidth_Bps, intra_latency_s);
+}
+
+double algbw_Bps(double bytes, double time_s) {
+  assert(time_s > 0.0);
+  return bytes / time_s;
+}
+
+double busbw_factor(Collective collective, int ranks) {
+  assert(ranks >= 1);
+  const double one_pass = static_cast<double>(ranks - 1) / ranks;
+  return collective == Collective::allreduce ? 2.0 * one_pass : one_pass;
+}
+
+double busbw_Bps(Collective collective, int ranks, double algorithm_bandwidth_Bps) {
+  return algorithm_bandwidth_Bps * busbw_factor(collective, ranks);
+}
+
+}  // namespace vtsim

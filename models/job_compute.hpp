@@ -1,0 +1,33 @@
+#pragma once
+// What one job's ranks compute, prepared from the scenario before any simulation: the workload, the device each rank
+// runs on, the calibrated efficiency, per-layer kernel times, the memory footprint (checked against the device) and
+// the same job's step time alone on one device of that kind.
+
+#include <cstddef>
+#include <string>
+
+#include "models/compute_model.hpp"
+#include "models/memory_model.hpp"
+#include "models/scenario.hpp"
+
+namespace vtsim {
+
+/// One job's compute, per rank.
+struct JobCompute {
+  Workload workload;
+  std::string device_name;       ///< "NVIDIA A100 40GB SXM4", "vGPU A100X-20C", "MIG 1g.5gb on NVIDIA A100 40GB SXM4"
+  DeviceCompute device;
+  ComputeEfficiency efficiency;
+  KernelTimes kernels;           ///< one iteration at the job's batch per GPU
+  MemoryFootprint memory;
+  double single_gpu_step_s = 0;  ///< all kernels back to back: the step time alone on one such device
+};
+
+/// The workload a job names: a catalog entry or its generated transformer.
+Workload job_workload(const JobConfig& job);
+
+/// Prepares job `index` of `scenario`. Throws InputError "FILE: jobs[i]: ..." when the job does not fit in its
+/// device's memory.
+JobCompute plan_job_compute(const Scenario& scenario, std::size_t index);
+
+}  // namespace vtsim

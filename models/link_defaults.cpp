@@ -1,0 +1,173 @@
+#include "models/link_defaults.hpp"
+
+#include <cassert>
+
+#include "models/units.hpp"
+
+// Sources. [P] primary, [S] secondary.
+//   HW REF     shared/reference/HARDWARE.md: "NVLink ring collectives reach roughly 80% of NVLink line rate after
+//              protocol overhead" (NCCL maintainers [S]); nccl-tests all_reduce_perf posted publicly [S]: 4x A100 PCIe
+//              in one host, every GPU pair SYS (no P2P), ~5 GB/s busbw at large sizes (4x RTX 4090 without P2P:
+//              ~2.6 GB/s); HGX A100 4-GPU boards join each pair by 4 NVLink3 links (NV4) [S].
+//   NCCL TUNE  [P] NVIDIA NCCL, src/graph/tuning.cc, table hwLat, Ring/Simple: 3.4 us per ring step over NVLink,
+//              5.7 us over PCI (the same in NCCL 2.7.5 and in current releases). NCCL charges every intra-node path
+//              that is not NVLink as PCI (intraHw = typeIntra == LINK_NVL ? NVLINK : PCI), so a step staged through
+//              host memory (its SHM transport) costs the same 5.7 us in NCCL's own model.
+//   BOARDS     NVIDIA DGX-1 (P100/V100): 8 GPUs in a hybrid cube-mesh, not every pair linked; HGX A100/H100 8-GPU
+//              boards: every GPU's links to NVSwitches (A100 and H100 whitepapers); Turing: an NVLink bridge joins
+//              two cards (Turing whitepaper; Quadro RTX 6000/8000 datasheets).
+//   NIC CAT    models/nic_catalog.hpp: one message between hosts costs nic.latency_s + transport.added_latency_s
+//              + bytes / (nic.line_rate_Bps * transport.bandwidth_efficiency), each figure cited there.
+//   SCENARIO   models/scenario.hpp, FabricConfig: switch_latency_s default 300 ns, uncalibrated.
+
+namespace vtsim {
+namespace {
+
+constexpr double us(double value) { return value * units::kSecondsPerUs; }
+
+constexpr double kNvlinkStepLatency_s = us(3.4);  // NCCL TUNE, hwLat NVLINK Ring/Simple
+constexpr double kPcieStepLatency_s = us(5.7);    // NCCL TUNE, hwLat PCI Ring/Simple
+constexpr double kHostMemoryGen4_Bps = 5e9;       // HW REF [S]: 4x A100 PCIe, all pairs SYS, ~5 GB/s busbw
+
+const PcieSpec& pcie_spec(int pcie_gen) {
+  const PcieSpec* spec = find_pcie(pcie_gen);
+  assert(spec != nullptr && "validated scenarios have PCIe Gen3-5");
+  return *spec;
+}
+
+}  // namespace
+
+std::string_view to_string(LinkClass link_class) {
+  switch (link_class) {
+    case LinkClass::nvlink: return "nvlink";
+    case LinkClass::pcie: return "pcie";
+    case LinkClass::host_memory: return "host_memory";
+    case LinkClass::nic: return "nic";
+    case LinkClass::fabric: return "fabric";
+  }
+  return "?";
+}
+
+std::string_view to_string(NvlinkLayout layout) {
+  switch (layout) {
+    case NvlinkLayout::none: return "none";
+    case NvlinkLayout::bridge_pairs: return "bridge_pairs";
+    case NvlinkLayout::full_mesh: return "full_mesh";
+    case NvlinkLayout::nvswitch: return "nvswitch";
+    case NvlinkLayout::hub_approximation: return "hub_approximation";
+  }
+  return "?";
+}
+
+NvlinkLayout nvlink_layout(const GpuSpec& gpu, int gpus_per_host) {
+  // BOARDS. The generations whose 8-GPU boards use NVSwitch; older ones (DGX-1) are approximated by a star.
+  constexpr std::string_view kSwitchedGenerations[] = {"nvlink3", "nvlink4"};
+  if (gpu.nvlink_links == 0 || gpus_per_host < 2) return NvlinkLayout::none;
+  if (gpu.nvlink_id == "nvlink-bridge-turing") return NvlinkLayout::bridge_pairs;
+  if (gpus_per_host <= 4) return NvlinkLayout::full_mesh;
+  for (std::string_view generation : kSwitchedGenerations) {
+    if (gpu.nvlink_id == generation) return NvlinkLayout::nvswitch;
+  }
+  return NvlinkLayout::hub_approximation;
+}
+
+int nvlink_links_per_connection(const GpuSpec& gpu, int gpus_per_host) {
+  switch (nvlink_layout(gpu, gpus_per_host)) {
+    case NvlinkLayout::none: return 0;
+    case NvlinkLayout::bridge_pairs: return gpu.nvlink_links;  // both of a TU102's links go to its partner card
+    // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board, HARDWARE.md),
+    // but NCCL does not run one ring over it: it lays G - 1 arc-disjoint rings (channels), each over different pair
+    // links, and splits the data among them. vtsim simulates one ring, so each pair link stands for the G - 1 links the
+    // parallel rings use at once: (G - 1) x floor(links / (G - 1)), 12 on an A100 (240 GB/s at 80%), 3 on a P100.
+    case NvlinkLayout::full_mesh: return gpu.nvlink_links / (gpus_per_host - 1) * (gpus_per_host - 1);
+    case NvlinkLayout::nvswitch: return gpu.nvlink_links;
+    // Not the DGX-1's per-pair links (1 or 2, and some pairs none): the star gives every GPU its full NVLink bandwidth
+    // to every other, an optimistic approximation for rings, which NCCL lays along the cube-mesh's linked pairs.
+    case NvlinkLayout::hub_approximation: return gpu.nvlink_links;
+  }
+  return 0;
+}
+
+LinkDefault nvlink_default(const NvlinkSpec& nvlink, int links) {
+  return {.bandwidth_Bps = links * nvlink.per_link_bandwidth_Bps * kNvlinkProtocolEfficiency,
+          .latency_s = kNvlinkStepLatency_s,
+          .uncalibrated = false,
+          .source = "links x " + nvlink.name + " per-link rate (" + nvlink.source +
+                    ") x 0.8 ring protocol efficiency (NCCL maintainers [S]); 3.4 us per GPU-to-GPU step "
+                    "(NCCL tuning.cc hwLat NVLINK Ring/Simple)"};
+}
+
+LinkDefault pcie_default(int pcie_gen) {
+  const PcieSpec& pcie = pcie_spec(pcie_gen);
+  return {.bandwidth_Bps = pcie.typical_Bps,
+          .latency_s = kPcieStepLatency_s / 2,  // a GPU-to-GPU step over PCIe crosses two links: GPU-root-GPU
+          .uncalibrated = pcie.typical_uncalibrated,
+          .source = "PCIe Gen" + std::to_string(pcie_gen) + " x16 typical rate (" + pcie.source +
+                    "); 5.7 us per GPU-to-GPU step (NCCL tuning.cc hwLat PCI Ring/Simple), half per link"};
+}
+
+LinkDefault host_memory_default(int pcie_gen) {
+  // Scaled from the Gen4 measurement by the ratio of typical PCIe rates: an assumption (the CPU-side transport is not
+  // the PCIe link), which is why other generations are uncalibrated.
+  const double scale = pcie_spec(pcie_gen).typical_Bps / pcie_spec(4).typical_Bps;
+  const bool measured = pcie_gen == 4;
+  return {.bandwidth_Bps = kHostMemoryGen4_Bps * scale,
+          .latency_s = 0,  // NCCL TUNE: a staged step is charged like a PCIe step, already on the two PCIe links
+          .uncalibrated = !measured,
+          .source = std::string(measured ? "" : "uncalibrated: Gen4 figure scaled by the PCIe typical-rate ratio; ") +
+                    "5 GB/s = nccl-tests all_reduce_perf busbw posted publicly, 4x A100 PCIe SYS [S] (4x RTX 4090: "
+                    "2.6 GB/s); latency 0 beyond the PCIe links, as NCCL's tuning model charges SHM steps as PCI"};
+}
+
+LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport) {
+  return {.bandwidth_Bps = nic.line_rate_Bps * transport.bandwidth_efficiency,
+          .latency_s = nic.latency_s + transport.added_latency_s,  // NIC CAT: once per message between two hosts
+          .uncalibrated = transport.uncalibrated,
+          .source = nic.name + " (" + nic.source + "); " + std::string(to_string(transport.transport)) + ": " +
+                    transport.source};
+}
+
+LinkDefault uplink_default(const ClusterConfig& cluster) {
+  const NicSpec* nic = find_nic(cluster.host.nic_model);
+  assert(nic != nullptr && "validated scenarios name a catalogued NIC");
+  const FabricConfig& fabric = cluster.fabric;
+  // The rack's NIC bandwidth into its leaf, divided by the oversubscription, spread over one uplink per spine. The
+  // transport's efficiency applies too: the same packets, headers included, cross the uplinks.
+  const double nic_Bps = nic_default(*nic, transport_spec(cluster.transport)).bandwidth_Bps;
+  const double rack_nic_Bps = cluster.hosts_per_rack * cluster.host.nics * nic_Bps;
+  return {.bandwidth_Bps = rack_nic_Bps / (fabric.oversubscription * fabric.spines),
+          .latency_s = fabric.switch_latency_s,
+          .uncalibrated = true,
+          .source = "uncalibrated: hosts_per_rack x nics x NIC rate / (oversubscription x spines) from the scenario; "
+                    "switch latency from the scenario, whose 300 ns default is uncalibrated"};
+}
+
+std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
+  const ClusterConfig& cluster = scenario.cluster;
+  const HostConfig& host = cluster.host;
+  const GpuSpec* gpu = find_gpu(host.gpu_model);
+  const NicSpec* nic = find_nic(host.nic_model);
+  assert(gpu != nullptr && nic != nullptr && "validated scenarios name catalogued GPU and NIC models");
+  std::vector<ClassDefault> defaults;
+  const int nvlink_links = nvlink_links_per_connection(*gpu, host.gpus);
+  if (host.nvlink_present && host.nvlink_enabled && nvlink_links > 0) {
+    defaults.push_back({LinkClass::nvlink, nvlink_default(*find_nvlink(gpu->nvlink_id), nvlink_links)});
+  }
+  defaults.push_back({LinkClass::pcie, pcie_default(host.pcie_gen)});
+  if (host.gpus >= 2) defaults.push_back({LinkClass::host_memory, host_memory_default(host.pcie_gen)});
+  if (cluster.total_hosts() > 1 && host.nics > 0) {
+    defaults.push_back({LinkClass::nic, nic_default(*nic, transport_spec(cluster.transport))});
+  }
+  if (cluster.racks > 1 && host.nics > 0) defaults.push_back({LinkClass::fabric, uplink_default(cluster)});
+  return defaults;
+}
+
+std::vector<ClassDefault> uncalibrated_link_defaults(const Scenario& scenario) {
+  std::vector<ClassDefault> uncalibrated;
+  for (ClassDefault& entry : link_defaults_for(scenario)) {
+    if (entry.value.uncalibrated) uncalibrated.push_back(std::move(entry));
+  }
+  return uncalibrated;
+}
+
+}  // namespace vtsim

@@ -1,0 +1,91 @@
+#pragma once
+// Default bandwidth and latency of each class of physical link in a cluster, and how the GPUs of one host are wired by
+// NVLink. Every number is cited in link_defaults.cpp; a default that no published figure backs says so in
+// `uncalibrated`, so that a result can list the uncalibrated defaults it used.
+//
+// Conventions: bandwidths are per direction of a full-duplex link, after protocol efficiency, bytes/s. Latencies are
+// what one message pays on the path the default describes (e.g. one GPU-to-GPU step); sim/topology.cpp splits a
+// path's latency over its links where the path has several (it says how next to each link).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/gpu_catalog.hpp"
+#include "models/interconnect_catalog.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/scenario.hpp"
+
+namespace vtsim {
+
+/// The classes of physical link in the topology.
+enum class LinkClass {
+  nvlink,       ///< NVLink or NVLink bridge, GPU to GPU or GPU to NVSwitch
+  pcie,         ///< a GPU's PCIe x16 link to its host's PCIe root
+  host_memory,  ///< the CPU-side transport through host memory used by GPUs without peer-to-peer access
+  nic,          ///< a NIC port and its cable to the rack's leaf switch, with the transport's costs
+  fabric,       ///< a leaf-to-spine uplink
+};
+
+/// The spelling used in names and results: "nvlink", "pcie", "host_memory", "nic", "fabric".
+std::string_view to_string(LinkClass link_class);
+
+/// Default figures of one link class.
+struct LinkDefault {
+  double bandwidth_Bps = 0;  ///< per direction, after protocol efficiency, bytes/s
+  double latency_s = 0;      ///< per message on the path this default describes, s
+  bool uncalibrated = true;  ///< true when either figure is not backed by a published measurement or model
+  std::string source;        ///< citation of both figures, or where an uncalibrated one came from
+};
+
+/// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S], HARDWARE.md).
+inline constexpr double kNvlinkProtocolEfficiency = 0.8;
+
+/// How the NVLink ports of the GPUs in one host are joined.
+enum class NvlinkLayout {
+  none,               ///< no usable NVLink (no NVLink on the GPU, not present, or one GPU per host)
+  bridge_pairs,       ///< Turing NVLink bridges joining GPUs (0,1), (2,3), ...
+  full_mesh,          ///< <= 4 GPUs, every pair joined by links / (gpus - 1) links (HGX A100 4-GPU: NV4)
+  nvswitch,           ///< > 4 GPUs of NVLink 3 or later, each GPU's links to NVSwitches (HGX A100/H100 8-GPU)
+  hub_approximation,  ///< > 4 GPUs of NVLink 1/2: the DGX-1 hybrid cube-mesh approximated by a star
+};
+
+/// The spelling used in documents: "none", "bridge_pairs", "full_mesh", "nvswitch", "hub_approximation".
+std::string_view to_string(NvlinkLayout layout);
+
+/// The layout of `gpus_per_host` GPUs of model `gpu` when NVLink is present and enabled.
+NvlinkLayout nvlink_layout(const GpuSpec& gpu, int gpus_per_host);
+
+/// NVLink links in one connection of `layout`: a pair's links for bridges and meshes, a GPU's links for stars.
+int nvlink_links_per_connection(const GpuSpec& gpu, int gpus_per_host);
+
+/// One NVLink connection of `links` links of generation `nvlink`; latency is one GPU-to-GPU step.
+LinkDefault nvlink_default(const NvlinkSpec& nvlink, int links);
+
+/// A GPU's x16 link of PCIe generation `pcie_gen` (3, 4 or 5); latency is one of the two links of a GPU-to-GPU step.
+LinkDefault pcie_default(int pcie_gen);
+
+/// The host-memory staging path of one GPU in a host whose GPUs sit on PCIe generation `pcie_gen`; latency is what
+/// the staging adds to a GPU-to-GPU step beyond the two PCIe links.
+LinkDefault host_memory_default(int pcie_gen);
+
+/// A NIC port with its transport; latency is one message between two hosts' NICs, before switches.
+LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport);
+
+/// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
+LinkDefault uplink_default(const ClusterConfig& cluster);
+
+/// A link class with its default.
+struct ClassDefault {
+  LinkClass link_class = LinkClass::pcie;
+  LinkDefault value;
+};
+
+/// The defaults of the link classes the scenario's topology builds (whether or not a job's traffic crosses them),
+/// in LinkClass order. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).
+std::vector<ClassDefault> link_defaults_for(const Scenario& scenario);
+
+/// The uncalibrated ones among link_defaults_for(scenario).
+std::vector<ClassDefault> uncalibrated_link_defaults(const Scenario& scenario);
+
+}  // namespace vtsim

@@ -1,0 +1,61 @@
+#include "models/memory_model.hpp"
+
+#include <cassert>
+#include <cstdio>
+
+#include "models/units.hpp"
+
+namespace vtsim {
+namespace {
+
+constexpr double kMasterWeightBytes = 4.0;   // fp32 weights, also the master copy under AMP
+constexpr double kHalfWeightBytes = 2.0;     // the fp16/bf16 copy AMP's kernels read
+constexpr double kGradientBytes = 4.0;       // fp32 gradients (workload.hpp)
+constexpr double kAdamStateBytes = 8.0;      // two fp32 moments (Kingma & Ba 2015; LAMB keeps the same two)
+constexpr double kMomentumStateBytes = 4.0;  // one fp32 momentum buffer (torch.optim.SGD momentum_buffer)
+
+// UNCALIBRATED allowance for what is not a tensor of the model: the CUDA context (with every kernel of the
+// framework loaded, ~1 GB before CUDA 11.7's lazy loading, ~300 MB after: [S] pytorch/pytorch issues #28394 and
+// #107667), cuBLAS and cuDNN workspaces and the caching allocator's slack. 1 GiB; measure it for a given stack.
+constexpr double kWorkspaceBytes = 1.0 * units::kBytesPerGiB;
+
+bool is_mixed_precision(Precision precision) {
+  return precision == Precision::fp16 || precision == Precision::bf16;
+}
+
+}  // namespace
+
+double MemoryFootprint::total_bytes() const {
+  return weights_bytes + gradients_bytes + optimizer_bytes + activations_bytes + workspace_bytes;
+}
+
+double workspace_allowance_bytes() { return kWorkspaceBytes; }
+
+MemoryFootprint memory_footprint(const Workload& workload, int batch, Precision precision) {
+  assert(batch >= 1);
+  const double parameters = workload.parameters();
+  const double trainable = workload.trainable_parameters();
+  const double weight_bytes = kMasterWeightBytes + (is_mixed_precision(precision) ? kHalfWeightBytes : 0.0);
+  const double state_bytes = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes;
+  return {.weights_bytes = parameters * weight_bytes,
+          .gradients_bytes = trainable * kGradientBytes,
+          .optimizer_bytes = trainable * state_bytes,
+          .activations_bytes = batch * workload.stored_activation_elements() * activation_bytes(precision),
+          .workspace_bytes = kWorkspaceBytes};
+}
+
+std::string memory_shortfall(const MemoryFootprint& footprint, double capacity_bytes, const std::string& device) {
+  if (footprint.total_bytes() <= capacity_bytes) return {};
+  const auto gib = [](double bytes) { return bytes / units::kBytesPerGiB; };
+  char numbers[256];
+  std::snprintf(numbers, sizeof numbers,
+                "needs %.1f GiB per GPU (weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, "
+                "workspace %.1f)",
+                gib(footprint.total_bytes()), gib(footprint.weights_bytes), gib(footprint.gradients_bytes),
+                gib(footprint.optimizer_bytes), gib(footprint.activations_bytes), gib(footprint.workspace_bytes));
+  char capacity[64];
+  std::snprintf(capacity, sizeof capacity, " has %.1f GiB", gib(capacity_bytes));
+  return std::string(numbers) + " but " + device + capacity;
+}
+
+}  // namespace vtsim

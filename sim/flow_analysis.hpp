@@ -1,0 +1,33 @@
+#pragma once
+// Static analysis of concurrent flows on the topology: which link directions they share, and the rate each gets.
+// Used by the `analytic` fidelity (closed form with the bottleneck found on the graph) and for link accounting.
+
+#include <utility>
+#include <vector>
+
+#include "sim/topology.hpp"
+
+namespace vtsim::sim {
+
+/// A flow between two GPUs.
+struct GpuFlow {
+  int src;
+  int dst;
+};
+
+/// What a set of flows running at once gets from the topology.
+struct FlowBottleneck {
+  double rate_Bps = 0;    ///< the slowest flow's rate when each link direction is split equally among its flows
+  double latency_s = 0;   ///< the largest route latency among the flows
+};
+
+/// Equal-share bottleneck of `flows` running concurrently: each flow gets, on each link direction it crosses, the
+/// link's bandwidth divided by the number of flows crossing that direction, and its rate is the smallest such share.
+/// For rings on a tree-like topology this is what max-min fairness gives too, since every flow of a ring moves the
+/// same number of bytes.
+FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector<GpuFlow>& flows);
+
+/// The flows of one ring step: position i sends to position i + 1 (mod n).
+std::vector<GpuFlow> ring_flows(const std::vector<int>& ring);
+
+}  // namespace vtsim::sim

@@ -1,0 +1,114 @@
+#include "sim/platform.hpp"
+
+#include <string>
+
+#include <simgrid/s4u/NetZone.hpp>
+
+namespace vtsim::sim {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+std::vector<sg4::LinkInRoute> to_simgrid(const std::vector<Hop>& hops, const std::vector<sg4::Link*>& links) {
+  std::vector<sg4::LinkInRoute> route;
+  route.reserve(hops.size());
+  for (const Hop& hop : hops) {
+    route.emplace_back(links[static_cast<std::size_t>(hop.link)],
+                       hop.forward ? sg4::LinkInRoute::Direction::UP : sg4::LinkInRoute::Direction::DOWN);
+  }
+  return route;
+}
+
+/// The same hops walked the other way.
+std::vector<Hop> reversed(const std::vector<Hop>& hops) {
+  std::vector<Hop> back(hops.rbegin(), hops.rend());
+  for (Hop& hop : back) hop.forward = !hop.forward;
+  return back;
+}
+
+}  // namespace
+
+Platform::Platform(const Topology& topology, const std::vector<int>& cores_per_gpu) {
+  // Links are created in the cluster zone: a link may be used by routes of any zone.
+  sg4::NetZone* cluster = sg4::create_full_zone("cluster");
+  links_.reserve(topology.links().size());
+  for (const Link& link : topology.links()) {
+    links_.push_back(cluster->create_split_duplex_link(link.name, link.bandwidth_Bps)->set_latency(link.latency_s)->seal());
+  }
+  // A zero-latency, unbounded link for zone-to-zone hops that the topology models elsewhere (SimGrid wants at least
+  // one link in a route between zones).
+  sg4::Link* pass = cluster->create_link("pass-through", 1e18)->set_latency(0)->seal();
+  const std::vector<sg4::LinkInRoute> pass_route = {sg4::LinkInRoute(pass)};
+
+  gpu_hosts_.resize(static_cast<std::size_t>(topology.gpu_count()));
+  const int hosts_per_rack = topology.host_count() / topology.rack_count();
+  const int gpus_per_host = topology.gpu_count() / topology.host_count();
+  std::vector<sg4::NetZone*> rack_zones;
+  std::vector<simgrid::kernel::routing::NetPoint*> leaf_gateways;
+  for (int rack = 0; rack < topology.rack_count(); ++rack) {
+    const std::string rack_name = "r" + std::to_string(rack);
+    sg4::NetZone* rack_zone = sg4::create_full_zone(rack_name)->set_parent(cluster);
+    sg4::NetZone* leaf_zone = sg4::create_full_zone(rack_name + ".leaf")->set_parent(rack_zone);
+    simgrid::kernel::routing::NetPoint* leaf_gateway = leaf_zone->create_router(rack_name + ".leaf.gw");
+    leaf_zone->seal();
+
+    std::vector<sg4::NetZone*> host_zones;
+    std::vector<simgrid::kernel::routing::NetPoint*> host_gateways;
+    for (int h = 0; h < hosts_per_rack; ++h) {
+      const int host = rack * hosts_per_rack + h;
+      const std::string host_name = "h" + std::to_string(host);
+      sg4::NetZone* host_zone = sg4::create_full_zone(host_name)->set_parent(rack_zone);
+      const int first_gpu = host * gpus_per_host;
+      for (int g = first_gpu; g < first_gpu + gpus_per_host; ++g) {
+        gpu_hosts_[static_cast<std::size_t>(g)] =
+            host_zone->create_host(host_name + ".g" + std::to_string(g - first_gpu), kGpuWorkPerSecond)
+                ->set_core_count(cores_per_gpu[static_cast<std::size_t>(g)])
+                ->seal();
+      }
+      simgrid::kernel::routing::NetPoint* gateway = host_zone->create_router(host_name + ".gw");
+      for (int a = first_gpu; a < first_gpu + gpus_per_host; ++a) {
+        auto* from = gpu_hosts_[static_cast<std::size_t>(a)]->get_netpoint();
+        for (int b = first_gpu; b < first_gpu + gpus_per_host; ++b) {
+          if (a == b) continue;
+          host_zone->add_route(from, gpu_hosts_[static_cast<std::size_t>(b)]->get_netpoint(), nullptr, nullptr,
+                               to_simgrid(topology.intra_host_route(a, b), links_), false);
+        }
+        const std::vector<Hop> up = topology.gpu_to_network(a);
+        host_zone->add_route(from, gateway, nullptr, nullptr, to_simgrid(up, links_), false);
+        host_zone->add_route(gateway, from, nullptr, nullptr, to_simgrid(reversed(up), links_), false);
+      }
+      host_zone->seal();
+      host_zones.push_back(host_zone);
+      host_gateways.push_back(gateway);
+    }
+    for (int a = 0; a < hosts_per_rack; ++a) {
+      rack_zone->add_route(host_zones[a]->get_netpoint(), leaf_zone->get_netpoint(), host_gateways[a], leaf_gateway,
+                           pass_route, true);
+      for (int b = 0; b < hosts_per_rack; ++b) {
+        if (a == b) continue;
+        std::vector<sg4::LinkInRoute> route = to_simgrid(
+            topology.host_to_host(rack * hosts_per_rack + a, rack * hosts_per_rack + b), links_);
+        if (route.empty()) route = pass_route;
+        rack_zone->add_route(host_zones[a]->get_netpoint(), host_zones[b]->get_netpoint(), host_gateways[a],
+                             host_gateways[b], route, false);
+      }
+    }
+    rack_zone->seal();
+    rack_zones.push_back(rack_zone);
+    leaf_gateways.push_back(leaf_gateway);
+  }
+  for (int a = 0; a < topology.rack_count(); ++a) {
+    for (int b = 0; b < topology.rack_count(); ++b) {
+      if (a == b) continue;
+      // host_to_host between the first hosts of two racks is the rack-to-rack part: uplink, spine, uplink.
+      std::vector<sg4::LinkInRoute> route =
+          to_simgrid(topology.host_to_host(a * hosts_per_rack, b * hosts_per_rack), links_);
+      if (route.empty()) route = pass_route;
+      cluster->add_route(rack_zones[a]->get_netpoint(), rack_zones[b]->get_netpoint(), leaf_gateways[a],
+                         leaf_gateways[b], route, false);
+    }
+  }
+  cluster->seal();
+}
+
+}  // namespace vtsim::sim

@@ -1,0 +1,81 @@
+#include "sim/results.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numeric>
+
+#include "models/units.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+double nearest_rank(const std::vector<double>& sorted, double quantile) {
+  const auto rank = static_cast<std::size_t>(std::ceil(quantile * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+nlohmann::json memory_json(const MemoryFootprint& memory, double capacity_bytes) {
+  const double gib = units::kBytesPerGiB;
+  return {{"weights_gib", memory.weights_bytes / gib},         {"gradients_gib", memory.gradients_bytes / gib},
+          {"optimizer_gib", memory.optimizer_bytes / gib},     {"activations_gib", memory.activations_bytes / gib},
+          {"workspace_gib", memory.workspace_bytes / gib},     {"total_gib", memory.total_bytes() / gib},
+          {"device_capacity_gib", capacity_bytes / gib}};
+}
+
+}  // namespace
+
+StepStatistics step_statistics(std::vector<double> samples) {
+  assert(!samples.empty());
+  std::sort(samples.begin(), samples.end());
+  StepStatistics stats;
+  stats.mean_s = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+  stats.p50_s = nearest_rank(samples, 0.50);
+  stats.p99_s = nearest_rank(samples, 0.99);
+  return stats;
+}
+
+nlohmann::json to_json(const SimulationResult& result) {
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const JobResult& job : result.jobs) {
+    jobs.push_back({
+        {"name", job.name},
+        {"workload", job.workload},
+        {"precision", job.precision},
+        {"device", job.device},
+        {"ranks", job.ranks},
+        {"batch_per_gpu", job.batch_per_gpu},
+        {"step_time_s", {{"mean", job.step.mean_s}, {"p50", job.step.p50_s}, {"p99", job.step.p99_s}}},
+        {"step_times_s", job.step_times_s},
+        {"samples_per_s", job.samples_per_s},
+        {"single_gpu", {{"step_time_s", job.single_gpu_step_s}, {"samples_per_s", job.single_gpu_samples_per_s}}},
+        {"scaling_efficiency", job.scaling_efficiency},
+        {"breakdown_s",
+         {{"compute", job.compute_s},
+          {"of_which_interference", job.interference_s},
+          {"exposed_communication", job.exposed_communication_s}}},
+        {"allreduce", {{"bytes_per_step", job.allreduce_bytes_per_step}, {"calls_per_step", job.allreduces_per_step}}},
+        {"memory_per_gpu", memory_json(job.memory, job.device_memory_bytes)},
+        {"compute_efficiency",
+         {{"flop", job.efficiency.flop_efficiency},
+          {"memory", job.efficiency.memory_efficiency},
+          {"calibrated", job.efficiency.calibrated},
+          {"provenance", job.efficiency.provenance}}},
+    });
+  }
+  nlohmann::json links = nlohmann::json::array();
+  for (const LinkClassResult& link : result.link_classes) {
+    links.push_back({{"class", link.link_class},
+                     {"links_used", link.links},
+                     {"bytes_per_s", link.bytes_per_s},
+                     {"busiest_utilisation", link.busiest_utilisation}});
+  }
+  return {{"scenario", result.scenario},
+          {"fidelity", result.fidelity},
+          {"simulated_time_s", result.simulated_time_s},
+          {"jobs", jobs},
+          {"link_classes", links},
+          {"uncalibrated_defaults", result.uncalibrated}};
+}
+
+}  // namespace vtsim::sim

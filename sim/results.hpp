@@ -1,0 +1,69 @@
+#pragma once
+// What a simulation reports: per job, per link class, and which values were uncalibrated defaults.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/compute_model.hpp"
+#include "models/memory_model.hpp"
+
+namespace vtsim::sim {
+
+/// Statistics of the measured (post-warm-up) step times.
+struct StepStatistics {
+  double mean_s = 0;
+  double p50_s = 0;
+  double p99_s = 0;
+};
+
+/// Nearest-rank percentiles and the mean of `samples`. REQUIRES: samples not empty.
+StepStatistics step_statistics(std::vector<double> samples);
+
+/// One job's figures.
+struct JobResult {
+  std::string name;
+  std::string workload;
+  std::string precision;
+  std::string device;              ///< what one rank runs on (GPU, vGPU profile or MIG instance)
+  int ranks = 0;
+  int batch_per_gpu = 0;
+  std::vector<double> step_times_s;  ///< measured iterations only
+  StepStatistics step;
+  double samples_per_s = 0;
+  double single_gpu_step_s = 0;      ///< the same job on one device of the same kind, alone
+  double single_gpu_samples_per_s = 0;
+  double scaling_efficiency = 0;     ///< samples_per_s / (ranks x single_gpu_samples_per_s)
+  double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
+  double interference_s = 0;         ///< part of compute_s lost to collectives running alongside
+  double exposed_communication_s = 0;  ///< per step: step time not covered by compute
+  double allreduce_bytes_per_step = 0;
+  double allreduces_per_step = 0;
+  MemoryFootprint memory;
+  double device_memory_bytes = 0;
+  ComputeEfficiency efficiency;
+};
+
+/// Traffic on one class of links.
+struct LinkClassResult {
+  std::string link_class;
+  int links = 0;                     ///< links of this class that carried traffic
+  double bytes_per_s = 0;            ///< all directions of all links of the class, summed
+  double busiest_utilisation = 0;    ///< the busiest link direction's bytes/s over its bandwidth
+};
+
+/// A whole simulation's result.
+struct SimulationResult {
+  std::string scenario;
+  std::string fidelity;
+  std::vector<JobResult> jobs;
+  std::vector<LinkClassResult> link_classes;
+  std::vector<std::string> uncalibrated;  ///< defaults used that no measurement backs
+  double simulated_time_s = 0;
+};
+
+/// The result as JSON, units in the key names. Deterministic: the same result gives the same bytes.
+nlohmann::json to_json(const SimulationResult& result);
+
+}  // namespace vtsim::sim

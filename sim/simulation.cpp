@@ -1,0 +1,235 @@
+#include "sim/simulation.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cassert>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <simgrid/s4u/Engine.hpp>
+
+#include "models/collective_model.hpp"
+#include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/interference.hpp"
+#include "models/job_compute.hpp"
+#include "models/link_defaults.hpp"
+#include "models/nic_catalog.hpp"
+#include "sim/communicators.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/flow_analysis.hpp"
+#include "sim/platform.hpp"
+#include "sim/topology.hpp"
+#include "sim/training_job.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+constexpr int kLinksTracePid = 0;  // trace process of the link-class tracks; jobs use 1, 2, ...
+
+std::string format_fraction(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::vector<LinkClassResult> link_class_results(const Topology& topology,
+                                                const std::vector<std::vector<std::pair<GpuFlow, double>>>& traffic,
+                                                const std::vector<double>& step_s) {
+  std::map<std::pair<int, bool>, double> rate;  // (link, direction) -> bytes/s
+  for (std::size_t j = 0; j < traffic.size(); ++j) {
+    for (const auto& [flow, bytes] : traffic[j]) {
+      for (const Hop& hop : topology.route(flow.src, flow.dst)) rate[{hop.link, hop.forward}] += bytes / step_s[j];
+    }
+  }
+  std::map<LinkClass, LinkClassResult> by_class;
+  std::map<LinkClass, std::set<int>> used;
+  for (const auto& [key, bytes_per_s] : rate) {
+    const Link& link = topology.links()[static_cast<std::size_t>(key.first)];
+    LinkClassResult& result = by_class[link.link_class];
+    result.link_class = std::string(to_string(link.link_class));
+    result.bytes_per_s += bytes_per_s;
+    result.busiest_utilisation = std::max(result.busiest_utilisation, bytes_per_s / link.bandwidth_Bps);
+    used[link.link_class].insert(key.first);
+  }
+  std::vector<LinkClassResult> results;
+  for (auto& [link_class, result] : by_class) {
+    result.links = static_cast<int>(used[link_class].size());
+    results.push_back(result);
+  }
+  return results;
+}
+
+JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job) {
+  const JobConfig& config = scenario.jobs[index];
+  const auto records = job.records();
+  const std::size_t total = records.front().size();
+  JobResult result;
+  result.name = config.name;
+  result.workload = compute.workload.id;
+  result.precision = std::string(to_string(config.precision));
+  result.device = compute.device_name;
+  result.ranks = static_cast<int>(records.size());
+  result.batch_per_gpu = config.batch_per_gpu;
+  double previous_end = 0;
+  double compute_sum = 0;
+  double interference_sum = 0;
+  for (std::size_t k = 0; k < total; ++k) {
+    double end = 0;
+    for (const auto& rank : records) end = std::max(end, rank[k].end_s);
+    if (static_cast<int>(k) >= config.warmup_iterations) {
+      result.step_times_s.push_back(end - previous_end);
+      for (const auto& rank : records) {
+        compute_sum += rank[k].compute_s;
+        interference_sum += rank[k].interference_s;
+      }
+    }
+    previous_end = end;
+  }
+  result.step = step_statistics(result.step_times_s);
+  const double samples = static_cast<double>(result.ranks) * config.batch_per_gpu;
+  result.samples_per_s = samples / result.step.mean_s;
+  result.single_gpu_step_s = compute.single_gpu_step_s;
+  result.single_gpu_samples_per_s = config.batch_per_gpu / compute.single_gpu_step_s;
+  result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
+  const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
+  result.compute_s = compute_sum / rank_iterations;
+  result.interference_s = interference_sum / rank_iterations;
+  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s);
+  result.allreduce_bytes_per_step = job.allreduce_bytes_per_iteration();
+  result.allreduces_per_step = job.allreduces_per_iteration();
+  result.memory = compute.memory;
+  result.device_memory_bytes = compute.device.memory_bytes;
+  result.efficiency = compute.efficiency;
+  return result;
+}
+
+std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<JobCompute>& computes,
+                                               const std::set<LinkClass>& classes_used) {
+  std::set<std::string> notes;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    if (!computes[j].efficiency.calibrated) {
+      notes.insert("compute efficiency of job " + scenario.jobs[j].name + ": " + computes[j].efficiency.provenance);
+    }
+  }
+  notes.insert("memory efficiency " + format_fraction(computes.front().efficiency.memory_efficiency) +
+               " of datasheet bandwidth (assumed; models/compute_model)");
+  if (!classes_used.empty()) {
+    const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+    notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu)) + ": " +
+                 std::to_string(kAssumedCollectiveChannels) + " NCCL channels assumed (models/interference.hpp)");
+  }
+  for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
+    if (classes_used.count(entry.link_class) == 0) continue;
+    notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+  }
+  return {notes.begin(), notes.end()};
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  std::vector<JobCompute> computes;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) computes.push_back(plan_job_compute(scenario, j));
+
+  const Topology topology(scenario);
+  std::vector<int> ranks_per_gpu(static_cast<std::size_t>(topology.gpu_count()), 0);
+  for (const JobConfig& job : scenario.jobs) {
+    for (int gpu : job.gpu_ids) ++ranks_per_gpu[static_cast<std::size_t>(gpu)];
+  }
+  if (scenario.virtualization.mode == VirtualizationMode::vgpu) {
+    for (std::size_t g = 0; g < ranks_per_gpu.size(); ++g) {
+      if (ranks_per_gpu[g] > 1) {
+        throw InputError(scenario.file + ": jobs: GPU " + std::to_string(g) + " holds " +
+                         std::to_string(ranks_per_gpu[g]) +
+                         " time-sliced vGPUs; their round-robin scheduler is not modelled yet (issue 4), so vtsim "
+                         "refuses rather than guess");
+      }
+    }
+  }
+  std::vector<int> cores(ranks_per_gpu.size());
+  std::transform(ranks_per_gpu.begin(), ranks_per_gpu.end(), cores.begin(), [](int n) { return std::max(1, n); });
+
+  std::size_t actors = 0;
+  for (const JobConfig& job : scenario.jobs) actors += 2 * job.gpu_ids.size() + 1;
+  int argc = 1;
+  char program[] = "vtsim";
+  char* argv[] = {program, nullptr};
+  sg4::Engine engine(&argc, argv);
+  configure_engine(actors);
+  const Platform platform(topology, cores);
+
+  TraceRecorder trace;
+  TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
+  if (tracer != nullptr) {
+    trace.name_process(kLinksTracePid, "links");
+    for (LinkClass c : {LinkClass::nvlink, LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}) {
+      trace.name_thread(kLinksTracePid, static_cast<int>(c), std::string(to_string(c)));
+    }
+  }
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  std::vector<std::unique_ptr<TrainingJob>> jobs;
+  std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
+  std::set<LinkClass> classes_used;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    const JobConfig& config = scenario.jobs[j];
+    const JobRings rings = job_rings(scenario, j, topology);
+    JobPlan plan;
+    plan.name = config.name;
+    plan.job_index = static_cast<int>(j);
+    for (int g : rings.ring) plan.rank_hosts.push_back(platform.gpu_host(g));
+    plan.kernels = computes[j].kernels;
+    const std::vector<Layer>& layers = computes[j].workload.layers;
+    double gradient_bytes = 0;
+    for (std::size_t l = layers.size(); l-- > 0;) {
+      if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
+      gradient_bytes += layers[l].gradient_bytes();
+    }
+    plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
+    plan.cycle_time_s = config.horovod.cycle_time_s;
+    plan.iterations = config.iterations;
+    plan.warmup_iterations = config.warmup_iterations;
+    plan.collective_sm_share = collective_sm_share(gpu);
+    if (rings.ring.size() > 1) {
+      plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
+      traffic.push_back(job_traffic(config, rings, gradient_bytes));
+    } else {
+      traffic.emplace_back();
+    }
+    std::set<int> classes;
+    for (const auto& [flow, bytes] : traffic.back()) {
+      for (const Hop& hop : topology.route(flow.src, flow.dst)) {
+        classes.insert(static_cast<int>(topology.links()[static_cast<std::size_t>(hop.link)].link_class));
+      }
+    }
+    plan.link_class_tracks.assign(classes.begin(), classes.end());
+    for (int c : classes) classes_used.insert(static_cast<LinkClass>(c));
+    plan.links_trace_pid = kLinksTracePid;
+    jobs.push_back(std::make_unique<TrainingJob>(std::move(plan), tracer, static_cast<int>(j) + 1));
+  }
+  for (auto& job : jobs) job->start();
+  engine.run();
+
+  SimulationResult result;
+  result.scenario = scenario.name;
+  result.fidelity = std::string(to_string(scenario.simulation.fidelity));
+  result.simulated_time_s = sg4::Engine::get_clock();
+  std::vector<double> step_s;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    result.jobs.push_back(job_result(scenario, j, computes[j], *jobs[j]));
+    step_s.push_back(result.jobs.back().step.mean_s);
+  }
+  result.link_classes = link_class_results(topology, traffic, step_s);
+  result.uncalibrated = uncalibrated_defaults(scenario, computes, classes_used);
+  if (tracer != nullptr) {
+    std::ofstream out(options.trace_file);
+    if (!out) throw InputError(options.trace_file + ": cannot write the trace");
+    trace.write(out);
+  }
+  return result;
+}
+
+}  // namespace vtsim::sim

@@ -1,0 +1,23 @@
+#pragma once
+// Running one scenario on SimGrid.
+
+#include <string>
+
+#include "models/scenario.hpp"
+#include "sim/results.hpp"
+
+namespace vtsim::sim {
+
+/// What to produce besides the result.
+struct SimulationOptions {
+  /// Where to write a Chrome trace-event timeline; "" for none.
+  std::string trace_file;
+};
+
+/// Simulates `scenario` and returns its figures. Throws InputError for a scenario that validates but cannot run
+/// (a job that does not fit in memory, a combination not modelled).
+/// REQUIRES: no other simulation has run in this process: SimGrid allows one engine per process, so callers that
+/// simulate several scenarios run each in its own process.
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+}  // namespace vtsim::sim

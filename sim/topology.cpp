@@ -1,0 +1,424 @@
+#include "sim/topology.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+
+// GCC 12 with -fsanitize reports boost::optional's empty state, inlined from named_graph.hpp, as uninitialized (a
+// known false positive); the sanitizer builds use -Werror too.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <boost/pending/queue.hpp>
+#include <boost/property_map/property_map.hpp>
+#pragma GCC diagnostic pop
+
+#include "models/gpu_catalog.hpp"
+#include "models/interconnect_catalog.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/vgpu_catalog.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+enum class VertexKind { gpu, pcie_root, host_memory, nic, nvswitch, leaf, spine };
+
+struct VertexInfo {
+  VertexKind kind = VertexKind::gpu;
+};
+
+struct EdgeInfo {
+  int link = -1;  ///< index in Topology::links(); -1 for the PCIe root - NIC attachment, which has no link of its own
+  int gpu = -1;   ///< the GPU a host_memory link serves; -1 for other links
+};
+
+using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexInfo, EdgeInfo>;
+using Vertex = BoostGraph::vertex_descriptor;
+using Edge = BoostGraph::edge_descriptor;
+
+constexpr unsigned bit(LinkClass link_class) { return 1u << static_cast<unsigned>(link_class); }
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+// HARDWARE.md, "P2P between vGPUs" and "MIG"; DESIGN.md, "The model" item 2. Flip an entry (or pass another table to
+// Topology) to model a host that behaves otherwise.
+const P2pRuleTable& default_p2p_rules() {
+  static const P2pRuleTable rules = {{
+      {.mode = VirtualizationMode::bare_metal, .nvlink = true, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = true,
+       .source = "CUDA peer access: NVLink where linked, else over PCIe through the root complex"},
+      // P2P over PCIe is not assumed in a VM: the hypervisor's IOMMU (VT-d) and the PCIe switches' ACS usually send
+      // peer traffic up to the root complex or block it, and NCCL needs both off to use PCIe P2P ([S] NVIDIA/nccl
+      // issues #631, #841). Set pcie_p2p for a host whose passthrough setup allows it.
+      {.mode = VirtualizationMode::passthrough, .nvlink = true, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = false,
+       .source = "NVLink where linked; PCIe P2P not assumed (IOMMU/ACS in hypervisors usually blocks it)"},
+      {.mode = VirtualizationMode::vgpu, .nvlink = true, .nvlink_whole_gpu_same_vm = true, .pcie_p2p = false,
+       .source = "NVIDIA AI Enterprise, Peer-To-Peer CUDA Transfers [P]: whole-GPU time-sliced vGPUs of one VM, "
+                 "over NVLink only, never over PCIe"},
+      {.mode = VirtualizationMode::mig, .nvlink = false, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = false,
+       .source = "MIG instances have no peer-to-peer path (NVIDIA MIG user guide [P])"},
+  }};
+  return rules;
+}
+
+struct Topology::Graph {
+  BoostGraph graph;
+  std::vector<Vertex> host_memory;  ///< per host
+  std::vector<Vertex> nics;         ///< per host x nics
+};
+
+/// Admits the edges a route may take: links of the classes in `classes` (of host_memory links only the one serving
+/// `host_memory_gpu`), and the link-less NIC attachments when `structural`.
+struct Topology::EdgeFilter {
+  const BoostGraph* graph = nullptr;
+  const std::vector<Link>* links = nullptr;
+  unsigned classes = 0;
+  bool structural = false;
+  int host_memory_gpu = -1;
+
+  bool operator()(const Edge& edge) const {
+    const EdgeInfo& info = (*graph)[edge];
+    if (info.link < 0) return structural;
+    const LinkClass link_class = (*links)[static_cast<std::size_t>(info.link)].link_class;
+    if ((classes & bit(link_class)) == 0) return false;
+    return link_class != LinkClass::host_memory || info.gpu == host_memory_gpu;
+  }
+};
+
+/// Adds vertices and links in a fixed order: GPUs (vertex g is GPU g), leaves, spines, then each host's PCIe root,
+/// host memory, NVSwitch and NICs.
+struct Topology::Builder {
+  Topology& topology;
+  Graph& graph;
+
+  Vertex add_vertex(VertexKind kind) { return boost::add_vertex(VertexInfo{kind}, graph.graph); }
+
+  int add_link(Vertex a, Vertex b, std::string name, LinkClass link_class, double bandwidth_Bps, double latency_s,
+               int gpu = -1) {
+    const int index = static_cast<int>(topology.links_.size());
+    topology.links_.push_back({std::move(name), link_class, bandwidth_Bps, latency_s});
+    topology.link_source_.push_back(a);
+    boost::add_edge(a, b, EdgeInfo{index, gpu}, graph.graph);
+    return index;
+  }
+
+  void add_nvlinks(int host, const LinkDefault& nvlink) {
+    const int gpus = topology.gpus_per_host_;
+    const auto gpu_vertex = [&](int local) { return static_cast<Vertex>(host * gpus + local); };
+    const std::string prefix = "host" + std::to_string(host) + "/";
+    switch (topology.nvlink_layout_) {
+      case NvlinkLayout::none: return;
+      case NvlinkLayout::bridge_pairs:
+        for (int local = 0; local + 1 < gpus; local += 2) {
+          add_link(gpu_vertex(local), gpu_vertex(local + 1),
+                   prefix + "nvlink" + std::to_string(local) + "-" + std::to_string(local + 1), LinkClass::nvlink,
+                   nvlink.bandwidth_Bps, nvlink.latency_s);
+        }
+        return;
+      case NvlinkLayout::full_mesh:
+        for (int low = 0; low < gpus; ++low) {
+          for (int high = low + 1; high < gpus; ++high) {
+            add_link(gpu_vertex(low), gpu_vertex(high),
+                     prefix + "nvlink" + std::to_string(low) + "-" + std::to_string(high), LinkClass::nvlink,
+                     nvlink.bandwidth_Bps, nvlink.latency_s);
+          }
+        }
+        return;
+      case NvlinkLayout::nvswitch:
+      case NvlinkLayout::hub_approximation: {
+        const Vertex nvswitch = add_vertex(VertexKind::nvswitch);
+        for (int local = 0; local < gpus; ++local) {
+          // Two links per GPU-to-GPU step: each carries half the step's latency.
+          add_link(gpu_vertex(local), nvswitch, prefix + "gpu" + std::to_string(local) + "/nvlink", LinkClass::nvlink,
+                   nvlink.bandwidth_Bps, nvlink.latency_s / 2);
+        }
+        return;
+      }
+    }
+  }
+
+  void build(const Scenario& scenario) {
+    const ClusterConfig& cluster = scenario.cluster;
+    const GpuSpec& gpu = *find_gpu(cluster.host.gpu_model);
+    const NicSpec& nic = *find_nic(cluster.host.nic_model);
+    const int gpus = topology.gpus_per_host_;
+    const int nics = topology.nics_per_host_;
+    const LinkDefault pcie = pcie_default(cluster.host.pcie_gen);
+    const LinkDefault staging = host_memory_default(cluster.host.pcie_gen);
+    const LinkDefault nic_link = nic_default(nic, transport_spec(cluster.transport));
+    const LinkDefault uplink = uplink_default(cluster);
+    LinkDefault nvlink;
+    if (topology.nvlink_layout_ != NvlinkLayout::none) {
+      nvlink = nvlink_default(*find_nvlink(gpu.nvlink_id), nvlink_links_per_connection(gpu, gpus));
+    }
+    // Half of one host-to-host message through one leaf on each of the two nic links of a route.
+    const double nic_latency_s = (nic_link.latency_s + cluster.fabric.switch_latency_s) / 2;
+
+    for (int g = 0; g < topology.gpu_count_; ++g) add_vertex(VertexKind::gpu);
+    std::vector<Vertex> leaves;
+    std::vector<Vertex> spines;
+    for (int rack = 0; rack < topology.rack_count_; ++rack) leaves.push_back(add_vertex(VertexKind::leaf));
+    for (int spine = 0; spine < topology.spines_; ++spine) spines.push_back(add_vertex(VertexKind::spine));
+    if (nics > 0) {
+      for (int rack = 0; rack < topology.rack_count_; ++rack) {
+        for (int spine = 0; spine < topology.spines_; ++spine) {
+          topology.uplinks_.push_back(add_link(leaves[rack], spines[spine],
+                                               "rack" + std::to_string(rack) + "/uplink" + std::to_string(spine),
+                                               LinkClass::fabric, uplink.bandwidth_Bps, uplink.latency_s));
+        }
+      }
+    }
+    for (int host = 0; host < topology.host_count_; ++host) {
+      const std::string prefix = "host" + std::to_string(host) + "/";
+      const Vertex root = add_vertex(VertexKind::pcie_root);
+      const Vertex memory = add_vertex(VertexKind::host_memory);
+      graph.host_memory.push_back(memory);
+      for (int local = 0; local < gpus; ++local) {
+        const int g = host * gpus + local;
+        const std::string gpu_prefix = prefix + "gpu" + std::to_string(local) + "/";
+        add_link(static_cast<Vertex>(g), root, gpu_prefix + "pcie", LinkClass::pcie, pcie.bandwidth_Bps,
+                 pcie.latency_s);
+        if (gpus >= 2) {
+          add_link(root, memory, gpu_prefix + "host_memory", LinkClass::host_memory, staging.bandwidth_Bps,
+                   staging.latency_s, g);
+        }
+      }
+      add_nvlinks(host, nvlink);
+      for (int k = 0; k < nics; ++k) {
+        const Vertex nic_vertex = add_vertex(VertexKind::nic);
+        graph.nics.push_back(nic_vertex);
+        boost::add_edge(root, nic_vertex, EdgeInfo{}, graph.graph);
+        topology.nic_links_.push_back(add_link(nic_vertex, leaves[host / topology.hosts_per_rack_],
+                                               prefix + "nic" + std::to_string(k), LinkClass::nic,
+                                               nic_link.bandwidth_Bps, nic_latency_s));
+      }
+    }
+  }
+};
+
+Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
+  const ClusterConfig& cluster = scenario.cluster;
+  const GpuSpec* gpu = find_gpu(cluster.host.gpu_model);
+  assert(gpu != nullptr && find_nic(cluster.host.nic_model) != nullptr && "a validated scenario");
+  rule_ = rules[static_cast<std::size_t>(scenario.virtualization.mode)];
+  assert(rule_.mode == scenario.virtualization.mode && "rules are in VirtualizationMode order");
+  nvlink_usable_ = cluster.host.nvlink_present && cluster.host.nvlink_enabled;
+  nvlink_layout_ = nvlink_usable_ ? vtsim::nvlink_layout(*gpu, cluster.host.gpus) : NvlinkLayout::none;
+  gpus_per_host_ = cluster.host.gpus;
+  hosts_per_rack_ = cluster.hosts_per_rack;
+  nics_per_host_ = cluster.host.nics;
+  rack_count_ = cluster.racks;
+  host_count_ = cluster.total_hosts();
+  gpu_count_ = cluster.total_gpus();
+  spines_ = cluster.racks > 1 ? cluster.fabric.spines : 0;
+
+  if (rule_.nvlink_whole_gpu_same_vm) {
+    whole_gpu_jobs_.resize(static_cast<std::size_t>(gpu_count_));
+    for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+      const VgpuProfile* profile = find_vgpu_profile(scenario.jobs[j].vgpu_profile);
+      if (profile == nullptr || profile->max_per_gpu != 1) continue;
+      for (int id : scenario.jobs[j].gpu_ids) {
+        whole_gpu_jobs_[static_cast<std::size_t>(id)].push_back(static_cast<int>(j));
+      }
+    }
+  }
+  auto graph = std::make_unique<Graph>();
+  Builder{*this, *graph}.build(scenario);
+  graph_ = std::move(graph);
+}
+
+Topology::~Topology() = default;
+Topology::Topology(Topology&&) noexcept = default;
+Topology& Topology::operator=(Topology&&) noexcept = default;
+
+GpuLocation Topology::location(int gpu) const {
+  assert(gpu >= 0 && gpu < gpu_count_);
+  const int host = gpu / gpus_per_host_;
+  return {.rack = host / hosts_per_rack_, .host = host, .local = gpu % gpus_per_host_};
+}
+
+bool Topology::nvlink_allowed(int a, int b) const {
+  if (!rule_.nvlink || !nvlink_usable_) return false;
+  if (!rule_.nvlink_whole_gpu_same_vm) return true;
+  // One VM per job per host: the two vGPUs must belong to one job, each owning its whole GPU.
+  for (int job : whole_gpu_jobs_[static_cast<std::size_t>(a)]) {
+    const std::vector<int>& jobs_b = whole_gpu_jobs_[static_cast<std::size_t>(b)];
+    if (std::find(jobs_b.begin(), jobs_b.end(), job) != jobs_b.end()) return true;
+  }
+  return false;
+}
+
+bool Topology::nvlink_neighbours(int a, int b) const {
+  if (a / gpus_per_host_ != b / gpus_per_host_) return false;
+  switch (nvlink_layout_) {
+    case NvlinkLayout::none: return false;
+    case NvlinkLayout::nvswitch:
+    case NvlinkLayout::hub_approximation: return true;
+    case NvlinkLayout::bridge_pairs:
+    case NvlinkLayout::full_mesh:
+      return boost::edge(static_cast<Vertex>(a), static_cast<Vertex>(b), graph_->graph).second;
+  }
+  return false;
+}
+
+std::vector<Hop> Topology::search(std::size_t from, std::size_t to, const EdgeFilter& filter) const {
+  const BoostGraph& graph = graph_->graph;
+  const boost::filtered_graph<BoostGraph, EdgeFilter> view(graph, filter);
+  // Associative maps keep a search proportional to the part of the graph it reaches (one host), not to the cluster.
+  std::map<Vertex, boost::default_color_type> colors;
+  std::map<Vertex, Edge> tree_edges;
+  boost::queue<Vertex> queue;
+  boost::breadth_first_visit(view, from, queue,
+                             boost::make_bfs_visitor(boost::record_edge_predecessors(
+                                 boost::make_assoc_property_map(tree_edges), boost::on_tree_edge())),
+                             boost::make_assoc_property_map(colors));
+  std::vector<Hop> hops;
+  if (!tree_edges.contains(to)) return hops;
+  for (Vertex vertex = to; vertex != from;) {
+    const Edge edge = tree_edges.at(vertex);
+    const Vertex previous = boost::source(edge, graph);
+    const int link = graph[edge].link;
+    if (link >= 0) hops.push_back({link, link_source_[static_cast<std::size_t>(link)] == previous});
+    vertex = previous;
+  }
+  std::reverse(hops.begin(), hops.end());
+  return hops;
+}
+
+std::vector<Hop> Topology::intra_host_route(int a, int b) const {
+  assert(a != b && location(a).host == location(b).host);
+  const EdgeFilter base{.graph = &graph_->graph, .links = &links_};
+  const auto from = static_cast<std::size_t>(a);
+  const auto to = static_cast<std::size_t>(b);
+  if (nvlink_allowed(a, b)) {
+    EdgeFilter nvlink = base;
+    nvlink.classes = bit(LinkClass::nvlink);
+    std::vector<Hop> hops = search(from, to, nvlink);
+    if (!hops.empty()) return hops;  // else not linked (another bridge pair): fall through to PCIe or host memory
+  }
+  EdgeFilter pcie = base;
+  pcie.classes = bit(LinkClass::pcie);
+  if (rule_.pcie_p2p) return search(from, to, pcie);
+  // Staged through host memory: the sender's transport into it, the receiver's out of it.
+  const Vertex memory = graph_->host_memory[static_cast<std::size_t>(location(a).host)];
+  EdgeFilter staging = pcie;
+  staging.classes |= bit(LinkClass::host_memory);
+  staging.host_memory_gpu = a;
+  std::vector<Hop> hops = search(from, memory, staging);
+  staging.host_memory_gpu = b;
+  const std::vector<Hop> second_leg = search(memory, to, staging);
+  hops.insert(hops.end(), second_leg.begin(), second_leg.end());
+  return hops;
+}
+
+std::vector<Hop> Topology::gpu_to_network(int gpu) const {
+  assert(nics_per_host_ > 0 && "routes between hosts need NICs");
+  const GpuLocation where = location(gpu);
+  const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + where.local % nics_per_host_);
+  const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),
+                          .structural = true};
+  std::vector<Hop> hops = search(static_cast<std::size_t>(gpu), graph_->nics[nic], to_nic);
+  hops.push_back({nic_links_[nic], true});
+  return hops;
+}
+
+std::vector<Hop> Topology::host_to_host(int host_a, int host_b) const {
+  assert(host_a >= 0 && host_a < host_count_ && host_b >= 0 && host_b < host_count_);
+  const int rack_a = host_a / hosts_per_rack_;
+  const int rack_b = host_b / hosts_per_rack_;
+  if (rack_a == rack_b) return {};
+  assert(!uplinks_.empty() && "routes between racks need NICs");
+  const int spine = (rack_a + rack_b) % spines_;
+  return {{uplinks_[static_cast<std::size_t>(rack_a * spines_ + spine)], true},
+          {uplinks_[static_cast<std::size_t>(rack_b * spines_ + spine)], false}};
+}
+
+std::vector<Hop> Topology::route(int a, int b) const {
+  if (a == b) return {};
+  const GpuLocation from = location(a);
+  const GpuLocation to = location(b);
+  if (from.host == to.host) return intra_host_route(a, b);
+  std::vector<Hop> hops = gpu_to_network(a);
+  const std::vector<Hop> fabric = host_to_host(from.host, to.host);
+  hops.insert(hops.end(), fabric.begin(), fabric.end());
+  std::vector<Hop> down = gpu_to_network(b);
+  for (auto hop = down.rbegin(); hop != down.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
+  return hops;
+}
+
+double Topology::latency_s(const std::vector<Hop>& route) const {
+  double total_s = 0;
+  for (const Hop& hop : route) total_s += links_[static_cast<std::size_t>(hop.link)].latency_s;
+  return total_s;
+}
+
+double Topology::bottleneck_Bps(const std::vector<Hop>& route) const {
+  double smallest_Bps = kInfinity;
+  for (const Hop& hop : route) {
+    smallest_Bps = std::min(smallest_Bps, links_[static_cast<std::size_t>(hop.link)].bandwidth_Bps);
+  }
+  return smallest_Bps;
+}
+
+std::vector<int> Topology::ring_order(std::vector<int> gpus) const {
+  // Global indices already run by rack, then host, then local index.
+  std::sort(gpus.begin(), gpus.end());
+  std::vector<int> order;
+  order.reserve(gpus.size());
+  for (std::size_t begin = 0; begin < gpus.size();) {
+    std::size_t end = begin;
+    while (end < gpus.size() && gpus[end] / gpus_per_host_ == gpus[begin] / gpus_per_host_) ++end;
+    std::vector<bool> placed(end - begin, false);
+    for (std::size_t step = 0; step < end - begin; ++step) {
+      std::size_t next = end - begin;
+      for (std::size_t i = 0; i < end - begin && step > 0; ++i) {
+        if (!placed[i] && nvlink_neighbours(order.back(), gpus[begin + i])) {
+          next = i;
+          break;
+        }
+      }
+      if (next == end - begin) {
+        next = static_cast<std::size_t>(std::find(placed.begin(), placed.end(), false) - placed.begin());
+      }
+      placed[next] = true;
+      order.push_back(gpus[begin + next]);
+    }
+    begin = end;
+  }
+  return order;
+}
+
+FlowRates Topology::equal_share_rates(const std::vector<std::pair<int, int>>& flows) const {
+  std::vector<std::vector<Hop>> routes;
+  routes.reserve(flows.size());
+  std::vector<int> load(2 * links_.size(), 0);  // flows per link direction: 2 * link + (forward ? 0 : 1)
+  const auto direction = [](const Hop& hop) { return static_cast<std::size_t>(2 * hop.link + (hop.forward ? 0 : 1)); };
+  for (const auto& [source, destination] : flows) {
+    routes.push_back(route(source, destination));
+    for (const Hop& hop : routes.back()) ++load[direction(hop)];
+  }
+  FlowRates rates;
+  rates.rate_Bps.reserve(flows.size());
+  for (const std::vector<Hop>& hops : routes) {
+    double rate_Bps = kInfinity;
+    for (const Hop& hop : hops) {
+      rate_Bps = std::min(rate_Bps, links_[static_cast<std::size_t>(hop.link)].bandwidth_Bps / load[direction(hop)]);
+    }
+    rates.rate_Bps.push_back(rate_Bps);
+    rates.slowest_Bps = std::min(rates.slowest_Bps, rate_Bps);
+  }
+  return rates;
+}
+
+double Topology::ring_bottleneck_Bps(const std::vector<int>& ring) const {
+  if (ring.size() < 2) return kInfinity;
+  std::vector<std::pair<int, int>> flows;
+  flows.reserve(ring.size());
+  for (std::size_t i = 0; i < ring.size(); ++i) flows.emplace_back(ring[i], ring[(i + 1) % ring.size()]);
+  return equal_share_rates(flows).slowest_Bps;
+}
+
+}  // namespace vtsim::sim

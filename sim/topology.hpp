@@ -1,0 +1,160 @@
+#pragma once
+// The cluster as a graph of physical links, and the routes between GPUs that the virtualization mode allows.
+//
+// Vertices: GPUs; per host a PCIe root, a host memory, its NICs, an NVSwitch where the NVLink layout has one; a leaf
+// switch per rack; spine switches when there are several racks. Edges (links, defaults in models/link_defaults.cpp):
+//   GPU -pcie- PCIe root             the GPU's x16 link; forward = GPU to root
+//   PCIe root -host_memory- host memory, one link per GPU: that GPU's CPU-side transport (its collective library's
+//                                    shared-memory path); forward = the GPU's data into host memory, backward = out
+//   GPU -nvlink- GPU                 bridge pairs and full meshes, forward = lower to higher local index
+//   GPU -nvlink- NVSwitch            NVSwitch boards, and the star that approximates a DGX-1 cube-mesh; forward = to
+//                                    the switch; each carries half a GPU-to-GPU step's latency
+//   PCIe root - NIC                  no link of its own: the NIC's measured rate and latency were taken through its
+//                                    own slot, so they are in its nic link
+//   NIC -nic- leaf                   forward = to the leaf; latency = half of (NIC + transport + one leaf switch), so
+//                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once
+//   leaf -fabric- spine              one per leaf and spine; forward = up; latency = one switch (the spine going
+//                                    up, the far leaf coming down)
+// Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
+// it stays inside topology.cpp. No SimGrid here: sim/platform.cpp builds SimGrid zones from links() and the routes.
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/link_defaults.hpp"
+#include "models/scenario.hpp"
+
+namespace vtsim::sim {
+
+using vtsim::LinkClass;
+using vtsim::to_string;
+
+/// One physical full-duplex link; each direction carries bandwidth_Bps independently.
+struct Link {
+  std::string name;          ///< unique, e.g. "host3/gpu1/pcie", "rack0/uplink1"
+  LinkClass link_class = LinkClass::pcie;
+  double bandwidth_Bps = 0;  ///< per direction, after protocol efficiency
+  double latency_s = 0;
+};
+
+/// One traversal of a link: `forward` is the link's a->b direction as the topology defined it (see the file comment).
+struct Hop {
+  int link = 0;
+  bool forward = true;
+  friend bool operator==(const Hop&, const Hop&) = default;
+};
+
+/// Where a GPU sits. Global GPU index g: host = g / gpus_per_host, rack = host / hosts_per_rack.
+struct GpuLocation {
+  int rack = 0;
+  int host = 0;
+  int local = 0;
+};
+
+/// What two GPUs of one host may use to exchange data, in one virtualization mode. Routes take NVLink where the rule
+/// allows it and the GPUs are linked, else P2P over PCIe where allowed, else host memory.
+struct P2pRule {
+  VirtualizationMode mode = VirtualizationMode::bare_metal;
+  bool nvlink = false;                    ///< NVLink P2P where the host's NVLink is present and enabled
+  bool nvlink_whole_gpu_same_vm = false;  ///< NVLink only between vGPUs owning a whole GPU (max_per_gpu 1), one job
+  bool pcie_p2p = false;                  ///< P2P over PCIe (GPU -> PCIe root -> GPU) where NVLink is not used
+  std::string_view source;                ///< why
+};
+
+/// One rule per VirtualizationMode, in enum order.
+using P2pRuleTable = std::array<P2pRule, 4>;
+
+/// The rules of HARDWARE.md (documented with each entry in topology.cpp).
+const P2pRuleTable& default_p2p_rules();
+
+/// Per-flow rates under equal sharing, and the slowest.
+struct FlowRates {
+  std::vector<double> rate_Bps;  ///< one per flow, in input order; infinity for a flow from a GPU to itself
+  double slowest_Bps = std::numeric_limits<double>::infinity();  ///< infinity when there is no flow
+};
+
+/// The cluster topology of a scenario. Move-only; deterministic (the same scenario gives the same links and routes).
+class Topology {
+ public:
+  /// Builds the graph. REQUIRES: a validated scenario (throws nothing for one). `rules` replaces the P2P rule table.
+  explicit Topology(const Scenario& scenario, const P2pRuleTable& rules = default_p2p_rules());
+  ~Topology();
+  Topology(Topology&&) noexcept;
+  Topology& operator=(Topology&&) noexcept;
+
+  /// Every physical link; a Hop's `link` indexes this.
+  const std::vector<Link>& links() const { return links_; }
+  /// GPUs in the cluster.
+  int gpu_count() const { return gpu_count_; }
+  /// Hosts in the cluster.
+  int host_count() const { return host_count_; }
+  /// Racks in the cluster.
+  int rack_count() const { return rack_count_; }
+  /// How the GPUs of each host are joined by NVLink (none when NVLink is absent or disabled).
+  NvlinkLayout nvlink_layout() const { return nvlink_layout_; }
+  /// Where GPU `gpu` sits. REQUIRES: 0 <= gpu < gpu_count().
+  GpuLocation location(int gpu) const;
+
+  /// Route from GPU a to GPU b in the same host (a != b), chosen by the P2P rules for the jobs on them.
+  std::vector<Hop> intra_host_route(int a, int b) const;
+  /// Route from GPU g up to the leaf: its PCIe link, then the link of NIC (local index % nics). REQUIRES: nics > 0.
+  std::vector<Hop> gpu_to_network(int gpu) const;
+  /// Route between two hosts' NICs through the fabric: [] within one rack (the leaf is in the nic links); across racks
+  /// rack_a's uplink up and rack_b's down, via spine (rack_a + rack_b) % spines (a fixed ECMP choice).
+  std::vector<Hop> host_to_host(int host_a, int host_b) const;
+  /// Full route between two GPUs: intra_host_route, or gpu_to_network(a) + host_to_host + reversed gpu_to_network(b).
+  /// [] when a == b.
+  std::vector<Hop> route(int a, int b) const;
+
+  /// Sum of the hop latencies of `route`.
+  double latency_s(const std::vector<Hop>& route) const;
+  /// Smallest hop bandwidth of `route`; infinity for an empty route.
+  double bottleneck_Bps(const std::vector<Hop>& route) const;
+
+  /// Ring order of a job's GPUs: by rack, then host (ascending), then within a host a walk that steps to the
+  /// lowest-indexed unvisited NVLink neighbour, else the lowest-indexed unvisited GPU. With the catalogued layouts
+  /// (pairs (0,1),(2,3)..., meshes, switches) this is ascending order; the walk matters for subsets of bridged pairs.
+  std::vector<int> ring_order(std::vector<int> gpus) const;
+
+  /// Rates of concurrent flows (src, dst GPU) when every link direction is shared equally among the flows crossing
+  /// it: a flow gets the equal share of the most loaded link on its path. Not max-min fair: capacity a flow cannot use
+  /// elsewhere is not handed to the others, so rates are lower bounds of max-min rates (equal on symmetric rings).
+  FlowRates equal_share_rates(const std::vector<std::pair<int, int>>& flows) const;
+  /// The slowest flow's rate when every GPU of `ring` sends to the next one at once (equal_share_rates); infinity
+  /// for fewer than two GPUs. For a ring allreduce this rate is its bus bandwidth.
+  double ring_bottleneck_Bps(const std::vector<int>& ring) const;
+
+ private:
+  struct Graph;    // the Boost.Graph adjacency list and vertex look-ups (topology.cpp)
+  struct Builder;  // builds the graph from a scenario (topology.cpp)
+  struct EdgeFilter;
+
+  bool nvlink_allowed(int a, int b) const;
+  bool nvlink_neighbours(int a, int b) const;
+  std::vector<Hop> search(std::size_t from, std::size_t to, const EdgeFilter& filter) const;
+
+  P2pRule rule_;
+  bool nvlink_usable_ = false;
+  NvlinkLayout nvlink_layout_ = NvlinkLayout::none;
+  int gpu_count_ = 0;
+  int host_count_ = 0;
+  int rack_count_ = 0;
+  int gpus_per_host_ = 1;
+  int hosts_per_rack_ = 1;
+  int nics_per_host_ = 0;
+  int spines_ = 0;
+  std::vector<Link> links_;
+  std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
+  std::vector<int> nic_links_;                      ///< per host x nics
+  std::vector<int> uplinks_;                        ///< per rack x spines
+  std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
+  std::unique_ptr<const Graph> graph_;
+};
+
+}  // namespace vtsim::sim

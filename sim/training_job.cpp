@@ -1,0 +1,213 @@
+#include "sim/training_job.hpp"
+
+#include <cassert>
+#include <cmath>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include "sim/platform.hpp"
+#include "sim/sync.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+/// A fusion buffer: consecutive ready gradients allreduced together.
+struct FusionBuffer {
+  int iteration;
+  int tensor_count;
+  double bytes;
+};
+
+/// What one rank shares between its compute and communication actors.
+struct RankRuntime {
+  Channel<FusionBuffer> queue;       ///< allreduces to run, in order
+  Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
+  bool collective_in_flight = false;
+  std::vector<IterationRecord> records;
+};
+
+}  // namespace
+
+struct TrainingJob::State {
+  JobPlan plan;
+  TraceRecorder* trace = nullptr;
+  int trace_pid = 0;
+  std::vector<std::unique_ptr<RankRuntime>> ranks;
+  // Coordinator: how many ranks have each gradient ready in the current iteration, and the gradients ready on all
+  // ranks that are not yet in a fusion buffer, in the order they became ready.
+  std::vector<int> ready_ranks;
+  std::vector<int> ready_everywhere;
+  std::unique_ptr<Counter> ready_events;
+  long tensors_dispatched = 0;
+  long measured_buffers = 0;
+
+  int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
+  int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
+
+  /// Runs `seconds` of kernel work on the calling rank's GPU, slowed if a collective is running there.
+  double run_kernel(RankRuntime& rank, double seconds, IterationRecord& record) {
+    if (seconds <= 0) return 0;
+    double actual = seconds;
+    if (rank.collective_in_flight) actual = seconds / (1.0 - plan.collective_sm_share);
+    sg4::this_actor::execute(actual * Platform::kGpuWorkPerSecond);
+    record.compute_s += actual;
+    record.interference_s += actual - seconds;
+    return actual;
+  }
+
+  void gradient_ready(int tensor) {
+    if (++ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
+    ready_ranks[static_cast<std::size_t>(tensor)] = 0;
+    ready_everywhere.push_back(tensor);
+    ready_events->add(1);
+  }
+
+  void compute_actor(int position) {
+    RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
+    const KernelTimes& kernels = plan.kernels;
+    double forward_s = 0;
+    for (double t : kernels.forward_s) forward_s += t;
+    // tensor_of_layer[l] = index of layer l's gradient tensor, or -1.
+    std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
+    for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
+    const bool needs_allreduce = rank_count() > 1;
+    const int total = plan.warmup_iterations + plan.iterations;
+    for (int iteration = 0; iteration < total; ++iteration) {
+      IterationRecord record;
+      record.start_s = sg4::Engine::get_clock();
+      run_kernel(rank, forward_s, record);
+      const double backward_start = sg4::Engine::get_clock();
+      double pending = 0;
+      for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
+        pending += kernels.backward_s[l];
+        if (tensor_of_layer[l] < 0) continue;
+        run_kernel(rank, pending, record);
+        pending = 0;
+        if (needs_allreduce) gradient_ready(tensor_of_layer[l]);
+      }
+      run_kernel(rank, pending, record);
+      const double backward_end = sg4::Engine::get_clock();
+      if (needs_allreduce) rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
+      const double reduced = sg4::Engine::get_clock();
+      record.wait_s = reduced - backward_end;
+      run_kernel(rank, kernels.optimizer_s, record);
+      record.end_s = sg4::Engine::get_clock();
+      rank.records.push_back(record);
+      if (trace != nullptr) {
+        trace->span(trace_pid, 2 * position, "forward", record.start_s, backward_start);
+        trace->span(trace_pid, 2 * position, "backward", backward_start, backward_end);
+        if (reduced > backward_end) trace->span(trace_pid, 2 * position, "wait for allreduce", backward_end, reduced);
+        trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
+      }
+    }
+  }
+
+  void communication_actor(int position) {
+    RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
+    while (true) {
+      const FusionBuffer buffer = rank.queue.pop();
+      const double start = sg4::Engine::get_clock();
+      rank.collective_in_flight = true;
+      plan.allreduce->run(position, buffer.bytes);
+      rank.collective_in_flight = false;
+      if (trace != nullptr) {
+        const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
+        const double end = sg4::Engine::get_clock();
+        trace->span(trace_pid, 2 * position + 1, name, start, end);
+        if (position == 0) {  // the link classes carry the ring's traffic as long as rank 0's part lasts
+          for (int track : plan.link_class_tracks) trace->span(plan.links_trace_pid, track, plan.name + " " + name, start, end);
+        }
+      }
+      rank.tensors_reduced.add(buffer.tensor_count);
+    }
+  }
+
+  void coordinator_actor() {
+    long seen = 0;
+    while (true) {
+      ready_events->wait_for(seen + 1);
+      if (plan.cycle_time_s > 0) {  // wait for the next tick of the cycle
+        const double now = sg4::Engine::get_clock();
+        const double tick = std::ceil(now / plan.cycle_time_s) * plan.cycle_time_s;
+        if (tick > now) sg4::this_actor::sleep_for(tick - now);
+      }
+      seen = ready_events->value();
+      dispatch_ready();
+    }
+  }
+
+  void dispatch_ready() {
+    FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
+    const auto flush = [&] {
+      if (buffer.tensor_count == 0) return;
+      for (auto& rank : ranks) rank->queue.push(buffer);
+      if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
+      buffer.tensor_count = 0;
+      buffer.bytes = 0;
+    };
+    for (int tensor : ready_everywhere) {
+      const double bytes = plan.tensors[static_cast<std::size_t>(tensor)].bytes;
+      if (buffer.tensor_count > 0 && buffer.bytes + bytes > plan.fusion_threshold_bytes) flush();
+      buffer.bytes += bytes;
+      ++buffer.tensor_count;
+      ++tensors_dispatched;
+    }
+    flush();
+    ready_everywhere.clear();
+  }
+};
+
+TrainingJob::TrainingJob(JobPlan plan, TraceRecorder* trace, int trace_pid) : state_(std::make_unique<State>()) {
+  state_->plan = std::move(plan);
+  state_->trace = trace;
+  state_->trace_pid = trace_pid;
+}
+
+TrainingJob::~TrainingJob() = default;
+
+void TrainingJob::start() {
+  State& s = *state_;
+  s.ready_ranks.assign(s.plan.tensors.size(), 0);
+  s.ready_events = std::make_unique<Counter>();
+  for (int position = 0; position < s.rank_count(); ++position) {
+    s.ranks.push_back(std::make_unique<RankRuntime>());
+    sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
+    const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
+    sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.compute_actor(position); });
+    if (s.rank_count() > 1) {
+      sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
+    }
+    if (s.trace != nullptr) {
+      s.trace->name_thread(s.trace_pid, 2 * position, "rank " + std::to_string(position) + " compute");
+      s.trace->name_thread(s.trace_pid, 2 * position + 1, "rank " + std::to_string(position) + " allreduce");
+    }
+  }
+  if (s.rank_count() > 1 && s.tensor_count() > 0) {
+    sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator_actor(); })
+        ->daemonize();
+  }
+  if (s.trace != nullptr) s.trace->name_process(s.trace_pid, "job " + s.plan.name);
+}
+
+std::vector<std::vector<IterationRecord>> TrainingJob::records() const {
+  std::vector<std::vector<IterationRecord>> records;
+  for (const auto& rank : state_->ranks) records.push_back(rank->records);
+  return records;
+}
+
+double TrainingJob::allreduce_bytes_per_iteration() const {
+  double bytes = 0;
+  for (const GradientTensor& tensor : state_->plan.tensors) bytes += tensor.bytes;
+  return state_->rank_count() > 1 ? bytes : 0.0;
+}
+
+double TrainingJob::allreduces_per_iteration() const {
+  return static_cast<double>(state_->measured_buffers) / std::max(1, state_->plan.iterations);
+}
+
+const JobPlan& TrainingJob::plan() const { return state_->plan; }
+
+}  // namespace vtsim::sim

@@ -1,0 +1,83 @@
+#pragma once
+// One data-parallel training job running on the platform: a compute actor and a communication actor per rank, and a
+// Horovod-like coordinator that fuses ready gradients and launches the allreduces.
+//
+// Each iteration, every rank runs its forward kernels, then its backward kernels layer by layer (last layer first). A
+// layer's gradient is ready when its backward kernel ends. The coordinator ticks every cycle time; at each tick it takes
+// the gradients that are ready on every rank, in the order they became so, packs them into fusion buffers of at most
+// the fusion threshold (a tensor larger than the threshold goes alone) and queues one allreduce per buffer on every
+// rank. A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all
+// of an iteration's gradients are reduced the rank runs its optimizer step, which ends the iteration.
+//
+// Overlap is not free: a compute kernel that starts while its rank has an allreduce in flight runs slower by the share
+// of the GPU the collective's kernels take (DeviceShares::collective_sm_share).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/compute_model.hpp"
+#include "sim/collective.hpp"
+#include "sim/trace.hpp"
+
+namespace vtsim::sim {
+
+/// The time of one rank's iteration, split the way results report it.
+struct IterationRecord {
+  double start_s = 0;
+  double end_s = 0;
+  double compute_s = 0;       ///< kernels, as run (slowed kernels included)
+  double interference_s = 0;  ///< part of compute_s due to collectives running at the same time
+  double wait_s = 0;          ///< waiting for allreduces after backward: exposed communication
+};
+
+/// A gradient tensor: one layer's parameters, in backward order.
+struct GradientTensor {
+  int layer;
+  double bytes;
+};
+
+/// Everything a job needs to run, prepared before the simulation starts.
+struct JobPlan {
+  std::string name;
+  int job_index = 0;
+  std::vector<simgrid::s4u::Host*> rank_hosts;  ///< one per rank, in ring order
+  KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
+  std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them
+  double fusion_threshold_bytes = 0;
+  double cycle_time_s = 0;
+  int iterations = 1;
+  int warmup_iterations = 0;
+  double collective_sm_share = 0;  ///< fraction of a GPU's compute the collective kernels take while they run
+  std::unique_ptr<Allreduce> allreduce;
+  /// Trace tracks (thread ids under process `links_trace_pid`) of the link classes the job's collectives use.
+  std::vector<int> link_class_tracks;
+  int links_trace_pid = -1;
+};
+
+/// A job being simulated. Create it, call start() before the engine runs, read records() after.
+class TrainingJob {
+ public:
+  /// Takes the plan; `trace` (may be null) receives the job's spans under process id `trace_pid`.
+  TrainingJob(JobPlan plan, TraceRecorder* trace, int trace_pid);
+  ~TrainingJob();
+  TrainingJob(const TrainingJob&) = delete;
+  TrainingJob& operator=(const TrainingJob&) = delete;
+
+  /// Creates the job's actors.
+  void start();
+  /// Per rank, per iteration (warm-up included), what happened.
+  std::vector<std::vector<IterationRecord>> records() const;
+  /// Bytes each rank allreduced per iteration.
+  double allreduce_bytes_per_iteration() const;
+  /// Allreduce calls (fusion buffers) per iteration, measured after warm-up.
+  double allreduces_per_iteration() const;
+  /// The plan the job runs.
+  const JobPlan& plan() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace vtsim::sim

@@ -1,0 +1,152 @@
+#include "models/link_defaults.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace vtsim {
+namespace {
+
+const GpuSpec& gpu(const std::string& id) { return *find_gpu(id); }
+
+Scenario single_host(const std::string& gpu_model, int gpus) {
+  Scenario scenario;
+  HostConfig& host = scenario.cluster.host;
+  host.gpu_model = gpu_model;
+  host.gpus = gpus;
+  host.nvlink_present = gpu(gpu_model).nvlink_links > 0;
+  host.nvlink_enabled = host.nvlink_present;
+  host.pcie_gen = gpu(gpu_model).pcie_gen;
+  return scenario;
+}
+
+std::vector<LinkClass> classes_of(const std::vector<ClassDefault>& defaults) {
+  std::vector<LinkClass> classes;
+  for (const ClassDefault& entry : defaults) classes.push_back(entry.link_class);
+  return classes;
+}
+
+TEST(LinkClass, SpellingsAreTheResultKeys) {
+  EXPECT_EQ(to_string(LinkClass::nvlink), "nvlink");
+  EXPECT_EQ(to_string(LinkClass::pcie), "pcie");
+  EXPECT_EQ(to_string(LinkClass::host_memory), "host_memory");
+  EXPECT_EQ(to_string(LinkClass::nic), "nic");
+  EXPECT_EQ(to_string(LinkClass::fabric), "fabric");
+}
+
+TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
+  // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (HARDWARE.md); NCCL's 3 parallel rings use 3 pair links at
+  // once, so a simulated ring's connection stands for 3 x 4 = 12 links.
+  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 4), NvlinkLayout::full_mesh);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 4), 12);
+  // HGX A100 8-GPU: NVSwitch, each GPU's 12 links to the switches.
+  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 8), NvlinkLayout::nvswitch);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 8), 12);
+  // HGX H100 4-GPU: 18 links / 3 peers = 6 per pair, x 3 rings.
+  EXPECT_EQ(nvlink_links_per_connection(gpu("h100-sxm5"), 4), 18);
+  // DGX-1 V100 (NVLink 2, 8 GPUs): the cube-mesh approximated by a star with all 6 links.
+  EXPECT_EQ(nvlink_layout(gpu("v100-sxm2-16gb"), 8), NvlinkLayout::hub_approximation);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 8), 6);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 4), 6);  // 6 / 3 per pair, x 3 rings
+  EXPECT_EQ(nvlink_links_per_connection(gpu("p100-sxm2"), 4), 3);       // 4 / 3 rounded down, x 3 rings
+  // Turing: a bridge joins two cards with both links, whatever the number of cards.
+  EXPECT_EQ(nvlink_layout(gpu("quadro-rtx-6000"), 8), NvlinkLayout::bridge_pairs);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("quadro-rtx-6000"), 8), 2);
+  EXPECT_EQ(nvlink_layout(gpu("t4"), 4), NvlinkLayout::none);
+  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 1), NvlinkLayout::none);
+}
+
+TEST(LinkDefaults, NvlinkIsLinksTimesPerLinkRateTimesProtocolEfficiency) {
+  const LinkDefault nv4 = nvlink_default(*find_nvlink("nvlink3"), 4);
+  EXPECT_DOUBLE_EQ(nv4.bandwidth_Bps, 4 * 25e9 * 0.8);  // NVLink3 25 GB/s per link per direction; 80% [S]
+  EXPECT_DOUBLE_EQ(nv4.latency_s, 3.4e-6);               // NCCL hwLat NVLINK Ring/Simple
+  EXPECT_FALSE(nv4.uncalibrated);
+}
+
+TEST(LinkDefaults, PcieIsTheCatalogTypicalRateWithHalfANcclPcieStep) {
+  const LinkDefault gen4 = pcie_default(4);
+  EXPECT_DOUBLE_EQ(gen4.bandwidth_Bps, 25e9);  // ~25 GB/s measured on an A100 [S]
+  EXPECT_DOUBLE_EQ(gen4.latency_s, 5.7e-6 / 2);
+  EXPECT_FALSE(gen4.uncalibrated);
+  EXPECT_DOUBLE_EQ(pcie_default(3).bandwidth_Bps, 12e9);
+  EXPECT_TRUE(pcie_default(5).uncalibrated);  // the catalog's Gen5 typical rate is derived, not measured
+}
+
+TEST(LinkDefaults, HostMemoryIsMeasuredOnGen4AndScaledElsewhere) {
+  const LinkDefault gen4 = host_memory_default(4);
+  EXPECT_DOUBLE_EQ(gen4.bandwidth_Bps, 5e9);  // 4x A100 PCIe SYS all_reduce busbw ~5 GB/s [S]
+  EXPECT_FALSE(gen4.uncalibrated);
+  const LinkDefault gen3 = host_memory_default(3);
+  EXPECT_DOUBLE_EQ(gen3.bandwidth_Bps, 5e9 * 12.0 / 25.0);  // scaled by the typical PCIe rates 12 / 25 GB/s
+  EXPECT_TRUE(gen3.uncalibrated);
+  EXPECT_TRUE(host_memory_default(5).uncalibrated);
+}
+
+TEST(LinkDefaults, NicIsLineRateTimesTransportEfficiency) {
+  const NicSpec& cx5 = *find_nic("connectx-5-100gbe");
+  const LinkDefault roce = nic_default(cx5, transport_spec(Transport::roce_v2));
+  EXPECT_DOUBLE_EQ(roce.bandwidth_Bps, 100e9 / 8 * 0.97);
+  EXPECT_NEAR(roce.latency_s, 0.81e-6, 1e-15);  // the catalog's ib_send_lat one-way: NIC 600 ns + 210 ns
+  EXPECT_FALSE(roce.uncalibrated);
+  const LinkDefault tcp = nic_default(cx5, transport_spec(Transport::tcp));
+  EXPECT_DOUBLE_EQ(tcp.bandwidth_Bps, 100e9 / 8 * 1448.0 / 1538.0);  // MTU 1500 framing
+  EXPECT_TRUE(tcp.uncalibrated);
+}
+
+TEST(LinkDefaults, UplinkSpreadsTheRacksNicBandwidthOverSpinesAfterOversubscription) {
+  ClusterConfig cluster;
+  cluster.racks = 2;
+  cluster.hosts_per_rack = 4;
+  cluster.host.nics = 2;
+  cluster.host.nic_model = "connectx-6-200gb";
+  cluster.transport = Transport::roce_v2;
+  cluster.fabric.oversubscription = 3;
+  cluster.fabric.spines = 4;
+  cluster.fabric.switch_latency_s = 450e-9;
+  const LinkDefault uplink = uplink_default(cluster);
+  EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 4 * 2 * (200e9 / 8 * 0.97) / (3.0 * 4));
+  EXPECT_DOUBLE_EQ(uplink.latency_s, 450e-9);
+  EXPECT_TRUE(uplink.uncalibrated);
+}
+
+TEST(LinkDefaults, EveryDefaultNamesItsSource) {
+  const Scenario scenario = single_host("a100-40gb-sxm4", 4);
+  for (int gen : {3, 4, 5}) {
+    EXPECT_FALSE(pcie_default(gen).source.empty());
+    EXPECT_FALSE(host_memory_default(gen).source.empty());
+  }
+  for (const NvlinkSpec& nvlink : nvlink_catalog()) EXPECT_FALSE(nvlink_default(nvlink, 1).source.empty());
+  for (const TransportSpec& transport : transport_catalog()) {
+    EXPECT_FALSE(nic_default(nic_catalog().front(), transport).source.empty());
+  }
+  EXPECT_FALSE(uplink_default(scenario.cluster).source.empty());
+}
+
+TEST(LinkDefaultsFor, SingleA100HostUsesOnlyCalibratedDefaults) {
+  const Scenario scenario = single_host("a100-40gb-sxm4", 4);
+  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
+            (std::vector<LinkClass>{LinkClass::nvlink, LinkClass::pcie, LinkClass::host_memory}));
+  EXPECT_TRUE(uncalibrated_link_defaults(scenario).empty());
+}
+
+TEST(LinkDefaultsFor, ListsTheUncalibratedDefaultsOfAT4TcpCluster) {
+  Scenario scenario = single_host("t4", 4);  // Gen3: the host-memory rate is scaled, not measured
+  scenario.cluster.racks = 2;
+  scenario.cluster.hosts_per_rack = 2;
+  scenario.cluster.transport = Transport::tcp;
+  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
+            (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}));
+  EXPECT_EQ(classes_of(uncalibrated_link_defaults(scenario)),
+            (std::vector<LinkClass>{LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}));
+}
+
+TEST(LinkDefaultsFor, DisabledNvlinkIsNotListed) {
+  Scenario scenario = single_host("a100-40gb-sxm4", 4);
+  scenario.cluster.host.nvlink_enabled = false;
+  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
+            (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory}));
+}
+
+}  // namespace
+}  // namespace vtsim

@@ -1,0 +1,107 @@
+// Allreduce timing against the alpha-beta closed form, and the fidelity levels against each other.
+
+#include <gtest/gtest.h>
+
+#include "models/collective_model.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/units.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+using testing::simulated_allreduce_s;
+
+/// N hosts of one GPU each in one rack: a homogeneous ring through the NICs.
+nlohmann::json one_gpu_hosts(int hosts, const std::string& fidelity) {
+  return {{"cluster",
+           {{"racks", 1},
+            {"hosts_per_rack", hosts},
+            {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
+            {"transport", "roce_v2"}}},
+          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+          {"simulation", {{"fidelity", fidelity}}}};
+}
+
+class HomogeneousRing : public ::testing::TestWithParam<std::tuple<int, std::string>> {};
+
+TEST_P(HomogeneousRing, MatchesAlphaBetaClosedForm) {
+  const auto [hosts, fidelity] = GetParam();
+  const Scenario scenario = scenario_of(one_gpu_hosts(hosts, fidelity));
+  const Topology topology(scenario);
+  // The bottleneck of every hop is the NIC: 100 Gb/s line rate x RoCE's 0.97 efficiency (nic_catalog), far below the
+  // A100's PCIe Gen4 (25 GB/s typical).
+  const double bandwidth_Bps = 100e9 / 8 * transport_spec(Transport::roce_v2).bandwidth_efficiency;
+  ASSERT_DOUBLE_EQ(topology.bottleneck_Bps(topology.route(0, 1)), bandwidth_Bps);
+  const double alpha_s = topology.latency_s(topology.route(0, 1));
+  const double bytes = 64.0 * 1024 * 1024;
+  const double n = hosts;
+  const double expected = 2 * (n - 1) / n * bytes / bandwidth_Bps + 2 * (n - 1) * alpha_s;
+  EXPECT_NEAR(simulated_allreduce_s(scenario, bytes), expected, 1e-3 * expected) << hosts << " ranks, " << fidelity;
+}
+
+INSTANTIATE_TEST_SUITE_P(StepAndFlow, HomogeneousRing,
+                         ::testing::Combine(::testing::Values(2, 3, 4, 8, 16, 33, 64),
+                                            ::testing::Values("step", "flow")));
+
+TEST(RingAllreduce, AnalyticMatchesClosedFormOnHomogeneousRing) {
+  const Scenario scenario = scenario_of(one_gpu_hosts(16, "analytic"));
+  const Topology topology(scenario);
+  const double bytes = 100e6;
+  const double expected = ring_allreduce_time_s(16, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
+                                                topology.latency_s(topology.route(0, 1)));
+  EXPECT_NEAR(simulated_allreduce_s(scenario, bytes), expected, 1e-9 * expected);
+}
+
+/// Two racks of two hosts of 4x A100 with NVLink, 2:1 oversubscribed: rings mixing NVLink, NIC and spine hops.
+nlohmann::json two_rack_leaf_spine(const std::string& fidelity, const std::string& algorithm) {
+  return {{"cluster",
+           {{"racks", 2},
+            {"hosts_per_rack", 2},
+            {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
+            {"transport", "roce_v2"},
+            {"fabric", {{"oversubscription", 2.0}, {"spines", 2}}}}},
+          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"horovod", {{"allreduce", algorithm}}}}}},
+          {"simulation", {{"fidelity", fidelity}}}};
+}
+
+TEST(RingAllreduce, FlowWithinOnePercentOfStepOnMixedLeafSpine) {
+  const double bytes = 256.0 * 1024 * 1024;
+  for (const std::string algorithm : {"ring", "hierarchical"}) {
+    const double step = simulated_allreduce_s(scenario_of(two_rack_leaf_spine("step", algorithm)), bytes);
+    const double flow = simulated_allreduce_s(scenario_of(two_rack_leaf_spine("flow", algorithm)), bytes);
+    EXPECT_NEAR(flow, step, 0.01 * step) << algorithm;
+  }
+}
+
+TEST(HierarchicalAllreduce, BeatsFlatRingWhereTheClosedFormsSayItShould) {
+  // 4 hosts x 8 A100 (NVSwitch) behind one 100 GbE NIC each. Flat ring: 32 ranks, each NIC carries one ring edge:
+  // 2(31/32) S/B_nic. Hierarchical: the 8 inter-host rings of S/8 share each NIC (B_nic/8 each): 2(3/4) S/B_nic,
+  // plus two NVLink phases. Closed forms say hierarchical is faster; the simulation must agree and match each.
+  nlohmann::json json = two_rack_leaf_spine("flow", "ring");
+  json["cluster"]["racks"] = 1;
+  json["cluster"]["hosts_per_rack"] = 4;
+  json["cluster"]["host"]["gpus"] = 8;
+  const double bytes = 512.0 * 1024 * 1024;
+  const Scenario flat = scenario_of(json);
+  const Scenario hierarchical = scenario_of(json, {"jobs[0].horovod.allreduce=hierarchical"});
+  const Topology topology(flat);
+  const double nic_Bps = 100e9 / 8 * transport_spec(Transport::roce_v2).bandwidth_efficiency;
+  const double cross_host_alpha = topology.latency_s(topology.route(7, 8));
+  const double nvlink_Bps = topology.bottleneck_Bps(topology.route(0, 1));
+  const double nvlink_alpha = topology.latency_s(topology.route(0, 1));
+  // Flat ring: 28 NVLink edges and 4 NIC edges; the NIC edges bound the rate, the slowest (cross-host) hop the latency.
+  const double flat_expected = ring_allreduce_time_s(32, bytes, nic_Bps, cross_host_alpha);
+  const double hierarchical_expected =
+      hierarchical_allreduce_time_s(4, 8, bytes, nvlink_Bps, nvlink_alpha, nic_Bps / 8, cross_host_alpha);
+  ASSERT_LT(hierarchical_expected, flat_expected);
+  const double flat_s = simulated_allreduce_s(flat, bytes);
+  const double hierarchical_s = simulated_allreduce_s(hierarchical, bytes);
+  EXPECT_NEAR(flat_s, flat_expected, 0.01 * flat_expected);
+  EXPECT_NEAR(hierarchical_s, hierarchical_expected, 0.01 * hierarchical_expected);
+  EXPECT_LT(hierarchical_s, flat_s);
+}
+
+}  // namespace
+}  // namespace vtsim::sim

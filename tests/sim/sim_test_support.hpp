@@ -1,0 +1,55 @@
+#pragma once
+// Helpers for tests that run SimGrid: each simulation runs in a child process (one engine per process).
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include "models/overrides.hpp"
+#include "models/scenario_loader.hpp"
+#include "sim/communicators.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/platform.hpp"
+#include "sim/topology.hpp"
+#include "tools/isolated_run.hpp"
+
+namespace vtsim::sim::testing {
+
+/// A scenario from JSON text with `--set`-style overrides, validated as a file would be.
+inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>& overrides = {}) {
+  for (const std::string& assignment : overrides) apply_override(json, assignment);
+  return load_scenario(json, "test.json", ".");
+}
+
+/// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario` (all ranks start at 0; the last to finish
+/// ends it). Runs in a child process.
+inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
+  const nlohmann::json answer = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    int argc = 1;
+    char program[] = "test";
+    char* argv[] = {program, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    configure_engine(2 * scenario.jobs[0].gpu_ids.size());
+    const Platform platform(topology, std::vector<int>(static_cast<std::size_t>(topology.gpu_count()), 1));
+    const JobRings rings = job_rings(scenario, 0, topology);
+    std::unique_ptr<Allreduce> allreduce =
+        make_allreduce(scenario.jobs[0], "test", rings, topology, platform, scenario.simulation.fidelity);
+    double end = 0;
+    for (std::size_t p = 0; p < rings.ring.size(); ++p) {
+      simgrid::s4u::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {
+        allreduce->run(static_cast<int>(p), bytes);
+        end = std::max(end, simgrid::s4u::Engine::get_clock());
+      });
+    }
+    engine.run();
+    return nlohmann::json(end);
+  });
+  return answer.get<double>();
+}
+
+}  // namespace vtsim::sim::testing

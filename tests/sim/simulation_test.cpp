@@ -1,0 +1,163 @@
+// Whole training simulations: single-GPU compute against the roofline and the published figure it was calibrated on,
+// NVLink against host-memory staging, determinism, and the platform's routes against the topology's.
+
+#include "sim/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Link.hpp>
+
+#include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/job_compute.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+
+nlohmann::json simulate_in_child(const Scenario& scenario) {
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+}
+
+Scenario default_scenario(const std::vector<std::string>& overrides = {}) {
+  return load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", overrides);
+}
+
+TEST(Simulation, SingleGpuStepIsTheRooflineSumByHand) {
+  const Scenario scenario = default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1"});
+  const JobCompute compute = plan_job_compute(scenario, 0);
+  // Re-derive every kernel's roofline time: max(flop / (peak x e_flop), bytes / (bandwidth x e_mem)); forward moves
+  // batch x activations x 2 B (fp16) + parameters x 2 B (the fp16 weight copy), backward twice that; the optimizer
+  // (Adam under AMP) moves 28 + 2 bytes per trainable parameter.
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const double peak = 312e12 * compute.efficiency.flop_efficiency;  // A100 datasheet: 312 TFLOP/s dense FP16
+  const double bandwidth = 1555e9 * compute.efficiency.memory_efficiency;  // A100 40GB datasheet: 1,555 GB/s
+  ASSERT_DOUBLE_EQ(*a100.fp16_flops, 312e12);
+  const double batch = 32;
+  double expected = 0;
+  for (const Layer& layer : compute.workload.layers) {
+    const double bytes = batch * layer.activation_elements * 2 + layer.parameters * 2;
+    expected += std::max(batch * layer.forward_flop / peak, bytes / bandwidth);
+    if (layer.backward_flop > 0) expected += std::max(batch * layer.backward_flop / peak, 2 * bytes / bandwidth);
+  }
+  expected += compute.workload.trainable_parameters() * 30 / bandwidth;
+  const nlohmann::json result = simulate_in_child(scenario);
+  const nlohmann::json& job = result["jobs"][0];
+  EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 1e-9 * expected);
+  EXPECT_DOUBLE_EQ(job["breakdown_s"]["exposed_communication"].get<double>(), 0.0);
+}
+
+TEST(Simulation, SingleGpuReproducesThePublishedThroughputItWasCalibratedOn) {
+  // NVIDIA DeepLearningExamples, BERT-large SQuAD fine-tuning on one A100 40GB, AMP, batch 32: 102.26 sequences/s.
+  const Scenario scenario = default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1"});
+  const nlohmann::json result = simulate_in_child(scenario);
+  EXPECT_NEAR(result["jobs"][0]["samples_per_s"].get<double>(), 102.26, 1e-3 * 102.26);
+}
+
+TEST(Simulation, NvlinkIsFasterThanHostMemoryStaging) {
+  const nlohmann::json on = simulate_in_child(default_scenario());
+  const nlohmann::json off = simulate_in_child(default_scenario({"cluster.host.nvlink.enabled=false"}));
+  const nlohmann::json& job_on = on["jobs"][0];
+  const nlohmann::json& job_off = off["jobs"][0];
+  EXPECT_LT(job_on["step_time_s"]["mean"].get<double>(), job_off["step_time_s"]["mean"].get<double>());
+  EXPECT_LT(job_on["breakdown_s"]["exposed_communication"].get<double>(),
+            job_off["breakdown_s"]["exposed_communication"].get<double>());
+  // Same compute either way: only the path of the gradients changed.
+  EXPECT_DOUBLE_EQ(job_on["single_gpu"]["step_time_s"].get<double>(), job_off["single_gpu"]["step_time_s"].get<double>());
+  // Throughput is what the step time says: 4 ranks x 32 sequences per mean step.
+  EXPECT_NEAR(job_on["samples_per_s"].get<double>(), 4 * 32 / job_on["step_time_s"]["mean"].get<double>(), 1e-9);
+}
+
+TEST(Simulation, SameScenarioAndSeedGiveByteIdenticalJson) {
+  const Scenario scenario = default_scenario({"jobs[0].iterations=3"});
+  EXPECT_EQ(simulate_in_child(scenario).dump(), simulate_in_child(scenario).dump());
+}
+
+TEST(Simulation, JobThatDoesNotFitInItsVgpuIsAnErrorWithTheNumbers) {
+  const Scenario scenario = default_scenario({"virtualization.vgpu_profile=A100X-10C"});
+  try {
+    simulate_in_child(scenario);
+    FAIL() << "BERT-large at batch 32 cannot fit in 10 GiB";
+  } catch (const InputError& error) {
+    const std::string message = error.what();
+    EXPECT_NE(message.find("jobs[0]: "), std::string::npos) << message;
+    EXPECT_NE(message.find("A100X-10C"), std::string::npos) << message;
+  }
+}
+
+TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
+  // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes.
+  const Scenario scenario = scenario_of(
+      {{"cluster",
+        {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"oversubscription", 2.0}}}}},
+       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    int argc = 1;
+    char program[] = "test";
+    char* argv[] = {program, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    configure_engine(0);
+    const Platform platform(topology, std::vector<int>(16, 1));
+    nlohmann::json problems = nlohmann::json::array();
+    for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}}) {
+      std::vector<simgrid::s4u::Link*> links;
+      double latency = 0;
+      platform.gpu_host(a)->route_to(platform.gpu_host(b), links, &latency);
+      std::vector<std::string> simgrid_names;
+      for (const simgrid::s4u::Link* link : links) {
+        const std::string name = link->get_name();
+        if (name != "pass-through") simgrid_names.push_back(name.substr(0, name.rfind('_')));  // drop _UP/_DOWN
+      }
+      std::vector<std::string> topology_names;
+      for (const Hop& hop : topology.route(a, b)) topology_names.push_back(topology.links()[hop.link].name);
+      const double expected_latency = topology.latency_s(topology.route(a, b));
+      if (simgrid_names != topology_names || std::abs(latency - expected_latency) > 1e-15) {
+        problems.push_back({{"from", a}, {"to", b}, {"simgrid", simgrid_names}, {"topology", topology_names}});
+      }
+    }
+    return problems;
+  });
+  EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
+}
+
+}  // namespace
+}  // namespace vtsim::sim
+
+namespace vtsim::sim {
+namespace {
+
+TEST(Trace, HasATrackPerRankAndPerLinkClass) {
+  const std::string file = ::testing::TempDir() + "vtsim_trace_test.json";
+  const Scenario scenario = load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json",
+                                               std::vector<std::string>{"jobs[0].iterations=2"});
+  vtsim::tools::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
+  const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
+  std::set<std::string> threads;
+  std::set<std::pair<int, int>> tracks_with_spans;
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "thread_name") threads.insert(event["args"]["name"].get<std::string>());
+    if (event["ph"] == "X") {
+      tracks_with_spans.insert({event["pid"].get<int>(), event["tid"].get<int>()});
+      EXPECT_GE(event["dur"].get<double>(), 0.0);
+    }
+  }
+  for (int rank = 0; rank < 4; ++rank) {
+    EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " compute")) << rank;
+    EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " allreduce")) << rank;
+    EXPECT_TRUE(tracks_with_spans.count({1, 2 * rank})) << rank;      // job 1: compute spans
+    EXPECT_TRUE(tracks_with_spans.count({1, 2 * rank + 1})) << rank;  // and allreduce spans
+  }
+  EXPECT_TRUE(threads.count("nvlink"));
+  EXPECT_TRUE(tracks_with_spans.count({0, static_cast<int>(LinkClass::nvlink)}));  // the ring runs on NVLink
+}
+
+}  // namespace
+}  // namespace vtsim::sim

@@ -1,0 +1,343 @@
+#include "sim/topology.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <numeric>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/gpu_catalog.hpp"
+
+// Hand-derived figures used below (sources in models/link_defaults.cpp):
+//   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency 3.4 us over NVLink, 5.7 us over
+//   PCIe (two PCIe links per step, 2.85 us each); PCIe typical 25 GB/s (Gen4), 12 GB/s (Gen3); host-memory staging
+//   5 GB/s per GPU on Gen4; ConnectX-5 100 GbE: 12.5 GB/s x 0.97 (RoCE), 600 ns + 210 ns per message.
+
+namespace vtsim::sim {
+namespace {
+
+constexpr double kNvlink3Link_Bps = 25e9;
+constexpr double kPcieLink_s = 5.7e-6 / 2;
+constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
+
+/// A validated-looking scenario: `racks` x `hosts` hosts of `gpus` GPUs, one job on every GPU.
+Scenario cluster(const std::string& gpu_model, int gpus, VirtualizationMode mode = VirtualizationMode::bare_metal,
+                 int racks = 1, int hosts = 1) {
+  Scenario scenario;
+  ClusterConfig& config = scenario.cluster;
+  config.racks = racks;
+  config.hosts_per_rack = hosts;
+  config.host.gpu_model = gpu_model;
+  config.host.gpus = gpus;
+  config.host.nvlink_present = find_gpu(gpu_model)->nvlink_links > 0;
+  config.host.nvlink_enabled = config.host.nvlink_present;
+  config.host.pcie_gen = find_gpu(gpu_model)->pcie_gen;
+  scenario.virtualization.mode = mode;
+  JobConfig job;
+  job.name = "job0";
+  job.workload_id = "resnet-50";
+  job.gpu_ids.resize(static_cast<std::size_t>(config.total_gpus()));
+  std::iota(job.gpu_ids.begin(), job.gpu_ids.end(), 0);
+  scenario.jobs.push_back(job);
+  return scenario;
+}
+
+/// Replaces the jobs by one job per GPU list, with a vGPU profile (vgpu mode) or a MIG profile (mig mode).
+void set_jobs(Scenario& scenario, const std::vector<std::vector<int>>& gpu_lists, const std::string& profile) {
+  scenario.jobs.clear();
+  for (const std::vector<int>& gpus : gpu_lists) {
+    JobConfig job;
+    job.name = "job" + std::to_string(scenario.jobs.size());
+    job.workload_id = "resnet-50";
+    job.gpu_ids = gpus;
+    (scenario.virtualization.mode == VirtualizationMode::mig ? job.mig_profile : job.vgpu_profile) = profile;
+    scenario.jobs.push_back(job);
+  }
+}
+
+std::vector<std::string> names(const Topology& topology, const std::vector<Hop>& route) {
+  std::vector<std::string> result;
+  for (const Hop& hop : route) result.push_back(topology.links()[static_cast<std::size_t>(hop.link)].name);
+  return result;
+}
+
+std::vector<LinkClass> classes(const Topology& topology, const std::vector<Hop>& route) {
+  std::vector<LinkClass> result;
+  for (const Hop& hop : route) result.push_back(topology.links()[static_cast<std::size_t>(hop.link)].link_class);
+  return result;
+}
+
+std::vector<bool> directions(const std::vector<Hop>& route) {
+  std::vector<bool> result;
+  for (const Hop& hop : route) result.push_back(hop.forward);
+  return result;
+}
+
+const std::vector<LinkClass> kStaged = {LinkClass::pcie, LinkClass::host_memory, LinkClass::host_memory,
+                                        LinkClass::pcie};
+const std::vector<LinkClass> kPcieP2p = {LinkClass::pcie, LinkClass::pcie};
+const std::vector<LinkClass> kOneNvlink = {LinkClass::nvlink};
+
+TEST(Topology, CountsAndLocationsFollowTheGlobalIndex) {
+  const Topology topology(cluster("a100-40gb-sxm4", 4, VirtualizationMode::bare_metal, 2, 3));
+  EXPECT_EQ(topology.gpu_count(), 24);
+  EXPECT_EQ(topology.host_count(), 6);
+  EXPECT_EQ(topology.rack_count(), 2);
+  const GpuLocation where = topology.location(17);  // host 17 / 4 = 4, rack 4 / 3 = 1, local 17 % 4 = 1
+  EXPECT_EQ(where.host, 4);
+  EXPECT_EQ(where.rack, 1);
+  EXPECT_EQ(where.local, 1);
+}
+
+TEST(Topology, LinkNamesAreUniqueAndBandwidthsPositive) {
+  const Topology topology(cluster("a100-40gb-sxm4", 8, VirtualizationMode::bare_metal, 3, 2));
+  std::set<std::string> seen;
+  for (const Link& link : topology.links()) {
+    EXPECT_TRUE(seen.insert(link.name).second) << link.name;
+    EXPECT_GT(link.bandwidth_Bps, 0) << link.name;
+  }
+}
+
+TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
+  const Topology topology(cluster("a100-40gb-sxm4", 4));
+  EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::full_mesh);
+  const std::vector<Hop> route = topology.route(0, 3);
+  EXPECT_EQ(names(topology, route), std::vector<std::string>{"host0/nvlink0-3"});
+  EXPECT_EQ(directions(route), std::vector<bool>{true});
+  EXPECT_EQ(topology.route(3, 0), (std::vector<Hop>{{route[0].link, false}}));
+  // NV4 per pair, but the 3 rings NCCL lays over the mesh use 3 pair links at once: 12 links x 25 GB/s x 0.8.
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12 * kNvlink3Link_Bps * 0.8);
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 3.4e-6);
+}
+
+TEST(HgxA100FourGpu, PassthroughWithNvlinkDisabledStagesThroughHostMemory) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
+  scenario.cluster.host.nvlink_enabled = false;
+  const Topology topology(scenario);
+  const std::vector<Hop> route = topology.route(1, 2);
+  EXPECT_EQ(classes(topology, route), kStaged);
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu1/pcie", "host0/gpu1/host_memory",
+                                                               "host0/gpu2/host_memory", "host0/gpu2/pcie"}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, true, false, false}));  // into host memory, then out
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 5e9);
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 2 * kPcieLink_s);  // staging adds nothing in NCCL's model
+}
+
+TEST(HgxA100FourGpu, PassthroughWithoutNvlinkGoesThroughHostMemory) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
+  scenario.cluster.host.nvlink_present = false;
+  scenario.cluster.host.nvlink_enabled = false;
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
+}
+
+TEST(Vgpu, WholeGpuProfileKeepsNvlink) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
+  set_jobs(scenario, {{0, 1, 2, 3}}, "A100X-40C");  // max 1 per GPU
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kOneNvlink);
+}
+
+TEST(Vgpu, HalfGpuProfileLosesNvlink) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
+  set_jobs(scenario, {{0, 1, 2, 3}, {0, 1, 2, 3}}, "A100X-20C");  // 2 per GPU: not a whole GPU
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
+}
+
+TEST(Vgpu, WholeGpusOfDifferentVmsDoNotUseNvlink) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
+  set_jobs(scenario, {{0, 1}, {2, 3}}, "A100X-40C");
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kOneNvlink);
+  EXPECT_EQ(classes(topology, topology.route(1, 2)), kStaged);  // never P2P over PCIe in vGPU mode
+}
+
+TEST(Mig, NeverUsesNvlink) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::mig);
+  set_jobs(scenario, {{0, 1, 2, 3}, {0, 1, 2, 3}}, "3g.20gb");
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
+  EXPECT_EQ(classes(topology, topology.route(3, 2)), kStaged);
+}
+
+TEST(BareMetal, WithoutNvlinkUsesPcieP2pWithoutHostMemory) {
+  const Topology topology(cluster("t4", 4));  // T4: no NVLink, PCIe Gen3
+  const std::vector<Hop> route = topology.route(0, 2);
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu2/pcie"}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));  // up to the root, down to the peer
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12e9);
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 5.7e-6);
+}
+
+TEST(BareMetal, DisabledNvlinkFallsBackToPcieP2p) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4);
+  scenario.cluster.host.nvlink_enabled = false;
+  const Topology topology(scenario);
+  EXPECT_EQ(classes(topology, topology.route(0, 1)), kPcieP2p);
+}
+
+TEST(P2pRules, OneRulePerModeInEnumOrderEachWithItsSource) {
+  const P2pRuleTable& rules = default_p2p_rules();
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(rules[i].mode), i);
+    EXPECT_FALSE(rules[i].source.empty());
+  }
+  EXPECT_FALSE(rules[static_cast<std::size_t>(VirtualizationMode::mig)].nvlink);
+}
+
+TEST(P2pRules, PassthroughPcieP2pCanBeFlipped) {
+  const Scenario scenario = cluster("t4", 4, VirtualizationMode::passthrough);
+  const Topology by_default(scenario);
+  EXPECT_EQ(classes(by_default, by_default.route(0, 1)), kStaged);
+  P2pRuleTable rules = default_p2p_rules();
+  rules[static_cast<std::size_t>(VirtualizationMode::passthrough)].pcie_p2p = true;  // ACS and IOMMU off
+  const Topology flipped(scenario, rules);
+  EXPECT_EQ(classes(flipped, flipped.route(0, 1)), kPcieP2p);
+}
+
+TEST(HgxA100EightGpu, RoutesThroughTheNvswitchInTwoHops) {
+  const Topology topology(cluster("a100-40gb-sxm4", 8));
+  EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::nvswitch);
+  const std::vector<Hop> route = topology.route(2, 5);
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu2/nvlink", "host0/gpu5/nvlink"}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12 * kNvlink3Link_Bps * 0.8);  // 240 GB/s
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 3.4e-6);  // two halves of one NVLink step
+}
+
+TEST(Dgx1V100, EightGpusUseTheStarApproximation) {
+  const Topology topology(cluster("v100-sxm2-16gb", 8));
+  EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::hub_approximation);
+  const std::vector<Hop> route = topology.route(0, 7);
+  EXPECT_EQ(classes(topology, route), (std::vector<LinkClass>{LinkClass::nvlink, LinkClass::nvlink}));
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 6 * 25e9 * 0.8);  // V100: 6 NVLink2 links of 25 GB/s
+}
+
+TEST(TuringBridge, JoinsPairsAndLeavesOtherPairsToPcie) {
+  const Topology bare(cluster("quadro-rtx-6000", 4));
+  EXPECT_EQ(names(bare, bare.route(2, 3)), std::vector<std::string>{"host0/nvlink2-3"});
+  EXPECT_DOUBLE_EQ(bare.bottleneck_Bps(bare.route(2, 3)), 2 * 25e9 * 0.8);  // two links of 25 GB/s
+  EXPECT_EQ(classes(bare, bare.route(1, 2)), kPcieP2p);
+  const Topology passthrough(cluster("quadro-rtx-6000", 4, VirtualizationMode::passthrough));
+  EXPECT_EQ(classes(passthrough, passthrough.route(1, 2)), kStaged);
+}
+
+/// 2 racks x 2 hosts x 4 A100, one ConnectX-5 100 GbE per host, RoCE v2, 2:1 oversubscription, 2 spines.
+Scenario two_racks(int nics = 1) {
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::bare_metal, 2, 2);
+  scenario.cluster.host.nics = nics;
+  scenario.cluster.fabric.oversubscription = 2;
+  scenario.cluster.fabric.spines = 2;
+  scenario.cluster.fabric.switch_latency_s = 300e-9;
+  return scenario;
+}
+
+TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
+  const Topology topology(two_racks());
+  const std::vector<Hop> route = topology.route(0, 8);  // GPU 8: host 2, rack 1; spine (0 + 1) % 2 = 1
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "rack0/uplink1",
+                                                               "rack1/uplink1", "host2/nic0", "host2/gpu0/pcie"}));
+  EXPECT_EQ(classes(topology, route), (std::vector<LinkClass>{LinkClass::pcie, LinkClass::nic, LinkClass::fabric,
+                                                               LinkClass::fabric, LinkClass::nic, LinkClass::pcie}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, true, true, false, false, false}));
+  // Uplink: 2 hosts x 1 NIC x 12.125 GB/s into the leaf, / (2:1 x 2 spines) = 6.0625 GB/s.
+  const double uplink_Bps = 2 * 1 * kRoce100_Bps / (2.0 * 2);
+  EXPECT_DOUBLE_EQ(topology.links()[static_cast<std::size_t>(route[2].link)].bandwidth_Bps, uplink_Bps);
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), uplink_Bps);
+  // 2 PCIe links + one message NIC to NIC (0.81 us) + leaf, spine, leaf (3 x 0.3 us).
+  EXPECT_NEAR(topology.latency_s(route), 2 * kPcieLink_s + 0.81e-6 + 3 * 300e-9, 1e-15);
+}
+
+TEST(Fabric, HostsOfOneRackMeetAtTheLeaf) {
+  const Topology topology(two_racks());
+  EXPECT_TRUE(topology.host_to_host(0, 1).empty());
+  const std::vector<Hop> route = topology.route(1, 4);  // host 0 -> host 1, both rack 0
+  EXPECT_EQ(names(topology, route),
+            (std::vector<std::string>{"host0/gpu1/pcie", "host0/nic0", "host1/nic0", "host1/gpu0/pcie"}));
+  EXPECT_NEAR(topology.latency_s(route), 2 * kPcieLink_s + 0.81e-6 + 300e-9, 1e-15);
+}
+
+TEST(Fabric, GpuUsesNicOfItsLocalIndexModuloNics) {
+  const Topology topology(two_racks(2));
+  EXPECT_EQ(names(topology, topology.gpu_to_network(3)), (std::vector<std::string>{"host0/gpu3/pcie", "host0/nic1"}));
+  EXPECT_EQ(names(topology, topology.gpu_to_network(6)), (std::vector<std::string>{"host1/gpu2/pcie", "host1/nic0"}));
+}
+
+TEST(Fabric, RoceV2NicLinkIsLineRateTimesEfficiency) {
+  const Topology topology(two_racks());
+  const Link& nic = topology.links()[static_cast<std::size_t>(topology.gpu_to_network(0).back().link)];
+  EXPECT_EQ(nic.link_class, LinkClass::nic);
+  EXPECT_DOUBLE_EQ(nic.bandwidth_Bps, 100e9 / 8 * 0.97);
+}
+
+TEST(RingOrder, GroupsByRackThenHost) {
+  const Topology topology(two_racks());
+  EXPECT_EQ(topology.ring_order({9, 0, 5, 12, 1, 8, 4}), (std::vector<int>{0, 1, 4, 5, 8, 9, 12}));
+  const Topology turing(cluster("quadro-rtx-6000", 6));
+  EXPECT_EQ(turing.ring_order({5, 2, 4, 3}), (std::vector<int>{2, 3, 4, 5}));  // bridged pairs stay adjacent
+}
+
+TEST(RingBottleneck, StagedRingMatchesTheMeasuredBusBandwidth) {
+  // Each GPU's staging carries one ring flow each way, so the ring runs at 5 GB/s: the ~5 GB/s busbw measured on
+  // 4x A100 PCIe without P2P (HARDWARE.md), which a single host-wide link would have divided by four.
+  Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
+  scenario.cluster.host.nvlink_enabled = false;
+  EXPECT_DOUBLE_EQ(Topology(scenario).ring_bottleneck_Bps({0, 1, 2, 3}), 5e9);
+}
+
+TEST(RingBottleneck, NvlinkRingsRunAtOneConnection) {
+  EXPECT_DOUBLE_EQ(Topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({0, 1, 2, 3}), 240e9);
+  EXPECT_DOUBLE_EQ(Topology(cluster("a100-40gb-sxm4", 8)).ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}), 240e9);
+  EXPECT_EQ(Topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({2}), std::numeric_limits<double>::infinity());
+}
+
+TEST(RingBottleneck, TwoHostsAreBoundByTheirNic) {
+  const Topology topology(two_racks());
+  // 3 -> 4 leaves host 0's NIC forward and 7 -> 0 enters it backward: one flow per direction.
+  EXPECT_DOUBLE_EQ(topology.ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}), kRoce100_Bps);
+}
+
+TEST(EqualShare, FlowsThroughOneNicSplitIt) {
+  const Topology topology(two_racks());
+  const FlowRates rates = topology.equal_share_rates({{0, 4}, {1, 5}, {2, 2}});
+  ASSERT_EQ(rates.rate_Bps.size(), 3u);
+  EXPECT_DOUBLE_EQ(rates.rate_Bps[0], kRoce100_Bps / 2);
+  EXPECT_DOUBLE_EQ(rates.rate_Bps[1], kRoce100_Bps / 2);
+  EXPECT_EQ(rates.rate_Bps[2], std::numeric_limits<double>::infinity());
+  EXPECT_DOUBLE_EQ(rates.slowest_Bps, kRoce100_Bps / 2);
+}
+
+TEST(Topology, IsDeterministic) {
+  const Topology first(two_racks(2));
+  const Topology second(two_racks(2));
+  ASSERT_EQ(first.links().size(), second.links().size());
+  for (std::size_t i = 0; i < first.links().size(); ++i) EXPECT_EQ(first.links()[i].name, second.links()[i].name);
+  for (int a : {0, 5, 9}) {
+    for (int b : {3, 8, 15}) EXPECT_EQ(first.route(a, b), second.route(a, b));
+  }
+}
+
+TEST(Scale, SixteenThousandGpusBuildQuickly) {
+  // 64 racks x 32 hosts x 8 A100 = 16,384 GPUs (2,048 hosts), one ConnectX-5 100 GbE each, non-blocking, 2 spines.
+  Scenario scenario = cluster("a100-40gb-sxm4", 8, VirtualizationMode::bare_metal, 64, 32);
+  const auto start = std::chrono::steady_clock::now();
+  const Topology topology(scenario);
+  const auto built = std::chrono::steady_clock::now();
+  std::vector<int> all(16384);
+  std::iota(all.begin(), all.end(), 0);
+  const double ring_Bps = topology.ring_bottleneck_Bps(topology.ring_order(all));
+  const auto done = std::chrono::steady_clock::now();
+  std::printf("[ timing ] 16384 GPUs: %zu links, build %.3f s, ring order + bottleneck %.3f s\n",
+              topology.links().size(), std::chrono::duration<double>(built - start).count(),
+              std::chrono::duration<double>(done - built).count());
+  EXPECT_EQ(topology.gpu_count(), 16384);
+  // Each host's NIC carries one ring flow each way; uplinks (32 x 12.125 / 2 GB/s) never bind: the NIC does.
+  EXPECT_DOUBLE_EQ(ring_Bps, kRoce100_Bps);
+}
+
+}  // namespace
+}  // namespace vtsim::sim

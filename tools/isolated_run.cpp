@@ -1,0 +1,88 @@
+#include "tools/isolated_run.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "models/error.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+// The child answers with one line saying how it ended, then its payload.
+constexpr char kOk[] = "ok";
+constexpr char kInputError[] = "input-error";
+constexpr char kFailure[] = "failure";
+
+void write_all(int fd, const std::string& text) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    written += static_cast<std::size_t>(n);
+  }
+}
+
+std::string read_all(int fd) {
+  std::string text;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+}  // namespace
+
+nlohmann::json run_isolated(const std::function<nlohmann::json()>& work) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (child == 0) {
+    ::close(pipe_fds[0]);
+    std::string answer;
+    try {
+      answer = std::string(kOk) + "\n" + work().dump();
+    } catch (const InputError& error) {
+      answer = std::string(kInputError) + "\n" + error.what();
+    } catch (const std::exception& error) {
+      answer = std::string(kFailure) + "\n" + error.what();
+    }
+    write_all(pipe_fds[1], answer);
+    ::close(pipe_fds[1]);
+    std::cout.flush();
+    std::cerr.flush();
+    ::_exit(0);  // no atexit handlers or static destructors of the parent's state in the child
+  }
+  ::close(pipe_fds[1]);
+  const std::string answer = read_all(pipe_fds[0]);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status)) {
+    throw std::runtime_error("the simulation process died from signal " + std::to_string(WTERMSIG(status)));
+  }
+  const std::size_t newline = answer.find('\n');
+  const std::string kind = answer.substr(0, newline);
+  const std::string payload = newline == std::string::npos ? "" : answer.substr(newline + 1);
+  if (kind == kOk) return nlohmann::json::parse(payload);
+  if (kind == kInputError) throw InputError(payload);
+  throw std::runtime_error(payload.empty() ? "the simulation process ended without an answer" : payload);
+}
+
+}  // namespace vtsim::tools

@@ -1,0 +1,92 @@
+#include "tools/result_table.hpp"
+
+#include <set>
+
+#include "tools/text_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+using nlohmann::json;
+
+std::string ms(double seconds) { return format_number(seconds * 1e3, 4); }
+
+std::string percent(double fraction) { return format_number(fraction * 100.0, 3) + "%"; }
+
+/// One row: a label and a cell per variant.
+void add_row(TextTable& table, const std::string& label, const std::vector<Variant>& variants,
+             const std::function<std::string(const json&)>& cell) {
+  std::vector<std::string> cells = {label};
+  for (const Variant& variant : variants) cells.push_back(cell(variant.result));
+  table.add_row(std::move(cells));
+}
+
+}  // namespace
+
+void print_result_table(std::ostream& out, const std::vector<Variant>& variants) {
+  const json& first = variants.front().result;
+  out << "scenario " << first["scenario"].get<std::string>() << ", fidelity " << first["fidelity"].get<std::string>()
+      << "\n";
+  std::vector<std::string> headers = {""};
+  for (const Variant& variant : variants) headers.push_back(variant.label);
+  for (std::size_t j = 0; j < first["jobs"].size(); ++j) {
+    const json& job = first["jobs"][j];
+    out << "\njob " << job["name"].get<std::string>() << ": " << job["workload"].get<std::string>() << ", "
+        << job["precision"].get<std::string>() << ", " << job["ranks"].get<int>() << " ranks x batch "
+        << job["batch_per_gpu"].get<int>() << " on " << job["device"].get<std::string>() << "\n";
+    TextTable table(headers);
+    const auto at = [j](const json& result) -> const json& { return result["jobs"][j]; };
+    add_row(table, "step time mean (ms)", variants, [&](const json& r) { return ms(at(r)["step_time_s"]["mean"]); });
+    add_row(table, "step time p50 / p99 (ms)", variants, [&](const json& r) {
+      return ms(at(r)["step_time_s"]["p50"]) + " / " + ms(at(r)["step_time_s"]["p99"]);
+    });
+    add_row(table, "samples/s", variants, [&](const json& r) { return format_number(at(r)["samples_per_s"], 5); });
+    add_row(table, "1-GPU samples/s", variants,
+            [&](const json& r) { return format_number(at(r)["single_gpu"]["samples_per_s"], 5); });
+    add_row(table, "scaling efficiency", variants, [&](const json& r) { return percent(at(r)["scaling_efficiency"]); });
+    add_row(table, "compute per step (ms)", variants, [&](const json& r) { return ms(at(r)["breakdown_s"]["compute"]); });
+    add_row(table, "  of which interference (ms)", variants,
+            [&](const json& r) { return ms(at(r)["breakdown_s"]["of_which_interference"]); });
+    add_row(table, "exposed communication (ms)", variants,
+            [&](const json& r) { return ms(at(r)["breakdown_s"]["exposed_communication"]); });
+    add_row(table, "allreduce MiB / calls per step", variants, [&](const json& r) {
+      return format_number(at(r)["allreduce"]["bytes_per_step"].get<double>() / 1048576.0, 4) + " / " +
+             format_number(at(r)["allreduce"]["calls_per_step"], 3);
+    });
+    add_row(table, "memory per GPU (GiB of capacity)", variants, [&](const json& r) {
+      return format_number(at(r)["memory_per_gpu"]["total_gib"], 3) + " of " +
+             format_number(at(r)["memory_per_gpu"]["device_capacity_gib"], 3);
+    });
+    table.print(out);
+  }
+  std::set<std::string> classes;
+  for (const Variant& variant : variants) {
+    for (const json& link : variant.result["link_classes"]) classes.insert(link["class"].get<std::string>());
+  }
+  if (!classes.empty()) {
+    out << "\nlink classes: busiest link's utilisation, GB/s carried in all\n";
+    TextTable table(headers);
+    for (const std::string& name : classes) {
+      add_row(table, name, variants, [&](const json& r) -> std::string {
+        for (const json& link : r["link_classes"]) {
+          if (link["class"] == name) {
+            return percent(link["busiest_utilisation"]) + ", " +
+                   format_number(link["bytes_per_s"].get<double>() / 1e9, 4);
+          }
+        }
+        return "-";
+      });
+    }
+    table.print(out);
+  }
+  std::set<std::string> notes;
+  for (const Variant& variant : variants) {
+    for (const json& note : variant.result["uncalibrated_defaults"]) notes.insert(note.get<std::string>());
+  }
+  if (!notes.empty()) {
+    out << "\nuncalibrated defaults used (no measurement behind them):\n";
+    for (const std::string& note : notes) out << "  - " << note << "\n";
+  }
+}
+
+}  // namespace vtsim::tools
