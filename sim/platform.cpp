@@ -28,7 +28,7 @@ std::vector<Hop> reversed(const std::vector<Hop>& hops) {
 
 }  // namespace
 
-Platform::Platform(const Topology& topology, const std::vector<int>& cores_per_gpu) {
+Platform::Platform(const Topology& topology) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());
@@ -61,9 +61,7 @@ Platform::Platform(const Topology& topology, const std::vector<int>& cores_per_g
       const int first_gpu = host * gpus_per_host;
       for (int g = first_gpu; g < first_gpu + gpus_per_host; ++g) {
         gpu_hosts_[static_cast<std::size_t>(g)] =
-            host_zone->create_host(host_name + ".g" + std::to_string(g - first_gpu), kGpuWorkPerSecond)
-                ->set_core_count(cores_per_gpu[static_cast<std::size_t>(g)])
-                ->seal();
+            host_zone->create_host(host_name + ".g" + std::to_string(g - first_gpu), 1.0)->seal();
       }
       simgrid::kernel::routing::NetPoint* gateway = host_zone->create_router(host_name + ".gw");
       for (int a = first_gpu; a < first_gpu + gpus_per_host; ++a) {

@@ -7,6 +7,9 @@
 // network. Each rack zone routes between its host zones through the leaf; the leaf's gateway router sits in its own
 // one-router child zone (a router placed directly in an ancestor zone broke routing in our SimGrid probes). The
 // cluster zone routes between racks through the spines.
+//
+// GPUs are SimGrid hosts so that communications have endpoints; kernels do not run on SimGrid's CPU model: a kernel's
+// duration comes from the compute model and the rank's actor sleeps for it (see training_job.hpp).
 
 #include <vector>
 
@@ -20,15 +23,11 @@ namespace vtsim::sim {
 /// The SimGrid platform of one simulation. REQUIRES: a configured s4u::Engine with no platform yet.
 class Platform {
  public:
-  /// Builds zones, links and routes. `cores_per_gpu[g]` is the number of concurrent execution contexts on GPU g
-  /// (one per MIG instance; 1 otherwise). Each core runs at kGpuWorkPerSecond.
-  Platform(const Topology& topology, const std::vector<int>& cores_per_gpu);
+  /// Builds zones, links and routes.
+  explicit Platform(const Topology& topology);
 
   /// The SimGrid host standing for GPU `gpu`.
   simgrid::s4u::Host* gpu_host(int gpu) const { return gpu_hosts_[static_cast<std::size_t>(gpu)]; }
-
-  /// Speed of one GPU "core": kernel times are turned into work amounts at this rate (work = seconds x speed).
-  static constexpr double kGpuWorkPerSecond = 1e9;
 
  private:
   std::vector<simgrid::s4u::Host*> gpu_hosts_;

@@ -150,8 +150,6 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       }
     }
   }
-  std::vector<int> cores(ranks_per_gpu.size());
-  std::transform(ranks_per_gpu.begin(), ranks_per_gpu.end(), cores.begin(), [](int n) { return std::max(1, n); });
 
   std::size_t actors = 0;
   for (const JobConfig& job : scenario.jobs) actors += 2 * job.gpu_ids.size() + 1;
@@ -160,7 +158,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(actors);
-  const Platform platform(topology, cores);
+  const Platform platform(topology);
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;

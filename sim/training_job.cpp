@@ -6,7 +6,6 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "sim/platform.hpp"
 #include "sim/sync.hpp"
 
 namespace vtsim::sim {
@@ -47,12 +46,14 @@ struct TrainingJob::State {
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
 
-  /// Runs `seconds` of kernel work on the calling rank's GPU, slowed if a collective is running there.
+  /// Runs `seconds` of kernel work on the calling rank's GPU, slowed if a collective is running there. The duration
+  /// comes from the compute model, so the actor sleeps rather than executing on SimGrid's CPU model, which would add
+  /// nothing for a device that runs one kernel at a time and costs a sharing computation per kernel.
   double run_kernel(RankRuntime& rank, double seconds, IterationRecord& record) {
     if (seconds <= 0) return 0;
     double actual = seconds;
     if (rank.collective_in_flight) actual = seconds / (1.0 - plan.collective_sm_share);
-    sg4::this_actor::execute(actual * Platform::kGpuWorkPerSecond);
+    sg4::this_actor::sleep_for(actual);
     record.compute_s += actual;
     record.interference_s += actual - seconds;
     return actual;

@@ -35,7 +35,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     char* argv[] = {program, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     configure_engine(2 * scenario.jobs[0].gpu_ids.size());
-    const Platform platform(topology, std::vector<int>(static_cast<std::size_t>(topology.gpu_count()), 1));
+    const Platform platform(topology);
     const JobRings rings = job_rings(scenario, 0, topology);
     std::unique_ptr<Allreduce> allreduce =
         make_allreduce(scenario.jobs[0], "test", rings, topology, platform, scenario.simulation.fidelity);

@@ -105,7 +105,7 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     char* argv[] = {program, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     configure_engine(0);
-    const Platform platform(topology, std::vector<int>(16, 1));
+    const Platform platform(topology);
     nlohmann::json problems = nlohmann::json::array();
     for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}}) {
       std::vector<simgrid::s4u::Link*> links;
