@@ -12,6 +12,7 @@
 #include "calibrate/build_features.hpp"
 #include "models/error.hpp"
 #include "sim/simgrid_info.hpp"
+#include "tools/bench_command.hpp"
 #include "tools/catalog_command.hpp"
 #include "tools/check_command.hpp"
 #include "tools/run_command.hpp"
@@ -61,6 +62,11 @@ int main(int argc, char** argv) {
   run->add_option("--format", run_format, "table or json")->check(CLI::IsMember({"table", "json"}));
   run->add_option("--trace", run_request.trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
 
+  int bench_max_gpus = 1024;
+  CLI::App* bench = app.add_subcommand("bench", "Time simulations of growing clusters; print a table");
+  bench->add_option("--max-gpus", bench_max_gpus, "Largest cluster to simulate (8, 32, 128, ... up to this)")
+      ->check(CLI::Range(8, 1 << 20));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -71,6 +77,8 @@ int main(int argc, char** argv) {
   try {
     if (*catalog) {
       vtsim::tools::print_catalog(std::cout, catalog_name, catalog_format == "json");
+    } else if (*bench) {
+      vtsim::tools::bench_command(std::cout, bench_max_gpus);
     } else if (*run) {
       run_request.json = run_format == "json";
       vtsim::tools::run_command(run_request, std::cout);
