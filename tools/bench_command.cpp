@@ -3,10 +3,13 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <iostream>
+#include <memory>
 #include <string>
 
 #include "models/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "tools/command.hpp"
 #include "tools/isolated_run.hpp"
 #include "tools/text_table.hpp"
 
@@ -59,6 +62,14 @@ void bench_command(std::ostream& out, int max_gpus) {
   out << "vtsim bench: BERT-large seq128, batch 64/GPU, 8x A100 80GB hosts, RoCE v2 leaf-spine 2:1, flat ring,\n"
          "3 iterations (1 warm-up); each point in its own process\n";
   table.print(out);
+}
+
+Command add_bench_command(CLI::App& parent) {
+  auto max_gpus = std::make_shared<int>(1024);
+  CLI::App* app = parent.add_subcommand("bench", "Time simulations of growing clusters; print a table");
+  app->add_option("--max-gpus", *max_gpus, "Largest cluster to simulate (8, 32, 128, ... up to this)")
+      ->check(CLI::Range(8, 1 << 20));
+  return {app, [max_gpus] { bench_command(std::cout, *max_gpus); }};
 }
 
 }  // namespace vtsim::tools

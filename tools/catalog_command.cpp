@@ -1,5 +1,8 @@
 #include "tools/catalog_command.hpp"
 
+#include <iostream>
+#include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "models/gpu_catalog.hpp"
@@ -9,6 +12,7 @@
 #include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
 #include "models/workload_catalog.hpp"
+#include "tools/command.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {
@@ -163,6 +167,18 @@ void print_catalog(std::ostream& out, const std::string& name, bool as_json) {
     table.print(out);
   }
   if (as_json) out << (name.empty() ? all : all[name]).dump(2) << '\n';
+}
+
+Command add_catalog_command(CLI::App& parent) {
+  struct Options {
+    std::string name;
+    std::string format = "table";
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* app = parent.add_subcommand("catalog", "Print the built-in hardware and workload catalogs");
+  app->add_option("name", options->name, "Which catalog (all when omitted)")->check(CLI::IsMember(catalog_names()));
+  app->add_option("--format", options->format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  return {app, [options] { print_catalog(std::cout, options->name, options->format == "json"); }};
 }
 
 }  // namespace vtsim::tools

@@ -1,9 +1,13 @@
 #include "tools/check_command.hpp"
 
+#include <iostream>
+#include <memory>
+
 #include "models/json_reader.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/scenario_writer.hpp"
+#include "tools/command.hpp"
 #include "tools/default_scenario.hpp"
 
 namespace vtsim::tools {
@@ -19,6 +23,21 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
 
 void print_resolved_scenario(std::ostream& out, const Scenario& scenario) {
   out << scenario_to_json(scenario).dump(2) << '\n';
+}
+
+Command add_check_command(CLI::App& parent) {
+  struct Options {
+    std::string scenario;
+    std::vector<std::string> overrides;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* app = parent.add_subcommand("check", "Validate a scenario and print it with every default filled in");
+  app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)");
+  app->add_option("--set", options->overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
+      ->allow_extra_args(false);
+  return {app, [options] {
+            print_resolved_scenario(std::cout, load_scenario_or_default(options->scenario, options->overrides));
+          }};
 }
 
 }  // namespace vtsim::tools

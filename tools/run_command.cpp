@@ -1,9 +1,12 @@
 #include "tools/run_command.hpp"
 
+#include <iostream>
+#include <memory>
+
 #include "models/scenario.hpp"
-#include "sim/simulation.hpp"
 #include "tools/check_command.hpp"
-#include "tools/isolated_run.hpp"
+#include "tools/command.hpp"
+#include "tools/point_runner.hpp"
 #include "tools/result_table.hpp"
 
 namespace vtsim::tools {
@@ -21,14 +24,11 @@ void run_command(const RunRequest& request, std::ostream& out) {
     variants.push_back(load_scenario_or_default(request.scenario_file, overrides));
   }
 
-  const std::string trace_file = request.trace_file;
-  nlohmann::json result = run_isolated([&] {
-    return sim::to_json(sim::simulate(scenario, sim::SimulationOptions{trace_file}));
-  });
+  nlohmann::json result = simulate_point(scenario, request.trace_file);
   std::vector<Variant> columns = {{"as given", result}};
   nlohmann::json variant_results = nlohmann::json::array();
   for (std::size_t v = 0; v < variants.size(); ++v) {
-    nlohmann::json variant = run_isolated([&] { return sim::to_json(sim::simulate(variants[v])); });
+    nlohmann::json variant = simulate_point(variants[v]);
     columns.push_back({compare[v], variant});
     variant_results.push_back({{"set", compare[v]}, {"result", variant}});
   }
@@ -38,6 +38,24 @@ void run_command(const RunRequest& request, std::ostream& out) {
     return;
   }
   print_result_table(out, columns);
+}
+
+Command add_run_command(CLI::App& parent) {
+  auto request = std::make_shared<RunRequest>();
+  auto format = std::make_shared<std::string>("table");
+  CLI::App* app = parent.add_subcommand("run", "Simulate a scenario and print step time, throughput and scaling");
+  app->add_option("scenario", request->scenario_file,
+                  "Scenario JSON file (the built-in default when omitted; then NVLink on and off are compared)");
+  app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")->allow_extra_args(false);
+  app->add_option("--compare", request->compare,
+                  "Also run the scenario with PATH=VALUE and show it side by side; repeatable")
+      ->allow_extra_args(false);
+  app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  app->add_option("--trace", request->trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
+  return {app, [request, format] {
+            request->json = *format == "json";
+            run_command(*request, std::cout);
+          }};
 }
 
 }  // namespace vtsim::tools

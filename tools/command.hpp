@@ -1,0 +1,23 @@
+#pragma once
+// A vtsim subcommand: its node in the command line and what it does when chosen. Each command module adds its own
+// options, so main.cpp only lists the commands.
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace vtsim::tools {
+
+/// One subcommand. `action` runs after parsing if `app` was chosen; it throws InputError on bad input.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<void()> action;
+};
+
+/// The subcommands, each defined next to its implementation.
+Command add_catalog_command(CLI::App& parent);
+Command add_check_command(CLI::App& parent);
+Command add_run_command(CLI::App& parent);
+Command add_bench_command(CLI::App& parent);
+
+}  // namespace vtsim::tools

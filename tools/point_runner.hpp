@@ -1,0 +1,17 @@
+#pragma once
+// Simulating one scenario point the way every command does: in its own process, with whatever companion runs its
+// figures need. `vtsim run` and `vtsim sweep` both go through here, so their results agree.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/scenario.hpp"
+
+namespace vtsim::tools {
+
+/// Simulates `scenario` in a child process and returns its result JSON (sim::to_json). `trace_file` may be "".
+/// Throws InputError for a scenario that cannot run; std::runtime_error if the simulation process fails.
+nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file = "");
+
+}  // namespace vtsim::tools
