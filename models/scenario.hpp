@@ -117,6 +117,9 @@ struct VirtualizationConfig {
   SchedulerConfig scheduler;
   /// vCPUs of each VM. Default 24, as in the seed study's VM (VMware performance blog, May 2022).
   int vm_cpu_cores = 24;
+  /// vgpu mode: allow time-sliced vGPUs of different sizes on one GPU (NVIDIA vGPU 17 "mixed-size mode"; fixed share is
+  /// then not supported). Default false: one profile size per GPU.
+  bool mixed_sizes = false;
 };
 
 /// Horovod settings of one job.
@@ -153,6 +156,12 @@ struct JobConfig {
   std::string vgpu_profile;
   /// mig mode: this job's MIG profile. Default: virtualization.mig_profile.
   std::string mig_profile;
+  /// A powered-on VM that holds its vGPUs (or MIG instances) but runs no work: it takes its share under equal and fixed
+  /// share scheduling and its framebuffer, nothing else. Default false. An idle job needs no workload or batch.
+  bool idle = false;
+  /// Where the job came from in the file ("jobs[2]"), for error messages; `copies` in the file makes several jobs
+  /// from one entry (not part of the format).
+  std::string json_path;
 };
 
 /// How to simulate.

@@ -13,6 +13,7 @@
 #include "models/nearest_name.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/overrides.hpp"
+#include "models/scenario_checks.hpp"
 #include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
 #include "models/workload_catalog.hpp"
@@ -22,6 +23,7 @@ namespace {
 
 constexpr int kMaxGpusPerHost = 16;  // HGX/DGX boards top out at 8 (16 on DGX-2); 16 bounds typos, not hardware
 constexpr int kMaxNicsPerHost = 16;
+constexpr int kMaxCopies = 1024;  // identical tenants from one job entry
 constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
 constexpr int kMaxInt = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
 
@@ -173,6 +175,13 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
   }
   config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s);
   config.vm_cpu_cores = read_int(virtualization, "vm_cpu_cores", config.vm_cpu_cores, 1, 4096);
+  if (auto mixed = virtualization.get("mixed_sizes")) {
+    if (config.mode != VirtualizationMode::vgpu) mixed->fail("only used when virtualization.mode is 'vgpu'");
+    config.mixed_sizes = mixed->as_bool();
+    if (config.mixed_sizes && config.scheduler.policy == SchedulerPolicy::fixed_share) {
+      mixed->fail("fixed share is not supported with time-sliced vGPUs of mixed sizes (NVIDIA vGPU user guide)");
+    }
+  }
   virtualization.finish();
   return config;
 }
@@ -233,8 +242,9 @@ HorovodConfig read_horovod(JsonObject horovod) {
   return config;
 }
 
-JobConfig read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
-                   const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
+/// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
+std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
+                                const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
   // All keys first, so that a misspelt key is reported as such rather than as a missing one.
   const std::optional<JsonValue> name = job.get("name");
   const std::optional<JsonValue> workload = job.get("workload");
@@ -245,13 +255,28 @@ JobConfig read_job(JsonObject job, std::size_t index, const ClusterConfig& clust
   const std::optional<JsonValue> horovod = job.get("horovod");
   const std::optional<JsonValue> vgpu_profile = job.get("vgpu_profile");
   const std::optional<JsonValue> mig_profile = job.get("mig_profile");
+  const std::optional<JsonValue> idle = job.get("idle");
+  const std::optional<JsonValue> copies = job.get("copies");
   JobConfig config;
+  config.json_path = job.value().path();
+  config.idle = idle && idle->as_bool();
   config.gpu_ids = read_gpu_ids(job, cluster.total_gpus());  // takes "gpus" and "first_gpu"
   job.finish();
 
   config.name = name ? name->as_string() : "job" + std::to_string(index);
-  if (!workload) job.value().fail("missing required key 'workload'");
-  if (workload->is_object()) {
+  if (config.idle) {
+    if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
+      idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
+    }
+    for (const auto& key : {workload, precision, batch, iterations, warmup, horovod}) {
+      if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
+    }
+  } else if (!workload) {
+    job.value().fail("missing required key 'workload'");
+  }
+  if (config.idle) {
+    config.workload_id = "none";
+  } else if (workload->is_object()) {
     JsonObject generated = workload->as_object();
     config.transformer = read_transformer(generated.require("transformer").as_object());
     generated.finish();
@@ -271,8 +296,8 @@ JobConfig read_job(JsonObject job, std::size_t index, const ClusterConfig& clust
       precision->fail(std::string(to_string(config.precision)) + " is not supported by " + gpu.name);
     }
   }
-  if (!batch) job.value().fail("missing required key 'batch_per_gpu'");
-  config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
+  if (!batch && !config.idle) job.value().fail("missing required key 'batch_per_gpu'");
+  if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
@@ -291,72 +316,11 @@ JobConfig read_job(JsonObject job, std::size_t index, const ClusterConfig& clust
     job.value().fail("virtualization.mode is 'mig' but neither virtualization.mig_profile nor this job's "
                      "mig_profile is set");
   }
-  return config;
-}
-
-// ---- cross-job checks -------------------------------------------------------------------------------------------
-
-/// Checks that the jobs on each physical GPU can share it in the scenario's mode.
-void check_gpu_sharing(const Scenario& scenario, const GpuSpec& gpu, const JsonValue& jobs_value) {
-  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    for (int id : scenario.jobs[j].gpu_ids) jobs_on_gpu[id].push_back(j);
-  }
-  const auto job_path = [&](std::size_t j) {
-    return JsonValue(jobs_value.json()[j], jobs_value.file(), jobs_value.path() + "[" + std::to_string(j) + "].gpus");
-  };
-  const VirtualizationMode mode = scenario.virtualization.mode;
-  for (const auto& [gpu_id, jobs] : jobs_on_gpu) {
-    const std::string where = "GPU " + std::to_string(gpu_id);
-    const std::size_t last = jobs.back();
-    if (jobs.size() > 1 && (mode == VirtualizationMode::bare_metal || mode == VirtualizationMode::passthrough)) {
-      job_path(last).fail(where + " is already used by job '" + scenario.jobs[jobs.front()].name +
-                          "'; sharing a GPU needs virtualization.mode 'vgpu' or 'mig'");
-    }
-    if (mode == VirtualizationMode::vgpu) {
-      std::map<std::string, int> count;
-      for (std::size_t j : jobs) ++count[scenario.jobs[j].vgpu_profile];
-      for (const auto& [profile_id, n] : count) {
-        const VgpuProfile& profile = *find_vgpu_profile(profile_id);
-        if (n > profile.max_per_gpu) {
-          job_path(last).fail(where + " holds " + std::to_string(n) + " " + profile_id + " vGPUs; the profile allows " +
-                              std::to_string(profile.max_per_gpu) + " per GPU");
-        }
-      }
-    }
-    if (mode == VirtualizationMode::mig) {
-      int compute = 0;
-      int memory = 0;
-      for (std::size_t j : jobs) {
-        const MigProfile& profile = *find_mig_profile(gpu.id, scenario.jobs[j].mig_profile);
-        compute += profile.compute_slices;
-        memory += profile.memory_slices;
-      }
-      if (compute > 7 || memory > 8) {
-        // MIG splits compute in sevenths and memory in eighths (NVIDIA MIG user guide).
-        job_path(last).fail(where + ": the MIG instances of its jobs need " + std::to_string(compute) +
-                            "/7 compute and " + std::to_string(memory) + "/8 memory slices");
-      }
-    }
-  }
-}
-
-/// RoCE v1 is an Ethernet link-layer protocol: its traffic cannot leave one broadcast domain (one rack's leaf).
-void check_transport_reach(const Scenario& scenario, const JsonValue& jobs_value) {
-  const ClusterConfig& cluster = scenario.cluster;
-  const int gpus_per_rack = cluster.hosts_per_rack * cluster.host.gpus;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    const std::vector<int>& ids = scenario.jobs[j].gpu_ids;
-    const auto [low, high] = std::minmax_element(ids.begin(), ids.end());
-    const JsonValue gpus(jobs_value.json()[j], jobs_value.file(), jobs_value.path() + "[" + std::to_string(j) + "].gpus");
-    const bool spans_hosts = *low / cluster.host.gpus != *high / cluster.host.gpus;
-    if (spans_hosts && cluster.host.nics == 0) gpus.fail("the job spans hosts but cluster.host.nics is 0");
-    if (!transport_spec(cluster.transport).routable && *low / gpus_per_rack != *high / gpus_per_rack) {
-      gpus.fail("the job spans racks " + std::to_string(*low / gpus_per_rack) + " and " +
-                std::to_string(*high / gpus_per_rack) + ", but " + std::string(to_string(cluster.transport)) +
-                " is not routable: its traffic cannot leave one rack's broadcast domain (use roce_v2)");
-    }
-  }
+  const int count = copies ? static_cast<int>(copies->as_int(1, kMaxCopies)) : 1;
+  if (count == 1) return {config};
+  std::vector<JobConfig> jobs(static_cast<std::size_t>(count), config);
+  for (int k = 0; k < count; ++k) jobs[static_cast<std::size_t>(k)].name = config.name + "-" + std::to_string(k + 1);
+  return jobs;
 }
 
 }  // namespace
@@ -388,12 +352,15 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
 
   if (!jobs) root.value().fail("missing required key 'jobs'");
   std::set<std::string> job_names;
-  for (const JsonValue& element : jobs->as_array(1)) {
-    const std::size_t index = scenario.jobs.size();
-    scenario.jobs.push_back(read_job(element.as_object(), index, scenario.cluster, scenario.virtualization, gpu));
-    if (!job_names.insert(scenario.jobs.back().name).second) {
-      element.fail("job name '" + scenario.jobs.back().name + "' is used twice");
+  const std::vector<JsonValue> entries = jobs->as_array(1);
+  for (std::size_t index = 0; index < entries.size(); ++index) {
+    for (JobConfig& job : read_job(entries[index].as_object(), index, scenario.cluster, scenario.virtualization, gpu)) {
+      if (!job_names.insert(job.name).second) entries[index].fail("job name '" + job.name + "' is used twice");
+      scenario.jobs.push_back(std::move(job));
     }
+  }
+  if (std::all_of(scenario.jobs.begin(), scenario.jobs.end(), [](const JobConfig& job) { return job.idle; })) {
+    jobs->fail("every job is idle: nothing to simulate");
   }
 
   if (profile) {
@@ -409,8 +376,8 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     options.finish();
   }
 
-  check_gpu_sharing(scenario, gpu, *jobs);
-  check_transport_reach(scenario, *jobs);
+  check_gpu_sharing(scenario);
+  check_transport_reach(scenario);
   return scenario;
 }
 

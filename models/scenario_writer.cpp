@@ -35,12 +35,20 @@ nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization
       {"vm_cpu_cores", virtualization.vm_cpu_cores},
   };
   if (!virtualization.vgpu_profile.empty()) json["vgpu_profile"] = virtualization.vgpu_profile;
+  if (virtualization.mode == VirtualizationMode::vgpu) json["mixed_sizes"] = virtualization.mixed_sizes;
   if (!virtualization.mig_profile.empty()) json["mig_profile"] = virtualization.mig_profile;
   return json;
 }
 
 nlohmann::json job_to_json(const JobConfig& job) {
   nlohmann::json json = {{"name", job.name}};
+  if (job.idle) {
+    json["idle"] = true;
+    json["gpus"] = job.gpu_ids;
+    if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
+    if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
+    return json;
+  }
   if (job.transformer) {
     const TransformerConfig& t = *job.transformer;
     nlohmann::json transformer = {{"layers", t.layers},

@@ -53,6 +53,7 @@ nlohmann::json to_json(const SimulationResult& result) {
         {"breakdown_s",
          {{"compute", job.compute_s},
           {"of_which_interference", job.interference_s},
+          {"scheduler_wait", job.scheduler_wait_s},
           {"exposed_communication", job.exposed_communication_s}}},
         {"allreduce", {{"bytes_per_step", job.allreduce_bytes_per_step}, {"calls_per_step", job.allreduces_per_step}}},
         {"memory_per_gpu", memory_json(job.memory, job.device_memory_bytes)},
@@ -70,11 +71,20 @@ nlohmann::json to_json(const SimulationResult& result) {
                      {"bytes_per_s", link.bytes_per_s},
                      {"busiest_utilisation", link.busiest_utilisation}});
   }
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const GpuResult& gpu : result.gpus) {
+    gpus.push_back({{"gpu", gpu.gpu},
+                    {"vgpus", gpu.vgpus},
+                    {"busy_fraction", gpu.busy_fraction},
+                    {"switch_time_s", gpu.switch_time_s},
+                    {"switches", gpu.switches}});
+  }
   return {{"scenario", result.scenario},
           {"fidelity", result.fidelity},
           {"simulated_time_s", result.simulated_time_s},
           {"jobs", jobs},
           {"link_classes", links},
+          {"time_sliced_gpus", gpus},
           {"uncalibrated_defaults", result.uncalibrated}};
 }
 

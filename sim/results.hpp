@@ -37,6 +37,7 @@ struct JobResult {
   double scaling_efficiency = 0;     ///< samples_per_s / (ranks x single_gpu_samples_per_s)
   double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside
+  double scheduler_wait_s = 0;       ///< per step: waiting for the GPU while other vGPUs had their time slices
   double exposed_communication_s = 0;  ///< per step: step time not covered by compute
   double allreduce_bytes_per_step = 0;
   double allreduces_per_step = 0;
@@ -53,12 +54,22 @@ struct LinkClassResult {
   double busiest_utilisation = 0;    ///< the busiest link direction's bytes/s over its bandwidth
 };
 
+/// One time-sliced GPU.
+struct GpuResult {
+  int gpu = 0;
+  std::vector<std::string> vgpus;  ///< the jobs holding its vGPUs, in round-robin order
+  double busy_fraction = 0;        ///< of the whole simulated time, running some vGPU's kernels
+  double switch_time_s = 0;        ///< lost to context switches over the whole run
+  long switches = 0;
+};
+
 /// A whole simulation's result.
 struct SimulationResult {
   std::string scenario;
   std::string fidelity;
   std::vector<JobResult> jobs;
   std::vector<LinkClassResult> link_classes;
+  std::vector<GpuResult> gpus;             ///< time-sliced GPUs only
   std::vector<std::string> uncalibrated;  ///< defaults used that no measurement backs
   double simulated_time_s = 0;
 };

@@ -19,6 +19,7 @@
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
+#include "sim/gpu_sharing.hpp"
 #include "sim/platform.hpp"
 #include "sim/topology.hpp"
 #include "sim/training_job.hpp"
@@ -28,7 +29,10 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-constexpr int kLinksTracePid = 0;  // trace process of the link-class tracks; jobs use 1, 2, ...
+// Trace processes: link-class tracks, time-sliced GPU tracks, then one per job.
+constexpr int kLinksTracePid = 0;
+constexpr int kGpusTracePid = 1;
+constexpr int kFirstJobTracePid = 2;
 
 std::string format_fraction(double value) {
   char text[32];
@@ -77,6 +81,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   double previous_end = 0;
   double compute_sum = 0;
   double interference_sum = 0;
+  double scheduler_wait_sum = 0;
   for (std::size_t k = 0; k < total; ++k) {
     double end = 0;
     for (const auto& rank : records) end = std::max(end, rank[k].end_s);
@@ -85,6 +90,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
       for (const auto& rank : records) {
         compute_sum += rank[k].compute_s;
         interference_sum += rank[k].interference_s;
+        scheduler_wait_sum += rank[k].scheduler_wait_s;
       }
     }
     previous_end = end;
@@ -98,7 +104,8 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
   result.compute_s = compute_sum / rank_iterations;
   result.interference_s = interference_sum / rank_iterations;
-  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s);
+  result.scheduler_wait_s = scheduler_wait_sum / rank_iterations;
+  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s);
   result.allreduce_bytes_per_step = job.allreduce_bytes_per_iteration();
   result.allreduces_per_step = job.allreduces_per_iteration();
   result.memory = compute.memory;
@@ -107,16 +114,32 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   return result;
 }
 
-std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<JobCompute>& computes,
-                                               const std::set<LinkClass>& classes_used) {
+/// A job that runs (idle jobs only hold their vGPUs): its place in the scenario and what it computes.
+struct ActiveJob {
+  std::size_t index;
+  JobCompute compute;
+  std::unique_ptr<TrainingJob> job;
+  std::vector<std::pair<GpuFlow, double>> traffic;
+};
+
+std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
+                                               const std::set<LinkClass>& classes_used, bool time_sliced) {
   std::set<std::string> notes;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!computes[j].efficiency.calibrated) {
-      notes.insert("compute efficiency of job " + scenario.jobs[j].name + ": " + computes[j].efficiency.provenance);
-    }
+  std::map<std::string, std::string> jobs_by_provenance;  // identical tenants share one note
+  for (const ActiveJob& job : active) {
+    if (job.compute.efficiency.calibrated) continue;
+    std::string& names = jobs_by_provenance[job.compute.efficiency.provenance];
+    names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
   }
-  notes.insert("memory efficiency " + format_fraction(computes.front().efficiency.memory_efficiency) +
+  for (const auto& [provenance, names] : jobs_by_provenance) {
+    notes.insert("compute efficiency of " + names + ": " + provenance);
+  }
+  notes.insert("memory efficiency " + format_fraction(active.front().compute.efficiency.memory_efficiency) +
                " of datasheet bandwidth (assumed; models/compute_model)");
+  if (time_sliced) {
+    notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
+                 " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
+  }
   if (!classes_used.empty()) {
     const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
     notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu)) + ": " +
@@ -129,27 +152,65 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   return {notes.begin(), notes.end()};
 }
 
+
+/// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
+JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
+                 const GpuSharing& sharing) {
+  const JobConfig& config = scenario.jobs[active.index];
+  const JobRings rings = job_rings(scenario, active.index, topology);
+  JobPlan plan;
+  plan.name = config.name;
+  plan.job_index = static_cast<int>(active.index);
+  for (int g : rings.ring) {
+    plan.rank_hosts.push_back(platform.gpu_host(g));
+    const auto [scheduler, vgpu] = sharing.slot(g, active.index);
+    plan.rank_schedulers.push_back(scheduler);
+    plan.rank_vgpus.push_back(vgpu);
+  }
+  plan.kernels = active.compute.kernels;
+  const std::vector<Layer>& layers = active.compute.workload.layers;
+  double gradient_bytes = 0;
+  for (std::size_t l = layers.size(); l-- > 0;) {
+    if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
+    gradient_bytes += layers[l].gradient_bytes();
+  }
+  plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
+  plan.cycle_time_s = config.horovod.cycle_time_s;
+  plan.iterations = config.iterations;
+  plan.warmup_iterations = config.warmup_iterations;
+  plan.collective_sm_share = collective_sm_share(*find_gpu(scenario.cluster.host.gpu_model));
+  if (rings.ring.size() > 1) {
+    plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
+    active.traffic = job_traffic(config, rings, gradient_bytes);
+  }
+  std::set<int> classes;
+  for (const auto& [flow, bytes] : active.traffic) {
+    for (const Hop& hop : topology.route(flow.src, flow.dst)) {
+      classes.insert(static_cast<int>(topology.links()[static_cast<std::size_t>(hop.link)].link_class));
+    }
+  }
+  plan.link_class_tracks.assign(classes.begin(), classes.end());
+  plan.links_trace_pid = kLinksTracePid;
+  return plan;
+}
+
+std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s) {
+  std::vector<GpuResult> results;
+  for (const GpuSharing::GpuReport& report : sharing.reports()) {
+    results.push_back({report.gpu, report.vgpus, report.statistics.busy_s / simulated_s,
+                       report.statistics.switch_s, report.statistics.switches});
+  }
+  return results;
+}
+
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
-  std::vector<JobCompute> computes;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) computes.push_back(plan_job_compute(scenario, j));
-
+  std::vector<ActiveJob> active;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), nullptr, {}});
+  }
   const Topology topology(scenario);
-  std::vector<int> ranks_per_gpu(static_cast<std::size_t>(topology.gpu_count()), 0);
-  for (const JobConfig& job : scenario.jobs) {
-    for (int gpu : job.gpu_ids) ++ranks_per_gpu[static_cast<std::size_t>(gpu)];
-  }
-  if (scenario.virtualization.mode == VirtualizationMode::vgpu) {
-    for (std::size_t g = 0; g < ranks_per_gpu.size(); ++g) {
-      if (ranks_per_gpu[g] > 1) {
-        throw InputError(scenario.file + ": jobs: GPU " + std::to_string(g) + " holds " +
-                         std::to_string(ranks_per_gpu[g]) +
-                         " time-sliced vGPUs; their round-robin scheduler is not modelled yet (issue 4), so vtsim "
-                         "refuses rather than guess");
-      }
-    }
-  }
 
   std::size_t actors = 0;
   for (const JobConfig& job : scenario.jobs) actors += 2 * job.gpu_ids.size() + 1;
@@ -168,60 +229,31 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       trace.name_thread(kLinksTracePid, static_cast<int>(c), std::string(to_string(c)));
     }
   }
-  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  std::vector<std::unique_ptr<TrainingJob>> jobs;
-  std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
+  GpuSharing sharing(scenario, tracer, kGpusTracePid);
+  sharing.start(platform);
   std::set<LinkClass> classes_used;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    const JobConfig& config = scenario.jobs[j];
-    const JobRings rings = job_rings(scenario, j, topology);
-    JobPlan plan;
-    plan.name = config.name;
-    plan.job_index = static_cast<int>(j);
-    for (int g : rings.ring) plan.rank_hosts.push_back(platform.gpu_host(g));
-    plan.kernels = computes[j].kernels;
-    const std::vector<Layer>& layers = computes[j].workload.layers;
-    double gradient_bytes = 0;
-    for (std::size_t l = layers.size(); l-- > 0;) {
-      if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
-      gradient_bytes += layers[l].gradient_bytes();
-    }
-    plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
-    plan.cycle_time_s = config.horovod.cycle_time_s;
-    plan.iterations = config.iterations;
-    plan.warmup_iterations = config.warmup_iterations;
-    plan.collective_sm_share = collective_sm_share(gpu);
-    if (rings.ring.size() > 1) {
-      plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
-      traffic.push_back(job_traffic(config, rings, gradient_bytes));
-    } else {
-      traffic.emplace_back();
-    }
-    std::set<int> classes;
-    for (const auto& [flow, bytes] : traffic.back()) {
-      for (const Hop& hop : topology.route(flow.src, flow.dst)) {
-        classes.insert(static_cast<int>(topology.links()[static_cast<std::size_t>(hop.link)].link_class));
-      }
-    }
-    plan.link_class_tracks.assign(classes.begin(), classes.end());
-    for (int c : classes) classes_used.insert(static_cast<LinkClass>(c));
-    plan.links_trace_pid = kLinksTracePid;
-    jobs.push_back(std::make_unique<TrainingJob>(std::move(plan), tracer, static_cast<int>(j) + 1));
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing);
+    for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
+    active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
+    active[a].job->start();
   }
-  for (auto& job : jobs) job->start();
   engine.run();
 
   SimulationResult result;
   result.scenario = scenario.name;
   result.fidelity = std::string(to_string(scenario.simulation.fidelity));
   result.simulated_time_s = sg4::Engine::get_clock();
+  std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
   std::vector<double> step_s;
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    result.jobs.push_back(job_result(scenario, j, computes[j], *jobs[j]));
+  for (const ActiveJob& job : active) {
+    result.jobs.push_back(job_result(scenario, job.index, job.compute, *job.job));
+    traffic.push_back(job.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }
   result.link_classes = link_class_results(topology, traffic, step_s);
-  result.uncalibrated = uncalibrated_defaults(scenario, computes, classes_used);
+  result.gpus = gpu_results(sharing, result.simulated_time_s);
+  result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
   if (tracer != nullptr) {
     std::ofstream out(options.trace_file);
     if (!out) throw InputError(options.trace_file + ": cannot write the trace");

@@ -49,14 +49,29 @@ struct TrainingJob::State {
   /// Runs `seconds` of kernel work on the calling rank's GPU, slowed if a collective is running there. The duration
   /// comes from the compute model, so the actor sleeps rather than executing on SimGrid's CPU model, which would add
   /// nothing for a device that runs one kernel at a time and costs a sharing computation per kernel.
-  double run_kernel(RankRuntime& rank, double seconds, IterationRecord& record) {
+  double run_kernel(int position, RankRuntime& rank, double seconds, IterationRecord& record) {
     if (seconds <= 0) return 0;
     double actual = seconds;
     if (rank.collective_in_flight) actual = seconds / (1.0 - plan.collective_sm_share);
-    sg4::this_actor::sleep_for(actual);
+    TimeSliceScheduler* scheduler = plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
+    const double start = sg4::Engine::get_clock();
+    if (scheduler != nullptr) {
+      scheduler->run(plan.rank_vgpus[static_cast<std::size_t>(position)], actual);
+      record.scheduler_wait_s += sg4::Engine::get_clock() - start - actual;
+    } else {
+      sg4::this_actor::sleep_for(actual);
+    }
     record.compute_s += actual;
     record.interference_s += actual - seconds;
     return actual;
+  }
+
+  /// Tells the rank's GPU scheduler, if any, that the rank will not run kernels until its next run_kernel().
+  void gpu_idle(int position) {
+    if (plan.rank_schedulers.empty()) return;
+    if (TimeSliceScheduler* scheduler = plan.rank_schedulers[static_cast<std::size_t>(position)]) {
+      scheduler->idle(plan.rank_vgpus[static_cast<std::size_t>(position)]);
+    }
   }
 
   void gradient_ready(int tensor) {
@@ -79,22 +94,25 @@ struct TrainingJob::State {
     for (int iteration = 0; iteration < total; ++iteration) {
       IterationRecord record;
       record.start_s = sg4::Engine::get_clock();
-      run_kernel(rank, forward_s, record);
+      run_kernel(position, rank, forward_s, record);
       const double backward_start = sg4::Engine::get_clock();
       double pending = 0;
       for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
         pending += kernels.backward_s[l];
         if (tensor_of_layer[l] < 0) continue;
-        run_kernel(rank, pending, record);
+        run_kernel(position, rank, pending, record);
         pending = 0;
         if (needs_allreduce) gradient_ready(tensor_of_layer[l]);
       }
-      run_kernel(rank, pending, record);
+      run_kernel(position, rank, pending, record);
       const double backward_end = sg4::Engine::get_clock();
-      if (needs_allreduce) rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
+      if (needs_allreduce) {
+        gpu_idle(position);
+        rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
+      }
       const double reduced = sg4::Engine::get_clock();
       record.wait_s = reduced - backward_end;
-      run_kernel(rank, kernels.optimizer_s, record);
+      run_kernel(position, rank, kernels.optimizer_s, record);
       record.end_s = sg4::Engine::get_clock();
       rank.records.push_back(record);
       if (trace != nullptr) {
@@ -104,6 +122,7 @@ struct TrainingJob::State {
         trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
       }
     }
+    gpu_idle(position);
   }
 
   void communication_actor(int position) {

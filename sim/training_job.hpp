@@ -19,6 +19,7 @@
 #include "models/compute_model.hpp"
 #include "sim/collective.hpp"
 #include "sim/trace.hpp"
+#include "sim/vgpu_scheduler.hpp"
 
 namespace vtsim::sim {
 
@@ -29,6 +30,7 @@ struct IterationRecord {
   double compute_s = 0;       ///< kernels, as run (slowed kernels included)
   double interference_s = 0;  ///< part of compute_s due to collectives running at the same time
   double wait_s = 0;          ///< waiting for allreduces after backward: exposed communication
+  double scheduler_wait_s = 0;  ///< time-sliced vGPU: waiting for the GPU while other vGPUs had it
 };
 
 /// A gradient tensor: one layer's parameters, in backward order.
@@ -42,6 +44,9 @@ struct JobPlan {
   std::string name;
   int job_index = 0;
   std::vector<simgrid::s4u::Host*> rank_hosts;  ///< one per rank, in ring order
+  /// Per rank: the scheduler of its GPU when that GPU is time-sliced between vGPUs (else null), and its vGPU there.
+  std::vector<TimeSliceScheduler*> rank_schedulers;
+  std::vector<int> rank_vgpus;
   KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
   std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them
   double fusion_threshold_bytes = 0;

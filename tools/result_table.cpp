@@ -47,6 +47,8 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     add_row(table, "compute per step (ms)", variants, [&](const json& r) { return ms(at(r)["breakdown_s"]["compute"]); });
     add_row(table, "  of which interference (ms)", variants,
             [&](const json& r) { return ms(at(r)["breakdown_s"]["of_which_interference"]); });
+    add_row(table, "waiting for the GPU scheduler (ms)", variants,
+            [&](const json& r) { return ms(at(r)["breakdown_s"]["scheduler_wait"]); });
     add_row(table, "exposed communication (ms)", variants,
             [&](const json& r) { return ms(at(r)["breakdown_s"]["exposed_communication"]); });
     add_row(table, "allreduce MiB / calls per step", variants, [&](const json& r) {
@@ -77,6 +79,34 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
         return "-";
       });
     }
+    table.print(out);
+  }
+  if (!first["time_sliced_gpus"].empty()) {
+    out << "\ntime-sliced GPUs: busy fraction, time lost to context switches (ms)\n";
+    TextTable table(headers);
+    for (std::size_t g = 0; g < first["time_sliced_gpus"].size(); ++g) {
+      const json& gpu = first["time_sliced_gpus"][g];
+      std::string label = "GPU " + std::to_string(gpu["gpu"].get<int>()) + " (";
+      for (std::size_t v = 0; v < gpu["vgpus"].size(); ++v) label += (v ? ", " : "") + gpu["vgpus"][v].get<std::string>();
+      add_row(table, label + ")", variants, [&](const json& r) -> std::string {
+        if (g >= r["time_sliced_gpus"].size()) return "-";
+        const json& other = r["time_sliced_gpus"][g];
+        return percent(other["busy_fraction"]) + ", " + ms(other["switch_time_s"]);
+      });
+    }
+    table.print(out);
+  }
+  if (first.contains("tenants")) {
+    out << "\ntenants: samples/s, slowdown against running alone; Jain's fairness over alone/shared throughput\n";
+    TextTable table(headers);
+    for (std::size_t t = 0; t < first["tenants"].size(); ++t) {
+      add_row(table, first["tenants"][t]["name"].get<std::string>(), variants, [&](const json& r) -> std::string {
+        const json& tenant = r["tenants"][t];
+        return format_number(tenant["samples_per_s"], 5) + ", " + format_number(tenant["slowdown"], 4) + "x";
+      });
+    }
+    add_row(table, "Jain's fairness", variants,
+            [&](const json& r) { return format_number(r["fairness"]["jain"], 4); });
     table.print(out);
   }
   std::set<std::string> notes;

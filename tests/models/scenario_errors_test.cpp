@@ -98,7 +98,35 @@ std::vector<ErrorCase> error_cases() {
        "is set"},
       {"MigOverCapacity",
        second_job(job_b, {{"virtualization.mode", "mig"}, {"virtualization.mig_profile", "4g.20gb"}}),
-       "s.json: jobs[1].gpus: GPU 0: the MIG instances of its jobs need 8/7 compute and 8/8 memory slices"},
+       "s.json: jobs[1].gpus: GPU 0: 4g.20gb + 4g.20gb need 8/7 compute and 8/8 memory slices"},
+      {"MigPlacementImpossible",
+       [&] {
+         nlohmann::json j = second_job(job_b, {{"virtualization.mode", "mig"}, {"virtualization.mig_profile", "3g.20gb"}});
+         nlohmann::json c = job_b;
+         c["name"] = "c";
+         c["mig_profile"] = "1g.5gb";
+         j["jobs"].push_back(c);
+         return j;
+       }(),
+       // 3g + 3g + 1g: 7/7 compute and 9/8 memory slices? No: 4 + 4 + 1 = 9 memory slices: too many.
+       "s.json: jobs[2].gpus: GPU 0: 3g.20gb + 3g.20gb + 1g.5gb need 7/7 compute and 9/8 memory slices"},
+      {"VgpuMixedSizes",
+       [&] {
+         nlohmann::json j = second_job(job_b, {{"virtualization.mode", "vgpu"}, {"virtualization.vgpu_profile", "A100X-10C"}});
+         j["jobs"][1]["vgpu_profile"] = "A100X-20C";
+         return j;
+       }(),
+       "s.json: jobs[1].gpus: GPU 0 holds vGPUs of different sizes (A100X-10C, A100X-20C); time-sliced vGPUs on one "
+       "GPU must have one size unless virtualization.mixed_sizes is true (vGPU 17 mixed-size mode)"},
+      {"FixedShareWithMixedSizes",
+       with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.policy", "fixed_share"},
+             {"virtualization.mixed_sizes", true}}),
+       "s.json: virtualization.mixed_sizes: fixed share is not supported with time-sliced vGPUs of mixed sizes "
+       "(NVIDIA vGPU user guide)"},
+      {"IdleJobWithWorkload", with({{"virtualization.mode", "vgpu"}, {"virtualization.vgpu_profile", "A100X-10C"},
+                                     {"jobs[0].idle", true}}),
+       "s.json: jobs[0].workload: an idle job runs no work: remove this key or 'idle'"},
+      {"CopiesZero", with({{"jobs[0].copies", 0}}), "s.json: jobs[0].copies: expected an integer from 1 to 1024, got 0"},
       {"MigOnT4", with({{"cluster.host.gpu_model", "t4"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.5gb"}}),
        "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},
       {"NvlinkOnT4", with({{"cluster.host.gpu_model", "t4"}, {"cluster.host.nvlink.present", true}}),

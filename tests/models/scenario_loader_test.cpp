@@ -111,6 +111,41 @@ TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   EXPECT_GE(count, 4);
 }
 
+TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "virtualization.mode", "vgpu");
+  set_json_path(json, "virtualization.vgpu_profile", "A100X-10C");
+  set_json_path(json, "jobs[0].name", "t");
+  set_json_path(json, "jobs[0].copies", 3);
+  const Scenario s = load(json);
+  ASSERT_EQ(s.jobs.size(), 3u);
+  EXPECT_EQ(s.jobs[0].name, "t-1");
+  EXPECT_EQ(s.jobs[2].name, "t-3");
+  EXPECT_EQ(s.jobs[2].gpu_ids, std::vector<int>{0});
+  EXPECT_EQ(s.jobs[2].json_path, "jobs[0]");
+}
+
+TEST(ScenarioLoader, IdleJobHoldsAVgpuWithoutWork) {
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "virtualization.mode", "vgpu");
+  set_json_path(json, "virtualization.vgpu_profile", "A100X-20C");
+  json["jobs"].push_back({{"name", "parked"}, {"idle", true}});
+  const Scenario s = load(json);
+  ASSERT_EQ(s.jobs.size(), 2u);
+  EXPECT_TRUE(s.jobs[1].idle);
+  EXPECT_EQ(s.jobs[1].vgpu_profile, "A100X-20C");
+}
+
+TEST(ScenarioLoader, NullOverrideRemovesAKeySoModesCanBeSwitched) {
+  const std::string file = std::string(VTSIM_SOURCE_DIR) + "/scenarios/vgpu-vs-mig-a100.json";
+  const std::vector<std::string> overrides = {"virtualization.vgpu_profile=null", "virtualization.mode=mig",
+                                              "virtualization.mig_profile=1g.10gb"};
+  const Scenario s = load_scenario_file(file, overrides);
+  EXPECT_EQ(s.virtualization.mode, VirtualizationMode::mig);
+  EXPECT_EQ(s.jobs[0].mig_profile, "1g.10gb");
+  EXPECT_EQ(s.jobs[0].vgpu_profile, "");
+}
+
 TEST(ScenarioLoader, OverridesApplyBeforeValidation) {
   const std::string file = std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json";
   const std::vector<std::string> overrides = {"cluster.host.nvlink.enabled=false", "jobs[0].batch_per_gpu=16"};

@@ -152,8 +152,8 @@ TEST(Trace, HasATrackPerRankAndPerLinkClass) {
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " compute")) << rank;
     EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " allreduce")) << rank;
-    EXPECT_TRUE(tracks_with_spans.count({1, 2 * rank})) << rank;      // job 1: compute spans
-    EXPECT_TRUE(tracks_with_spans.count({1, 2 * rank + 1})) << rank;  // and allreduce spans
+    EXPECT_TRUE(tracks_with_spans.count({2, 2 * rank})) << rank;      // the first job (pid 2): compute spans
+    EXPECT_TRUE(tracks_with_spans.count({2, 2 * rank + 1})) << rank;  // and allreduce spans
   }
   EXPECT_TRUE(threads.count("nvlink"));
   EXPECT_TRUE(tracks_with_spans.count({0, static_cast<int>(LinkClass::nvlink)}));  // the ring runs on NVLink

@@ -1,0 +1,45 @@
+#pragma once
+// Which physical GPUs are time-sliced between vGPUs, and their schedulers.
+
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "models/scenario.hpp"
+#include "sim/platform.hpp"
+#include "sim/trace.hpp"
+#include "sim/vgpu_scheduler.hpp"
+
+namespace vtsim::sim {
+
+/// The schedulers of a scenario's time-sliced GPUs and where each job's rank sits on them.
+class GpuSharing {
+ public:
+  /// Creates a scheduler for each GPU that needs one in vgpu mode: several vGPUs on it, or fixed share with a profile
+  /// that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their vGPUs.
+  /// `trace` may be null; each scheduler draws on track (trace_pid, gpu index).
+  GpuSharing(const Scenario& scenario, TraceRecorder* trace, int trace_pid);
+
+  /// Starts the schedulers' actors. REQUIRES: a running engine whose platform is `platform`.
+  void start(const Platform& platform);
+  /// The scheduler of `gpu` and the vGPU index job `job` has there, or {nullptr, -1} when the GPU is not time-sliced.
+  std::pair<TimeSliceScheduler*, int> slot(int gpu, std::size_t job) const;
+  /// Per time-sliced GPU: its index, the names of its vGPUs, and what its scheduler did.
+  struct GpuReport {
+    int gpu;
+    std::vector<std::string> vgpus;
+    SchedulerStatistics statistics;
+  };
+  std::vector<GpuReport> reports() const;
+
+ private:
+  struct Shared {
+    std::unique_ptr<TimeSliceScheduler> scheduler;
+    std::vector<std::size_t> jobs;  ///< job index of each vGPU, in vGPU order
+    std::vector<std::string> names;
+  };
+  std::map<int, Shared> gpus_;
+};
+
+}  // namespace vtsim::sim

@@ -1,0 +1,109 @@
+// Time-sliced vGPU scheduling and MIG isolation, each figure derived by hand from the tenant's time alone.
+
+#include <gtest/gtest.h>
+
+#include "models/fairness.hpp"
+#include "sim/simulation.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+
+/// One T4 time-sliced between vGPUs of `profile`: a busy ResNet-50 tenant (batch 16) and `idle` powered-on vGPUs.
+nlohmann::json t4_tenants(const std::string& profile, const std::string& policy, int busy, int idle) {
+  nlohmann::json jobs = {{{"name", "busy"},
+                          {"workload", "resnet-50"},
+                          {"batch_per_gpu", 16},
+                          {"copies", busy},
+                          {"iterations", 12},
+                          {"warmup_iterations", 2}}};
+  if (idle > 0) jobs.push_back({{"name", "idle"}, {"idle", true}, {"copies", idle}});
+  return {{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
+          {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", profile}, {"scheduler", {{"policy", policy}}}}},
+          {"jobs", jobs}};
+}
+
+nlohmann::json simulate_in_child(const Scenario& scenario) {
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+}
+
+double step_s(const nlohmann::json& result, std::size_t job = 0) {
+  return result["jobs"][job]["step_time_s"]["mean"].get<double>();
+}
+
+double alone_s(const nlohmann::json& result) { return result["jobs"][0]["single_gpu"]["step_time_s"].get<double>(); }
+
+TEST(TimeSlicing, BestEffortGivesOneBusyTenantTheWholeGpu) {
+  // An idle vGPU gives its time away: the busy one runs back to back, with no context switch to pay.
+  const nlohmann::json result = simulate_in_child(scenario_of(t4_tenants("T4-8C", "best_effort", 1, 1)));
+  EXPECT_NEAR(step_s(result), alone_s(result), 1e-9 * alone_s(result));
+  EXPECT_EQ(result["time_sliced_gpus"][0]["switches"].get<long>(), 0);
+}
+
+TEST(TimeSlicing, FixedShareGivesAT4_4CTenantAQuarterEvenAlone) {
+  // T4-4C allows 4 per GPU: fixed share gives each vGPU 1 slot in 4 whether or not the others exist.
+  const nlohmann::json result = simulate_in_child(scenario_of(t4_tenants("T4-4C", "fixed_share", 1, 0)));
+  EXPECT_NEAR(step_s(result), 4 * alone_s(result), 0.01 * 4 * alone_s(result));
+}
+
+TEST(TimeSlicing, EqualShareGivesTheBusyOneHalfNextToAnIdlePoweredOnVgpu) {
+  const nlohmann::json result = simulate_in_child(scenario_of(t4_tenants("T4-8C", "equal_share", 1, 1)));
+  EXPECT_NEAR(step_s(result), 2 * alone_s(result), 0.01 * 2 * alone_s(result));
+}
+
+TEST(TimeSlicing, TwoBusyTenantsShareEquallyAndPayTheSwitches) {
+  // Best effort, two busy vGPUs, slice s and switch cost c: each slot of length s holds c of switching, so each tenant
+  // advances (s - c) per 2s: its step is 2 s / (s - c) times its time alone.
+  for (const double switch_us : {0.0, 200.0}) {
+    nlohmann::json json = t4_tenants("T4-8C", "best_effort", 2, 0);
+    json["virtualization"]["scheduler"]["context_switch_us"] = switch_us;
+    json["virtualization"]["scheduler"]["time_slice_ms"] = 2;
+    const nlohmann::json result = simulate_in_child(scenario_of(json));
+    const double s = 2e-3;
+    const double c = switch_us * 1e-6;
+    const double expected = alone_s(result) * 2 * s / (s - c);
+    EXPECT_NEAR(step_s(result, 0), expected, 0.01 * expected) << switch_us;
+    EXPECT_NEAR(step_s(result, 1), expected, 0.01 * expected) << switch_us;
+  }
+}
+
+TEST(TimeSlicing, LongerSlicesRaiseAggregateThroughputWhenSwitchesCost) {
+  // Useful fraction of the GPU is (s - c) / s: 0.8 at s = 1 ms, 0.98 at s = 10 ms with c = 200 us.
+  double aggregate[2] = {0, 0};
+  const double slices_ms[2] = {1, 10};
+  for (int i = 0; i < 2; ++i) {
+    nlohmann::json json = t4_tenants("T4-8C", "best_effort", 2, 0);
+    json["virtualization"]["scheduler"]["context_switch_us"] = 200;
+    json["virtualization"]["scheduler"]["time_slice_ms"] = slices_ms[i];
+    const nlohmann::json result = simulate_in_child(scenario_of(json));
+    aggregate[i] = result["jobs"][0]["samples_per_s"].get<double>() + result["jobs"][1]["samples_per_s"].get<double>();
+    const double alone_samples = 16 / alone_s(result);
+    const double useful = (slices_ms[i] - 0.2) / slices_ms[i];
+    EXPECT_NEAR(aggregate[i], alone_samples * useful, 0.02 * alone_samples * useful) << slices_ms[i];
+  }
+  EXPECT_GT(aggregate[1], aggregate[0]);
+}
+
+TEST(Mig, InstancesDoNotInterfere) {
+  // Two tenants on 3g.20gb instances of one A100: each runs exactly as fast as alone on its instance.
+  const Scenario scenario = scenario_of(
+      {{"cluster", {{"host", {{"gpus", 1}}}}},
+       {"virtualization", {{"mode", "mig"}, {"mig_profile", "3g.20gb"}}},
+       {"jobs", {{{"name", "t"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"copies", 2}, {"iterations", 3}}}}});
+  const nlohmann::json result = simulate_in_child(scenario);
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_NEAR(step_s(result, t), result["jobs"][t]["single_gpu"]["step_time_s"].get<double>(), 1e-9) << t;
+  }
+  EXPECT_TRUE(result["time_sliced_gpus"].empty());
+}
+
+TEST(Fairness, JainIndexByHand) {
+  EXPECT_DOUBLE_EQ(jain_index({1, 1, 1}), 1.0);
+  EXPECT_DOUBLE_EQ(jain_index({1, 0.5}), 0.9);       // 1.5^2 / (2 x 1.25)
+  EXPECT_DOUBLE_EQ(jain_index({1, 0, 0, 0}), 0.25);  // one tenant has everything: 1/n
+}
+
+}  // namespace
+}  // namespace vtsim::sim
