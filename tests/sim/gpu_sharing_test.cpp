@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+
 #include "models/fairness.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
@@ -97,6 +100,31 @@ TEST(Mig, InstancesDoNotInterfere) {
     EXPECT_NEAR(step_s(result, t), result["jobs"][t]["single_gpu"]["step_time_s"].get<double>(), 1e-9) << t;
   }
   EXPECT_TRUE(result["time_sliced_gpus"].empty());
+}
+
+TEST(TimeSlicing, TraceShowsWhichVgpuRunsOnEachGpu) {
+  const std::string file = ::testing::TempDir() + "vtsim_vgpu_trace_test.json";
+  nlohmann::json json = t4_tenants("T4-8C", "best_effort", 2, 0);
+  json["jobs"][0]["iterations"] = 2;
+  const Scenario scenario = scenario_of(json);
+  vtsim::tools::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
+  const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
+  std::set<std::string> gpu_threads;
+  std::set<std::string> on_gpu0;
+  int gpus_pid = -1;
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    if (event["ph"] == "M" && event["name"] == "process_name" && event["args"]["name"] == "time-sliced GPUs") {
+      gpus_pid = event["pid"].get<int>();
+    }
+  }
+  ASSERT_GE(gpus_pid, 0);
+  for (const nlohmann::json& event : trace["traceEvents"]) {
+    if (event["pid"] != gpus_pid) continue;
+    if (event["ph"] == "M" && event["name"] == "thread_name") gpu_threads.insert(event["args"]["name"].get<std::string>());
+    if (event["ph"] == "X" && event["tid"] == 0) on_gpu0.insert(event["name"].get<std::string>());
+  }
+  EXPECT_EQ(gpu_threads, (std::set<std::string>{"GPU 0"}));
+  EXPECT_EQ(on_gpu0, (std::set<std::string>{"busy-1", "busy-2", "context switch"}));
 }
 
 TEST(Fairness, JainIndexByHand) {
