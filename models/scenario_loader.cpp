@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
@@ -126,6 +127,12 @@ SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_ti
   if (auto slice = scheduler.get("time_slice_ms")) config.time_slice_s = slice->as_number(1.0, 30.0) * units::kSecondsPerMs;
   if (auto cost = scheduler.get("context_switch_us")) {
     config.context_switch_s = cost->as_number(0.0, 100000.0) * units::kSecondsPerUs;
+    if (config.context_switch_s >= config.time_slice_s) {
+      std::ostringstream slice_ms;
+      slice_ms << config.time_slice_s / units::kSecondsPerMs;
+      cost->fail("a context switch must take less than the time slice (" + slice_ms.str() +
+                 " ms), or no vGPU would ever run");
+    }
   }
   scheduler.finish();
   return config;

@@ -126,6 +126,11 @@ std::vector<ErrorCase> error_cases() {
       {"IdleJobWithWorkload", with({{"virtualization.mode", "vgpu"}, {"virtualization.vgpu_profile", "A100X-10C"},
                                      {"jobs[0].idle", true}}),
        "s.json: jobs[0].workload: an idle job runs no work: remove this key or 'idle'"},
+      {"SwitchLongerThanSlice",
+       with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 1},
+             {"virtualization.scheduler.context_switch_us", 1500}}),
+       "s.json: virtualization.scheduler.context_switch_us: a context switch must take less than the time slice "
+       "(1 ms), or no vGPU would ever run"},
       {"CopiesZero", with({{"jobs[0].copies", 0}}), "s.json: jobs[0].copies: expected an integer from 1 to 1024, got 0"},
       {"MigOnT4", with({{"cluster.host.gpu_model", "t4"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.5gb"}}),
        "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},
