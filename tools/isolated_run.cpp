@@ -1,7 +1,10 @@
 #include "tools/isolated_run.hpp"
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cerrno>
 #include <cstdio>
@@ -50,9 +53,13 @@ nlohmann::json run_isolated(const std::function<nlohmann::json()>& work) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t child = ::fork();
   if (child < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (child == 0) {
+    // A simulation outlives nothing: if the process that asked for it dies (a sweep killed with SIGKILL), so does it.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);  // the parent died before prctl took effect
     ::close(pipe_fds[0]);
     std::string answer;
     try {

@@ -12,6 +12,8 @@ packages=(
   libcli11-dev                       # the vtsim command line
   libgtest-dev libgmock-dev          # tests
   libibverbs-dev                     # optional RDMA probes (built when present)
+  gnuplot-nox                        # vtsim plot draws through gnuplot (SVG, PNG via pngcairo)
+  slurm-wlm munge                    # the sweep test's single-node Slurm cluster (slurmctld, slurmd, sbatch)
 )
 
 missing=()

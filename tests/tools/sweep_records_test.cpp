@@ -1,0 +1,113 @@
+#include "tools/sweep_records.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "models/error.hpp"
+#include "sweep_test_support.hpp"
+#include "tools/sweep_folder.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+using testing::TempDir;
+using testing::read_text;
+using testing::write_text;
+
+const std::vector<std::string> kIds = {"000000000000000a", "000000000000000b", "000000000000000c"};
+
+std::string record(std::size_t point, const std::string& outcome) {
+  return "{\"point\":" + std::to_string(point) + ",\"id\":\"" + kIds[point] + "\",\"set\":{}," + outcome + "}";
+}
+
+TEST(RecordLog, AppendsAndIndexesTheLatestRecordOfEachPoint) {
+  const TempDir dir("records");
+  const std::string file = dir.path() + "/records.jsonl";
+  {
+    RecordLog log(file, kIds);
+    EXPECT_FALSE(log.records()[0].present());
+    log.append({record(2, "\"error\":\"x\""), record(0, "\"result\":{\"a\":1}")});
+    log.append({record(2, "\"result\":{\"b\":2}")});  // a failed point, rerun
+    EXPECT_EQ(log.read(2), record(2, "\"result\":{\"b\":2}"));
+  }
+  RecordLog reopened(file, kIds);
+  EXPECT_TRUE(reopened.records()[0].present());
+  EXPECT_FALSE(reopened.records()[1].present());
+  EXPECT_FALSE(reopened.records()[2].failed);
+  EXPECT_EQ(reopened.read(0), record(0, "\"result\":{\"a\":1}"));
+  EXPECT_EQ(reopened.read(2), record(2, "\"result\":{\"b\":2}"));
+}
+
+TEST(RecordLog, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
+  const TempDir dir("torn");
+  const std::string file = dir.path() + "/records.jsonl";
+  const std::string whole = record(0, "\"result\":{}") + "\n";
+  for (const std::string& torn : {std::string("{\"point\":1,\"id\":\"0000"),    // no newline: cut mid-write
+                                  std::string("{\"point\":1,\"id\":\n"),        // a newline but not JSON
+                                  std::string(7, '\0')}) {                      // zeros after a crash
+    write_text(file, whole + torn);
+    {
+      RecordLog log(file, kIds);
+      EXPECT_TRUE(log.records()[0].present());
+      EXPECT_FALSE(log.records()[1].present());
+      log.append({record(1, "\"result\":{}")});
+    }
+    EXPECT_EQ(read_text(file), whole + record(1, "\"result\":{}") + "\n");
+  }
+}
+
+TEST(RecordLog, ACorruptLineBeforeTheLastIsAnError) {
+  const TempDir dir("corrupt");
+  const std::string file = dir.path() + "/records.jsonl";
+  write_text(file, record(0, "\"result\":{}") + "\nnot json\n" + record(1, "\"result\":{}") + "\n");
+  try {
+    RecordLog log(file, kIds);
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), file + ": line 2 is not a record of this sweep: the file is corrupt");
+  }
+}
+
+TEST(RecordLog, ARecordOfAnotherSweepIsAnError) {
+  const TempDir dir("other");
+  const std::string file = dir.path() + "/records.jsonl";
+  write_text(file, "{\"point\":0,\"id\":\"ffffffffffffffff\",\"set\":{},\"result\":{}}\n");
+  EXPECT_THROW(RecordLog(file, kIds), InputError);
+}
+
+TEST(RecordLog, ASecondWriterIsRefused) {
+  const TempDir dir("lock");
+  const std::string file = dir.path() + "/records.jsonl";
+  RecordLog first(file, kIds);
+  try {
+    RecordLog second(file, kIds);
+    FAIL() << "expected the lock to refuse a second writer";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("another vtsim sweep is writing to this folder"), std::string::npos);
+  }
+}
+
+TEST(SweepFolder, ResumesTheSameSweepAndShardOnly) {
+  const TempDir temp("folder");
+  const std::string dir = temp.path() + "/out";
+  const SweepManifest manifest{"0123456789abcdef", 10, Shard{1, 2}, {"cluster.racks"}, "s.json"};
+  prepare_sweep_folder(dir, manifest);
+  EXPECT_EQ(read_manifest(dir).shard.to_string(), "1/2");
+  prepare_sweep_folder(dir, manifest);  // the same: fine
+
+  SweepManifest other_sweep = manifest;
+  other_sweep.fingerprint = "fedcba9876543210";
+  EXPECT_THROW(prepare_sweep_folder(dir, other_sweep), InputError);
+  SweepManifest other_shard = manifest;
+  other_shard.shard = Shard{0, 2};
+  EXPECT_THROW(prepare_sweep_folder(dir, other_shard), InputError);
+
+  const TempDir foreign("foreign");
+  write_text(foreign.path() + "/notes.txt", "mine");
+  EXPECT_THROW(prepare_sweep_folder(foreign.path(), manifest), InputError);
+}
+
+}  // namespace
+}  // namespace vtsim::tools

@@ -1,0 +1,81 @@
+#include "tools/gnuplot_runner.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "models/error.hpp"
+#include "tools/atomic_file.hpp"
+
+extern char** environ;
+
+namespace vtsim::tools {
+namespace {
+
+void run_in(const std::string& dir, const std::vector<std::string>& command) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+  std::vector<char*> argv;
+  for (const std::string& word : command) argv.push_back(const_cast<char*>(word.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int error = ::posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error == ENOENT || error == EACCES) {
+    throw InputError("gnuplot not found (\"" + command[0] + "\"): vtsim plot draws through it; install it (Debian: "
+                     "apt-get install gnuplot-nox; tools/setup.sh does) or name it with --gnuplot PATH");
+  }
+  if (error != 0) throw std::runtime_error("cannot run " + command[0] + ": " + std::strerror(error));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error(command[0] + " failed on " + (std::filesystem::path(dir) / command.back()).string() +
+                             (WIFEXITED(status) ? " (exit status " + std::to_string(WEXITSTATUS(status)) + ")"
+                                                : " (signal " + std::to_string(WTERMSIG(status)) + ")"));
+  }
+}
+
+}  // namespace
+
+std::string gnuplot_script(const PlotSpec& plot) {
+  const std::string name = plot.name;
+  std::string script = "# Written by vtsim plot: draws " + name + ".dat into " + name + ".svg and " + name +
+                       ".png. Rerun with: gnuplot " + name + ".gp\n";
+  const auto section = [&](const std::string& terminal, const std::string& output) {
+    return "\nreset\n" + terminal + "set termoption noenhanced\nset datafile missing '?'\nset output '" + output +
+           "'\n" + plot.commands + "set output\n";
+  };
+  script += section("set terminal svg size 1100,850 dynamic background '#ffffff' font 'Sans,11'\n", name + ".svg");
+  script += section("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                    "  set terminal pngcairo size 1100,850 background '#ffffff' font 'Sans,10'\n"
+                    "} else {\n"
+                    "  set terminal png size 1100,850 background '#ffffff'\n"
+                    "}\n",
+                    name + ".png");
+  return script;
+}
+
+std::vector<std::string> render_plot(const PlotSpec& plot, const std::string& dir, const std::string& gnuplot) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir);
+  write_file_atomically((fs::path(dir) / (plot.name + ".dat")).string(), plot.data);
+  write_file_atomically((fs::path(dir) / (plot.name + ".gp")).string(), gnuplot_script(plot));
+  run_in(dir, {gnuplot, plot.name + ".gp"});
+  std::vector<std::string> images;
+  for (const char* extension : {".svg", ".png"}) {
+    const fs::path image = fs::path(dir) / (plot.name + extension);
+    if (!fs::is_regular_file(image) || fs::file_size(image) == 0) {
+      throw std::runtime_error(gnuplot + " wrote no " + image.string());
+    }
+    images.push_back(image.string());
+  }
+  return images;
+}
+
+}  // namespace vtsim::tools

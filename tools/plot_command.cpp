@@ -1,0 +1,40 @@
+#include "tools/plot_command.hpp"
+
+#include <iostream>
+#include <memory>
+
+#include "tools/command.hpp"
+#include "tools/gnuplot_runner.hpp"
+#include "tools/plot_scripts.hpp"
+#include "tools/results_table.hpp"
+
+namespace vtsim::tools {
+
+std::vector<std::string> plot_command(const PlotRequest& request, std::ostream& out) {
+  const ResultsTable table = ResultsTable::read(request.results_csv);
+  std::vector<PlotSpec> plots;
+  if (request.kind == "scaling" || (request.kind == "auto" && has_scaling(table))) plots.push_back(scaling_plot(table));
+  if (request.kind == "tenants" || (request.kind == "auto" && has_tenants(table))) plots.push_back(tenants_plot(table));
+  if (request.kind == "breakdown" || request.kind == "auto") plots.push_back(breakdown_plot(table));
+  std::vector<std::string> images;
+  for (const PlotSpec& plot : plots) {
+    for (const std::string& image : render_plot(plot, request.out_dir, request.gnuplot)) {
+      out << "wrote " << image << '\n';
+      images.push_back(image);
+    }
+  }
+  return images;
+}
+
+Command add_plot_command(CLI::App& parent) {
+  auto request = std::make_shared<PlotRequest>();
+  CLI::App* app = parent.add_subcommand("plot", "Draw a sweep's results.csv through gnuplot (SVG and PNG)");
+  app->add_option("results", request->results_csv, "A sweep's results.csv")->required();
+  app->add_option("--out", request->out_dir, "Output folder for KIND.svg, KIND.png, KIND.dat, KIND.gp")->required();
+  app->add_option("--kind", request->kind, "scaling, tenants, breakdown, or auto (every kind the results allow)")
+      ->check(CLI::IsMember({"scaling", "tenants", "breakdown", "auto"}));
+  app->add_option("--gnuplot", request->gnuplot, "The gnuplot command (default: gnuplot from PATH)");
+  return {app, [request] { plot_command(*request, std::cout); }};
+}
+
+}  // namespace vtsim::tools

@@ -1,0 +1,214 @@
+#include "tools/plot_scripts.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "models/error.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+// A data-file label: double-quoted, without inner double quotes.
+std::string data_label(std::string text) {
+  std::replace(text.begin(), text.end(), '"', '\'');
+  return "\"" + text + "\"";
+}
+
+// A data-file number: the CSV text, or gnuplot's missing-value mark.
+std::string data_number(const std::string& text) { return text.empty() ? "?" : text; }
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+double number(const std::string& text) { return text.empty() ? 0.0 : std::stod(text); }
+
+// The label of each ok row over the varying parameters, or "point N" when nothing varies.
+std::string row_label(const ResultsTable& table, const std::vector<std::string>& row,
+                      const std::vector<std::string>& varying) {
+  if (varying.empty()) return "point " + table.field(row, "point");
+  return table.label(row, varying);
+}
+
+// Bars with labels rotated under them. The first label reaches left of its bar: the left margin makes room for it
+// (cos 30 degrees of its length, in characters).
+std::string bar_style(const std::string& first_label) {
+  const auto margin = std::clamp<std::size_t>(first_label.size() * 87 / 100, 10, 60);
+  return "set style data histograms\n"
+         "set style fill solid 0.8 border -1\n"
+         "set boxwidth 0.8\n"
+         "set xtics rotate by 30 right scale 0\n"
+         "set offsets 0, 0, graph 0.08, 0\n"
+         "set lmargin " + std::to_string(margin) + "\n"
+         "set grid ytics\n"
+         "set key outside top center horizontal\n";
+}
+
+}  // namespace
+
+std::string gnuplot_quote(const std::string& text) {
+  std::string quoted = "'";
+  for (const char c : text) {
+    quoted += c;
+    if (c == '\'') quoted += '\'';
+  }
+  return quoted + "'";
+}
+
+bool has_scaling(const ResultsTable& table) {
+  if (!table.column("ranks")) return false;
+  std::set<std::string> ranks;
+  for (const auto& row : table.ok_rows()) ranks.insert(table.field(row, "ranks"));
+  return ranks.size() >= 2;
+}
+
+bool has_tenants(const ResultsTable& table) { return table.column("jobs").has_value() && !table.ok_rows().empty(); }
+
+PlotSpec scaling_plot(const ResultsTable& table) {
+  if (!has_scaling(table)) {
+    throw InputError(table.file() + ": no scaling curve to draw: it needs one job per point and at least two GPU "
+                     "counts (the ranks column) among the points that did not fail");
+  }
+  // Parameters in one-to-one correspondence with the GPU count are the x axis, not variants.
+  std::vector<std::string> variant_columns;
+  for (const std::string& parameter : table.varying_parameters()) {
+    if (!table.one_to_one(parameter, "ranks")) variant_columns.push_back(parameter);
+  }
+  std::vector<std::string> labels;
+  std::map<std::string, std::vector<const std::vector<std::string>*>> groups;
+  double min_ranks = 0;
+  double max_ranks = 0;
+  for (const auto& row : table.ok_rows()) {
+    const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
+    if (!groups.count(label)) labels.push_back(label);
+    groups[label].push_back(&row);
+    const double ranks = number(table.field(row, "ranks"));
+    min_ranks = min_ranks == 0 ? ranks : std::min(min_ranks, ranks);
+    max_ranks = std::max(max_ranks, ranks);
+  }
+  PlotSpec plot{"scaling", "", ""};
+  for (std::size_t g = 0; g < labels.size(); ++g) {
+    auto& rows = groups[labels[g]];
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
+      return number(table.field(*a, "ranks")) < number(table.field(*b, "ranks"));
+    });
+    plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + labels[g] + "\n";
+    for (const auto* row : rows) {
+      plot.data += table.field(*row, "ranks") + " " + data_number(table.field(*row, "samples_per_s")) + " " +
+                   data_number(table.field(*row, "scaling_efficiency")) + "\n";
+    }
+  }
+  const auto curves = [&](int y_column) {
+    std::string command = "plot ";
+    for (std::size_t g = 0; g < labels.size(); ++g) {
+      command += (g > 0 ? ", \\\n     " : "") + std::string(g == 0 ? "'scaling.dat'" : "''") + " index " +
+                 std::to_string(g) + " using 1:" + std::to_string(y_column) + " with linespoints pointtype 7 title " +
+                 gnuplot_quote(labels[g]);
+    }
+    return command + "\n";
+  };
+  std::string& c = plot.commands;
+  c += "set multiplot layout 2,1 title " + gnuplot_quote("Scaling (" + table.file() + ")") + "\n";
+  c += "set grid\nset key inside left top box opaque\nset xlabel 'GPUs (ranks)'\n";
+  if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
+  c += "set ylabel 'samples/s'\nset yrange [0:*]\n" + curves(2);
+  c += "unset key\nset ylabel 'scaling efficiency (same colours)'\nset yrange [0:1.05]\n" + curves(3);
+  c += "unset multiplot\n";
+  return plot;
+}
+
+PlotSpec tenants_plot(const ResultsTable& table) {
+  if (!has_tenants(table)) {
+    throw InputError(table.file() + ": no tenants to draw: it needs points with several jobs (a jobs column) "
+                     "among the points that did not fail");
+  }
+  std::size_t tenants = 0;
+  while (table.column("job" + std::to_string(tenants) + ".samples_per_s")) ++tenants;
+  const std::vector<std::string> varying = table.varying_parameters();
+  PlotSpec plot{"tenants", "", ""};
+  for (const auto& row : table.ok_rows()) {
+    plot.data += data_label(row_label(table, row, varying));
+    for (std::size_t k = 0; k < tenants; ++k) {
+      plot.data += " " + data_number(table.field(row, "job" + std::to_string(k) + ".samples_per_s"));
+    }
+    plot.data += " " + data_number(table.field(row, "total_samples_per_s")) + " " +
+                 data_number(table.field(row, "jain_fairness")) + "\n";
+  }
+  std::string& c = plot.commands;
+  c += "set multiplot layout 2,1 title " + gnuplot_quote("Tenants (" + table.file() + ")") + "\n";
+  c += bar_style(row_label(table, table.ok_rows()[0], varying));
+  c += "set style histogram cluster gap 1\nset ylabel 'samples/s per tenant'\nset yrange [0:*]\nplot ";
+  for (std::size_t k = 0; k < tenants; ++k) {
+    c += (k > 0 ? ", \\\n     ''" : "'tenants.dat'") + std::string(" using ") + std::to_string(k + 2) +
+         (k == 0 ? ":xtic(1)" : "") + " title 'tenant " + std::to_string(k + 1) + "'";
+  }
+  const std::string total = std::to_string(tenants + 2);
+  const std::string fairness = std::to_string(tenants + 3);
+  c += "\nset ylabel 'samples/s, all tenants'\nset y2label 'Jain''s fairness'\nset y2range [0:1.05]\nset y2tics\n";
+  c += "plot 'tenants.dat' using " + total + ":xtic(1) title 'all tenants', \\\n     '' using 0:" + fairness +
+       " axes x1y2 with linespoints pointtype 7 linewidth 2 title 'Jain''s fairness'\n";
+  c += "unset multiplot\n";
+  return plot;
+}
+
+PlotSpec breakdown_plot(const ResultsTable& table) {
+  if (table.ok_rows().empty()) throw InputError(table.file() + ": every point failed: nothing to plot");
+  const bool multi = table.column("jobs").has_value();
+  std::size_t jobs = 1;
+  if (multi) {
+    jobs = 0;
+    while (table.column("job" + std::to_string(jobs) + ".compute_s")) ++jobs;
+  }
+  // Columns of the (first) job's breakdown beyond the three every result has: scheduler wait, context switches.
+  std::vector<std::string> extras;
+  const std::string prefix = multi ? "job0." : "";
+  for (const char* name : {"scheduler_wait_s", "context_switch_s", "context_switches_s"}) {
+    if (table.column(prefix + name)) extras.push_back(name);
+  }
+  const auto mean_over_jobs = [&](const std::vector<std::string>& row, const std::string& name) {
+    double sum = 0;
+    int count = 0;
+    for (std::size_t k = 0; k < jobs; ++k) {
+      const std::string& text = table.field(row, multi ? "job" + std::to_string(k) + "." + name : name);
+      if (text.empty()) continue;
+      sum += number(text);
+      ++count;
+    }
+    return count == 0 ? std::string("?") : format_number(sum / count);
+  };
+  const std::vector<std::string> varying = table.varying_parameters();
+  PlotSpec plot{"breakdown", "", ""};
+  for (const auto& row : table.ok_rows()) {
+    const std::string compute = mean_over_jobs(row, "compute_s");
+    const std::string interference = mean_over_jobs(row, "interference_s");
+    const std::string own = compute == "?" || interference == "?"
+                                ? std::string("?")
+                                : format_number(number(compute) - number(interference));
+    plot.data += data_label(row_label(table, row, varying)) + " " + own + " " + interference + " " +
+                 mean_over_jobs(row, "exposed_communication_s");
+    for (const std::string& extra : extras) plot.data += " " + mean_over_jobs(row, extra);
+    plot.data += "\n";
+  }
+  std::vector<std::string> titles = {"compute", "interference (compute slowed by collectives)", "exposed communication"};
+  for (const std::string& extra : extras) {
+    std::string title = extra.substr(0, extra.size() - 2);
+    std::replace(title.begin(), title.end(), '_', ' ');
+    titles.push_back(title);
+  }
+  std::string& c = plot.commands;
+  c += "set title " + gnuplot_quote("Step time breakdown (" + table.file() + (multi ? ", mean over tenants)" : ")")) + "\n";
+  c += bar_style(row_label(table, table.ok_rows()[0], varying));
+  c += "set style histogram rowstacked\nset ylabel 'seconds per step'\nset yrange [0:*]\nplot ";
+  for (std::size_t t = 0; t < titles.size(); ++t) {
+    c += (t > 0 ? ", \\\n     ''" : "'breakdown.dat'") + std::string(" using ") + std::to_string(t + 2) +
+         (t == 0 ? ":xtic(1)" : "") + " title " + gnuplot_quote(titles[t]);
+  }
+  c += "\n";
+  return plot;
+}
+
+}  // namespace vtsim::tools

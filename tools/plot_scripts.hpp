@@ -1,0 +1,40 @@
+#pragma once
+// The plots of a sweep's results.csv, as gnuplot data and commands:
+// - scaling: samples/s and scaling efficiency against GPUs (the `ranks` column), one line per variant; a variant is
+//   a combination of the varying parameter columns, leaving out those that map one-to-one to the GPU count (such
+//   as the swept host count itself);
+// - tenants: per-tenant samples/s as clustered bars per point, then all tenants' samples/s and Jain's fairness
+//   (sweeps whose points have several jobs);
+// - breakdown: each point's step time stacked as compute, interference, exposed communication, and any scheduler
+//   wait or context-switch columns (the mean over tenants when a point has several jobs).
+
+#include <string>
+
+#include "tools/results_table.hpp"
+
+namespace vtsim::tools {
+
+/// One plot: the name of its files (NAME.dat, NAME.gp, NAME.svg, NAME.png), its data, and the gnuplot commands
+/// that draw it from NAME.dat once a terminal and output are set.
+struct PlotSpec {
+  std::string name;
+  std::string data;
+  std::string commands;
+};
+
+/// Whether the results have a scaling curve to draw (a `ranks` column with at least two values).
+bool has_scaling(const ResultsTable& table);
+/// Whether the results have several jobs per point (a `jobs` column).
+bool has_tenants(const ResultsTable& table);
+
+/// The scaling plot. Throws InputError when !has_scaling(table).
+PlotSpec scaling_plot(const ResultsTable& table);
+/// The per-tenant plot. Throws InputError when !has_tenants(table).
+PlotSpec tenants_plot(const ResultsTable& table);
+/// The step-time breakdown plot.
+PlotSpec breakdown_plot(const ResultsTable& table);
+
+/// `text` as a single-quoted gnuplot string.
+std::string gnuplot_quote(const std::string& text);
+
+}  // namespace vtsim::tools

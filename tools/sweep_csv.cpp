@@ -1,0 +1,158 @@
+#include "tools/sweep_csv.hpp"
+
+#include <algorithm>
+
+namespace vtsim::tools {
+namespace {
+
+// The per-job figures: a column name and where its value lies in the job's result JSON.
+struct JobFigure {
+  const char* column;
+  std::vector<const char*> pointer;
+};
+
+const std::vector<JobFigure>& leading_job_figures() {
+  static const std::vector<JobFigure> figures = {
+      {"job", {"name"}},
+      {"workload", {"workload"}},
+      {"device", {"device"}},
+      {"ranks", {"ranks"}},
+      {"batch_per_gpu", {"batch_per_gpu"}},
+      {"step_time_mean_s", {"step_time_s", "mean"}},
+      {"step_time_p50_s", {"step_time_s", "p50"}},
+      {"step_time_p99_s", {"step_time_s", "p99"}},
+      {"samples_per_s", {"samples_per_s"}},
+      {"single_gpu_samples_per_s", {"single_gpu", "samples_per_s"}},
+      {"scaling_efficiency", {"scaling_efficiency"}},
+      {"compute_s", {"breakdown_s", "compute"}},
+      {"interference_s", {"breakdown_s", "of_which_interference"}},
+      {"exposed_communication_s", {"breakdown_s", "exposed_communication"}},
+  };
+  return figures;
+}
+
+const std::vector<JobFigure>& trailing_job_figures() {
+  static const std::vector<JobFigure> figures = {
+      {"allreduce_bytes_per_step", {"allreduce", "bytes_per_step"}},
+      {"allreduce_calls_per_step", {"allreduce", "calls_per_step"}},
+      {"memory_total_gib", {"memory_per_gpu", "total_gib"}},
+      {"memory_capacity_gib", {"memory_per_gpu", "device_capacity_gib"}},
+  };
+  return figures;
+}
+
+bool is_leading_breakdown(const std::string& key) {
+  return key == "compute" || key == "of_which_interference" || key == "exposed_communication";
+}
+
+nlohmann::json lookup(const nlohmann::json& json, const std::vector<const char*>& pointer) {
+  const nlohmann::json* node = &json;
+  for (const char* key : pointer) {
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+  }
+  return *node;
+}
+
+const nlohmann::json& jobs_of(const nlohmann::json& record) {
+  static const nlohmann::json kNone = nlohmann::json::array();
+  if (!record.contains("result") || !record["result"].contains("jobs")) return kNone;
+  return record["result"]["jobs"];
+}
+
+}  // namespace
+
+std::string csv_cell(const nlohmann::json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return value.get<std::string>();
+  return value.dump();
+}
+
+double jain_fairness(const std::vector<double>& values) {
+  double sum = 0;
+  double sum_of_squares = 0;
+  for (const double value : values) {
+    sum += value;
+    sum_of_squares += value * value;
+  }
+  return sum * sum / (static_cast<double>(values.size()) * sum_of_squares);
+}
+
+SweepCsvLayout::SweepCsvLayout(std::vector<std::string> columns) : columns_(std::move(columns)) {}
+
+void SweepCsvLayout::add(const nlohmann::json& record) {
+  const nlohmann::json& jobs = jobs_of(record);
+  max_jobs_ = std::max(max_jobs_, jobs.size());
+  for (const nlohmann::json& job : jobs) {
+    if (!job.contains("breakdown_s") || !job["breakdown_s"].is_object()) continue;
+    for (const auto& item : job["breakdown_s"].items()) {
+      if (is_leading_breakdown(item.key())) continue;
+      if (std::find(extra_breakdown_.begin(), extra_breakdown_.end(), item.key()) == extra_breakdown_.end()) {
+        extra_breakdown_.push_back(item.key());
+      }
+    }
+  }
+  std::sort(extra_breakdown_.begin(), extra_breakdown_.end());
+}
+
+std::vector<std::string> SweepCsvLayout::header() const {
+  std::vector<std::string> names = {"point", "id"};
+  names.insert(names.end(), columns_.begin(), columns_.end());
+  std::vector<std::string> per_job;
+  for (const JobFigure& figure : leading_job_figures()) per_job.emplace_back(figure.column);
+  for (const std::string& key : extra_breakdown_) per_job.push_back(key + "_s");
+  for (const JobFigure& figure : trailing_job_figures()) per_job.emplace_back(figure.column);
+  if (max_jobs_ <= 1) {
+    names.insert(names.end(), per_job.begin(), per_job.end());
+  } else {
+    names.insert(names.end(), {"jobs", "total_samples_per_s", "jain_fairness"});
+    for (std::size_t j = 0; j < max_jobs_; ++j) {
+      for (const std::string& name : per_job) names.push_back("job" + std::to_string(j) + "." + name);
+    }
+  }
+  names.emplace_back("error");
+  return names;
+}
+
+std::vector<std::string> SweepCsvLayout::row(const nlohmann::json& record) const {
+  std::vector<std::string> fields = {csv_cell(record.value("point", nlohmann::json())),
+                                     csv_cell(record.value("id", nlohmann::json()))};
+  const nlohmann::json values = record.value("set", nlohmann::json::object());
+  for (const std::string& column : columns_) fields.push_back(csv_cell(values.value(column, nlohmann::json())));
+
+  const nlohmann::json& jobs = jobs_of(record);
+  const auto job_fields = [&](const nlohmann::json& job) {
+    for (const JobFigure& figure : leading_job_figures()) fields.push_back(csv_cell(lookup(job, figure.pointer)));
+    for (const std::string& key : extra_breakdown_) fields.push_back(csv_cell(lookup(job, {"breakdown_s", key.c_str()})));
+    for (const JobFigure& figure : trailing_job_figures()) fields.push_back(csv_cell(lookup(job, figure.pointer)));
+  };
+  const nlohmann::json no_job = nlohmann::json::object();
+  if (max_jobs_ <= 1) {
+    job_fields(jobs.empty() ? no_job : jobs[0]);
+  } else {
+    if (jobs.empty()) {
+      fields.insert(fields.end(), 3, "");
+    } else {
+      double total = 0;
+      std::vector<double> normalized;  // each job's throughput over its ideal: its scaling efficiency
+      for (const nlohmann::json& job : jobs) {
+        total += job.value("samples_per_s", 0.0);
+        normalized.push_back(job.value("scaling_efficiency", 0.0));
+      }
+      fields.push_back(std::to_string(jobs.size()));
+      fields.push_back(nlohmann::json(total).dump());
+      const nlohmann::json reported = lookup(record["result"], {"fairness", "jain"});
+      const bool any = std::any_of(normalized.begin(), normalized.end(), [](double x) { return x > 0; });
+      if (reported.is_number()) {
+        fields.push_back(reported.dump());
+      } else {
+        fields.push_back(any ? nlohmann::json(jain_fairness(normalized)).dump() : "");
+      }
+    }
+    for (std::size_t j = 0; j < max_jobs_; ++j) job_fields(j < jobs.size() ? jobs[j] : no_job);
+  }
+  fields.push_back(csv_cell(record.value("error", nlohmann::json())));
+  return fields;
+}
+
+}  // namespace vtsim::tools

@@ -1,0 +1,72 @@
+#include "tools/sweep_folder.hpp"
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "models/error.hpp"
+#include "models/json_reader.hpp"
+#include "tools/atomic_file.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+constexpr char kFormat[] = "vtsim-sweep-folder-1";
+
+nlohmann::json manifest_json(const SweepManifest& manifest) {
+  return {{"format", kFormat},
+          {"fingerprint", manifest.fingerprint},
+          {"points", manifest.points},
+          {"shard", manifest.shard.to_string()},
+          {"columns", manifest.columns},
+          {"sweep_file", manifest.sweep_file}};
+}
+
+}  // namespace
+
+std::string manifest_file(const std::string& dir) { return (std::filesystem::path(dir) / "sweep.json").string(); }
+
+std::string records_file(const std::string& dir) { return (std::filesystem::path(dir) / "records.jsonl").string(); }
+
+SweepManifest read_manifest(const std::string& dir) {
+  const std::string file = manifest_file(dir);
+  if (!std::filesystem::is_regular_file(file)) throw InputError(dir + ": not a vtsim sweep folder (no sweep.json)");
+  const nlohmann::json json = read_json_file(file);
+  JsonObject root = JsonValue(json, file, "").as_object();
+  const std::string format = root.require("format").as_string();
+  if (format != kFormat) root.value().fail("format \"" + format + "\" is not " + kFormat);
+  SweepManifest manifest;
+  manifest.fingerprint = root.require("fingerprint").as_string();
+  manifest.points = static_cast<std::size_t>(root.require("points").as_int(0));
+  manifest.shard = parse_shard(root.require("shard").as_string(), file + ": shard");
+  for (const JsonValue& column : root.require("columns").as_array()) manifest.columns.push_back(column.as_string());
+  if (const auto sweep_file = root.get("sweep_file")) manifest.sweep_file = sweep_file->json().get<std::string>();
+  root.finish();
+  return manifest;
+}
+
+void prepare_sweep_folder(const std::string& dir, const SweepManifest& manifest) {
+  namespace fs = std::filesystem;
+  if (fs::is_regular_file(manifest_file(dir))) {
+    const SweepManifest existing = read_manifest(dir);
+    if (existing.fingerprint != manifest.fingerprint || existing.points != manifest.points ||
+        existing.columns != manifest.columns) {
+      throw InputError(dir + ": holds the results of another sweep (fingerprint " + existing.fingerprint +
+                       ", from " + existing.sweep_file + "; this sweep's is " + manifest.fingerprint +
+                       ": its scenario, \"set\", axes, derived fields or --set differ); choose another --out");
+    }
+    if (existing.shard.index != manifest.shard.index || existing.shard.count != manifest.shard.count) {
+      throw InputError(dir + ": holds shard " + existing.shard.to_string() + " of this sweep, not " +
+                       manifest.shard.to_string() + "; choose another --out");
+    }
+    return;
+  }
+  if (fs::exists(dir) && !fs::is_directory(dir)) throw InputError(dir + ": exists and is not a folder");
+  if (fs::exists(dir) && !fs::is_empty(dir)) {
+    throw InputError(dir + ": is not empty and not a vtsim sweep folder (no sweep.json); choose a new or empty --out");
+  }
+  fs::create_directories(dir);
+  write_file_atomically(manifest_file(dir), manifest_json(manifest).dump(2) + "\n");
+}
+
+}  // namespace vtsim::tools
