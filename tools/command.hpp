@@ -19,6 +19,7 @@ Command add_catalog_command(CLI::App& parent);
 Command add_check_command(CLI::App& parent);
 Command add_run_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
+Command add_calibrate_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_plot_command(CLI::App& parent);

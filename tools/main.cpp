@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
       vtsim::tools::add_check_command(app),
       vtsim::tools::add_catalog_command(app),
       vtsim::tools::add_bench_command(app),
+      vtsim::tools::add_calibrate_command(app),
       vtsim::tools::add_sweep_command(app),
       vtsim::tools::add_merge_command(app),
       vtsim::tools::add_plot_command(app),

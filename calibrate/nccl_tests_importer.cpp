@@ -1,0 +1,220 @@
+#include "calibrate/nccl_tests_importer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "calibrate/collective_bandwidth.hpp"
+#include "calibrate/log_text.hpp"
+
+namespace vtsim::calibrate {
+namespace {
+
+// Where each field sits in a data row, from the header line.
+struct Columns {
+  std::size_t size = 0;
+  std::size_t type = 0;
+  std::size_t redop = 0;
+  std::size_t time = 0;                    // out-of-place time; algbw, busbw, #wrong follow
+  std::optional<std::size_t> in_place;     // in-place time
+  std::size_t needed = 0;                  // tokens a row must have
+};
+
+struct RankLine {
+  std::string host;
+  int device = 0;
+  std::string name;
+};
+
+std::optional<std::size_t> find_token(const std::vector<std::string_view>& tokens, std::size_t from,
+                                      std::initializer_list<std::string_view> names) {
+  for (std::size_t i = from; i < tokens.size(); ++i) {
+    if (std::find(names.begin(), names.end(), tokens[i]) != names.end()) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<Columns> header_columns(const LogText& log, std::size_t index) {
+  std::string_view line = log.line(index);
+  line.remove_prefix(line.find('#') + 1);
+  const std::vector<std::string_view> tokens = split_tokens(line);
+  const auto size = find_token(tokens, 0, {"size", "bytes"});
+  const auto time = find_token(tokens, 0, {"time", "cputime"});
+  if (!size || !time || !find_token(tokens, 0, {"busbw"})) return std::nullopt;
+  if (*time + 3 >= tokens.size() || tokens[*time + 1] != "algbw" || tokens[*time + 2] != "busbw") {
+    log.fail(index, "expected 'time algbw busbw #wrong' in the column header");
+  }
+  Columns columns;
+  columns.size = *size;
+  const auto type = find_token(tokens, 0, {"type"});
+  const auto redop = find_token(tokens, 0, {"redop", "op"});
+  if (!type || !redop) log.fail(index, "expected 'type' and 'redop' in the column header");
+  columns.type = *type;
+  columns.redop = *redop;
+  columns.time = *time;
+  columns.needed = *time + 4;
+  const auto in_place = find_token(tokens, *time + 4, {"time", "cputime"});
+  if (in_place && *in_place + 3 < tokens.size()) {
+    columns.in_place = *in_place;
+    columns.needed = *in_place + 4;
+  }
+  return columns;
+}
+
+std::string nccl_version_from_code(std::int64_t code) {
+  // NCCL_VERSION(X,Y,Z): X*10000 + Y*100 + Z since 2.9, X*1000 + Y*100 + Z before (nccl.h).
+  const std::int64_t major = code >= 20900 ? code / 10000 : code / 1000;
+  const std::int64_t rest = code >= 20900 ? code % 10000 : code % 1000;
+  return "NCCL " + std::to_string(major) + "." + std::to_string(rest / 100) + "." + std::to_string(rest % 100);
+}
+
+std::string join(const std::set<std::string>& names, std::string_view separator) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : std::string(separator)) + name;
+  return text;
+}
+
+// Validation: nccl-tests prints the number of wrong elements, or N/A when it did not check.
+void check_wrong(const LogText& log, std::size_t index, std::string_view token) {
+  if (token == "N/A") return;
+  if (log.number(index, token, "#wrong", 0) > 0) {
+    log.fail(index, std::string(token) + " wrong elements: this run failed nccl-tests' validation");
+  }
+}
+
+}  // namespace
+
+CollectiveSeries import_nccl_tests(std::string_view text, const std::string& file, const NcclTestsOptions& options) {
+  const LogText log(file, text);
+  // "#  Rank  0 Group  0 Pid  1234 on HOST device  0 [0000:07:00] NAME"; Group and Pid are absent in older versions.
+  static const std::regex kRank(R"(^\s*#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+\d+\s+)?)"
+                                R"(on\s+(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s+(.*\S)\s*$)");
+  static const std::regex kProgram(R"(Collective test starting:\s*(\S+))");
+  static const std::regex kLibrary(R"(nccl-library=(\d+))");
+  static const std::regex kNcclVersion(R"(^\s*NCCL version\s+(\S+))");
+
+  std::map<int, RankLine> ranks;
+  std::string program;
+  std::string nccl;
+  std::optional<Columns> columns;
+  std::optional<std::pair<std::string, std::string>> type_and_op;
+  std::vector<std::pair<std::size_t, CollectivePoint>> rows;  // with their line index
+
+  for (std::size_t i = 0; i < log.size(); ++i) {
+    const std::string& line = log.line(i);
+    std::smatch match;
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    if (line[first] == '#') {
+      if (std::regex_search(line, match, kRank)) {
+        ranks[static_cast<int>(log.integer(i, match[1].str(), "rank", 0))] =
+            RankLine{match[2].str(), static_cast<int>(log.integer(i, match[3].str(), "device", 0)), match[4].str()};
+      } else if (std::regex_search(line, match, kProgram)) {
+        program = match[1].str();
+      } else if (std::regex_search(line, match, kLibrary)) {
+        nccl = nccl_version_from_code(log.integer(i, match[1].str(), "nccl-library", 0));
+      } else if (!columns) {
+        columns = header_columns(log, i);
+      }
+      continue;
+    }
+    if (std::regex_search(line, match, kNcclVersion)) nccl = "NCCL " + match[1].str();
+    const std::vector<std::string_view> tokens = split_tokens(line);
+    if (!is_unsigned_integer(tokens[0])) continue;  // NCCL INFO/WARN lines, launcher noise
+    if (!columns) log.fail(i, "data row before the nccl-tests column header ('#  size  count  type ...')");
+    if (tokens.size() < columns->needed) {
+      log.fail(i, "expected at least " + std::to_string(columns->needed) + " columns as the header says, got " +
+                      std::to_string(tokens.size()));
+    }
+    const std::pair<std::string, std::string> this_type(tokens[columns->type], tokens[columns->redop]);
+    if (!type_and_op) type_and_op = this_type;
+    if (*type_and_op != this_type) {
+      log.fail(i, "rows of several data types or reductions ('" + type_and_op->first + " " + type_and_op->second +
+                      "', then '" + this_type.first + " " + this_type.second + "'): import one -d/-o per log");
+    }
+    CollectivePoint point;
+    point.bytes = log.integer(i, tokens[columns->size], "size", 0);
+    if (point.bytes == 0) continue;  // nothing moved: no time to calibrate from
+    point.time_us = log.number(i, tokens[columns->time], "time", 0);
+    if (point.time_us <= 0) {
+      log.fail(i, "time: expected a number > 0, got '" + std::string(tokens[columns->time]) + "'");
+    }
+    point.algbw_gBps = log.number(i, tokens[columns->time + 1], "algbw", 0);
+    point.busbw_gBps = log.number(i, tokens[columns->time + 2], "busbw", 0);
+    check_wrong(log, i, tokens[columns->time + 3]);
+    if (columns->in_place) {
+      point.in_place_time_us = log.number(i, tokens[*columns->in_place], "in-place time", 0);
+      check_wrong(log, i, tokens[*columns->in_place + 3]);
+    }
+    rows.emplace_back(i, point);
+  }
+  if (!columns) log.fail("no nccl-tests result table (no '#  size  count  type ... busbw' header line)");
+  if (rows.empty()) log.fail("the nccl-tests result table has no rows");
+
+  CollectiveSeries series;
+  if (!options.op.empty()) {
+    series.op = options.op;
+  } else if (auto op = collective_in_name(program)) {
+    series.op = *op;
+  } else if (auto from_file = collective_in_name(file.substr(file.find_last_of('/') + 1))) {
+    series.op = *from_file;
+  } else {
+    log.fail("cannot tell which collective this log measured (no 'Collective test starting' line, no collective in "
+             "the file name): pass --op");
+  }
+  if (std::find(collective_ops().begin(), collective_ops().end(), series.op) == collective_ops().end()) {
+    log.fail("unknown collective '" + series.op + "'");
+  }
+
+  if (!ranks.empty()) {
+    series.ranks = static_cast<int>(ranks.size());
+  } else {
+    const auto& fastest = *std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.second.algbw_gBps < b.second.algbw_gBps;
+    });
+    // Printed with 2 decimals: at >= 5 GB/s the ratio is good to 0.2%, enough to tell n from n + 1 up to ~20.
+    const double ratio = fastest.second.algbw_gBps >= 5 ? fastest.second.busbw_gBps / fastest.second.algbw_gBps : 0;
+    const std::optional<int> inferred = ranks_for_bus_factor(series.op, ratio);
+    if (!inferred) log.fail("no '#  Rank' lines, and busbw / algbw does not give the number of ranks");
+    series.ranks = *inferred;
+  }
+
+  // busbw must be algbw x the op's factor: a mismatch means the log is from another collective than assumed.
+  const double factor = bus_factor(series.op, series.ranks);
+  for (const auto& [index, point] : rows) {
+    if (point.algbw_gBps < 0.5) continue;  // printed with 2 decimals: too coarse to compare
+    const double expected = point.algbw_gBps * factor;
+    if (std::abs(point.busbw_gBps - expected) > 0.01 + 0.02 * expected) {
+      std::ostringstream message;
+      message << "busbw " << point.busbw_gBps << " is not algbw " << point.algbw_gBps << " x " << factor << " ("
+              << series.op << " over " << series.ranks << " ranks, nccl-tests doc/PERFORMANCE.md): is this log "
+              << "from another collective (--op)?";
+      log.fail(index, message.str());
+    }
+  }
+
+  std::set<std::string> hosts;
+  std::set<std::string> devices;
+  for (const auto& [rank, info] : ranks) {
+    hosts.insert(info.host);
+    devices.insert(info.name);
+  }
+  if (!hosts.empty()) series.hosts = static_cast<int>(hosts.size());
+  if (hosts.size() == 1) {
+    for (const auto& [rank, info] : ranks) series.gpus.push_back(info.device);
+  }
+  for (const auto& [index, point] : rows) series.points.push_back(point);
+  series.provenance.tool = "nccl-tests " + (program.empty() ? series.op + "_perf" : program);
+  series.provenance.device = join(devices, ", ");
+  series.provenance.driver = nccl;
+  series.provenance.host = hosts.size() <= 1 ? join(hosts, "") : std::to_string(hosts.size()) + " hosts: " +
+                                                                       join(hosts, ", ");
+  series.provenance.notes = "data type " + type_and_op->first + ", reduction " + type_and_op->second;
+  return series;
+}
+
+}  // namespace vtsim::calibrate

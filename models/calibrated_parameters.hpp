@@ -1,0 +1,65 @@
+#pragma once
+// What the simulator takes from a calibration profile instead of its catalog defaults.
+//
+// calibrated_parameters() derives each value from the profile's fits and measurements by a documented rule (listed in
+// calibrated_parameters.cpp and calibrate/README.md). Each value is optional: a profile calibrates what it measured,
+// and the catalog default stays for the rest. Each value carries its provenance, a one-line string naming the profile,
+// the profile path it came from and the tool, device and date that measured it, so a result can say where every
+// number came from. Values are SI, with the same meaning as the LinkDefault they replace (models/link_defaults.hpp).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/calibration_profile.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/precision.hpp"
+
+namespace vtsim {
+
+/// One calibrated number and where it came from.
+struct CalibratedValue {
+  double value = 0;        ///< SI: bytes/s, s, flop/s or a fraction
+  std::string provenance;  ///< e.g. "p.json: fits.alpha_beta[0] (collectives[0]: nccl-tests all_reduce_perf, ...)"
+
+  bool operator==(const CalibratedValue&) const = default;
+};
+
+/// Calibrated figures of one link class; each replaces the LinkDefault figure of the same meaning.
+struct CalibratedLink {
+  std::optional<CalibratedValue> bandwidth_Bps;  ///< per direction, after protocol efficiency, bytes/s
+  std::optional<CalibratedValue> latency_s;      ///< as LinkDefault::latency_s for this class, s
+
+  bool operator==(const CalibratedLink&) const = default;
+};
+
+/// Everything a profile calibrates. Absent values mean "keep the catalog default".
+struct CalibratedParameters {
+  CalibratedLink nvlink;       ///< latency: one GPU-to-GPU step
+  CalibratedLink pcie;         ///< latency: one of the two PCIe links of a GPU-to-GPU step (half a step)
+  CalibratedLink host_memory;  ///< latency: what staging through host memory adds beyond the two PCIe links
+  std::map<std::string, CalibratedLink> nic;  ///< per transport spelling of the profile ("roce", "pvrdma", ...)
+  std::optional<CalibratedValue> memory_bandwidth_Bps;        ///< achieved device memory bandwidth
+  std::map<Precision, CalibratedValue> gemm_flops;            ///< achieved large-GEMM throughput, flop/s
+  std::map<Precision, CalibratedValue> gemm_flop_efficiency;  ///< that throughput / the catalog GPU's peak
+  std::optional<CalibratedValue> kernel_launch_s;             ///< per kernel launch
+  std::optional<CalibratedValue> context_switch_s;            ///< per switch between two contexts on one GPU
+  std::optional<CalibratedValue> collective_sm_share;         ///< fraction of compute a running allreduce takes
+  std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)
+
+  /// The NIC figures for a scenario transport: its own spelling, else "roce" for RoCE v1/v2; nullptr when none.
+  const CalibratedLink* nic_for(Transport transport) const;
+
+  bool operator==(const CalibratedParameters&) const = default;
+};
+
+/// The link class a measurement between the GPUs of one host exercised, from the topology's worst connection on the
+/// best ring through them: every hop NV# -> "nvlink"; PIX or PXB at worst -> "pcie" (NCCL uses PCIe peer-to-peer up
+/// to PXB by default); PHB, NODE or SYS -> "host_memory". "" when the topology lacks one of the GPUs.
+std::string ring_link_class(const TopologySection& topology, const std::vector<int>& gpus);
+
+/// Derives the calibrated parameters from the profile's fits and measurements (rules in calibrated_parameters.cpp).
+CalibratedParameters calibrated_parameters(const CalibrationProfile& profile);
+
+}  // namespace vtsim

@@ -1,0 +1,118 @@
+#include "calibrate/nccl_tests_importer.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace vtsim::calibrate {
+namespace {
+
+using testing::error_of;
+using testing::read_fixture;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+CollectiveSeries import_fixture(const std::string& name, const std::string& op = "") {
+  return import_nccl_tests(read_fixture(name), name, NcclTestsOptions{op});
+}
+
+// The fixture follows time = 12 us + S x 2(n-1)/n / 230 GB/s for n = 8 ranks, printed as nccl-tests prints it.
+TEST(NcclTestsImporter, ReadsAllReduceTableRanksHostAndDevices) {
+  const CollectiveSeries series = import_fixture("all_reduce_perf_8xa100.log");
+  EXPECT_EQ(series.op, "all_reduce");
+  EXPECT_EQ(series.ranks, 8);
+  EXPECT_EQ(series.hosts, 1);
+  EXPECT_EQ(series.gpus, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  ASSERT_EQ(series.points.size(), 28u);  // 8 B to 1 GiB, doubling
+  EXPECT_EQ(series.points.front().bytes, 8);
+  EXPECT_DOUBLE_EQ(series.points.front().time_us, 12.00);
+  const CollectivePoint& last = series.points.back();
+  EXPECT_EQ(last.bytes, 1073741824);
+  const double time_us = 12 + 1073741824.0 * 1.75 / 230e9 * 1e6;  // 8181.77
+  EXPECT_NEAR(last.time_us, time_us, 0.005);
+  EXPECT_NEAR(last.algbw_gBps, 1073741824.0 / 1e9 / (time_us * 1e-6), 0.005);
+  EXPECT_NEAR(last.busbw_gBps, last.algbw_gBps * 1.75, 0.005 + 0.005 * 1.75);  // both printed to 0.01
+  ASSERT_TRUE(last.in_place_time_us.has_value());
+  EXPECT_NEAR(*last.in_place_time_us, time_us * 1.01, 0.01);
+  EXPECT_EQ(series.provenance.tool, "nccl-tests all_reduce_perf");
+  EXPECT_EQ(series.provenance.device, "NVIDIA A100-SXM4-40GB");
+  EXPECT_EQ(series.provenance.driver, "NCCL 2.19.3");  // nccl-library=21903
+  EXPECT_EQ(series.provenance.host, "node01");
+  EXPECT_EQ(series.provenance.date, "");
+}
+
+TEST(NcclTestsImporter, ReadsOlderFormatAndTakesTheCollectiveFromTheFileName) {
+  // No "root" column, "error" for "#wrong", no "Collective test starting" line, "# Rank N Pid" device lines.
+  const CollectiveSeries series = import_fixture("all_gather_perf_4xv100.log");
+  EXPECT_EQ(series.op, "all_gather");
+  EXPECT_EQ(series.ranks, 4);
+  EXPECT_EQ(series.gpus, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_EQ(series.points.size(), 9u);
+  EXPECT_EQ(series.points[8].bytes, 67108864);
+  EXPECT_DOUBLE_EQ(series.points[8].time_us, 466.56);
+  EXPECT_DOUBLE_EQ(series.points[8].busbw_gBps, 107.88);
+  EXPECT_EQ(series.provenance.tool, "nccl-tests all_gather_perf");
+  EXPECT_EQ(series.provenance.device, "Tesla V100-SXM2-16GB");
+  EXPECT_EQ(series.provenance.driver, "");
+}
+
+TEST(NcclTestsImporter, RanksOnTwoHostsHaveNoGpuList) {
+  const CollectiveSeries series = import_fixture("all_reduce_perf_2hosts.log");
+  EXPECT_EQ(series.ranks, 8);
+  EXPECT_EQ(series.hosts, 2);
+  EXPECT_TRUE(series.gpus.empty());
+  EXPECT_EQ(series.provenance.host, "2 hosts: node01, node02");
+}
+
+TEST(NcclTestsImporter, InfersRanksFromBusFactorWithoutRankLines) {
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  std::string kept;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("Rank") == std::string::npos) kept += line + "\n";
+  }
+  const CollectiveSeries series = import_nccl_tests(kept, "x.log", {});
+  EXPECT_EQ(series.ranks, 8);  // busbw / algbw = 2(n-1)/n = 1.75
+  EXPECT_FALSE(series.hosts.has_value());
+}
+
+TEST(NcclTestsImporter, MalformedNumberNamesFileLineAndColumn) {
+  EXPECT_EQ(error_of([] { import_fixture("nccl_bad_time.log"); }),
+            "nccl_bad_time.log:25: time: expected a number >= 0, got '12.x0'");
+}
+
+TEST(NcclTestsImporter, ShortRowIsAnError) {
+  EXPECT_EQ(error_of([] { import_fixture("nccl_short_row.log"); }),
+            "nccl_short_row.log:26: expected at least 13 columns as the header says, got 7");
+}
+
+TEST(NcclTestsImporter, RowsWithoutHeaderAreAnError) {
+  EXPECT_EQ(error_of([] { import_fixture("nccl_no_header.log"); }),
+            "nccl_no_header.log:1: data row before the nccl-tests column header ('#  size  count  type ...')");
+}
+
+TEST(NcclTestsImporter, NotALogIsAnError) {
+  EXPECT_EQ(error_of([] { import_nccl_tests("hello\n", "notes.txt", {}); }),
+            "notes.txt: no nccl-tests result table (no '#  size  count  type ... busbw' header line)");
+}
+
+TEST(NcclTestsImporter, BusBandwidthOfAnotherCollectiveIsAnError) {
+  // An all_reduce table (busbw = 1.75 algbw) read as all_gather (busbw would be 0.875 algbw).
+  const std::string message = error_of([] { import_fixture("all_reduce_perf_8xa100.log", "all_gather"); });
+  EXPECT_THAT(message, StartsWith("all_reduce_perf_8xa100.log:"));
+  EXPECT_THAT(message, HasSubstr("(all_gather over 8 ranks, nccl-tests doc/PERFORMANCE.md): is this log from another"));
+}
+
+TEST(NcclTestsImporter, UnknownCollectiveNeedsOp) {
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const std::string program_line = "# Collective test starting: all_reduce_perf\n";
+  text.erase(text.find(program_line), program_line.size());
+  EXPECT_EQ(error_of([&] { import_nccl_tests(text, "run7.log", {}); }),
+            "run7.log: cannot tell which collective this log measured (no 'Collective test starting' line, no "
+            "collective in the file name): pass --op");
+  EXPECT_EQ(import_nccl_tests(text, "run7.log", {"all_reduce"}).op, "all_reduce");
+}
+
+}  // namespace
+}  // namespace vtsim::calibrate
