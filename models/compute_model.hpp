@@ -45,6 +45,7 @@ struct ComputeEfficiency {
   double flop_efficiency = 1.0;    ///< fraction of peak flop/s reached by the compute-bound part of a kernel, (0, 1]
   double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth reached by the memory-bound part, (0, 1]
   std::string provenance;          ///< the fit or transfer that gave the flop efficiency, for the result's "defaults"
+  std::string memory_provenance;   ///< where memory_efficiency comes from; "" = the uncalibrated default
   bool calibrated = false;         ///< true only when fitted to a published point of this workload, precision and GPU
 };
 

@@ -142,23 +142,62 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
                     "switch latency from the scenario, whose 300 ns default is uncalibrated"};
 }
 
-std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
+LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated) {
+  std::string measured;
+  if (calibrated.bandwidth_Bps) {
+    base.bandwidth_Bps = calibrated.bandwidth_Bps->value;
+    measured = "bandwidth from " + calibrated.bandwidth_Bps->provenance;
+  }
+  if (calibrated.latency_s) {
+    base.latency_s = calibrated.latency_s->value;
+    measured += (measured.empty() ? "" : "; ") + std::string("latency from ") + calibrated.latency_s->provenance;
+  }
+  if (measured.empty()) return base;
+  if (calibrated.bandwidth_Bps && calibrated.latency_s) {
+    base.uncalibrated = false;
+    base.source = measured;
+  } else {
+    base.source = measured + "; the rest: " + base.source;
+  }
+  return base;
+}
+
+ScenarioLinks scenario_links(const Scenario& scenario) {
   const ClusterConfig& cluster = scenario.cluster;
   const HostConfig& host = cluster.host;
   const GpuSpec* gpu = find_gpu(host.gpu_model);
   const NicSpec* nic = find_nic(host.nic_model);
   assert(gpu != nullptr && nic != nullptr && "validated scenarios name catalogued GPU and NIC models");
-  std::vector<ClassDefault> defaults;
+  const CalibratedParameters& calibration = scenario.calibration;
+  ScenarioLinks links;
   const int nvlink_links = nvlink_links_per_connection(*gpu, host.gpus);
+  if (nvlink_links > 0) {
+    links.nvlink = with_calibration(nvlink_default(*find_nvlink(gpu->nvlink_id), nvlink_links), calibration.nvlink);
+  }
+  links.pcie = with_calibration(pcie_default(host.pcie_gen), calibration.pcie);
+  links.host_memory = with_calibration(host_memory_default(host.pcie_gen), calibration.host_memory);
+  const TransportSpec& transport = transport_spec(cluster.transport);
+  links.nic = nic_default(*nic, transport);
+  if (const CalibratedLink* measured = calibration.nic_for(transport.transport)) {
+    links.nic = with_calibration(links.nic, *measured);
+  }
+  links.uplink = uplink_default(cluster);
+  return links;
+}
+
+std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
+  const ClusterConfig& cluster = scenario.cluster;
+  const HostConfig& host = cluster.host;
+  const ScenarioLinks links = scenario_links(scenario);
+  std::vector<ClassDefault> defaults;
+  const int nvlink_links = nvlink_links_per_connection(*find_gpu(host.gpu_model), host.gpus);
   if (host.nvlink_present && host.nvlink_enabled && nvlink_links > 0) {
-    defaults.push_back({LinkClass::nvlink, nvlink_default(*find_nvlink(gpu->nvlink_id), nvlink_links)});
+    defaults.push_back({LinkClass::nvlink, links.nvlink});
   }
-  defaults.push_back({LinkClass::pcie, pcie_default(host.pcie_gen)});
-  if (host.gpus >= 2) defaults.push_back({LinkClass::host_memory, host_memory_default(host.pcie_gen)});
-  if (cluster.total_hosts() > 1 && host.nics > 0) {
-    defaults.push_back({LinkClass::nic, nic_default(*nic, transport_spec(cluster.transport))});
-  }
-  if (cluster.racks > 1 && host.nics > 0) defaults.push_back({LinkClass::fabric, uplink_default(cluster)});
+  defaults.push_back({LinkClass::pcie, links.pcie});
+  if (host.gpus >= 2) defaults.push_back({LinkClass::host_memory, links.host_memory});
+  if (cluster.total_hosts() > 1 && host.nics > 0) defaults.push_back({LinkClass::nic, links.nic});
+  if (cluster.racks > 1 && host.nics > 0) defaults.push_back({LinkClass::fabric, links.uplink});
   return defaults;
 }
 

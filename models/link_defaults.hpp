@@ -75,6 +75,21 @@ LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport);
 /// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
 LinkDefault uplink_default(const ClusterConfig& cluster);
 
+/// `base` with whatever `calibrated` measured in its place: those figures come from the profile, and the link is no
+/// longer uncalibrated once both of its figures are measured.
+LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated);
+
+/// The five link defaults of `scenario`'s cluster with its calibration profile's measurements applied (the NVLink one is
+/// meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs).
+struct ScenarioLinks {
+  LinkDefault nvlink;
+  LinkDefault pcie;
+  LinkDefault host_memory;
+  LinkDefault nic;
+  LinkDefault uplink;
+};
+ScenarioLinks scenario_links(const Scenario& scenario);
+
 /// A link class with its default.
 struct ClassDefault {
   LinkClass link_class = LinkClass::pcie;
@@ -82,7 +97,7 @@ struct ClassDefault {
 };
 
 /// The defaults of the link classes the scenario's topology builds (whether or not a job's traffic crosses them),
-/// in LinkClass order. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).
+/// in LinkClass order, with the calibration profile applied. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).
 std::vector<ClassDefault> link_defaults_for(const Scenario& scenario);
 
 /// The uncalibrated ones among link_defaults_for(scenario).

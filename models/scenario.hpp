@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "models/calibrated_parameters.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/precision.hpp"
 #include "models/workload_catalog.hpp"
@@ -100,8 +101,8 @@ struct SchedulerConfig {
   SchedulerPolicy policy = SchedulerPolicy::best_effort;
   /// Time slice. Default: the vGPU profile's (2 ms when it allows <= 8 per GPU, else 1 ms). Allowed 1-30 ms.
   double time_slice_s = 2e-3;
-  /// Cost of one switch between vGPUs. Default 100 us, uncalibrated: no primary source gives it (HARDWARE.md); measure it
-  /// with the calibration probes.
+  /// Cost of one switch between vGPUs. Default: the calibration profile's measured context switch, else 100 us,
+  /// uncalibrated: no primary source gives it (HARDWARE.md); measure it with `vtsim calibrate probe gpu`.
   double context_switch_s = 100e-6;
 };
 
@@ -184,6 +185,8 @@ struct Scenario {
   std::vector<JobConfig> jobs;
   /// Path of a calibration profile, resolved against the scenario's folder; "" = catalog defaults.
   std::string calibration_profile;
+  /// What that profile calibrates (empty without one): its values replace the catalog defaults they measure.
+  CalibratedParameters calibration;
   SimulationConfig simulation;
   /// The file the scenario came from, for error messages (not part of the format).
   std::string file;

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/calibration_profile.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/json_reader.hpp"
@@ -117,9 +118,11 @@ ClusterConfig read_cluster(JsonObject cluster) {
 
 // ---- virtualization ---------------------------------------------------------------------------------------------
 
-SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_time_slice_s) {
+SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_time_slice_s,
+                               const CalibratedParameters& calibration) {
   SchedulerConfig config;
   config.time_slice_s = default_time_slice_s;
+  if (calibration.context_switch_s) config.context_switch_s = calibration.context_switch_s->value;
   if (!value) return config;
   JsonObject scheduler = value->as_object();
   if (auto policy = scheduler.get("policy")) config.policy = policy->as_enum(scheduler_policy_names());
@@ -153,7 +156,7 @@ std::string check_mig_profile(const JsonValue& value, const GpuSpec& gpu) {
 }
 
 VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const GpuSpec& gpu,
-                                         const std::string& file) {
+                                         const std::string& file, const CalibratedParameters& calibration) {
   VirtualizationConfig config;
   const nlohmann::json empty = nlohmann::json::object();
   JsonObject virtualization = value ? value->as_object() : JsonValue(empty, file, "virtualization").as_object();
@@ -180,7 +183,7 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
   if (const VgpuProfile* profile = find_vgpu_profile(config.vgpu_profile)) {
     default_slice_s = profile->default_time_slice_s();
   }
-  config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s);
+  config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s, calibration);
   config.vm_cpu_cores = read_int(virtualization, "vm_cpu_cores", config.vm_cpu_cores, 1, 4096);
   if (auto mixed = virtualization.get("mixed_sizes")) {
     if (config.mode != VirtualizationMode::vgpu) mixed->fail("only used when virtualization.mode is 'vgpu'");
@@ -355,7 +358,14 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   const nlohmann::json empty = nlohmann::json::object();
   scenario.cluster = read_cluster(cluster ? cluster->as_object() : JsonValue(empty, file, "cluster").as_object());
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  scenario.virtualization = read_virtualization(virtualization, gpu, file);
+  if (profile) {
+    std::filesystem::path path = profile->as_string();
+    if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
+    if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
+    scenario.calibration_profile = path.string();
+    scenario.calibration = calibrated_parameters(load_calibration_profile(scenario.calibration_profile));
+  }
+  scenario.virtualization = read_virtualization(virtualization, gpu, file, scenario.calibration);
 
   if (!jobs) root.value().fail("missing required key 'jobs'");
   std::set<std::string> job_names;
@@ -370,12 +380,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     jobs->fail("every job is idle: nothing to simulate");
   }
 
-  if (profile) {
-    std::filesystem::path path = profile->as_string();
-    if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
-    if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
-    scenario.calibration_profile = path.string();
-  }
+
   if (simulation) {
     JsonObject options = simulation->as_object();
     if (auto fidelity = options.get("fidelity")) scenario.simulation.fidelity = fidelity->as_enum(fidelity_names());

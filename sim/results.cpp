@@ -85,7 +85,8 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"jobs", jobs},
           {"link_classes", links},
           {"time_sliced_gpus", gpus},
-          {"uncalibrated_defaults", result.uncalibrated}};
+          {"uncalibrated_defaults", result.uncalibrated},
+          {"calibration", {{"profile", result.calibration_profile}, {"values", result.calibrated}}}};
 }
 
 }  // namespace vtsim::sim

@@ -71,6 +71,8 @@ struct SimulationResult {
   std::vector<LinkClassResult> link_classes;
   std::vector<GpuResult> gpus;             ///< time-sliced GPUs only
   std::vector<std::string> uncalibrated;  ///< defaults used that no measurement backs
+  std::string calibration_profile;        ///< the scenario's profile; "" for none
+  std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured
   double simulated_time_s = 0;
 };
 

@@ -134,13 +134,15 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   for (const auto& [provenance, names] : jobs_by_provenance) {
     notes.insert("compute efficiency of " + names + ": " + provenance);
   }
-  notes.insert("memory efficiency " + format_fraction(active.front().compute.efficiency.memory_efficiency) +
-               " of datasheet bandwidth (assumed; models/compute_model)");
-  if (time_sliced) {
+  if (active.front().compute.efficiency.memory_provenance.empty()) {
+    notes.insert("memory efficiency " + format_fraction(active.front().compute.efficiency.memory_efficiency) +
+                 " of datasheet bandwidth (assumed; models/compute_model)");
+  }
+  if (time_sliced && !scenario.calibration.context_switch_s) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
   }
-  if (!classes_used.empty()) {
+  if (!classes_used.empty() && !scenario.calibration.collective_sm_share) {
     const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
     notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu)) + ": " +
                  std::to_string(kAssumedCollectiveChannels) + " NCCL channels assumed (models/interference.hpp)");
@@ -152,6 +154,40 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   return {notes.begin(), notes.end()};
 }
 
+
+/// The values a calibration profile supplied to this run, each with where it was measured.
+std::vector<std::string> calibrated_values(const Scenario& scenario, const std::vector<ActiveJob>& active) {
+  if (scenario.calibration_profile.empty()) return {};
+  std::set<std::string> used;
+  const CalibratedParameters& calibration = scenario.calibration;
+  for (const ClassDefault& entry : link_defaults_for(scenario)) {
+    const CalibratedLink* measured = nullptr;
+    switch (entry.link_class) {
+      case LinkClass::nvlink: measured = &calibration.nvlink; break;
+      case LinkClass::pcie: measured = &calibration.pcie; break;
+      case LinkClass::host_memory: measured = &calibration.host_memory; break;
+      case LinkClass::nic: measured = calibration.nic_for(scenario.cluster.transport); break;
+      case LinkClass::fabric: break;
+    }
+    if (measured != nullptr && (measured->bandwidth_Bps || measured->latency_s)) {
+      used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+    }
+  }
+  for (const ActiveJob& job : active) {
+    if (!job.compute.efficiency.memory_provenance.empty()) {
+      used.insert("memory efficiency " + format_fraction(job.compute.efficiency.memory_efficiency) + ": " +
+                  job.compute.efficiency.memory_provenance);
+    }
+    if (job.compute.efficiency.provenance.rfind("measured", 0) == 0) {
+      used.insert("flop efficiency of " + scenario.jobs[job.index].name + ": " + job.compute.efficiency.provenance);
+    }
+  }
+  if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
+    used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
+  }
+  if (calibration.collective_sm_share) used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
+  return {used.begin(), used.end()};
+}
 
 /// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
@@ -178,7 +214,9 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   plan.cycle_time_s = config.horovod.cycle_time_s;
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
-  plan.collective_sm_share = collective_sm_share(*find_gpu(scenario.cluster.host.gpu_model));
+  plan.collective_sm_share = scenario.calibration.collective_sm_share
+                                 ? scenario.calibration.collective_sm_share->value
+                                 : collective_sm_share(*find_gpu(scenario.cluster.host.gpu_model));
   if (rings.ring.size() > 1) {
     plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
     active.traffic = job_traffic(config, rings, gradient_bytes);
@@ -254,6 +292,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.link_classes = link_class_results(topology, traffic, step_s);
   result.gpus = gpu_results(sharing, result.simulated_time_s);
   result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
+  result.calibration_profile = scenario.calibration_profile;
+  result.calibrated = calibrated_values(scenario, active);
   if (tracer != nullptr) {
     std::ofstream out(options.trace_file);
     if (!out) throw InputError(options.trace_file + ": cannot write the trace");

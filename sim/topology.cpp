@@ -142,18 +142,15 @@ struct Topology::Builder {
 
   void build(const Scenario& scenario) {
     const ClusterConfig& cluster = scenario.cluster;
-    const GpuSpec& gpu = *find_gpu(cluster.host.gpu_model);
-    const NicSpec& nic = *find_nic(cluster.host.nic_model);
     const int gpus = topology.gpus_per_host_;
     const int nics = topology.nics_per_host_;
-    const LinkDefault pcie = pcie_default(cluster.host.pcie_gen);
-    const LinkDefault staging = host_memory_default(cluster.host.pcie_gen);
-    const LinkDefault nic_link = nic_default(nic, transport_spec(cluster.transport));
-    const LinkDefault uplink = uplink_default(cluster);
-    LinkDefault nvlink;
-    if (topology.nvlink_layout_ != NvlinkLayout::none) {
-      nvlink = nvlink_default(*find_nvlink(gpu.nvlink_id), nvlink_links_per_connection(gpu, gpus));
-    }
+    // Catalog defaults, with whatever the scenario's calibration profile measured in their place.
+    const ScenarioLinks defaults = scenario_links(scenario);
+    const LinkDefault& pcie = defaults.pcie;
+    const LinkDefault& staging = defaults.host_memory;
+    const LinkDefault& nic_link = defaults.nic;
+    const LinkDefault& uplink = defaults.uplink;
+    const LinkDefault& nvlink = defaults.nvlink;
     // Half of one host-to-host message through one leaf on each of the two nic links of a route.
     const double nic_latency_s = (nic_link.latency_s + cluster.fabric.switch_latency_s) / 2;
 

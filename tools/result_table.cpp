@@ -109,6 +109,10 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
             [&](const json& r) { return format_number(r["fairness"]["jain"], 4); });
     table.print(out);
   }
+  if (!first["calibration"]["values"].empty()) {
+    out << "\ncalibrated from " << first["calibration"]["profile"].get<std::string>() << ":\n";
+    for (const json& value : first["calibration"]["values"]) out << "  - " << value.get<std::string>() << "\n";
+  }
   std::set<std::string> notes;
   for (const Variant& variant : variants) {
     for (const json& note : variant.result["uncalibrated_defaults"]) notes.insert(note.get<std::string>());

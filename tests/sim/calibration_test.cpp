@@ -1,0 +1,69 @@
+// A calibration profile's measurements replace the catalog defaults, and the run says where each value came from.
+
+#include <gtest/gtest.h>
+
+#include "models/collective_model.hpp"
+#include "models/link_defaults.hpp"
+#include "sim/simulation.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+using testing::simulated_allreduce_s;
+
+Scenario eight_hosts() {
+  return scenario_of({{"cluster",
+                       {{"hosts_per_rack", 8},
+                        {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
+                        {"transport", "roce_v2"}}},
+                      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
+}
+
+TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
+  Scenario uncalibrated = eight_hosts();
+  Scenario calibrated = uncalibrated;
+  // A profile that measured RoCE at 5 GB/s and 4 us per message (what calibrated_parameters() gives from perftest).
+  calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
+                                                      CalibratedValue{4e-6, "test profile: ib_write_lat"}};
+  calibrated.calibration_profile = "test-profile.json";
+  const Topology before(uncalibrated);
+  const Topology after(calibrated);
+  const std::vector<Hop> route = after.route(0, 1);
+  // The NIC links now carry the measured rate; every other link is as before.
+  EXPECT_DOUBLE_EQ(after.bottleneck_Bps(route), 5e9);
+  // A host-to-host message pays the measured 4 us instead of the catalog's NIC + transport latency, nothing else.
+  const double catalog_message_s = scenario_links(uncalibrated).nic.latency_s;
+  EXPECT_NEAR(after.latency_s(route) - before.latency_s(before.route(0, 1)), 4e-6 - catalog_message_s, 1e-15);
+  // And the ring follows the closed form with the measured numbers.
+  const double bytes = 64.0 * 1024 * 1024;
+  const double expected = ring_allreduce_time_s(8, bytes, 5e9, after.latency_s(route));
+  EXPECT_NEAR(simulated_allreduce_s(calibrated, bytes), expected, 1e-3 * expected);
+  // The link is no longer reported as an uncalibrated default, and the result names the measurement.
+  const nlohmann::json result =
+      vtsim::tools::run_isolated([&] { return to_json(simulate(calibrated)); });
+  EXPECT_EQ(result["calibration"]["profile"], "test-profile.json");
+  bool named = false;
+  for (const nlohmann::json& value : result["calibration"]["values"]) {
+    named = named || value.get<std::string>().find("ib_write_bw") != std::string::npos;
+  }
+  EXPECT_TRUE(named) << result["calibration"].dump();
+}
+
+TEST(Calibration, MeasuredMemoryBandwidthKeepsThePublishedSingleGpuFigure) {
+  // With a measured memory bandwidth the flop efficiency is fitted again, so the published point still holds:
+  // NVIDIA DeepLearningExamples, BERT-large SQuAD, one A100 40GB, AMP, batch 32: 102.26 sequences/s.
+  Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
+                                   {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 32},
+                                              {"iterations", 3}}}}});
+  scenario.calibration.memory_bandwidth_Bps = CalibratedValue{1.40e12, "test profile: device copy"};
+  scenario.calibration_profile = "test-profile.json";
+  const nlohmann::json result = vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+  const nlohmann::json& job = result["jobs"][0];
+  EXPECT_NEAR(job["samples_per_s"].get<double>(), 102.26, 1e-3 * 102.26);
+  EXPECT_DOUBLE_EQ(job["compute_efficiency"]["memory"].get<double>(), 1.40e12 / 1555e9);  // A100 40GB: 1,555 GB/s
+}
+
+}  // namespace
+}  // namespace vtsim::sim
