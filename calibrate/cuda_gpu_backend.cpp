@@ -55,21 +55,10 @@ std::vector<float> float_operand(std::size_t count) {
 
 class CudaGpuBackend final : public GpuBackend {
  public:
-  std::vector<GpuDeviceInfo> devices() override {
-    std::vector<GpuDeviceInfo> devices;
-    const int count = cuda::device_count();
-    for (int i = 0; i < count; ++i) {
-      cudaDeviceProp properties{};
-      check(cudaGetDeviceProperties(&properties, i), "cudaGetDeviceProperties");
-      devices.push_back({i, properties.name, properties.major, properties.minor,
-                         static_cast<double>(properties.totalGlobalMem)});
-    }
-    return devices;
-  }
+  std::vector<GpuDeviceInfo> devices() override { return cuda::visible_devices(); }
 
   std::string driver_version() override {
-    std::string driver = command_output("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
-    driver = driver.substr(0, driver.find('\n'));
+    const std::string driver = cuda::nvidia_driver_version();
     int runtime = 0;
     cudaRuntimeGetVersion(&runtime);
     int blas[3] = {};

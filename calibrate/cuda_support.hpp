@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "calibrate/gpu_probe.hpp"
 #include "calibrate/probe_support.hpp"
 
 namespace vtsim::calibrate::cuda {
@@ -147,6 +148,25 @@ inline void sgemm(cublasHandle_t handle, std::int64_t n, const void* a, const vo
   check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, size, size, size, &one, static_cast<const float*>(a), size,
                     static_cast<const float*>(b), size, &zero, static_cast<float*>(c), size),
         "cublasSgemm");
+}
+
+/// The CUDA devices this process sees, with their names, compute capabilities and memory.
+inline std::vector<GpuDeviceInfo> visible_devices() {
+  std::vector<GpuDeviceInfo> devices;
+  const int count = device_count();
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, i), "cudaGetDeviceProperties");
+    devices.push_back({i, properties.name, properties.major, properties.minor,
+                       static_cast<double>(properties.totalGlobalMem)});
+  }
+  return devices;
+}
+
+/// The NVIDIA driver version as nvidia-smi reports it for the first GPU; "" when nvidia-smi cannot be run.
+inline std::string nvidia_driver_version() {
+  const std::string driver = command_output("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
+  return driver.substr(0, driver.find('\n'));
 }
 
 }  // namespace vtsim::calibrate::cuda

@@ -30,23 +30,12 @@ class CudaNcclBackend final : public NcclBackend {
     for (ncclComm_t comm : comms_) ncclCommDestroy(comm);
   }
 
-  std::vector<GpuDeviceInfo> devices() override {
-    std::vector<GpuDeviceInfo> devices;
-    const int count = cuda::device_count();
-    for (int i = 0; i < count; ++i) {
-      cudaDeviceProp properties{};
-      check(cudaGetDeviceProperties(&properties, i), "cudaGetDeviceProperties");
-      devices.push_back({i, properties.name, properties.major, properties.minor,
-                         static_cast<double>(properties.totalGlobalMem)});
-    }
-    return devices;
-  }
+  std::vector<GpuDeviceInfo> devices() override { return cuda::visible_devices(); }
 
   std::string versions() override {
     int code = 0;
     check_nccl(ncclGetVersion(&code), "ncclGetVersion");
-    std::string driver = command_output("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null");
-    driver = driver.substr(0, driver.find('\n'));
+    const std::string driver = cuda::nvidia_driver_version();
     // NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z since 2.9 (nccl.h).
     std::string text = "NCCL " + std::to_string(code / 10000) + "." + std::to_string(code % 10000 / 100) + "." +
                        std::to_string(code % 100);
