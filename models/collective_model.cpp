@@ -8,7 +8,9 @@ namespace {
 // Seconds of `phases` ring phases (1: reduce-scatter or allgather, 2: allreduce) of S over N ranks: each phase is
 // N-1 steps of S/N bytes, each step paying the latency once.
 double ring_phases_time_s(int phases, int ranks, double bytes, double bandwidth_Bps, double latency_s) {
-  assert(ranks >= 1 && bytes >= 0.0 && bandwidth_Bps > 0.0 && latency_s >= 0.0);
+  assert(ranks >= 1 && bytes >= 0.0 && latency_s >= 0.0);
+  if (ranks == 1) return 0.0;  // nothing to exchange (and no link to have a bandwidth)
+  assert(bandwidth_Bps > 0.0);
   const double steps = static_cast<double>(phases) * (ranks - 1);
   return steps * (bytes / ranks / bandwidth_Bps + latency_s);
 }

@@ -9,16 +9,16 @@
 
 #include <algorithm>
 
-#include "models/gpu_catalog.hpp"
 
 namespace vtsim {
 
 /// Channels (one SM each) a running allreduce is assumed to occupy. Uncalibrated.
 inline constexpr int kAssumedCollectiveChannels = 8;
 
-/// Fraction of `gpu`'s compute a running allreduce takes from the kernels beside it. Uncalibrated default.
-inline double collective_sm_share(const GpuSpec& gpu) {
-  return std::min(0.5, static_cast<double>(kAssumedCollectiveChannels) / gpu.sm_count);
+/// Fraction of a device's compute a running allreduce takes from the kernels beside it, for a device (a GPU or a MIG
+/// instance) of `sm_count` SMs; at most half. Uncalibrated default.
+inline double collective_sm_share(int sm_count) {
+  return std::min(0.5, static_cast<double>(kAssumedCollectiveChannels) / sm_count);
 }
 
 }  // namespace vtsim

@@ -130,12 +130,6 @@ SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_ti
   if (auto slice = scheduler.get("time_slice_ms")) config.time_slice_s = slice->as_number(1.0, 30.0) * units::kSecondsPerMs;
   if (auto cost = scheduler.get("context_switch_us")) {
     config.context_switch_s = cost->as_number(0.0, 100000.0) * units::kSecondsPerUs;
-    if (config.context_switch_s >= config.time_slice_s) {
-      std::ostringstream slice_ms;
-      slice_ms << config.time_slice_s / units::kSecondsPerMs;
-      cost->fail("a context switch must take less than the time slice (" + slice_ms.str() +
-                 " ms), or no vGPU would ever run");
-    }
   }
   scheduler.finish();
   return config;
@@ -333,6 +327,35 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   return jobs;
 }
 
+/// The raw value at scheduler key `key`, or null.
+const nlohmann::json* scheduler_key(const nlohmann::json& json, const char* key) {
+  const auto virtualization = json.find("virtualization");
+  if (virtualization == json.end() || !virtualization->is_object()) return nullptr;
+  const auto scheduler = virtualization->find("scheduler");
+  if (scheduler == virtualization->end() || !scheduler->is_object()) return nullptr;
+  const auto value = scheduler->find(key);
+  return value == scheduler->end() || value->is_null() ? nullptr : &*value;
+}
+
+/// Once the jobs are known: the default time slice follows the profiles actually used (1 ms if any allows more than 8
+/// per GPU), and a context switch, from the scenario or its calibration profile, must be shorter than the slice.
+void check_scheduler_timing(Scenario& scenario, const nlohmann::json& json) {
+  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
+  SchedulerConfig& scheduler = scenario.virtualization.scheduler;
+  if (scheduler_key(json, "time_slice_ms") == nullptr) {
+    for (const JobConfig& job : scenario.jobs) {
+      scheduler.time_slice_s = std::min(scheduler.time_slice_s, find_vgpu_profile(job.vgpu_profile)->default_time_slice_s());
+    }
+  }
+  if (scheduler.context_switch_s < scheduler.time_slice_s) return;
+  std::ostringstream why;
+  why << "a context switch (" << scheduler.context_switch_s / units::kSecondsPerUs << " us"
+      << (scheduler_key(json, "context_switch_us") == nullptr ? ", measured in " + scenario.calibration_profile : "")
+      << ") must take less than the time slice (" << scheduler.time_slice_s / units::kSecondsPerMs
+      << " ms), or no vGPU would ever run";
+  throw InputError(scenario.file + ": virtualization.scheduler.context_switch_us: " + why.str());
+}
+
 }  // namespace
 
 Scenario load_scenario(const nlohmann::json& json, const std::string& file, const std::string& base_dir) {
@@ -363,7 +386,12 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
     if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
     scenario.calibration_profile = path.string();
-    scenario.calibration = calibrated_parameters(load_calibration_profile(scenario.calibration_profile));
+    const CalibrationProfile loaded = load_calibration_profile(scenario.calibration_profile);
+    if (loaded.gpu && !loaded.gpu->catalog_gpu.empty() && loaded.gpu->catalog_gpu != scenario.cluster.host.gpu_model) {
+      profile->fail("the profile measured a " + loaded.gpu->catalog_gpu + " but the cluster's GPUs are " +
+                    scenario.cluster.host.gpu_model + "; calibrate on the GPU model you simulate");
+    }
+    scenario.calibration = calibrated_parameters(loaded);
   }
   scenario.virtualization = read_virtualization(virtualization, gpu, file, scenario.calibration);
 
@@ -388,6 +416,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     options.finish();
   }
 
+  check_scheduler_timing(scenario, json);
   check_gpu_sharing(scenario);
   check_transport_reach(scenario);
   return scenario;

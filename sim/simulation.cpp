@@ -15,6 +15,7 @@
 #include "models/interference.hpp"
 #include "models/job_compute.hpp"
 #include "models/link_defaults.hpp"
+#include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
@@ -67,7 +68,17 @@ std::vector<LinkClassResult> link_class_results(const Topology& topology,
   return results;
 }
 
-JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job) {
+/// When the job's last iteration ended (its last rank to end it).
+double job_end_s(const TrainingJob& job) {
+  double end = 0;
+  for (const auto& rank : job.records()) end = std::max(end, rank.back().end_s);
+  return end;
+}
+
+/// Figures of one job. Only iterations that end by `window_end_s` count (several tenants: while all of them still run,
+/// so that no tenant's "shared" figures include time it ran alone); at least the first measured one always counts.
+JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job,
+                     double window_end_s) {
   const JobConfig& config = scenario.jobs[index];
   const auto records = job.records();
   const std::size_t total = records.front().size();
@@ -85,7 +96,8 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   for (std::size_t k = 0; k < total; ++k) {
     double end = 0;
     for (const auto& rank : records) end = std::max(end, rank[k].end_s);
-    if (static_cast<int>(k) >= config.warmup_iterations) {
+    const bool in_window = end <= window_end_s * (1 + 1e-12) || result.step_times_s.empty();
+    if (static_cast<int>(k) >= config.warmup_iterations && in_window) {
       result.step_times_s.push_back(end - previous_end);
       for (const auto& rank : records) {
         compute_sum += rank[k].compute_s;
@@ -144,12 +156,16 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   }
   if (!classes_used.empty() && !scenario.calibration.collective_sm_share) {
     const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-    notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu)) + ": " +
+    notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu.sm_count)) + " of a whole GPU: " +
                  std::to_string(kAssumedCollectiveChannels) + " NCCL channels assumed (models/interference.hpp)");
   }
   for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
     if (classes_used.count(entry.link_class) == 0) continue;
     notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+  }
+  if (scenario.simulation.fidelity == Fidelity::analytic && active.size() > 1 && !classes_used.empty()) {
+    notes.insert("analytic fidelity: each job's collectives are timed on its own bottleneck; contention between the " +
+                 std::to_string(active.size()) + " jobs on shared links is not modelled (use flow)");
   }
   return {notes.begin(), notes.end()};
 }
@@ -214,9 +230,13 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   plan.cycle_time_s = config.horovod.cycle_time_s;
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
+                             ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
+                             : gpu.sm_count;
   plan.collective_sm_share = scenario.calibration.collective_sm_share
                                  ? scenario.calibration.collective_sm_share->value
-                                 : collective_sm_share(*find_gpu(scenario.cluster.host.gpu_model));
+                                 : collective_sm_share(device_sms);
   if (rings.ring.size() > 1) {
     plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
     active.traffic = job_traffic(config, rings, gradient_bytes);
@@ -284,8 +304,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.simulated_time_s = sg4::Engine::get_clock();
   std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
   std::vector<double> step_s;
+  // With several jobs, figures cover the window in which all of them run: up to the first job's end.
+  double window_end = result.simulated_time_s;
+  for (const ActiveJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
   for (const ActiveJob& job : active) {
-    result.jobs.push_back(job_result(scenario, job.index, job.compute, *job.job));
+    result.jobs.push_back(job_result(scenario, job.index, job.compute, *job.job, window_end));
     traffic.push_back(job.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }

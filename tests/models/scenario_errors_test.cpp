@@ -129,8 +129,8 @@ std::vector<ErrorCase> error_cases() {
       {"SwitchLongerThanSlice",
        with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 1},
              {"virtualization.scheduler.context_switch_us", 1500}}),
-       "s.json: virtualization.scheduler.context_switch_us: a context switch must take less than the time slice "
-       "(1 ms), or no vGPU would ever run"},
+       "s.json: virtualization.scheduler.context_switch_us: a context switch (1500 us) must take less than the time "
+       "slice (1 ms), or no vGPU would ever run"},
       {"CopiesZero", with({{"jobs[0].copies", 0}}), "s.json: jobs[0].copies: expected an integer from 1 to 1024, got 0"},
       {"MigOnT4", with({{"cluster.host.gpu_model", "t4"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.5gb"}}),
        "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},

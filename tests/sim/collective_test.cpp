@@ -105,3 +105,25 @@ TEST(HierarchicalAllreduce, BeatsFlatRingWhereTheClosedFormsSayItShould) {
 
 }  // namespace
 }  // namespace vtsim::sim
+
+namespace vtsim::sim {
+namespace {
+
+TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
+  // With one GPU per host the intra-host phases have nothing to exchange and the inter-host ring is the whole job;
+  // with one host the inter-host ring has nothing to exchange. Both reduce to a flat ring's closed form.
+  const double bytes = 64e6;
+  const Scenario per_host = testing::scenario_of(one_gpu_hosts(4, "analytic"), {"jobs[0].horovod.allreduce=hierarchical"});
+  const Topology topology(per_host);
+  const double expected = ring_allreduce_time_s(4, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
+                                                topology.latency_s(topology.route(0, 1)));
+  EXPECT_NEAR(simulated_allreduce_s(per_host, bytes), expected, 1e-9 * expected);
+  const Scenario one_host = testing::scenario_of(
+      one_gpu_hosts(1, "analytic"), {"cluster.host.gpus=4", "jobs[0].horovod.allreduce=hierarchical"});
+  const Topology host(one_host);
+  const double intra = ring_allreduce_time_s(4, bytes, host.bottleneck_Bps(host.route(0, 1)), host.latency_s(host.route(0, 1)));
+  EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
+}
+
+}  // namespace
+}  // namespace vtsim::sim

@@ -89,6 +89,22 @@ TEST(TimeSlicing, LongerSlicesRaiseAggregateThroughputWhenSwitchesCost) {
   EXPECT_GT(aggregate[1], aggregate[0]);
 }
 
+TEST(TimeSlicing, TenantsAreMeasuredWhileAllOfThemRun) {
+  // Two identical tenants, one with 4 iterations and one with 30: after the short one ends, the long one runs alone.
+  // Its shared figures must come from the window in which both ran: each gets half the GPU minus the switches,
+  // 2 s / (s - c) times its alone step, not a blend with the time it had the GPU to itself.
+  nlohmann::json json = t4_tenants("T4-8C", "best_effort", 1, 0);
+  nlohmann::json second = json["jobs"][0];
+  second["name"] = "long";
+  second["iterations"] = 30;
+  json["jobs"][0]["iterations"] = 4;
+  json["jobs"].push_back(second);
+  const nlohmann::json result = simulate_in_child(scenario_of(json));
+  const double expected = alone_s(result) * 2 * 2e-3 / (2e-3 - 100e-6);  // 2 ms slices, 100 us switches (defaults)
+  EXPECT_NEAR(step_s(result, 0), expected, 0.02 * expected);
+  EXPECT_NEAR(step_s(result, 1), expected, 0.02 * expected);
+}
+
 TEST(Mig, InstancesDoNotInterfere) {
   // Two tenants on 3g.20gb instances of one A100: each runs exactly as fast as alone on its instance.
   const Scenario scenario = scenario_of(
