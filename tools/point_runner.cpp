@@ -40,6 +40,8 @@ void add_tenant_figures(const Scenario& scenario, nlohmann::json& result) {
                        {"step_time_s", step},
                        {"alone_step_time_s", alone_step},
                        {"slowdown", step / alone_step}});
+    result["jobs"][t]["alone_step_time_s"] = alone_step;  // also per job, for the sweep CSV's columns
+    result["jobs"][t]["slowdown_vs_alone"] = step / alone_step;
     normalised.push_back(alone_step / step);
   }
   result["tenants"] = tenants;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/fairness.hpp"
+
 namespace vtsim::tools {
 namespace {
 
@@ -68,16 +70,6 @@ std::string csv_cell(const nlohmann::json& value) {
   return value.dump();
 }
 
-double jain_fairness(const std::vector<double>& values) {
-  double sum = 0;
-  double sum_of_squares = 0;
-  for (const double value : values) {
-    sum += value;
-    sum_of_squares += value * value;
-  }
-  return sum * sum / (static_cast<double>(values.size()) * sum_of_squares);
-}
-
 SweepCsvLayout::SweepCsvLayout(std::vector<std::string> columns) : columns_(std::move(columns)) {}
 
 void SweepCsvLayout::add(const nlohmann::json& record) {
@@ -102,6 +94,7 @@ std::vector<std::string> SweepCsvLayout::header() const {
   for (const JobFigure& figure : leading_job_figures()) per_job.emplace_back(figure.column);
   for (const std::string& key : extra_breakdown_) per_job.push_back(key + "_s");
   for (const JobFigure& figure : trailing_job_figures()) per_job.emplace_back(figure.column);
+  if (max_jobs_ > 1) per_job.emplace_back("slowdown_vs_alone");  // tools/point_runner: shared step / alone step
   if (max_jobs_ <= 1) {
     names.insert(names.end(), per_job.begin(), per_job.end());
   } else {
@@ -125,6 +118,7 @@ std::vector<std::string> SweepCsvLayout::row(const nlohmann::json& record) const
     for (const JobFigure& figure : leading_job_figures()) fields.push_back(csv_cell(lookup(job, figure.pointer)));
     for (const std::string& key : extra_breakdown_) fields.push_back(csv_cell(lookup(job, {"breakdown_s", key.c_str()})));
     for (const JobFigure& figure : trailing_job_figures()) fields.push_back(csv_cell(lookup(job, figure.pointer)));
+    if (max_jobs_ > 1) fields.push_back(csv_cell(lookup(job, {"slowdown_vs_alone"})));
   };
   const nlohmann::json no_job = nlohmann::json::object();
   if (max_jobs_ <= 1) {
@@ -146,7 +140,7 @@ std::vector<std::string> SweepCsvLayout::row(const nlohmann::json& record) const
       if (reported.is_number()) {
         fields.push_back(reported.dump());
       } else {
-        fields.push_back(any ? nlohmann::json(jain_fairness(normalized)).dump() : "");
+        fields.push_back(any ? nlohmann::json(jain_index(normalized)).dump() : "");
       }
     }
     for (std::size_t j = 0; j < max_jobs_; ++j) job_fields(j < jobs.size() ? jobs[j] : no_job);

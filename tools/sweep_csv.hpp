@@ -43,7 +43,4 @@ class SweepCsvLayout {
 /// arrays and objects as JSON text.
 std::string csv_cell(const nlohmann::json& value);
 
-/// Jain's fairness index, (sum x)^2 / (n sum x^2), of `values`; 1 when all are equal. REQUIRES: not all zero.
-double jain_fairness(const std::vector<double>& values);
-
 }  // namespace vtsim::tools

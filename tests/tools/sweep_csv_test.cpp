@@ -40,14 +40,6 @@ TEST(Csv, QuotesOnlyWhatNeedsItAndParsesBack) {
   EXPECT_THROW(parse_csv("\"open\n", "t.csv"), InputError);
 }
 
-TEST(Csv, JainFairnessByHand) {
-  EXPECT_DOUBLE_EQ(jain_fairness({1.0, 1.0, 1.0}), 1.0);
-  // (1 + 0.5)^2 / (2 x (1 + 0.25)) = 2.25 / 2.5
-  EXPECT_DOUBLE_EQ(jain_fairness({1.0, 0.5}), 0.9);
-  // One tenant gets everything: 1/n.
-  EXPECT_DOUBLE_EQ(jain_fairness({4.0, 0.0, 0.0, 0.0}), 0.25);
-}
-
 TEST(SweepCsvLayout, OneJobGivesUnprefixedColumns) {
   SweepCsvLayout layout({"cluster.racks"});
   const nlohmann::json ok = record(0, nlohmann::json::array({job("a", 380.0, 0.95)}));
@@ -80,21 +72,23 @@ TEST(SweepCsvLayout, SeveralJobsGiveAggregatesAndPrefixedColumns) {
   layout.add(two);
   layout.add(one);
   const std::vector<std::string> header = layout.header();
-  // point, id, 1 parameter, 3 aggregates, 2 jobs x 19 per-job columns (14 + scheduler_wait_s + 4), error.
-  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 19u + 1u);
+  // point, id, 1 parameter, 3 aggregates, 2 jobs x 20 per-job columns (14 + scheduler_wait_s + 4 +
+  // slowdown_vs_alone), error.
+  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 20u + 1u);
   EXPECT_EQ(header[3], "jobs");
   EXPECT_EQ(header[4], "total_samples_per_s");
   EXPECT_EQ(header[5], "jain_fairness");
   EXPECT_EQ(header[6], "job0.job");
   EXPECT_EQ(header[6 + 14], "job0.scheduler_wait_s");
-  EXPECT_EQ(header[6 + 19], "job1.job");
+  EXPECT_EQ(header[6 + 19], "job0.slowdown_vs_alone");
+  EXPECT_EQ(header[6 + 20], "job1.job");
   const std::vector<std::string> row = layout.row(two);
   EXPECT_EQ(row[3], "2");
   EXPECT_EQ(row[4], "400.0");
   EXPECT_EQ(std::stod(row[5]), 0.9);  // Jain's index of the efficiencies 1 and 0.5, as above
-  EXPECT_EQ(row[6 + 19], "t-2");
+  EXPECT_EQ(row[6 + 20], "t-2");
   const std::vector<std::string> short_row = layout.row(one);
-  EXPECT_EQ(short_row[6 + 19], "");  // a point with one job leaves job1's columns empty
+  EXPECT_EQ(short_row[6 + 20], "");  // a point with one job leaves job1's columns empty
 }
 
 TEST(SweepCsvLayout, UsesTheResultsOwnFairnessWhenItHasOne) {
