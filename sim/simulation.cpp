@@ -212,7 +212,6 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   const JobRings rings = job_rings(scenario, active.index, topology);
   JobPlan plan;
   plan.name = config.name;
-  plan.job_index = static_cast<int>(active.index);
   for (int g : rings.ring) {
     plan.rank_hosts.push_back(platform.gpu_host(g));
     const auto [scheduler, vgpu] = sharing.slot(g, active.index);

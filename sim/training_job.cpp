@@ -111,7 +111,6 @@ struct TrainingJob::State {
         rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
       }
       const double reduced = sg4::Engine::get_clock();
-      record.wait_s = reduced - backward_end;
       run_kernel(position, rank, kernels.optimizer_s, record);
       record.end_s = sg4::Engine::get_clock();
       rank.records.push_back(record);
@@ -227,7 +226,5 @@ double TrainingJob::allreduce_bytes_per_iteration() const {
 double TrainingJob::allreduces_per_iteration() const {
   return static_cast<double>(state_->measured_buffers) / std::max(1, state_->plan.iterations);
 }
-
-const JobPlan& TrainingJob::plan() const { return state_->plan; }
 
 }  // namespace vtsim::sim

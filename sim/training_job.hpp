@@ -29,7 +29,6 @@ struct IterationRecord {
   double end_s = 0;
   double compute_s = 0;       ///< kernels, as run (slowed kernels included)
   double interference_s = 0;  ///< part of compute_s due to collectives running at the same time
-  double wait_s = 0;          ///< waiting for allreduces after backward: exposed communication
   double scheduler_wait_s = 0;  ///< time-sliced vGPU: waiting for the GPU while other vGPUs had it
 };
 
@@ -42,7 +41,6 @@ struct GradientTensor {
 /// Everything a job needs to run, prepared before the simulation starts.
 struct JobPlan {
   std::string name;
-  int job_index = 0;
   std::vector<simgrid::s4u::Host*> rank_hosts;  ///< one per rank, in ring order
   /// Per rank: the scheduler of its GPU when that GPU is time-sliced between vGPUs (else null), and its vGPU there.
   std::vector<TimeSliceScheduler*> rank_schedulers;
@@ -77,8 +75,6 @@ class TrainingJob {
   double allreduce_bytes_per_iteration() const;
   /// Allreduce calls (fusion buffers) per iteration, measured after warm-up.
   double allreduces_per_iteration() const;
-  /// The plan the job runs.
-  const JobPlan& plan() const;
 
  private:
   struct State;
