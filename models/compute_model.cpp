@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <optional>
 
 namespace vtsim {
@@ -9,6 +10,13 @@ namespace {
 
 // Memory is split in eighths among MIG instances (NVIDIA MIG user guide, "Supported MIG Profiles").
 constexpr double kMigMemorySlices = 8.0;
+
+// Output tile of one thread block of a tensor-core GEMM: 128 x 128, the threadblock shape of CUTLASS's default
+// tensor-op GEMM configurations for Volta, Turing and Ampere (cutlass/gemm/device/default_gemm_configuration.h) and of
+// the cuBLAS kernels named "*_128x128_*". Libraries also pick smaller tiles and split-K for small problems; this model
+// does not, so it is pessimistic for small GEMMs on many SMs (docs/compute-model.md, "Limits").
+constexpr double kTileRows = 128.0;
+constexpr double kTileColumns = 128.0;
 
 bool is_mixed_precision(Precision precision) {
   return precision == Precision::fp16 || precision == Precision::bf16;
@@ -27,21 +35,27 @@ std::string describe(const GpuSpec& gpu, Precision precision) {
   return gpu.name + ", " + std::string(to_string(precision));
 }
 
-// Roofline of one kernel on the device at the given efficiencies.
-class Roofline {
+// The host issues kernels in order, one every host_dispatch_s; the device runs them in order (one stream).
+class StreamTimeline {
  public:
-  Roofline(const DeviceCompute& device, const ComputeEfficiency& efficiency)
-      : flops_(device.peak_flops * efficiency.flop_efficiency),
-        bandwidth_Bps_(device.memory_bandwidth_Bps * efficiency.memory_efficiency) {}
+  explicit StreamTimeline(double host_dispatch_s) : host_dispatch_s_(host_dispatch_s) {}
 
-  /// Seconds for a kernel of `flop` flop that moves `bytes` bytes.
-  double time_s(double flop, double bytes) const { return std::max(flop / flops_, bytes / bandwidth_Bps_); }
-  /// Seconds for a purely memory-bound pass over `bytes` bytes.
-  double memory_time_s(double bytes) const { return bytes / bandwidth_Bps_; }
+  /// Issues one kernel of `device_s` seconds on the device; returns when it ends.
+  double run(double device_s) {
+    const double issued = static_cast<double>(kernels_) * host_dispatch_s_;
+    end_s_ = std::max(end_s_, issued) + device_s;
+    busy_s_ += device_s;
+    ++kernels_;
+    return end_s_;
+  }
+  double busy_s() const { return busy_s_; }
+  int kernels() const { return kernels_; }
 
  private:
-  double flops_;
-  double bandwidth_Bps_;
+  double host_dispatch_s_;
+  double end_s_ = 0.0;
+  double busy_s_ = 0.0;
+  int kernels_ = 0;
 };
 
 }  // namespace
@@ -49,19 +63,23 @@ class Roofline {
 DeviceCompute whole_gpu(const GpuSpec& gpu, Precision precision, double memory_bytes) {
   return {.description = describe(gpu, precision),
           .peak_flops = peak_or_die(gpu, precision),
+          .vector_flops = gpu.fp32_flops,
           .memory_bandwidth_Bps = gpu.memory_bandwidth_Bps,
-          .memory_bytes = memory_bytes};
+          .memory_bytes = memory_bytes,
+          .sm_count = gpu.sm_count};
 }
 
 DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precision precision) {
-  assert(profile.gpu_id == gpu.id && gpu.mig_sm_count > 0 && gpu.sm_count > 0);
-  // With MIG on, only mig_sm_count SMs are usable (A100: 98 of 108, MIG user guide `-lgip` 7g.40gb); an instance
-  // gets its own SMs' share of those. Bandwidth follows the memory slices.
-  const double mig_gpu_peak = peak_or_die(gpu, precision) * gpu.mig_sm_count / gpu.sm_count;
+  assert(profile.gpu_id == gpu.id && gpu.sm_count > 0 && profile.sm_count > 0);
+  // An instance's SMs run at the GPU's per-SM rate (the datasheet peak spread over the product's SMs); MIG mode
+  // itself leaves mig_sm_count usable (A100: 98 of 108), which the 7g profile's SM count already says.
+  const double share = static_cast<double>(profile.sm_count) / gpu.sm_count;
   return {.description = describe(gpu, precision) + ", MIG " + profile.id,
-          .peak_flops = mig_gpu_peak * profile.sm_count / gpu.mig_sm_count,
+          .peak_flops = peak_or_die(gpu, precision) * share,
+          .vector_flops = gpu.fp32_flops * share,
           .memory_bandwidth_Bps = gpu.memory_bandwidth_Bps * profile.memory_slices / kMigMemorySlices,
-          .memory_bytes = profile.memory_bytes};
+          .memory_bytes = profile.memory_bytes,
+          .sm_count = profile.sm_count};
 }
 
 double KernelTimes::total_s() const {
@@ -69,6 +87,36 @@ double KernelTimes::total_s() const {
   for (double t : forward_s) total += t;
   for (double t : backward_s) total += t;
   return total;
+}
+
+double gemm_tiles(const GemmShape& shape, int batch) {
+  const double column_tiles = std::ceil(shape.columns / kTileColumns);
+  if (shape.problems_per_sample > 0.0) {
+    return batch * shape.problems_per_sample * std::ceil(shape.rows_per_sample / kTileRows) * column_tiles;
+  }
+  return std::ceil(batch * shape.rows_per_sample / kTileRows) * column_tiles;
+}
+
+double wave_utilization(double tiles, int sm_count) {
+  assert(tiles >= 1.0 && sm_count >= 1);
+  const double waves = std::ceil(tiles / sm_count);
+  return tiles / (waves * sm_count);
+}
+
+double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const ComputeParameters& parameters) {
+  assert(parameters.gemm_efficiency > 0.0 && parameters.convolution_efficiency > 0.0);
+  assert(parameters.memory_efficiency > 0.0 && parameters.memory_efficiency <= 1.0);
+  const double memory_s = kernel.bytes / (device.memory_bandwidth_Bps * parameters.memory_efficiency);
+  double math_s = 0.0;
+  if (kernel.kind == KernelKind::memory) {
+    math_s = kernel.flop / device.vector_flops;
+  } else {
+    const double efficiency =
+        kernel.kind == KernelKind::gemm ? parameters.gemm_efficiency : parameters.convolution_efficiency;
+    math_s = kernel.flop /
+             (device.peak_flops * efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
+  }
+  return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
 
 // One optimizer step reads and writes, per trainable parameter (fp32 state, as Apex's fused multi-tensor optimizers
@@ -82,61 +130,76 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
   return fp32_pass + (is_mixed_precision(precision) ? 2.0 : 0.0);
 }
 
-KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
-                         const ComputeEfficiency& efficiency) {
+std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass) {
   assert(batch >= 1);
-  assert(efficiency.flop_efficiency > 0.0 && efficiency.flop_efficiency <= 1.0);
-  assert(efficiency.memory_efficiency > 0.0 && efficiency.memory_efficiency <= 1.0);
-  const Roofline roofline(device, efficiency);
   const double samples = batch;
-  KernelTimes times;
-  times.forward_s.reserve(workload.layers.size());
-  times.backward_s.reserve(workload.layers.size());
-  for (const Layer& layer : workload.layers) {
-    const double forward_bytes = samples * layer.activation_elements * activation_bytes(precision) +
-                                 layer.parameters * weight_bytes(precision);
-    times.forward_s.push_back(roofline.time_s(samples * layer.forward_flop, forward_bytes));
-    // Backward reads what forward read plus the output gradient and writes the input and weight gradients: 2x.
-    times.backward_s.push_back(
-        layer.backward_flop > 0.0 ? roofline.time_s(samples * layer.backward_flop, 2.0 * forward_bytes) : 0.0);
+  std::vector<Kernel> kernels;
+  kernels.reserve(3 * workload.layers.size() + 1);
+  std::vector<double> forward_bytes(workload.layers.size());
+  for (std::size_t l = 0; l < workload.layers.size(); ++l) {
+    const Layer& layer = workload.layers[l];
+    forward_bytes[l] = samples * layer.activation_elements * activation_bytes(precision) +
+                       layer.parameters * weight_bytes(precision);
+    const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
+    kernels.push_back({l, Phase::forward, samples * layer.forward_flop, forward_bytes[l], tiles, layer.kind});
   }
-  times.optimizer_s = roofline.memory_time_s(workload.trainable_parameters() *
-                                             optimizer_bytes_per_parameter(workload.optimizer, precision));
+  if (pass == Pass::inference) return kernels;
+  for (std::size_t l = workload.layers.size(); l-- > 0;) {
+    const Layer& layer = workload.layers[l];
+    // Backward reads what forward read plus the output gradient and writes the input and weight gradients: 2x its
+    // traffic, shared by its kernels as its flop are; each kernel exposes the forward GEMM's tiles.
+    const double count = layer.backward_kernels;
+    const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
+    for (int k = 0; k < layer.backward_kernels; ++k) {
+      kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count, 2.0 * forward_bytes[l] / count,
+                         tiles, layer.kind});
+    }
+  }
+  const double optimizer_bytes =
+      workload.trainable_parameters() * optimizer_bytes_per_parameter(workload.optimizer, precision);
+  kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory});
+  return kernels;
+}
+
+KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers, const DeviceCompute& device,
+                         const ComputeParameters& parameters) {
+  StreamTimeline stream(parameters.host_dispatch_s);
+  KernelTimes times;
+  times.forward_s.assign(layers, 0.0);
+  const bool training = std::any_of(kernels.begin(), kernels.end(),
+                                    [](const Kernel& kernel) { return kernel.phase == Phase::optimizer; });
+  if (training) times.backward_s.assign(layers, 0.0);
+  double previous_end = 0.0;
+  for (const Kernel& kernel : kernels) {
+    const double end = stream.run(kernel_time_s(kernel, device, parameters));
+    // Each layer's time runs from the end of the kernel before its first to the end of its last.
+    switch (kernel.phase) {
+      case Phase::forward: times.forward_s[kernel.layer] += end - previous_end; break;
+      case Phase::backward: times.backward_s[kernel.layer] += end - previous_end; break;
+      case Phase::optimizer: times.optimizer_s += end - previous_end; break;
+    }
+    previous_end = end;
+  }
+  times.kernels = stream.kernels();
+  times.gpu_busy_s = stream.busy_s();
+  // The loader prepares the next batch while the device works; when it is slower, the next iteration waits for it.
+  if (parameters.data_loading_s > previous_end && !times.forward_s.empty()) {
+    times.forward_s.front() += parameters.data_loading_s - previous_end;
+  }
   return times;
 }
 
-double modelled_samples_per_s(const Workload& workload, const ThroughputPoint& point, const DeviceCompute& device,
-                              const ComputeEfficiency& efficiency) {
-  assert(point.accumulation_steps >= 1);
-  const KernelTimes times = kernel_times(workload, point.batch, point.precision, device, efficiency);
-  // With gradient accumulation, one optimizer step serves accumulation_steps micro-batches.
-  const double micro_batch_s = times.total_s() - times.optimizer_s + times.optimizer_s / point.accumulation_steps;
-  return point.batch / micro_batch_s;
+KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
+                         const ComputeParameters& parameters, Pass pass) {
+  return time_kernels(iteration_kernels(workload, batch, precision, pass), workload.layers.size(), device,
+                      parameters);
 }
 
-double calibrate_flop_efficiency(const Workload& workload, const ThroughputPoint& point, const DeviceCompute& device,
-                                 double memory_efficiency) {
-  assert(point.samples_per_s > 0.0);
-  const auto samples_per_s = [&](double flop_efficiency) {
-    ComputeEfficiency efficiency;
-    efficiency.flop_efficiency = flop_efficiency;
-    efficiency.memory_efficiency = memory_efficiency;
-    return modelled_samples_per_s(workload, point, device, efficiency);
-  };
-  if (samples_per_s(1.0) <= point.samples_per_s) return 1.0;  // unreachable (or exactly reached) at full peak
-  // Throughput rises monotonically with the flop efficiency: find a lower bound that is too slow, then bisect.
-  double low = 0.5;
-  while (samples_per_s(low) > point.samples_per_s && low > 1e-12) low /= 2.0;
-  double high = 1.0;
-  for (int i = 0; i < 200 && high - low > 1e-15; ++i) {
-    const double middle = 0.5 * (low + high);
-    if (samples_per_s(middle) > point.samples_per_s) {
-      high = middle;
-    } else {
-      low = middle;
-    }
-  }
-  return high;
+double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps) {
+  assert(accumulation_steps >= 1);
+  // With gradient accumulation, one optimizer step serves accumulation_steps micro-batches.
+  const double micro_batch_s = times.total_s() - times.optimizer_s + times.optimizer_s / accumulation_steps;
+  return batch / micro_batch_s;
 }
 
 }  // namespace vtsim

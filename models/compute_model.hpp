@@ -1,17 +1,21 @@
 #pragma once
-// Compute model: the time of each kernel of one training iteration on one device (DESIGN.md, "The model", item 3).
+// Compute model: the time of each kernel of one training (or inference) iteration on one device, and how the host that
+// issues those kernels paces them. docs/compute-model.md derives every formula and cites every constant.
 //
-// A kernel's time is the roofline of the device's peak flop/s and memory bandwidth, each scaled by an efficiency:
-//   time = max(F / (peak_flops x flop_efficiency), B / (memory_bandwidth x memory_efficiency)).
-// Per layer, batch b, in the job's precision (weight bytes: 2 under fp16/bf16 AMP, which reads the 16-bit copy of the
-// weights, 4 otherwise):
-//   forward   F = b x forward_flop    B = b x activation_elements x activation_bytes + parameters x weight bytes
-//   backward  F = b x backward_flop   B = 2 x forward B (it reads what forward read, the saved activations and the
-//             output gradient, and writes the input gradient and the weight gradient: about twice forward's traffic);
-//             a layer with backward_flop == 0 (frozen, nothing before it trained) runs no backward kernel: 0 s.
-//   optimizer: one memory-bound pass over the trainable parameters (bytes per parameter in compute_model.cpp).
-// The flop efficiency is fitted to published single-GPU throughput (compute_efficiency); the memory efficiency is
-// one uncalibrated constant.
+// A layer runs as kernels of its kind (workload.hpp's KernelKind): forward one kernel; backward one per gradient it
+// computes (weights, input), none when it computes neither. The optimizer is one fused memory-bound pass over the
+// trainable parameters. A kernel's time on the device is
+//   t = kernel_fixed_s + max(F / R, B / (memory_bandwidth x memory_efficiency))
+// where R, for a GEMM or convolution kernel, is the rate of the SMs its tiles occupy:
+//   R = peak_flops x efficiency(kind) x tiles / (waves x sm_count),   waves = ceil(tiles / sm_count)
+// with tiles the 128 x 128 output tiles of its (implicit) GEMM, one thread block each: a kernel that exposes fewer tiles
+// than the device has SMs leaves SMs idle, which is why a small job uses a MIG slice well and a whole GPU badly. A
+// memory kernel's flop run on the CUDA cores at the device's fp32 rate.
+// The host issues one kernel every host_dispatch_s (framework dispatch and the CUDA launch, asynchronous): kernel i
+// cannot start before the host issued it, so a step of many short kernels is bound by the host, not the GPU:
+//   issue_i = i x host_dispatch_s,   start_i = max(end_(i-1), issue_i),   end_i = start_i + t_i
+// The iteration ends when its last kernel does and its next batch is ready: data loading (decode, augmentation) runs
+// on the VM's CPU cores in parallel workers, overlapped with the GPU (data_loading_s per iteration).
 
 #include <string>
 #include <vector>
@@ -23,80 +27,94 @@
 
 namespace vtsim {
 
-/// What one rank's device offers a job in its precision.
+/// What one rank's device offers a job in its precision: a whole GPU, a MIG instance or a time-sliced vGPU (which
+/// has all SMs while it runs).
 struct DeviceCompute {
-  std::string description;          ///< e.g. "NVIDIA A100 40GB SXM4, MIG 1g.5gb"
-  double peak_flops = 0;            ///< dense peak for the job's precision, flop/s
-  double memory_bandwidth_Bps = 0;  ///< device memory bandwidth, bytes/s
+  std::string description;          ///< e.g. "NVIDIA A100 40GB SXM4, fp16, MIG 1g.5gb"
+  double peak_flops = 0;            ///< dense peak of the device's SMs for the job's precision path, flop/s
+  double vector_flops = 0;          ///< fp32 CUDA-core peak of the same SMs (elementwise work), flop/s
+  double memory_bandwidth_Bps = 0;  ///< device memory bandwidth, bytes/s (datasheet)
   double memory_bytes = 0;          ///< memory the job may use, bytes
+  int sm_count = 0;                 ///< SMs the job's kernels can occupy
 };
 
 /// A whole GPU: bare metal, passthrough or a time-sliced vGPU, which has all SMs while it runs but only its profile's
 /// framebuffer (`memory_bytes`). REQUIRES: gpu.peak_flops(precision) has a value.
 DeviceCompute whole_gpu(const GpuSpec& gpu, Precision precision, double memory_bytes);
 
-/// A MIG instance: the MIG-enabled GPU has peak x mig_sm_count / sm_count (A100: 98 of 108 SMs), the instance its
-/// SMs' share of that, and memory_slices / 8 of the bandwidth (NVIDIA MIG user guide: memory in eighths).
-/// REQUIRES: profile.gpu_id == gpu.id, gpu.mig_sm_count > 0, gpu.peak_flops(precision) has a value.
+/// A MIG instance: its own SMs (profile.sm_count) at the GPU's per-SM rate and memory_slices / 8 of the bandwidth
+/// (NVIDIA MIG user guide: memory in eighths). REQUIRES: profile.gpu_id == gpu.id, gpu.peak_flops(precision) has a
+/// value.
 DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precision precision);
 
-/// The efficiencies a kernel runs at, and where they come from.
-struct ComputeEfficiency {
-  double flop_efficiency = 1.0;    ///< fraction of peak flop/s reached by the compute-bound part of a kernel, (0, 1]
-  double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth reached by the memory-bound part, (0, 1]
-  std::string provenance;          ///< the fit or transfer that gave the flop efficiency, for the result's "defaults"
-  std::string memory_provenance;   ///< where memory_efficiency comes from; "" = the uncalibrated default
-  bool calibrated = false;         ///< true only when fitted to a published point of this workload, precision and GPU
+/// The constants a kernel's time and the host's pace depend on, resolved for one job on one device.
+struct ComputeParameters {
+  double gemm_efficiency = 1.0;         ///< fraction of its SMs' peak a full wave of GEMM tiles reaches, (0, 1]
+  /// The same for convolutions, counted in direct-convolution flop: cuDNN's Winograd and FFT algorithms need fewer
+  /// (Winograd F(2x2,3x3): 2.25x fewer multiplies, Lavin and Gray 2016), so it may exceed 1, up to 2.25.
+  double convolution_efficiency = 1.0;
+  double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth a memory-bound pass reaches, (0, 1]
+  double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
+  double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
+  double data_loading_s = 0.0;     ///< CPU time to prepare one iteration's batch on the VM's cores, s (overlapped)
 };
 
-/// Kernel times of one iteration (one micro-batch) on one device.
+/// Whether an iteration trains (forward, backward, optimizer) or only infers (forward).
+enum class Pass { training, inference };
+
+/// Kernel times of one iteration (one micro-batch) on one device: per layer, the time from the end of the previous
+/// layer's last kernel to the end of this layer's last one, so host stalls fall on the layer they delay.
 struct KernelTimes {
-  std::vector<double> forward_s;   ///< per layer, forward order
-  std::vector<double> backward_s;  ///< per layer, forward order (backward runs them last to first)
+  std::vector<double> forward_s;   ///< per layer, forward order (the first also waits for the batch, if loading lags)
+  std::vector<double> backward_s;  ///< per layer, forward order (backward runs them last to first); empty: inference
+                                   ///< (a training iteration has its optimizer kernel)
   double optimizer_s = 0;          ///< the optimizer step
+  int kernels = 0;                 ///< kernels launched in the iteration
+  double gpu_busy_s = 0;           ///< sum of the kernels' device times (without host stalls)
 
   /// Forward, backward and optimizer together, seconds.
   double total_s() const;
 };
 
-/// Time of every kernel of one iteration with `batch` samples. REQUIRES: batch >= 1, efficiencies in (0, 1].
+/// Where in an iteration a kernel runs.
+enum class Phase { forward, backward, optimizer };
+
+/// One kernel of an iteration, independent of the device it runs on.
+struct Kernel {
+  std::size_t layer = 0;  ///< the layer it belongs to (forward and backward); unused for the optimizer
+  Phase phase = Phase::forward;
+  double flop = 0;        ///< flop
+  double bytes = 0;       ///< bytes read and written in device memory
+  double tiles = 0;       ///< output tiles of a GEMM or convolution kernel; 0 for a memory-bound one
+  KernelKind kind = KernelKind::memory;
+};
+
+/// The kernels of one iteration with `batch` samples, in the order the host issues them. REQUIRES: batch >= 1.
+std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass);
+
+/// Times `kernels` (of a workload with `layers` layers) on `device`, paced by the host (see the file comment).
+/// REQUIRES: efficiencies > 0.
+KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers, const DeviceCompute& device,
+                         const ComputeParameters& parameters);
+
+/// Output tiles (thread blocks) a GEMM or convolution kernel of `shape` exposes at `batch` samples: 128 x 128 tiles.
+double gemm_tiles(const GemmShape& shape, int batch);
+
+/// Fraction of the device's SMs busy on average over a kernel's waves: tiles / (ceil(tiles / sm_count) x sm_count).
+double wave_utilization(double tiles, int sm_count);
+
+/// Device time of `kernel` on `device`. REQUIRES: efficiencies > 0.
+double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const ComputeParameters& parameters);
+
+/// time_kernels(iteration_kernels(...)): every kernel of one iteration with `batch` samples, paced by the host.
 KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
-                         const ComputeEfficiency& efficiency);
+                         const ComputeParameters& parameters, Pass pass = Pass::training);
 
 /// Bytes read and written per trainable parameter by one optimizer step (see compute_model.cpp for the derivation).
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);
 
-/// A published single-GPU training throughput.
-struct ThroughputPoint {
-  std::string workload_id;      ///< catalog id
-  std::string gpu_id;           ///< gpu_catalog() id
-  Precision precision;          ///< AMP is fp16
-  int batch = 1;                ///< samples per GPU per forward/backward pass (micro-batch)
-  double samples_per_s = 0;     ///< published throughput
-  std::string source;           ///< where it is published
-  int accumulation_steps = 1;   ///< micro-batches per optimizer step (gradient accumulation); 1 when none
-};
-
-/// Every row of shared/reference/HARDWARE.md's single-GPU table, with its source. Built once, never changes.
-const std::vector<ThroughputPoint>& published_single_gpu_throughput();
-
-/// Samples/s the model predicts for one GPU running `point`'s workload, batch and accumulation at `efficiency`:
-/// batch / (forward + backward + optimizer / accumulation_steps).
-double modelled_samples_per_s(const Workload& workload, const ThroughputPoint& point, const DeviceCompute& device,
-                              const ComputeEfficiency& efficiency);
-
-/// The flop efficiency in (0, 1] at which modelled_samples_per_s matches point.samples_per_s, found by bisection.
-/// When even efficiency 1 is slower than the point (its memory-bound share alone takes too long) it returns 1: the
-/// caller can tell by modelled_samples_per_s(..., 1) < samples_per_s, and compute_efficiency says so in provenance.
-double calibrate_flop_efficiency(const Workload& workload, const ThroughputPoint& point, const DeviceCompute& device,
-                                 double memory_efficiency);
-
-/// Fraction of datasheet memory bandwidth every memory-bound kernel reaches: uncalibrated (compute_calibration.cpp).
-double default_memory_efficiency();
-
-/// The efficiencies for `workload` on `gpu` in `precision`: fitted to the published point of this workload, precision
-/// and GPU when there is one, else transferred (compute_calibration.cpp lists the rules) and marked uncalibrated.
-/// Fits are computed once per process and reused. REQUIRES: gpu.peak_flops(precision) has a value.
-ComputeEfficiency compute_efficiency(const Workload& workload, const GpuSpec& gpu, Precision precision);
+/// Samples/s of one device: batch / (forward + backward + optimizer / accumulation_steps), or batch / forward for
+/// inference. REQUIRES: accumulation_steps >= 1.
+double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps);
 
 }  // namespace vtsim

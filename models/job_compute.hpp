@@ -1,11 +1,12 @@
 #pragma once
 // What one job's ranks compute, prepared from the scenario before any simulation: the workload, the device each rank
-// runs on, the calibrated efficiency, per-layer kernel times, the memory footprint (checked against the device) and
-// the same job's step time alone on one device of that kind.
+// runs on, the compute model's parameters with their provenance, per-layer kernel times, the memory footprint (checked
+// against the device) and the same job's step time alone on one device of that kind.
 
 #include <cstddef>
 #include <string>
 
+#include "models/compute_fit.hpp"
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
 #include "models/scenario.hpp"
@@ -17,7 +18,7 @@ struct JobCompute {
   Workload workload;
   std::string device_name;       ///< "NVIDIA A100 40GB SXM4", "vGPU A100X-20C", "MIG 1g.5gb on NVIDIA A100 40GB SXM4"
   DeviceCompute device;
-  ComputeEfficiency efficiency;
+  ResolvedCompute parameters;    ///< the kernel model's constants and where each came from
   KernelTimes kernels;           ///< one iteration at the job's batch per GPU
   MemoryFootprint memory;
   double single_gpu_step_s = 0;  ///< all kernels back to back: the step time alone on one such device

@@ -92,6 +92,10 @@ Tensor LayerBuilder::emit(std::string_view name, const std::vector<Tensor>& inpu
   layer.activation_elements = cost.traffic_elements;
   layer.parameters = cost.parameters;
   layer.trainable = trainable_;
+  layer.kind = cost.kind;
+  layer.gemm = cost.gemm;
+  // A trained weighted layer runs a weight-gradient kernel, and an input-gradient kernel when its input needs one.
+  layer.backward_kernels = (trains_weights ? 1 : 0) + (input_gradient ? 1 : 0);
   output.producer = static_cast<int>(layers_.size());
   output.requires_grad = trains_weights || input_gradient;
   layers_.push_back(std::move(layer));
@@ -118,7 +122,7 @@ bool LayerBuilder::last_trains_weights() const { return trains_weights_.back(); 
 
 // A conv or linear layer of `macs` multiply-adds owning `parameters` (weights and bias; 0 when they are shared).
 Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out, double macs, double parameters,
-                              bool bias, Epilogue fused) {
+                              bool bias, Epilogue fused, KernelKind kind) {
   Cost cost;
   const double epilogue_flop = (bias ? kAddFlopPerElement : 0.0) + epilogue_flop_per_element(fused);
   cost.forward_flop = 2.0 * macs + out.elements() * epilogue_flop;
@@ -127,6 +131,8 @@ Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out
   cost.traffic_elements = x.elements() + out.elements();
   cost.parameters = parameters;
   cost.has_weights = true;
+  cost.kind = kind;
+  cost.gemm = {.rows_per_sample = out.positions(), .columns = static_cast<double>(out.channels)};
   out = emit(name, {x}, cost, out);
   if (last_trains_weights()) save(x);
   if (fused != Epilogue::none && out.requires_grad) save(out);
@@ -140,7 +146,8 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
   out.width = pooled_size(x.width, conv.kernel_w, conv.stride, conv.pad_w);
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  return weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue);
+  return weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                  KernelKind::convolution);
 }
 
 Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, const Conv2d& conv) {
@@ -150,21 +157,24 @@ Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, co
   out.width = (x.width - 1) * conv.stride - 2 * conv.pad_w + conv.kernel_w;
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  return weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue);
+  return weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                  KernelKind::convolution);
 }
 
 Tensor LayerBuilder::linear(const Tensor& x, std::string_view name, int out_features, bool bias, Epilogue fused) {
   Tensor out = x;
   out.channels = out_features;
   const double matrix = static_cast<double>(x.channels) * out_features;
-  return weighted(x, name, out, x.positions() * matrix, matrix + (bias ? out_features : 0.0), bias, fused);
+  return weighted(x, name, out, x.positions() * matrix, matrix + (bias ? out_features : 0.0), bias, fused,
+                  KernelKind::gemm);
 }
 
 Tensor LayerBuilder::tied_linear(const Tensor& x, std::string_view name, int out_features, bool bias) {
   Tensor out = x;
   out.channels = out_features;
   const double matrix = static_cast<double>(x.channels) * out_features;
-  return weighted(x, name, out, x.positions() * matrix, bias ? out_features : 0.0, bias, Epilogue::none);
+  return weighted(x, name, out, x.positions() * matrix, bias ? out_features : 0.0, bias, Epilogue::none,
+                  KernelKind::gemm);
 }
 
 Tensor LayerBuilder::embedding(const Tensor& token_ids, std::string_view name, const std::vector<int>& table_rows,
@@ -346,6 +356,9 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   cost.input_gradient_flop = 2.0 * matmul_flop + score_flop;  // both operands of each product are activations
   // Q, K, V read and the context written; scores written, softmax read+write, dropout read + 2 writes, P.V read.
   cost.traffic_elements = 4.0 * out.elements() + scores * (dropout ? 7.0 : 4.0);
+  // Q.K^T is the larger of the two products in tiles: tokens x tokens per head, one problem per head and instance.
+  cost.kind = KernelKind::gemm;
+  cost.gemm = {.rows_per_sample = tokens, .columns = tokens, .problems_per_sample = heads * qkv.instances};
   out = emit(name, {qkv}, cost, out);
   if (out.requires_grad) {
     save(qkv);

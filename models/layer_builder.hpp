@@ -156,6 +156,8 @@ class LayerBuilder {
     double traffic_elements = 0.0;
     double parameters = 0.0;
     bool has_weights = false;
+    KernelKind kind = KernelKind::memory;
+    GemmShape gemm;
   };
   // Appends a layer made from `inputs` and returns `output` stamped with its producer and requires_grad.
   Tensor emit(std::string_view name, const std::vector<Tensor>& inputs, const Cost& cost, Tensor output);
@@ -166,7 +168,7 @@ class LayerBuilder {
   // Whether the layer just appended trains weights.
   bool last_trains_weights() const;
   Tensor weighted(const Tensor& x, std::string_view name, Tensor out, double macs, double parameters, bool bias,
-                  Epilogue fused);
+                  Epilogue fused, KernelKind kind);
 
   std::vector<Layer> layers_;
   std::vector<bool> output_saved_;  // per layer: its output is already counted as stored

@@ -14,6 +14,7 @@
 
 #include "models/calibrated_parameters.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/framework.hpp"
 #include "models/precision.hpp"
 #include "models/workload_catalog.hpp"
 
@@ -145,6 +146,8 @@ struct JobConfig {
   Precision precision = Precision::fp16;
   /// Samples per GPU per iteration. Required.
   int batch_per_gpu = 1;
+  /// The framework issuing its kernels, which sets the host's cost per kernel. Default PyTorch.
+  Framework framework = Framework::pytorch;
   /// Global GPU indices this job runs on, one rank each. Default: every GPU of the cluster.
   std::vector<int> gpu_ids;
   /// Measured iterations. Default 20.

@@ -254,6 +254,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> workload = job.get("workload");
   const std::optional<JsonValue> precision = job.get("precision");
   const std::optional<JsonValue> batch = job.get("batch_per_gpu");
+  const std::optional<JsonValue> framework = job.get("framework");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
   const std::optional<JsonValue> horovod = job.get("horovod");
@@ -272,7 +273,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, iterations, warmup, horovod}) {
+    for (const auto& key : {workload, precision, batch, framework, iterations, warmup, horovod}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -302,6 +303,11 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   }
   if (!batch && !config.idle) job.value().fail("missing required key 'batch_per_gpu'");
   if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
+  if (framework) {
+    std::vector<std::string> names;
+    for (const auto& [spelling, value] : framework_names()) names.emplace_back(spelling);
+    config.framework = *parse_framework(framework->as_choice(names));
+  }
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());

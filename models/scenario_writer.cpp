@@ -62,6 +62,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
     json["workload"] = job.workload_id;
   }
   json["precision"] = std::string(to_string(job.precision));
+  json["framework"] = std::string(to_string(job.framework));
   json["batch_per_gpu"] = job.batch_per_gpu;
   json["gpus"] = job.gpu_ids;
   json["iterations"] = job.iterations;

@@ -25,6 +25,22 @@
 
 namespace vtsim {
 
+/// What kind of GPU kernel a layer's forward (and backward) runs as (models/kernel_model.hpp times each kind).
+enum class KernelKind {
+  gemm,         ///< a matrix product (linear layers, attention's batched products): cuBLAS, tensor or CUDA cores
+  convolution,  ///< a convolution (cuDNN: implicit GEMM, or Winograd/FFT, which need fewer than its nominal flop)
+  memory,       ///< a pass over activations bound by memory traffic: normalisation, elementwise, pooling, loss
+};
+
+/// The output of a gemm or convolution layer's forward product (as an implicit GEMM), which sets how many thread-block tiles it exposes to the SMs.
+/// Rows stack across the batch (an implicit-GEMM convolution's N x P x Q rows) unless the layer runs
+/// `problems_per_sample` independent products per sample (attention: one per head), each rows x columns.
+struct GemmShape {
+  double rows_per_sample = 0.0;      ///< output rows per sample (positions), or per problem when problems_per_sample > 0
+  double columns = 0.0;              ///< output columns (output channels / features)
+  double problems_per_sample = 0.0;  ///< independent GEMMs per sample (batched GEMM); 0 = rows stack across the batch
+};
+
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.
 struct Layer {
   std::string name;                         ///< framework-style name, e.g. "layer3.2.conv2", "block5.attn.qkv"
@@ -35,6 +51,9 @@ struct Layer {
   double stored_activation_elements = 0.0;  ///< activation elements kept for backward, per sample
   double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
   bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
+  KernelKind kind = KernelKind::memory;     ///< the kind of kernel its forward runs as
+  GemmShape gemm;                           ///< gemm and convolution layers: the output's shape; unused otherwise
+  int backward_kernels = 0;                 ///< kernels its backward runs: weight gradient and/or input gradient
 
   /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
   double gradient_bytes() const;

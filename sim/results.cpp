@@ -57,11 +57,16 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"exposed_communication", job.exposed_communication_s}}},
         {"allreduce", {{"bytes_per_step", job.allreduce_bytes_per_step}, {"calls_per_step", job.allreduces_per_step}}},
         {"memory_per_gpu", memory_json(job.memory, job.device_memory_bytes)},
-        {"compute_efficiency",
-         {{"flop", job.efficiency.flop_efficiency},
-          {"memory", job.efficiency.memory_efficiency},
-          {"calibrated", job.efficiency.calibrated},
-          {"provenance", job.efficiency.provenance}}},
+        {"compute_model",
+         {{"gemm_efficiency", job.compute_parameters.gemm_efficiency},
+          {"convolution_efficiency", job.compute_parameters.convolution_efficiency},
+          {"memory_efficiency", job.compute_parameters.memory_efficiency},
+          {"kernel_fixed_us", job.compute_parameters.kernel_fixed_s * 1e6},
+          {"host_dispatch_us", job.compute_parameters.host_dispatch_s * 1e6},
+          {"data_loading_ms", job.compute_parameters.data_loading_s * 1e3},
+          {"kernels_per_step", job.kernels_per_step},
+          {"gpu_busy_fraction_alone", job.gpu_busy_fraction_alone},
+          {"fitted", job.compute_fitted}}},
     });
   }
   nlohmann::json links = nlohmann::json::array();

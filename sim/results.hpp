@@ -43,7 +43,10 @@ struct JobResult {
   double allreduces_per_step = 0;
   MemoryFootprint memory;
   double device_memory_bytes = 0;
-  ComputeEfficiency efficiency;
+  ComputeParameters compute_parameters;  ///< the kernel model's constants for this job
+  int kernels_per_step = 0;              ///< kernels one rank launches per iteration
+  std::vector<std::string> compute_fitted;  ///< the compute model's values fitted to published rows, with their rows
+  double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
 };
 
 /// Traffic on one class of links.

@@ -122,7 +122,10 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.allreduces_per_step = job.allreduces_per_iteration();
   result.memory = compute.memory;
   result.device_memory_bytes = compute.device.memory_bytes;
-  result.efficiency = compute.efficiency;
+  result.compute_parameters = compute.parameters.parameters;
+  result.kernels_per_step = compute.kernels.kernels;
+  result.compute_fitted = compute.parameters.fitted;
+  result.gpu_busy_fraction_alone = compute.kernels.gpu_busy_s / compute.single_gpu_step_s;
   return result;
 }
 
@@ -137,19 +140,14 @@ struct ActiveJob {
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
                                                const std::set<LinkClass>& classes_used, bool time_sliced) {
   std::set<std::string> notes;
-  std::map<std::string, std::string> jobs_by_provenance;  // identical tenants share one note
+  std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
   for (const ActiveJob& job : active) {
-    if (job.compute.efficiency.calibrated) continue;
-    std::string& names = jobs_by_provenance[job.compute.efficiency.provenance];
-    names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
+    for (const std::string& note : job.compute.parameters.uncalibrated) {
+      std::string& names = jobs_by_note[note];
+      names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
+    }
   }
-  for (const auto& [provenance, names] : jobs_by_provenance) {
-    notes.insert("compute efficiency of " + names + ": " + provenance);
-  }
-  if (active.front().compute.efficiency.memory_provenance.empty()) {
-    notes.insert("memory efficiency " + format_fraction(active.front().compute.efficiency.memory_efficiency) +
-                 " of datasheet bandwidth (assumed; models/compute_model)");
-  }
+  for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
   if (time_sliced && !scenario.calibration.context_switch_s) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
@@ -190,13 +188,7 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
     }
   }
   for (const ActiveJob& job : active) {
-    if (!job.compute.efficiency.memory_provenance.empty()) {
-      used.insert("memory efficiency " + format_fraction(job.compute.efficiency.memory_efficiency) + ": " +
-                  job.compute.efficiency.memory_provenance);
-    }
-    if (job.compute.efficiency.provenance.rfind("measured", 0) == 0) {
-      used.insert("flop efficiency of " + scenario.jobs[job.index].name + ": " + job.compute.efficiency.provenance);
-    }
+    for (const std::string& value : job.compute.parameters.calibrated) used.insert(value);
   }
   if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);

@@ -30,35 +30,26 @@ Scenario default_scenario(const std::vector<std::string>& overrides = {}) {
   return load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", overrides);
 }
 
-TEST(Simulation, SingleGpuStepIsTheRooflineSumByHand) {
+TEST(Simulation, SingleGpuStepIsTheKernelModelsIteration) {
+  // Alone on one GPU the engine adds nothing to the compute model's iteration: no collective, no sharing.
   const Scenario scenario = default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1"});
   const JobCompute compute = plan_job_compute(scenario, 0);
-  // Re-derive every kernel's roofline time: max(flop / (peak x e_flop), bytes / (bandwidth x e_mem)); forward moves
-  // batch x activations x 2 B (fp16) + parameters x 2 B (the fp16 weight copy), backward twice that; the optimizer
-  // (Adam under AMP) moves 28 + 2 bytes per trainable parameter.
-  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
-  const double peak = 312e12 * compute.efficiency.flop_efficiency;  // A100 datasheet: 312 TFLOP/s dense FP16
-  const double bandwidth = 1555e9 * compute.efficiency.memory_efficiency;  // A100 40GB datasheet: 1,555 GB/s
-  ASSERT_DOUBLE_EQ(*a100.fp16_flops, 312e12);
-  const double batch = 32;
-  double expected = 0;
-  for (const Layer& layer : compute.workload.layers) {
-    const double bytes = batch * layer.activation_elements * 2 + layer.parameters * 2;
-    expected += std::max(batch * layer.forward_flop / peak, bytes / bandwidth);
-    if (layer.backward_flop > 0) expected += std::max(batch * layer.backward_flop / peak, 2 * bytes / bandwidth);
-  }
-  expected += compute.workload.trainable_parameters() * 30 / bandwidth;
+  const double expected = compute.kernels.total_s();
   const nlohmann::json result = simulate_in_child(scenario);
   const nlohmann::json& job = result["jobs"][0];
   EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 1e-9 * expected);
-  EXPECT_DOUBLE_EQ(job["breakdown_s"]["exposed_communication"].get<double>(), 0.0);
+  EXPECT_NEAR(job["breakdown_s"]["exposed_communication"].get<double>(), 0.0, 1e-12);
+  EXPECT_EQ(job["compute_model"]["kernels_per_step"].get<int>(), compute.kernels.kernels);
 }
 
-TEST(Simulation, SingleGpuReproducesThePublishedThroughputItWasCalibratedOn) {
-  // NVIDIA DeepLearningExamples, BERT-large SQuAD fine-tuning on one A100 40GB, AMP, batch 32: 102.26 sequences/s.
-  const Scenario scenario = default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1"});
+TEST(Simulation, SingleGpuPredictionIsNearThePublishedThroughput) {
+  // NVIDIA DeepLearningExamples, BERT-large SQuAD fine-tuning on one A100 40GB, TF1, AMP, batch 32: 102.26 seq/s. The
+  // row is one of 211 the model is fitted to, not reproduced exactly: the tolerance is the fit's typical error
+  // (README, "Compute model").
+  const Scenario scenario =
+      default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].framework=tensorflow"});
   const nlohmann::json result = simulate_in_child(scenario);
-  EXPECT_NEAR(result["jobs"][0]["samples_per_s"].get<double>(), 102.26, 1e-3 * 102.26);
+  EXPECT_NEAR(result["jobs"][0]["samples_per_s"].get<double>(), 102.26, 0.4 * 102.26);
 }
 
 TEST(Simulation, NvlinkIsFasterThanHostMemoryStaging) {

@@ -1,0 +1,441 @@
+// The joint fit of the compute model's parameters to published single-device throughput, and their resolution for one
+// job. docs/compute-model.md describes both; the fitted rows live in published_throughput.cpp.
+
+#include "models/compute_fit.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+#include "models/gpu_catalog.hpp"
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+// Fraction of datasheet bandwidth a memory-bound kernel reaches. UNCALIBRATED: one constant for every GPU and kernel.
+// Published memory-copy measurements put it at 0.75-0.87: ~1,355 of 1,555 GB/s on an A100 40GB (0.87, [S]
+// PTsolvers/gpu-workshop-JuliaCon23 issue #7), ~1,500 of 2,039 GB/s on an A100 80GB (0.74, [S] NVIDIA/cuda-samples
+// issue #311). Real training kernels (normalisation, elementwise, optimizer) reach less than a copy; 0.8 is the middle.
+constexpr double kMemoryEfficiency = 0.8;
+
+// Device time of a kernel beyond its work: launch latency, ramp-up and tail. UNCALIBRATED default: ~334,000 empty
+// asynchronous kernel calls per second at best, i.e. ~3 us each ([S] M. Boyer, University of Virginia, "CUDA Kernel
+// Overhead", empty-kernel measurements on four GPUs). `vtsim calibrate probe gpu` measures it (gpu.kernel_launch_us).
+constexpr double kKernelFixedS = 3e-6;
+
+// CPU seconds to prepare one sample on one core. UNCALIBRATED, no published per-core figure was found: images 5 ms
+// (JPEG decode, random resized crop, flip, normalise: ~200 ImageNet images/s per core), pre-tokenised sequences 20 us
+// (read token ids, mask). The loader runs on all of the VM's cores but one, which drives the training loop.
+constexpr double kImageLoadingCpuS = 5e-3;
+constexpr double kSequenceLoadingCpuS = 20e-6;
+
+// Starting point of the fit: efficiency 0.5, 10 us per kernel on the host.
+constexpr double kInitialEfficiency = 0.5;
+constexpr double kInitialDispatchS = 10e-6;
+
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double logit(double p) { return std::log(p / (1.0 - p)); }
+
+std::string format_number(double value, const char* format = "%.3g") {
+  char text[32];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+const char* architecture_of(const std::string& gpu_id) {
+  const GpuSpec* gpu = find_gpu(gpu_id);
+  assert(gpu != nullptr);
+  return gpu->architecture.c_str();
+}
+
+// Upper bound of each kind's efficiency (compute_model.hpp, ComputeParameters).
+double efficiency_cap(KernelKind kind) { return kind == KernelKind::convolution ? 2.25 : 1.0; }
+
+// A row ready to predict: its kernels listed once (they do not depend on the parameters being fitted).
+struct PreparedRow {
+  const ThroughputRow* row;
+  std::vector<Kernel> kernels;
+  std::size_t layers;
+  DeviceCompute device;
+  std::string architecture;
+  std::map<KernelKind, double> flop_by_kind;  ///< GEMM and convolution flop of one iteration
+};
+
+PreparedRow prepare(const ThroughputRow& row) {
+  const std::optional<Workload> workload = make_workload(row.workload_id);
+  const GpuSpec* gpu = find_gpu(row.gpu_id);
+  assert(workload && gpu && gpu->peak_flops(row.precision));
+  PreparedRow prepared{&row, iteration_kernels(*workload, row.batch, row.precision, row.pass),
+                       workload->layers.size(), whole_gpu(*gpu, row.precision, gpu->memory_bytes), gpu->architecture,
+                       {}};
+  for (const Kernel& kernel : prepared.kernels) {
+    if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
+  }
+  return prepared;
+}
+
+// The kinds a row informs: those with at least a tenth of its GEMM and convolution flop (ResNet-50's classifier, 0.1%
+// of its flop, says nothing about GEMMs).
+std::vector<KernelKind> informed_kinds(const PreparedRow& row) {
+  double total = 0.0;
+  for (const auto& [kind, flop] : row.flop_by_kind) total += flop;
+  std::vector<KernelKind> kinds;
+  for (const auto& [kind, flop] : row.flop_by_kind) {
+    if (flop >= 0.1 * total) kinds.push_back(kind);
+  }
+  return kinds;
+}
+
+double predict(const PreparedRow& prepared, double gemm_efficiency, double convolution_efficiency,
+               double host_dispatch_s) {
+  ComputeParameters parameters;
+  parameters.gemm_efficiency = gemm_efficiency;
+  parameters.convolution_efficiency = convolution_efficiency;
+  parameters.memory_efficiency = kMemoryEfficiency;
+  parameters.kernel_fixed_s = kKernelFixedS;
+  parameters.host_dispatch_s = host_dispatch_s;
+  // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
+  const ThroughputRow& row = *prepared.row;
+  const KernelTimes times = time_kernels(prepared.kernels, prepared.layers, prepared.device, parameters);
+  return samples_per_s(times, row.batch, row.accumulation_steps);
+}
+
+// A row's GEMM and convolution efficiencies from `value` (one per key): a kind the row barely uses and no row of its
+// architecture and path informs takes the other kind's value, within its own cap.
+template <typename Lookup>
+std::pair<double, double> row_efficiencies(const PreparedRow& row, Lookup value) {
+  const PrecisionPath path = precision_path(row.row->precision);
+  const std::optional<double> gemm = value(EfficiencyKey{row.architecture, path, KernelKind::gemm});
+  const std::optional<double> convolution = value(EfficiencyKey{row.architecture, path, KernelKind::convolution});
+  assert(gemm || convolution);
+  return {gemm ? *gemm : std::min(*convolution, 1.0), convolution ? *convolution : *gemm};
+}
+
+// The fit's unknowns, in unconstrained coordinates: a scaled logit of each efficiency, the log of each dispatch time.
+class FitProblem {
+ public:
+  explicit FitProblem(const std::vector<ThroughputRow>& rows) {
+    for (const ThroughputRow& row : rows) rows_.push_back(prepare(row));
+    for (const PreparedRow& row : rows_) {
+      for (KernelKind kind : informed_kinds(row)) {
+        const EfficiencyKey key{row.architecture, precision_path(row.row->precision), kind};
+        if (!efficiency_index_.count(key)) efficiency_index_[key] = unknowns();
+      }
+    }
+    for (const PreparedRow& row : rows_) {
+      if (!dispatch_index_.count(row.row->framework)) dispatch_index_[row.row->framework] = unknowns();
+    }
+  }
+
+  int unknowns() const { return static_cast<int>(efficiency_index_.size() + dispatch_index_.size()); }
+  int rows() const { return static_cast<int>(rows_.size()); }
+
+  Eigen::VectorXd initial(const ComputeFit& start) const {
+    Eigen::VectorXd x(unknowns());
+    for (const auto& [key, i] : efficiency_index_) {
+      const auto given = start.efficiency.find(key);
+      const double efficiency = given != start.efficiency.end() ? given->second : kInitialEfficiency;
+      x[i] = logit(std::clamp(efficiency / efficiency_cap(key.kind), 1e-6, 1.0 - 1e-6));
+    }
+    for (const auto& [framework, i] : dispatch_index_) {
+      const auto given = start.host_dispatch_s.find(framework);
+      x[i] = std::log(given != start.host_dispatch_s.end() ? given->second : kInitialDispatchS);
+    }
+    return x;
+  }
+
+  /// ln(predicted / published) per row.
+  Eigen::VectorXd residuals(const Eigen::VectorXd& x) const {
+    Eigen::VectorXd r(rows());
+    for (int i = 0; i < rows(); ++i) {
+      const PreparedRow& row = rows_[static_cast<std::size_t>(i)];
+      const auto [gemm, convolution] = row_efficiencies(row, [&](const EfficiencyKey& key) -> std::optional<double> {
+        const auto found = efficiency_index_.find(key);
+        if (found == efficiency_index_.end()) return std::nullopt;
+        return efficiency_cap(key.kind) * logistic(x[found->second]);
+      });
+      const double dispatch_s = std::exp(x[dispatch_index_.at(row.row->framework)]);
+      r[i] = std::log(predict(row, gemm, convolution, dispatch_s) / row.row->samples_per_s);
+    }
+    return r;
+  }
+
+  ComputeFit result(const Eigen::VectorXd& x) const {
+    ComputeFit fit;
+    for (const auto& [key, i] : efficiency_index_) fit.efficiency[key] = efficiency_cap(key.kind) * logistic(x[i]);
+    for (const auto& [framework, i] : dispatch_index_) fit.host_dispatch_s[framework] = std::exp(x[i]);
+    fit.rows = rows();
+    fit.rms_log_error = rows() > 0 ? std::sqrt(residuals(x).squaredNorm() / rows()) : 0.0;
+    return fit;
+  }
+
+ private:
+  std::vector<PreparedRow> rows_;
+  std::map<EfficiencyKey, int> efficiency_index_;
+  std::map<Framework, int> dispatch_index_;
+};
+
+// Levenberg-Marquardt with a forward-difference Jacobian (Marquardt's scaling of the damping by diag(J^T J)).
+Eigen::VectorXd levenberg_marquardt(const FitProblem& problem, const ComputeFit& start) {
+  Eigen::VectorXd x = problem.initial(start);
+  Eigen::VectorXd r = problem.residuals(x);
+  double cost = r.squaredNorm();
+  double damping = 1e-3;
+  constexpr double kStep = 1e-6;
+  for (int iteration = 0; iteration < 300; ++iteration) {
+    Eigen::MatrixXd jacobian(problem.rows(), problem.unknowns());
+    for (int j = 0; j < problem.unknowns(); ++j) {
+      Eigen::VectorXd shifted = x;
+      shifted[j] += kStep;
+      jacobian.col(j) = (problem.residuals(shifted) - r) / kStep;
+    }
+    const Eigen::MatrixXd normal = jacobian.transpose() * jacobian;
+    const Eigen::VectorXd gradient = jacobian.transpose() * r;
+    bool improved = false;
+    for (int attempt = 0; attempt < 30 && !improved; ++attempt) {
+      Eigen::MatrixXd damped = normal;
+      for (int j = 0; j < problem.unknowns(); ++j) damped(j, j) += damping * std::max(normal(j, j), 1e-12);
+      const Eigen::VectorXd step = damped.ldlt().solve(-gradient);
+      const Eigen::VectorXd candidate = x + step;
+      const Eigen::VectorXd candidate_r = problem.residuals(candidate);
+      const double candidate_cost = candidate_r.squaredNorm();
+      if (std::isfinite(candidate_cost) && candidate_cost < cost) {
+        const double gain = cost - candidate_cost;
+        x = candidate;
+        r = candidate_r;
+        cost = candidate_cost;
+        damping = std::max(damping / 3.0, 1e-12);
+        improved = true;
+        if (gain < 1e-12 * std::max(cost, 1e-30)) return x;
+      } else {
+        damping *= 4.0;
+      }
+    }
+    if (!improved) break;
+  }
+  return x;
+}
+
+// Architectures in the order neighbours are tried for one without fitted rows: the closest generation first.
+const std::vector<std::string>& architectures_by_generation() {
+  static const std::vector<std::string> order = {"Pascal", "Volta", "Turing", "Ampere", "Hopper"};
+  return order;
+}
+
+// A fitted efficiency and the key it was fitted for.
+struct FoundEfficiency {
+  double value;
+  EfficiencyKey fitted_for;
+};
+
+// The nearest generation's fitted efficiency of `kind` on `path` (the newer on a tie: its libraries are closer to what
+// the GPU runs today); without any, the other kind's, within `kind`'s cap.
+std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& architecture,
+                                              PrecisionPath path, KernelKind kind) {
+  const auto& order = architectures_by_generation();
+  const auto position = std::find(order.begin(), order.end(), architecture) - order.begin();
+  for (KernelKind candidate : {kind, kind == KernelKind::gemm ? KernelKind::convolution : KernelKind::gemm}) {
+    std::optional<FoundEfficiency> best;
+    std::ptrdiff_t best_distance = 0;
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(order.size()); ++i) {
+      const EfficiencyKey key{order[static_cast<std::size_t>(i)], path, candidate};
+      const auto found = fit.efficiency.find(key);
+      if (found == fit.efficiency.end()) continue;
+      const std::ptrdiff_t distance = 2 * std::abs(i - position) - (i > position ? 1 : 0);
+      if (!best || distance < best_distance) {
+        best_distance = distance;
+        best = FoundEfficiency{std::min(found->second, efficiency_cap(kind)), key};
+      }
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+std::string describe(const EfficiencyKey& key) {
+  return key.architecture + " " + std::string(to_string(key.path)) + " " +
+         (key.kind == KernelKind::gemm ? "GEMM" : "convolution");
+}
+
+// The note on one resolved efficiency: what it is, its value and where it came from, in the list it belongs to.
+void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu,
+                         ResolvedCompute& resolved) {
+  std::set<std::string> row_gpus;
+  for (const ThroughputRow& row : published_single_device_throughput()) {
+    if (architecture_of(row.gpu_id) == found.fitted_for.architecture &&
+        precision_path(row.precision) == found.fitted_for.path) {
+      row_gpus.insert(row.gpu_id);
+    }
+  }
+  std::string gpus;
+  for (const std::string& id : row_gpus) gpus += (gpus.empty() ? "" : ", ") + id;
+  std::string note = describe(wanted) + " efficiency " + format_number(found.value);
+  if (found.fitted_for != wanted) {
+    resolved.uncalibrated.push_back(note + ": transferred (no " + describe(wanted) + " rows; fitted for " +
+                                    describe(found.fitted_for) + " on " + gpus + ")");
+  } else if (!row_gpus.count(gpu.id)) {
+    resolved.fitted.push_back(note + ": fitted to its architecture's rows (" + gpus + "), none of " + gpu.id);
+  } else {
+    resolved.fitted.push_back(note + ": fitted to published single-device rows (" + gpus + ")");
+  }
+}
+
+std::pair<double, double> fitted_efficiencies(const PreparedRow& row, const ComputeFit& fit) {
+  const PrecisionPath path = precision_path(row.row->precision);
+  const auto gemm = efficiency_for(fit, row.architecture, path, KernelKind::gemm);
+  const auto convolution = efficiency_for(fit, row.architecture, path, KernelKind::convolution);
+  assert(gemm && convolution);
+  return {gemm->value, convolution->value};
+}
+
+}  // namespace
+
+PrecisionPath precision_path(Precision precision) {
+  switch (precision) {
+    case Precision::fp16:
+    case Precision::bf16: return PrecisionPath::tensor16;
+    case Precision::tf32: return PrecisionPath::tf32;
+    case Precision::fp32: return PrecisionPath::fp32;
+  }
+  return PrecisionPath::fp32;
+}
+
+std::string_view to_string(PrecisionPath path) {
+  switch (path) {
+    case PrecisionPath::tensor16: return "tensor16";
+    case PrecisionPath::tf32: return "tf32";
+    case PrecisionPath::fp32: return "fp32";
+  }
+  return "?";
+}
+
+double default_memory_efficiency() { return kMemoryEfficiency; }
+double default_kernel_fixed_s() { return kKernelFixedS; }
+
+double data_loading_cpu_s_per_sample(const Workload& workload) {
+  return workload.sample_unit == "image" ? kImageLoadingCpuS : kSequenceLoadingCpuS;
+}
+
+ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start) {
+  const FitProblem problem(rows);
+  return problem.result(levenberg_marquardt(problem, start));
+}
+
+const ComputeFit& published_compute_fit() {
+  static const ComputeFit fit = fit_compute(published_single_device_throughput());
+  return fit;
+}
+
+double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit) {
+  const PreparedRow prepared = prepare(row);
+  const auto [gemm, convolution] = fitted_efficiencies(prepared, fit);
+  const auto dispatch = fit.host_dispatch_s.find(row.framework);
+  assert(dispatch != fit.host_dispatch_s.end());
+  return predict(prepared, gemm, convolution, dispatch->second);
+}
+
+std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
+  const ComputeFit all = fit_compute(rows);
+  std::vector<RowError> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    std::vector<ThroughputRow> others = rows;
+    others.erase(others.begin() + static_cast<std::ptrdiff_t>(i));
+    const ComputeFit without = fit_compute(others, all);
+    RowError error;
+    error.row = &rows[i];
+    error.fitted_samples_per_s = predict_samples_per_s(rows[i], all);
+    // Without the row, its architecture and path may have no rows left (it borrows, as a job would) and its framework
+    // none at all (then it cannot be predicted: 0).
+    const PreparedRow prepared = prepare(rows[i]);
+    const PrecisionPath path = precision_path(rows[i].precision);
+    const bool predictable = without.host_dispatch_s.count(rows[i].framework) > 0 &&
+                             efficiency_for(without, prepared.architecture, path, KernelKind::gemm).has_value();
+    error.left_out_samples_per_s = predictable ? predict_samples_per_s(rows[i], without) : 0.0;
+    errors.push_back(error);
+  }
+  return errors;
+}
+
+ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
+                                int batch, int vm_cpu_cores, const ComputeFit& fit,
+                                const CalibratedParameters& calibration) {
+  ResolvedCompute resolved;
+  ComputeParameters& p = resolved.parameters;
+  const PrecisionPath path = precision_path(precision);
+
+  const EfficiencyKey gemm_key{gpu.architecture, path, KernelKind::gemm};
+  const EfficiencyKey convolution_key{gpu.architecture, path, KernelKind::convolution};
+  const auto gemm = efficiency_for(fit, gpu.architecture, path, KernelKind::gemm);
+  const auto convolution = efficiency_for(fit, gpu.architecture, path, KernelKind::convolution);
+  assert(gemm && convolution && "the published rows cover every precision path on some architecture");
+  p.gemm_efficiency = gemm->value;
+  p.convolution_efficiency = convolution->value;
+
+  const auto measured = calibration.gemm_flop_efficiency.find(precision);
+  if (measured != calibration.gemm_flop_efficiency.end()) {
+    // The profile's GEMMs run at `ratio` of what the fit says for this architecture; convolutions are taken to move
+    // in proportion (cuDNN's implicit-GEMM kernels share cuBLAS's tensor-core pipelines).
+    const double ratio = std::min(1.0, measured->second.value) / p.gemm_efficiency;
+    p.gemm_efficiency = std::min(1.0, measured->second.value);
+    p.convolution_efficiency = std::min(efficiency_cap(KernelKind::convolution), p.convolution_efficiency * ratio);
+    resolved.calibrated.push_back("GEMM efficiency " + format_number(p.gemm_efficiency) + ", convolution " +
+                                  format_number(p.convolution_efficiency) + " (fitted value x " +
+                                  format_number(ratio) + "): " + measured->second.provenance);
+  } else {
+    // Only the kinds the workload runs: a transformer's convolution efficiency is no part of its prediction.
+    const auto runs = [&](KernelKind kind) {
+      return std::any_of(workload.layers.begin(), workload.layers.end(),
+                         [kind](const Layer& layer) { return layer.kind == kind; });
+    };
+    if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
+    if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
+  }
+
+  const auto dispatch = fit.host_dispatch_s.find(framework);
+  if (dispatch != fit.host_dispatch_s.end()) {
+    p.host_dispatch_s = dispatch->second;
+    resolved.fitted.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel (" +
+                             std::string(to_string(framework)) + "): fitted to published single-device rows");
+  } else {
+    double sum = 0.0;
+    for (const auto& [f, seconds] : fit.host_dispatch_s) sum += seconds;
+    p.host_dispatch_s = sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
+    resolved.uncalibrated.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel: " +
+                             std::string(to_string(framework)) +
+                             " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
+  }
+
+  p.memory_efficiency = kMemoryEfficiency;
+  if (calibration.memory_bandwidth_Bps) {
+    p.memory_efficiency = std::min(1.0, calibration.memory_bandwidth_Bps->value / gpu.memory_bandwidth_Bps);
+    resolved.calibrated.push_back("memory efficiency " + format_number(p.memory_efficiency) +
+                                  " (memory-bound kernels): " + calibration.memory_bandwidth_Bps->provenance);
+  } else {
+    resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
+                             ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)");
+  }
+  p.kernel_fixed_s = kKernelFixedS;
+  if (calibration.kernel_launch_s) {
+    p.kernel_fixed_s = calibration.kernel_launch_s->value;
+    resolved.calibrated.push_back("kernel fixed cost " + format_number(p.kernel_fixed_s * 1e6) +
+                                  " us (every kernel): " + calibration.kernel_launch_s->provenance);
+  } else {
+    resolved.uncalibrated.push_back("kernel fixed cost " + format_number(kKernelFixedS * 1e6) +
+                             " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
+  }
+
+  // One core drives the training loop; the data loader's workers share the rest.
+  const int loader_cores = std::max(1, vm_cpu_cores - 1);
+  p.data_loading_s = batch * data_loading_cpu_s_per_sample(workload) / loader_cores;
+  resolved.uncalibrated.push_back("data loading " + format_number(data_loading_cpu_s_per_sample(workload) * 1e3) +
+                           " ms CPU per " + workload.sample_unit + " on " + std::to_string(loader_cores) +
+                           " loader cores: uncalibrated default");
+  return resolved;
+}
+
+}  // namespace vtsim

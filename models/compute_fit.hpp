@@ -1,0 +1,111 @@
+#pragma once
+// The compute model's parameters per GPU architecture and framework, fitted jointly (Eigen, Levenberg-Marquardt on
+// log errors) to published single-device throughput, and the rules that give a job on any GPU its parameters.
+//
+// Fitted: per architecture, precision path and kernel kind (GEMM, convolution), the efficiency (fraction of peak a full
+// wave of tiles reaches); per framework, the host's time to issue one kernel. Not fitted, each with its source in
+// compute_fit.cpp: the per-kernel fixed cost on the device, the memory efficiency and the data-loading cost.
+// Only single-device rows and microbenchmarks enter the fit: multi-GPU results are what vtsim predicts
+// (`vtsim validate` holds them apart).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/calibrated_parameters.hpp"
+#include "models/compute_model.hpp"
+#include "models/framework.hpp"
+#include "models/gpu_catalog.hpp"
+
+namespace vtsim {
+
+/// The arithmetic path a precision takes: 16-bit tensor cores (fp16 and bf16 AMP), TF32 tensor cores, or fp32 on the
+/// CUDA cores. Each has its own matmul efficiency per architecture.
+enum class PrecisionPath { tensor16, tf32, fp32 };
+
+/// The path of `precision`.
+PrecisionPath precision_path(Precision precision);
+/// "tensor16", "tf32" or "fp32".
+std::string_view to_string(PrecisionPath path);
+
+/// A published single-device throughput: training or inference of one workload on one GPU.
+struct ThroughputRow {
+  std::string workload_id;     ///< workload_catalog id
+  std::string gpu_id;          ///< gpu_catalog id
+  Framework framework = Framework::pytorch;
+  Precision precision = Precision::fp16;  ///< AMP is fp16
+  Pass pass = Pass::training;
+  int batch = 1;               ///< samples per forward pass
+  int accumulation_steps = 1;  ///< micro-batches per optimizer step; 1 when none
+  double samples_per_s = 0;    ///< the published figure
+  std::string source;          ///< where it is published (document, table)
+};
+
+/// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.
+const std::vector<ThroughputRow>& published_single_device_throughput();
+
+/// What one fitted efficiency applies to.
+struct EfficiencyKey {
+  std::string architecture;  ///< "Volta", "Ampere", ...
+  PrecisionPath path;
+  KernelKind kind;           ///< gemm or convolution
+
+  auto operator<=>(const EfficiencyKey&) const = default;
+};
+
+/// The fitted parameters.
+struct ComputeFit {
+  std::map<EfficiencyKey, double> efficiency;    ///< GEMM in (0, 1); convolution in (0, 2.25) (compute_model.hpp)
+  std::map<Framework, double> host_dispatch_s;  ///< framework -> s per kernel
+  int rows = 0;                 ///< rows fitted
+  double rms_log_error = 0;     ///< root mean square of ln(predicted / published) over those rows
+};
+
+/// Fits `rows` jointly, starting from `start`'s values where it has them (else efficiency 0.5 and 10 us per kernel).
+/// Parameters no row informs are absent from the result. REQUIRES: rows name catalog workloads and GPUs with the
+/// rows' precision.
+ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start = {});
+
+/// The fit of every published row, computed once per process.
+const ComputeFit& published_compute_fit();
+
+/// The constants that are not fitted (compute_fit.cpp cites each).
+double default_memory_efficiency();
+double default_kernel_fixed_s();
+/// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.
+double data_loading_cpu_s_per_sample(const Workload& workload);
+
+/// Parameters for one job, each value with where it came from (one line each, in one of three lists).
+struct ResolvedCompute {
+  ComputeParameters parameters;
+  std::vector<std::string> fitted;        ///< fitted to published rows of this GPU's architecture, with those GPUs
+  std::vector<std::string> uncalibrated;  ///< defaults without a measurement, and values transferred from elsewhere
+  std::vector<std::string> calibrated;    ///< taken from the scenario's calibration profile, with its provenance
+};
+
+/// What a job on `gpu` in `precision` under `framework` runs at: the fit's values for its architecture and path (an
+/// architecture without rows takes the nearest fitted one, and says so), the unfitted defaults, and whatever the
+/// calibration profile measured, which replaces them: its large-GEMM efficiency sets GEMM kernels' and scales
+/// convolutions' by the same ratio to the fitted GEMM value; its launch cost is every kernel's fixed cost; its memory
+/// bandwidth sets memory-bound passes'.
+ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
+                                int batch, int vm_cpu_cores, const ComputeFit& fit,
+                                const CalibratedParameters& calibration);
+
+/// Predicted samples/s of `row` on a whole GPU with `fit`'s parameters and the unfitted defaults.
+double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit);
+
+/// One row's error: the fit with every row, and the fit without it (leave-one-out).
+struct RowError {
+  const ThroughputRow* row = nullptr;
+  double fitted_samples_per_s = 0;         ///< predicted by the fit of all rows
+  double left_out_samples_per_s = 0;       ///< predicted by the fit of all other rows
+};
+
+/// Fits all rows, then once per row without it (starting from the fit of all rows), and predicts every row both ways.
+std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows);
+
+}  // namespace vtsim

@@ -1,0 +1,144 @@
+// The joint fit of the compute model's parameters, its published rows, and how a job's parameters are resolved.
+
+#include "models/compute_fit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "models/gpu_catalog.hpp"
+#include "models/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+ThroughputRow row(const char* workload, const char* gpu, Framework framework, Precision precision, Pass pass,
+                  int batch) {
+  return {workload, gpu, framework, precision, pass, batch, 1, 1.0, "synthetic"};
+}
+
+// Rows spanning two architectures, both kinds and two frameworks: inference batch sweeps and training points.
+std::vector<ThroughputRow> synthetic_rows() {
+  std::vector<ThroughputRow> rows;
+  for (const char* gpu : {"v100-sxm2-16gb", "a100-40gb-sxm4"}) {
+    for (int batch : {1, 4, 16, 64, 256}) {
+      rows.push_back(row("resnet-50", gpu, Framework::pytorch, Precision::fp16, Pass::inference, batch));
+    }
+    rows.push_back(row("resnet-50", gpu, Framework::tensorflow, Precision::fp16, Pass::training, 128));
+    rows.push_back(row("resnet-50", gpu, Framework::tensorflow, Precision::fp16, Pass::inference, 1));
+    for (int batch : {1, 8}) {
+      rows.push_back(row("bert-large-squad-seq384", gpu, Framework::tensorflow, Precision::fp16, Pass::inference, batch));
+    }
+    rows.push_back(row("bert-large-squad-seq384", gpu, Framework::pytorch, Precision::fp16, Pass::training, 16));
+  }
+  return rows;
+}
+
+ComputeFit known_parameters() {
+  ComputeFit fit;
+  fit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::gemm}] = 0.55;
+  fit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::convolution}] = 0.35;
+  fit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::gemm}] = 0.62;
+  fit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::convolution}] = 0.21;
+  fit.host_dispatch_s[Framework::pytorch] = 40e-6;
+  fit.host_dispatch_s[Framework::tensorflow] = 12e-6;
+  return fit;
+}
+
+TEST(ComputeFit, RecoversTheParametersSyntheticRowsWereMadeWith) {
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  const ComputeFit truth = known_parameters();
+  for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
+  const ComputeFit fit = fit_compute(rows);
+  ASSERT_EQ(fit.efficiency.size(), truth.efficiency.size());
+  for (const auto& [key, value] : truth.efficiency) EXPECT_NEAR(fit.efficiency.at(key), value, 1e-4 * value);
+  for (const auto& [framework, value] : truth.host_dispatch_s) {
+    EXPECT_NEAR(fit.host_dispatch_s.at(framework), value, 1e-4 * value);
+  }
+  EXPECT_LT(fit.rms_log_error, 1e-6);
+}
+
+TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
+  // Every row twice: leaving one out keeps its twin, so the remaining rows still determine every parameter.
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  const std::vector<ThroughputRow> twins = rows;
+  rows.insert(rows.end(), twins.begin(), twins.end());
+  const ComputeFit truth = known_parameters();
+  for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
+  for (const RowError& error : leave_one_out(rows)) {
+    EXPECT_NEAR(error.left_out_samples_per_s, error.row->samples_per_s, 1e-3 * error.row->samples_per_s);
+    EXPECT_NEAR(error.fitted_samples_per_s, error.row->samples_per_s, 1e-4 * error.row->samples_per_s);
+  }
+}
+
+TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource) {
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  ASSERT_GE(rows.size(), 200u);
+  std::set<std::string> architectures;
+  for (const ThroughputRow& r : rows) {
+    const GpuSpec* gpu = find_gpu(r.gpu_id);
+    ASSERT_NE(gpu, nullptr) << r.gpu_id;
+    EXPECT_TRUE(make_workload(r.workload_id).has_value()) << r.workload_id;
+    EXPECT_TRUE(gpu->peak_flops(r.precision).has_value()) << r.gpu_id;
+    EXPECT_GT(r.samples_per_s, 0.0);
+    EXPECT_GE(r.batch, 1);
+    EXPECT_FALSE(r.source.empty());
+    architectures.insert(gpu->architecture);
+  }
+  // Pascal, Volta, Turing and Ampere have rows; Hopper has none (no published single-GPU table with batch sizes).
+  EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere"}));
+}
+
+TEST(ResolveCompute, AGpuWithoutRowsTakesTheNearestArchitecturesFitAndSaysSo) {
+  const GpuSpec& h100 = *find_gpu("h100-sxm5");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute resolved =
+      resolve_compute(h100, Precision::bf16, Framework::pytorch, rn50, 64, 24, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 0.62);         // Ampere's, the nearest generation
+  EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency, 0.21);
+  EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
+  bool transferred = false;
+  for (const std::string& note : resolved.uncalibrated) transferred |= note.find("transferred") != std::string::npos;
+  EXPECT_TRUE(transferred);
+  EXPECT_TRUE(resolved.calibrated.empty());
+}
+
+TEST(ResolveCompute, DataLoadingSharesTheVmsCoresButOne) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const double per_image_s = data_loading_cpu_s_per_sample(rn50);
+  const ResolvedCompute four = resolve_compute(a100, Precision::fp16, Framework::pytorch, rn50, 256, 4, fit, {});
+  EXPECT_DOUBLE_EQ(four.parameters.data_loading_s, 256 * per_image_s / 3);
+  const ResolvedCompute one = resolve_compute(a100, Precision::fp16, Framework::pytorch, rn50, 256, 1, fit, {});
+  EXPECT_DOUBLE_EQ(one.parameters.data_loading_s, 256 * per_image_s);
+}
+
+TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  CalibratedParameters calibration;
+  calibration.gemm_flop_efficiency[Precision::fp16] = {0.93, "p.json: gemm"};
+  calibration.kernel_launch_s = CalibratedValue{4.5e-6, "p.json: launch"};
+  const ResolvedCompute resolved =
+      resolve_compute(a100, Precision::fp16, Framework::pytorch, rn50, 64, 24, fit, calibration);
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 0.93);
+  // Convolutions move in proportion: 0.21 x 0.93 / 0.62.
+  EXPECT_NEAR(resolved.parameters.convolution_efficiency, 0.21 * 0.93 / 0.62, 1e-12);
+  EXPECT_DOUBLE_EQ(resolved.parameters.kernel_fixed_s, 4.5e-6);
+  EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
+  ASSERT_EQ(resolved.calibrated.size(), 2u);
+  for (const auto* list : {&resolved.uncalibrated, &resolved.fitted}) {
+    for (const std::string& note : *list) {
+      EXPECT_EQ(note.find("kernel fixed cost"), std::string::npos) << note;
+      EXPECT_EQ(note.find("GEMM efficiency"), std::string::npos) << note;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vtsim
