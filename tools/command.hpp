@@ -3,6 +3,8 @@
 // options, so main.cpp only lists the commands.
 
 #include <functional>
+#include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +16,12 @@ struct Command {
   std::function<void()> action;
 };
 
+/// A check the command was asked to make failed (`vtsim validate --check`): main exits with status 4.
+class CheckFailed : public std::runtime_error {
+ public:
+  explicit CheckFailed(const std::string& message) : std::runtime_error(message) {}
+};
+
 /// The subcommands, each defined next to its implementation.
 Command add_catalog_command(CLI::App& parent);
 Command add_check_command(CLI::App& parent);
@@ -23,5 +31,6 @@ Command add_calibrate_command(CLI::App& parent);
 Command add_sweep_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_plot_command(CLI::App& parent);
+Command add_validate_command(CLI::App& parent);
 
 }  // namespace vtsim::tools

@@ -1,7 +1,7 @@
 // vtsim: simulator of virtualized distributed deep-learning training. Command-line entry point.
 //
 // Exit status: 0 success, 1 bad input (the message names the file and the JSON path), 2 bad command line, 3 internal
-// error (a bug: please report it).
+// error (a bug: please report it), 4 a check asked for failed (`vtsim validate --check`).
 
 #include <iostream>
 #include <string>
@@ -19,6 +19,7 @@ namespace {
 constexpr int kExitInputError = 1;
 constexpr int kExitUsageError = 2;
 constexpr int kExitInternalError = 3;
+constexpr int kExitCheckFailed = 4;
 
 std::string version_text() {
   const vtsim::calibrate::BuildFeatures features = vtsim::calibrate::build_features();
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
       vtsim::tools::add_sweep_command(app),
       vtsim::tools::add_merge_command(app),
       vtsim::tools::add_plot_command(app),
+      vtsim::tools::add_validate_command(app),
   };
 
   try {
@@ -54,6 +56,9 @@ int main(int argc, char** argv) {
     for (const vtsim::tools::Command& command : commands) {
       if (*command.app) command.action();
     }
+  } catch (const vtsim::tools::CheckFailed& error) {
+    std::cerr << "vtsim: " << error.what() << '\n';
+    return kExitCheckFailed;
   } catch (const vtsim::InputError& error) {
     std::cerr << "vtsim: " << error.what() << '\n';
     return kExitInputError;

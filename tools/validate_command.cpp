@@ -1,0 +1,194 @@
+// vtsim validate: how well the compute model holds against published measurements, with fitting rows and validation
+// rows reported apart.
+//
+// Fitting rows: every published single-device row the compute model is fitted to (models/published_throughput.cpp),
+// predicted by the fit of all rows and, for the honest figure, by the fit of all rows but that one (leave-one-out).
+// Validation rows: the table's published measurements (multi-GPU among them), each simulated as its scenario in a
+// process of its own; none of them enters any fit.
+
+#include "tools/validate_command.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "models/compute_fit.hpp"
+#include "models/scenario_loader.hpp"
+#include "models/workload_catalog.hpp"
+#include "tools/command.hpp"
+#include "tools/point_runner.hpp"
+#include "tools/text_table.hpp"
+#include "tools/validation_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+// (predicted - measured) / measured.
+double relative_error(double predicted, double measured) { return (predicted - measured) / measured; }
+
+std::string percent(double fraction) {
+  std::ostringstream text;
+  text.setf(std::ios::fixed);
+  text.precision(1);
+  text << (fraction >= 0 ? "+" : "") << 100.0 * fraction << "%";
+  return text.str();
+}
+
+// Mean and worst absolute error of a list, with the worst one's name.
+struct ErrorSummary {
+  double mean_abs = 0;
+  double worst = 0;  ///< signed, the largest in magnitude
+  std::string worst_name;
+  int rows = 0;
+
+  void add(double error, const std::string& name) {
+    mean_abs += std::abs(error);
+    if (std::abs(error) > std::abs(worst) || rows == 0) {
+      worst = error;
+      worst_name = name;
+    }
+    ++rows;
+  }
+  void finish() { mean_abs = rows > 0 ? mean_abs / rows : 0.0; }
+  nlohmann::json json() const {
+    return {{"rows", rows}, {"mean_abs_error", mean_abs}, {"worst_error", worst}, {"worst_row", worst_name}};
+  }
+  std::string line() const {
+    return "mean |error| " + percent(mean_abs).substr(1) + ", worst " + percent(worst) + " (" + worst_name + ")";
+  }
+};
+
+std::string row_name(const ThroughputRow& row) {
+  std::string name = row.workload_id + " " + row.gpu_id + " " + std::string(to_string(row.framework)) + " " +
+                     std::string(to_string(row.precision)) + " " +
+                     (row.pass == Pass::training ? "train" : "infer") + " b" + std::to_string(row.batch);
+  if (row.accumulation_steps > 1) name += "x" + std::to_string(row.accumulation_steps);
+  return name;
+}
+
+nlohmann::json fit_parameters_json(const ComputeFit& fit) {
+  nlohmann::json efficiencies = nlohmann::json::array();
+  for (const auto& [key, value] : fit.efficiency) {
+    efficiencies.push_back({{"architecture", key.architecture},
+                            {"path", std::string(to_string(key.path))},
+                            {"kind", key.kind == KernelKind::gemm ? "gemm" : "convolution"},
+                            {"efficiency", value}});
+  }
+  nlohmann::json dispatch = nlohmann::json::object();
+  for (const auto& [framework, seconds] : fit.host_dispatch_s) {
+    dispatch[std::string(to_string(framework))] = seconds * 1e6;
+  }
+  return {{"efficiency", efficiencies}, {"host_dispatch_us", dispatch}, {"rms_log_error", fit.rms_log_error}};
+}
+
+}  // namespace
+
+int validate_command(const ValidateRequest& request, std::ostream& out) {
+  const ValidationTable table = load_validation_table(request.table_file);
+
+  // Fitting rows: in-sample and leave-one-out.
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  const std::vector<RowError> errors = leave_one_out(rows);
+  ErrorSummary in_sample;
+  ErrorSummary left_out;
+  nlohmann::json fit_rows = nlohmann::json::array();
+  TextTable fit_table({"row", "published", "fitted", "error", "left out", "error"});
+  for (const RowError& error : errors) {
+    const ThroughputRow& row = *error.row;
+    const std::string name = row_name(row);
+    const double fitted_error = relative_error(error.fitted_samples_per_s, row.samples_per_s);
+    in_sample.add(fitted_error, name);
+    nlohmann::json entry = {{"row", name},
+                            {"published_samples_per_s", row.samples_per_s},
+                            {"fitted_samples_per_s", error.fitted_samples_per_s},
+                            {"fitted_error", fitted_error},
+                            {"source", row.source}};
+    std::string left_out_text = "-";
+    std::string left_out_error = "(nothing else informs it)";
+    if (error.left_out_samples_per_s > 0.0) {
+      const double e = relative_error(error.left_out_samples_per_s, row.samples_per_s);
+      left_out.add(e, name);
+      entry["left_out_samples_per_s"] = error.left_out_samples_per_s;
+      entry["left_out_error"] = e;
+      left_out_text = format_number(error.left_out_samples_per_s);
+      left_out_error = percent(e);
+    }
+    fit_rows.push_back(entry);
+    fit_table.add_row({name, format_number(row.samples_per_s), format_number(error.fitted_samples_per_s),
+                       percent(fitted_error), left_out_text, left_out_error});
+  }
+  in_sample.finish();
+  left_out.finish();
+
+  // Validation rows: simulated, never fitted.
+  ErrorSummary validation;
+  nlohmann::json validation_rows = nlohmann::json::array();
+  TextTable validation_table({"row", "published", "predicted", "error", "scaling eff."});
+  for (const ValidationRow& row : table.rows) {
+    const nlohmann::json result = simulate_point(load_scenario_file(row.scenario_file, row.overrides));
+    const nlohmann::json& job = result["jobs"][0];
+    const double predicted = job["samples_per_s"].get<double>();
+    const double error = relative_error(predicted, row.measured_samples_per_s);
+    validation.add(error, row.name);
+    validation_rows.push_back({{"row", row.name},
+                               {"published_samples_per_s", row.measured_samples_per_s},
+                               {"predicted_samples_per_s", predicted},
+                               {"error", error},
+                               {"predicted_scaling_efficiency", job["scaling_efficiency"]},
+                               {"source", row.source}});
+    validation_table.add_row({row.name, format_number(row.measured_samples_per_s), format_number(predicted),
+                              percent(error), format_number(job["scaling_efficiency"].get<double>(), 3)});
+  }
+  validation.finish();
+  const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error;
+
+  if (request.json) {
+    out << nlohmann::json{{"fit",
+                           {{"rows", fit_rows},
+                            {"in_sample", in_sample.json()},
+                            {"leave_one_out", left_out.json()},
+                            {"parameters", fit_parameters_json(published_compute_fit())}}},
+                          {"validation",
+                           {{"table", table.file},
+                            {"rows", validation_rows},
+                            {"summary", validation.json()},
+                            {"recorded_mean_abs_error", table.recorded_mean_abs_error},
+                            {"within_record", within_record}}}}
+               .dump(2)
+        << '\n';
+  } else {
+    out << "Fitting rows: " << rows.size()
+        << " published single-device measurements (models/published_throughput.cpp), samples/s\n";
+    fit_table.print(out);
+    out << "\nValidation rows: " << table.rows.size() << " published measurements not fitted (" << table.file
+        << "), samples/s\n";
+    validation_table.print(out);
+    out << "\ncompute model fit, in sample:   " << in_sample.line() << '\n'
+        << "compute model, leave-one-out:   " << left_out.line() << '\n'
+        << "validation rows:                " << validation.line() << '\n'
+        << "recorded validation mean |error| " << percent(table.recorded_mean_abs_error).substr(1) << ": "
+        << (within_record ? "within it" : "ABOVE IT") << '\n';
+  }
+  return request.check && !within_record ? 1 : 0;
+}
+
+Command add_validate_command(CLI::App& parent) {
+  auto request = std::make_shared<ValidateRequest>();
+  auto format = std::make_shared<std::string>("table");
+  CLI::App* app = parent.add_subcommand(
+      "validate", "Hold the compute model against published measurements: fit and leave-one-out, then validation rows");
+  app->add_option("table", request->table_file, "Validation table (default scenarios/validation/table.json)");
+  app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  app->add_flag("--check", request->check,
+                "Exit 4 when the validation rows' mean |error| is above the table's recorded figure");
+  return {app, [request, format] {
+            request->json = *format == "json";
+            if (validate_command(*request, std::cout) != 0) {
+              throw CheckFailed("validation rows' mean |error| is above the figure recorded in " +
+                                request->table_file);
+            }
+          }};
+}
+
+}  // namespace vtsim::tools

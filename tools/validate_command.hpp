@@ -1,0 +1,20 @@
+#pragma once
+// vtsim validate: the compute model's fit with leave-one-out errors, and the validation table's rows simulated.
+
+#include <ostream>
+#include <string>
+
+namespace vtsim::tools {
+
+/// What `vtsim validate` was asked for.
+struct ValidateRequest {
+  std::string table_file = "scenarios/validation/table.json";  ///< the validation table
+  bool json = false;   ///< print JSON instead of tables
+  bool check = false;  ///< fail when the validation rows' mean |error| is above the table's record
+};
+
+/// Prints the fitting rows (in-sample and leave-one-out errors) and the validation rows with their summaries.
+/// Returns 1 when `check` is set and the validation rows' mean |error| is above the recorded figure, else 0.
+int validate_command(const ValidateRequest& request, std::ostream& out);
+
+}  // namespace vtsim::tools

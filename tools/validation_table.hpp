@@ -1,0 +1,33 @@
+#pragma once
+// The validation table (scenarios/validation/table.json): published measurements the model was not fitted to, each
+// a scenario with overrides and the measured figure, and the mean error recorded in the repository that `vtsim
+// validate --check` holds the model to. scenarios/validation/README.md documents the format.
+
+#include <string>
+#include <vector>
+
+namespace vtsim::tools {
+
+/// One published measurement expressed as a scenario.
+struct ValidationRow {
+  std::string name;                   ///< what was measured, e.g. "ResNet-50 8x V100 16GB AMP"
+  std::string scenario_file;          ///< resolved against the table's folder
+  std::vector<std::string> overrides; ///< PATH=VALUE, as --set takes them
+  double measured_samples_per_s = 0;  ///< the published throughput of the whole job
+  std::string source;                 ///< document and table it is copied from
+};
+
+/// The whole table.
+struct ValidationTable {
+  std::string file;
+  std::string description;
+  double recorded_mean_abs_error = 0;  ///< the figure --check holds the validation rows' mean |error| to
+  std::string record_note;             ///< why the record is what it is (raise it only with a reason)
+  std::vector<ValidationRow> rows;
+};
+
+/// Loads and checks a table strictly: unknown keys, missing fields and bad values are InputErrors naming the file and
+/// the JSON path; each row's scenario must load with its overrides.
+ValidationTable load_validation_table(const std::string& file);
+
+}  // namespace vtsim::tools
