@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "calibrate/build_features.hpp"
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"
@@ -46,8 +47,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);  // prints help, the version, or the error
-    return code == 0 ? 0 : kExitUsageError;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help or --version
+    // One line, which quotes the argument as typed: its control characters are shown escaped.
+    std::cerr << "vtsim: " << vtsim::printable(error.what()) << " (see --help)\n";
+    return kExitUsageError;
   }
 
   try {
