@@ -58,10 +58,10 @@ int main(int argc, char** argv) {
       if (*command.app) command.action();
     }
   } catch (const vtsim::InputError& error) {
-    std::cerr << "vtsim: " << error.what() << '\n';
+    std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
     return kExitInputError;
   } catch (const std::runtime_error& error) {
-    std::cerr << "vtsim: internal error: " << error.what() << '\n';
+    std::cerr << "vtsim: internal error: " << vtsim::printable(error.what()) << '\n';
     return kExitInternalError;
   }
   return 0;
