@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/nearest_name.hpp"
 
@@ -33,7 +34,8 @@ std::string child_path(std::string_view parent, std::string_view key) {
 }
 
 std::string describe_json(const nlohmann::json& json) {
-  std::string text = json.dump();
+  // JSON escapes C0 controls; printable() also escapes DEL and C1 controls, which JSON leaves raw.
+  std::string text = printable(json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   constexpr std::size_t kMaxLength = 60;
   if (text.size() > kMaxLength) text = text.substr(0, kMaxLength - 3) + "...";
   if (json.is_string()) text[0] = '\'', text[text.size() - 1] = '\'';
@@ -101,6 +103,14 @@ std::string JsonValue::as_string() const {
     fail("expected a non-empty string, got " + describe_json(*json_));
   }
   return json_->get<std::string>();
+}
+
+std::string JsonValue::as_name() const {
+  std::string name = as_string();
+  if (has_control_character(name)) {
+    fail("expected a name without control characters (newline, tab, escape, ...), got " + describe_json(*json_));
+  }
+  return name;
 }
 
 std::string JsonValue::as_choice(std::span<const std::string> choices) const {

@@ -47,6 +47,9 @@ class JsonValue {
   bool as_bool() const;
   /// A non-empty string.
   std::string as_string() const;
+  /// A non-empty string without control characters (models/control_characters.hpp): a name that terminals, tables
+  /// and plots show as it is.
+  std::string as_name() const;
   /// One of `choices`, with a suggestion when it is near one.
   std::string as_choice(std::span<const std::string> choices) const;
   /// One of the named enumerators: `choices` pairs each spelling with its value.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/calibration_profile.hpp"
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/json_reader.hpp"
@@ -268,7 +269,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   config.gpu_ids = read_gpu_ids(job, cluster.total_gpus());  // takes "gpus" and "first_gpu"
   job.finish();
 
-  config.name = name ? name->as_string() : "job" + std::to_string(index);
+  config.name = name ? name->as_name() : "job" + std::to_string(index);
   if (config.idle) {
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
@@ -379,7 +380,8 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
 
   Scenario scenario;
   scenario.file = file;
-  scenario.name = name ? name->as_string() : std::filesystem::path(file).stem().string();
+  // A name from the file name cannot be refused with a JSON path: its control characters are escaped instead.
+  scenario.name = name ? name->as_name() : printable(std::filesystem::path(file).stem().string());
   if (description) {
     if (!description->is_string()) description->fail("expected a string, got " + describe_json(description->json()));
     scenario.description = description->json().get<std::string>();

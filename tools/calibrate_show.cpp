@@ -1,5 +1,6 @@
 #include "tools/calibrate_show.hpp"
 
+#include "models/control_characters.hpp"
 #include "models/units.hpp"
 #include "tools/text_table.hpp"
 
@@ -18,11 +19,12 @@ std::string provenance_line(const Provenance& provenance) {
     if (!field->empty()) line += "; " + *field;
   }
   if (!provenance.notes.empty()) line += "; " + provenance.notes;
-  return "  measured by " + line + "\n";
+  return "  measured by " + printable(line) + "\n";
 }
 
 void print_gpu(std::ostream& out, const GpuSection& gpu) {
-  out << "gpu: " << gpu.name << (gpu.catalog_gpu.empty() ? "" : " (catalog " + gpu.catalog_gpu + ")") << '\n'
+  out << "gpu: " << printable(gpu.name)
+      << (gpu.catalog_gpu.empty() ? "" : " (catalog " + printable(gpu.catalog_gpu) + ")") << '\n'
       << provenance_line(gpu.provenance);
   TextTable scalars({"quantity", "value", "unit"});
   const auto add = [&](const char* name, const std::optional<double>& value, const char* unit) {
@@ -56,7 +58,7 @@ void print_gpu(std::ostream& out, const GpuSection& gpu) {
 void print_collectives(std::ostream& out, const CalibrationProfile& profile) {
   for (std::size_t i = 0; i < profile.collectives.size(); ++i) {
     const CollectiveSeries& series = profile.collectives[i];
-    out << "\ncollectives[" << i << "]: " << series.op << " over " << series.ranks << " GPUs"
+    out << "\ncollectives[" << i << "]: " << printable(series.op) << " over " << series.ranks << " GPUs"
         << (series.hosts ? " on " + std::to_string(*series.hosts) + " host" + (*series.hosts == 1 ? "" : "s") : "")
         << '\n' << provenance_line(series.provenance);
     TextTable table({"bytes", "time us", "algbw GB/s", "busbw GB/s"});
@@ -71,7 +73,8 @@ void print_collectives(std::ostream& out, const CalibrationProfile& profile) {
 void print_rdma(std::ostream& out, const CalibrationProfile& profile) {
   for (std::size_t i = 0; i < profile.rdma.size(); ++i) {
     const RdmaSeries& series = profile.rdma[i];
-    out << "\nrdma[" << i << "]: " << series.transport << " RDMA " << series.op << " " << series.test << '\n'
+    out << "\nrdma[" << i << "]: " << printable(series.transport) << " RDMA " << printable(series.op) << " "
+        << printable(series.test) << '\n'
         << provenance_line(series.provenance);
     TextTable table({"bytes", "latency us", "bandwidth GB/s"});
     for (const RdmaPoint& point : series.points) {
@@ -176,7 +179,7 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
 }
 
 void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) {
-  out << "profile: " << profile.file << '\n';
+  out << "profile: " << printable(profile.file) << '\n';
   if (profile.gpu) print_gpu(out, *profile.gpu);
   print_collectives(out, profile);
   print_rdma(out, profile);
@@ -209,7 +212,7 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
   add_value(table, "context switch", parameters.context_switch_s, us, "us");
   add_value(table, "collective SM share", parameters.collective_sm_share, 1, "fraction");
   table.print(out);
-  for (const std::string& note : parameters.notes) out << "note: " << note << '\n';
+  for (const std::string& note : parameters.notes) out << "note: " << printable(note) << '\n';
 }
 
 }  // namespace vtsim::tools

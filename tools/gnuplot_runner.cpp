@@ -48,8 +48,8 @@ std::string gnuplot_script(const PlotSpec& plot) {
   std::string script = "# Written by vtsim plot: draws " + name + ".dat into " + name + ".svg and " + name +
                        ".png. Rerun with: gnuplot " + name + ".gp\n";
   const auto section = [&](const std::string& terminal, const std::string& output) {
-    return "\nreset\n" + terminal + "set termoption noenhanced\nset datafile missing '?'\nset output '" + output +
-           "'\n" + plot.commands + "set output\n";
+    return "\nreset\n" + terminal + "set termoption noenhanced\nset datafile missing '?'\nset output " +
+           gnuplot_quote(output) + "\n" + plot.commands + "set output\n";
   };
   script += section("set terminal svg size 1100,850 dynamic background '#ffffff' font 'Sans,11'\n", name + ".svg");
   script += section("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"

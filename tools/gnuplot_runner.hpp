@@ -1,5 +1,7 @@
 #pragma once
 // Rendering a plot through gnuplot (a Debian package: gnuplot-nox), called as a child process on a generated script.
+// Values from the results reach gnuplot only through NAME.dat, which gnuplot reads as data and never runs; the script
+// holds fixed commands and single-quoted titles that gnuplot_quote() has checked (plot_scripts.hpp).
 
 #include <string>
 #include <vector>

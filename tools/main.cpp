@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "calibrate/build_features.hpp"
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"
@@ -48,8 +49,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);  // prints help, the version, or the error
-    return code == 0 ? 0 : kExitUsageError;
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help or --version
+    // One line, which quotes the argument as typed: its control characters are shown escaped.
+    std::cerr << "vtsim: " << vtsim::printable(error.what()) << " (see --help)\n";
+    return kExitUsageError;
   }
 
   try {
@@ -60,10 +63,10 @@ int main(int argc, char** argv) {
     std::cerr << "vtsim: " << error.what() << '\n';
     return kExitCheckFailed;
   } catch (const vtsim::InputError& error) {
-    std::cerr << "vtsim: " << error.what() << '\n';
+    std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
     return kExitInputError;
   } catch (const std::runtime_error& error) {
-    std::cerr << "vtsim: internal error: " << error.what() << '\n';
+    std::cerr << "vtsim: internal error: " << vtsim::printable(error.what()) << '\n';
     return kExitInternalError;
   }
   return 0;

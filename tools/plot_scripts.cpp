@@ -1,23 +1,55 @@
 #include "tools/plot_scripts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 
 namespace vtsim::tools {
 namespace {
 
-// A data-file label: double-quoted, without inner double quotes.
-std::string data_label(std::string text) {
+// A data-file label: one line (control characters escaped), double-quoted, without inner double quotes.
+std::string data_label(const std::string& label) {
+  std::string text = printable(label);
   std::replace(text.begin(), text.end(), '"', '\'');
   return "\"" + text + "\"";
 }
 
+// Whether a CSV cell is a finite decimal number ("12", "-0.5", "1e-3"): only such text reaches a data file as is.
+bool is_decimal_number(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789+-.eE") != std::string::npos) return false;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size() && std::isfinite(value);
+}
+
+// Field `column` of `row`, checked to be a number. "" when empty (a figure the point does not have).
+const std::string& number_text(const ResultsTable& table, const std::vector<std::string>& row,
+                               const std::string& column) {
+  const std::string& text = table.field(row, column);
+  if (!text.empty() && !is_decimal_number(text)) {
+    throw InputError(table.file() + ": point " + printable(table.field(row, "point")) + ": " + column +
+                     ": expected a number, got '" + printable(text) + "'");
+  }
+  return text;
+}
+
 // A data-file number: the CSV text, or gnuplot's missing-value mark.
-std::string data_number(const std::string& text) { return text.empty() ? "?" : text; }
+std::string data_number(const ResultsTable& table, const std::vector<std::string>& row, const std::string& column) {
+  const std::string& text = number_text(table, row, column);
+  return text.empty() ? "?" : text;
+}
+
+// Field `column` of `row` as a number, 0 when empty.
+double number(const ResultsTable& table, const std::vector<std::string>& row, const std::string& column) {
+  const std::string& text = number_text(table, row, column);
+  return text.empty() ? 0.0 : std::strtod(text.c_str(), nullptr);
+}
 
 std::string format_number(double value) {
   char text[32];
@@ -25,12 +57,10 @@ std::string format_number(double value) {
   return text;
 }
 
-double number(const std::string& text) { return text.empty() ? 0.0 : std::stod(text); }
-
 // The label of each ok row over the varying parameters, or "point N" when nothing varies.
 std::string row_label(const ResultsTable& table, const std::vector<std::string>& row,
                       const std::vector<std::string>& varying) {
-  if (varying.empty()) return "point " + table.field(row, "point");
+  if (varying.empty()) return "point " + printable(table.field(row, "point"));
   return table.label(row, varying);
 }
 
@@ -51,6 +81,11 @@ std::string bar_style(const std::string& first_label) {
 }  // namespace
 
 std::string gnuplot_quote(const std::string& text) {
+  // gnuplot reads a script line by line: a newline would end the string and start a command (`system "..."`). Inside
+  // single quotes nothing else is special (no backquote substitution, no macros; '' is a quote).
+  if (has_control_character(text)) {
+    throw InputError("cannot write text with control characters into a gnuplot script: '" + printable(text) + "'");
+  }
   std::string quoted = "'";
   for (const char c : text) {
     quoted += c;
@@ -86,7 +121,7 @@ PlotSpec scaling_plot(const ResultsTable& table) {
     const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
     if (!groups.count(label)) labels.push_back(label);
     groups[label].push_back(&row);
-    const double ranks = number(table.field(row, "ranks"));
+    const double ranks = number(table, row, "ranks");
     min_ranks = min_ranks == 0 ? ranks : std::min(min_ranks, ranks);
     max_ranks = std::max(max_ranks, ranks);
   }
@@ -94,12 +129,12 @@ PlotSpec scaling_plot(const ResultsTable& table) {
   for (std::size_t g = 0; g < labels.size(); ++g) {
     auto& rows = groups[labels[g]];
     std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
-      return number(table.field(*a, "ranks")) < number(table.field(*b, "ranks"));
+      return number(table, *a, "ranks") < number(table, *b, "ranks");
     });
-    plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + labels[g] + "\n";
+    plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + printable(labels[g]) + "\n";
     for (const auto* row : rows) {
-      plot.data += table.field(*row, "ranks") + " " + data_number(table.field(*row, "samples_per_s")) + " " +
-                   data_number(table.field(*row, "scaling_efficiency")) + "\n";
+      plot.data += data_number(table, *row, "ranks") + " " + data_number(table, *row, "samples_per_s") + " " +
+                   data_number(table, *row, "scaling_efficiency") + "\n";
     }
   }
   const auto curves = [&](int y_column) {
@@ -112,7 +147,7 @@ PlotSpec scaling_plot(const ResultsTable& table) {
     return command + "\n";
   };
   std::string& c = plot.commands;
-  c += "set multiplot layout 2,1 title " + gnuplot_quote("Scaling (" + table.file() + ")") + "\n";
+  c += "set multiplot layout 2,1 title " + gnuplot_quote("Scaling (" + printable(table.file()) + ")") + "\n";
   c += "set grid\nset key inside left top box opaque\nset xlabel 'GPUs (ranks)'\n";
   if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
   c += "set ylabel 'samples/s'\nset yrange [0:*]\n" + curves(2);
@@ -133,13 +168,17 @@ PlotSpec tenants_plot(const ResultsTable& table) {
   for (const auto& row : table.ok_rows()) {
     plot.data += data_label(row_label(table, row, varying));
     for (std::size_t k = 0; k < tenants; ++k) {
-      plot.data += " " + data_number(table.field(row, "job" + std::to_string(k) + ".samples_per_s"));
+      plot.data += ' ';
+      plot.data += data_number(table, row, "job" + std::to_string(k) + ".samples_per_s");
     }
-    plot.data += " " + data_number(table.field(row, "total_samples_per_s")) + " " +
-                 data_number(table.field(row, "jain_fairness")) + "\n";
+    plot.data += ' ';
+    plot.data += data_number(table, row, "total_samples_per_s");
+    plot.data += ' ';
+    plot.data += data_number(table, row, "jain_fairness");
+    plot.data += '\n';
   }
   std::string& c = plot.commands;
-  c += "set multiplot layout 2,1 title " + gnuplot_quote("Tenants (" + table.file() + ")") + "\n";
+  c += "set multiplot layout 2,1 title " + gnuplot_quote("Tenants (" + printable(table.file()) + ")") + "\n";
   c += bar_style(row_label(table, table.ok_rows()[0], varying));
   c += "set style histogram cluster gap 1\nset ylabel 'samples/s per tenant'\nset yrange [0:*]\nplot ";
   for (std::size_t k = 0; k < tenants; ++k) {
@@ -173,9 +212,9 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     double sum = 0;
     int count = 0;
     for (std::size_t k = 0; k < jobs; ++k) {
-      const std::string& text = table.field(row, multi ? "job" + std::to_string(k) + "." + name : name);
-      if (text.empty()) continue;
-      sum += number(text);
+      const std::string column = multi ? "job" + std::to_string(k) + "." + name : name;
+      if (table.field(row, column).empty()) continue;
+      sum += number(table, row, column);
       ++count;
     }
     return count == 0 ? std::string("?") : format_number(sum / count);
@@ -187,10 +226,14 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     const std::string interference = mean_over_jobs(row, "interference_s");
     const std::string own = compute == "?" || interference == "?"
                                 ? std::string("?")
-                                : format_number(number(compute) - number(interference));
+                                : format_number(std::strtod(compute.c_str(), nullptr) -
+                                                std::strtod(interference.c_str(), nullptr));
     plot.data += data_label(row_label(table, row, varying)) + " " + own + " " + interference + " " +
                  mean_over_jobs(row, "exposed_communication_s");
-    for (const std::string& extra : extras) plot.data += " " + mean_over_jobs(row, extra);
+    for (const std::string& extra : extras) {
+      plot.data += ' ';
+      plot.data += mean_over_jobs(row, extra);
+    }
     plot.data += "\n";
   }
   std::vector<std::string> titles = {"compute", "interference (compute slowed by collectives)", "exposed communication"};
@@ -200,7 +243,8 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     titles.push_back(title);
   }
   std::string& c = plot.commands;
-  c += "set title " + gnuplot_quote("Step time breakdown (" + table.file() + (multi ? ", mean over tenants)" : ")")) + "\n";
+  c += "set title " +
+       gnuplot_quote("Step time breakdown (" + printable(table.file()) + (multi ? ", mean over tenants)" : ")")) + "\n";
   c += bar_style(row_label(table, table.ok_rows()[0], varying));
   c += "set style histogram rowstacked\nset ylabel 'seconds per step'\nset yrange [0:*]\nplot ";
   for (std::size_t t = 0; t < titles.size(); ++t) {

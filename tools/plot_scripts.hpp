@@ -34,7 +34,8 @@ PlotSpec tenants_plot(const ResultsTable& table);
 /// The step-time breakdown plot.
 PlotSpec breakdown_plot(const ResultsTable& table);
 
-/// `text` as a single-quoted gnuplot string.
+/// `text` as a single-quoted gnuplot string. Throws InputError when it holds a control character (a newline would end
+/// the string and start a gnuplot command): callers pass text from input through printable() first.
 std::string gnuplot_quote(const std::string& text);
 
 }  // namespace vtsim::tools

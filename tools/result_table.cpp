@@ -2,12 +2,16 @@
 
 #include <set>
 
+#include "models/control_characters.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {
 namespace {
 
 using nlohmann::json;
+
+// A string of the result, from input (scenario and job names, file paths), safe to print on a terminal.
+std::string text(const json& value) { return printable(value.get<std::string>()); }
 
 std::string ms(double seconds) { return format_number(seconds * 1e3, 4); }
 
@@ -25,15 +29,14 @@ void add_row(TextTable& table, const std::string& label, const std::vector<Varia
 
 void print_result_table(std::ostream& out, const std::vector<Variant>& variants) {
   const json& first = variants.front().result;
-  out << "scenario " << first["scenario"].get<std::string>() << ", fidelity " << first["fidelity"].get<std::string>()
-      << "\n";
+  out << "scenario " << text(first["scenario"]) << ", fidelity " << text(first["fidelity"]) << "\n";
   std::vector<std::string> headers = {""};
   for (const Variant& variant : variants) headers.push_back(variant.label);
   for (std::size_t j = 0; j < first["jobs"].size(); ++j) {
     const json& job = first["jobs"][j];
-    out << "\njob " << job["name"].get<std::string>() << ": " << job["workload"].get<std::string>() << ", "
-        << job["precision"].get<std::string>() << ", " << job["ranks"].get<int>() << " ranks x batch "
-        << job["batch_per_gpu"].get<int>() << " on " << job["device"].get<std::string>() << "\n";
+    out << "\njob " << text(job["name"]) << ": " << text(job["workload"]) << ", " << text(job["precision"]) << ", "
+        << job["ranks"].get<int>() << " ranks x batch " << job["batch_per_gpu"].get<int>() << " on "
+        << text(job["device"]) << "\n";
     TextTable table(headers);
     const auto at = [j](const json& result) -> const json& { return result["jobs"][j]; };
     add_row(table, "step time mean (ms)", variants, [&](const json& r) { return ms(at(r)["step_time_s"]["mean"]); });
@@ -110,8 +113,8 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     table.print(out);
   }
   if (!first["calibration"]["values"].empty()) {
-    out << "\ncalibrated from " << first["calibration"]["profile"].get<std::string>() << ":\n";
-    for (const json& value : first["calibration"]["values"]) out << "  - " << value.get<std::string>() << "\n";
+    out << "\ncalibrated from " << text(first["calibration"]["profile"]) << ":\n";
+    for (const json& value : first["calibration"]["values"]) out << "  - " << text(value) << "\n";
   }
   std::set<std::string> notes;
   for (const Variant& variant : variants) {
@@ -119,7 +122,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
   }
   if (!notes.empty()) {
     out << "\nuncalibrated defaults used (no measurement behind them):\n";
-    for (const std::string& note : notes) out << "  - " << note << "\n";
+    for (const std::string& note : notes) out << "  - " << printable(note) << "\n";
   }
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "tools/csv.hpp"
 
@@ -83,7 +84,7 @@ std::string ResultsTable::label(const std::vector<std::string>& row, const std::
     const std::string& value = field(row, name);
     text += short_column_name(name) + "=" + (value.empty() ? "-" : value);
   }
-  return text;
+  return printable(text);
 }
 
 const std::string& ResultsTable::field(const std::vector<std::string>& row, const std::string& name) const {

@@ -28,7 +28,7 @@ class ResultsTable {
   std::vector<std::string> varying_parameters() const;
   /// Whether columns `a` and `b` determine each other over the ok rows.
   bool one_to_one(const std::string& a, const std::string& b) const;
-  /// "name=value, ..." over `columns` (named by their last path component) for `row`.
+  /// "name=value, ..." over `columns` (named by their last path component) for `row`, control characters escaped.
   std::string label(const std::vector<std::string>& row, const std::vector<std::string>& columns) const;
   /// Field `name` of `row`, "" when there is no such column.
   const std::string& field(const std::vector<std::string>& row, const std::string& name) const;

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 
@@ -28,6 +29,28 @@ std::string key_path(const JsonValue& object, const std::string& key) {
   return object.path() + "[\"" + key + "\"]";
 }
 
+// An axis value becomes a scenario field, a CSV cell, a plot label and a line of `--list`: no text in it, however
+// deep, may hold a control character (a newline in a label once ran as a gnuplot command).
+void check_value_text(const JsonValue& value) {
+  const nlohmann::json& json = value.json();
+  if (json.is_string() && has_control_character(json.get_ref<const std::string&>())) {
+    value.fail("expected text without control characters (newline, tab, escape, ...), got " + describe_json(json));
+  }
+  if (json.is_array()) {
+    for (std::size_t i = 0; i < json.size(); ++i) {
+      check_value_text(JsonValue(json[i], value.file(), value.path() + "[" + std::to_string(i) + "]"));
+    }
+  }
+  if (json.is_object()) {
+    for (const auto& item : json.items()) {
+      if (has_control_character(item.key())) {
+        value.fail("expected keys without control characters, got " + describe_json(nlohmann::json(item.key())));
+      }
+      check_value_text(JsonValue(item.value(), value.file(), key_path(value, item.key())));
+    }
+  }
+}
+
 AxisBlock read_grid(const JsonValue& grid, const nlohmann::ordered_json& ordered) {
   if (!grid.is_object() || grid.json().empty()) grid.fail("expected an object {\"PATH\": [values...], ...}");
   AxisBlock block;
@@ -36,6 +59,7 @@ AxisBlock read_grid(const JsonValue& grid, const nlohmann::ordered_json& ordered
     const JsonValue list(grid.json()[path], grid.file(), key_path(grid, path));
     check_path(list, path);
     if (!list.is_array() || list.json().empty()) list.fail("expected a non-empty array of values");
+    check_value_text(list);
     block.paths.push_back(path);
     block.json_paths.push_back(list.path());
     lists.emplace_back(list.json().begin(), list.json().end());
@@ -72,6 +96,7 @@ AxisBlock read_zip(const JsonValue& zip, const nlohmann::ordered_json& ordered) 
       list.fail("has " + std::to_string(list.json().size()) + " values but \"" + first_path + "\" has " +
                 std::to_string(length) + "; the lists of a zip are walked together and must have equal lengths");
     }
+    check_value_text(list);
     block.paths.push_back(path);
     block.json_paths.push_back(list.path());
     for (std::size_t r = 0; r < length; ++r) block.rows[r].push_back(list.json()[r]);
@@ -86,6 +111,7 @@ AxisBlock read_points(const JsonValue& points, const nlohmann::ordered_json& ord
   for (std::size_t p = 0; p < elements.size(); ++p) {
     const JsonValue& point = elements[p];
     if (!point.is_object() || point.json().empty()) point.fail("expected an object {\"PATH\": value, ...}");
+    check_value_text(point);
     std::set<std::string> keys;
     for (const auto& item : point.json().items()) keys.insert(item.key());
     if (p == 0) {

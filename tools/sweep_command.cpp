@@ -72,9 +72,10 @@ void emit_slurm(const SweepRequest& request, const Sweep& sweep, std::ostream& o
   job.cpus_per_task = request.jobs > 0 ? request.jobs : 1;
   job.partition = request.partition;
   job.time_limit = request.time_limit;
+  const std::string text = slurm_array_script(job);  // checks every value before anything is created
   fs::create_directories(job.out_dir);
   const std::string script = (fs::path(job.out_dir) / "sweep.sbatch").string();
-  write_file_atomically(script, slurm_array_script(job));
+  write_file_atomically(script, text);
   fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                   fs::perm_options::add);
   out << "wrote " << script << ": " << job.shards << " array tasks over " << sweep.points.size() << " points\n"
@@ -181,8 +182,13 @@ Command add_sweep_command(CLI::App& parent) {
   app->add_option("--shards", request->shards, "With --emit-slurm: array tasks (default: 8, at most the points)")
       ->check(CLI::PositiveNumber)
       ->needs(emit);
-  app->add_option("--partition", request->partition, "With --emit-slurm: the Slurm partition")->needs(emit);
-  app->add_option("--time-limit", request->time_limit, "With --emit-slurm: each task's time limit (sbatch --time)")
+  // Checked while parsing, so that a malformed value is a command-line error (exit status 2) that names the option.
+  app->add_option("--partition", request->partition, "With --emit-slurm: the Slurm partition (or a list: a,b)")
+      ->check(CLI::Validator([](std::string& value) { return slurm_partition_error(value); }, "PARTITION"))
+      ->needs(emit);
+  app->add_option("--time-limit", request->time_limit,
+                  "With --emit-slurm: each task's time limit (sbatch --time: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S)")
+      ->check(CLI::Validator([](std::string& value) { return slurm_time_limit_error(value); }, "TIME"))
       ->needs(emit);
   emit->excludes(shard);
   return {app, [request] {

@@ -6,6 +6,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "models/control_characters.hpp"
+
 namespace vtsim::tools {
 namespace {
 
@@ -13,13 +15,22 @@ bool looks_numeric(const std::string& cell) {
   return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) != 0 || cell[0] == '-' || cell[0] == '.');
 }
 
+// Cells often hold names from input (jobs, variants, profile devices): a terminal must not act on their control
+// characters, so they are kept escaped.
+std::vector<std::string> printable_cells(std::vector<std::string> cells) {
+  for (std::string& cell : cells) {
+    if (has_control_character(cell)) cell = printable(cell);
+  }
+  return cells;
+}
+
 }  // namespace
 
-TextTable::TextTable(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+TextTable::TextTable(std::vector<std::string> headers) : headers_(printable_cells(std::move(headers))) {}
 
 void TextTable::add_row(std::vector<std::string> cells) {
   assert(cells.size() == headers_.size());
-  rows_.push_back(std::move(cells));
+  rows_.push_back(printable_cells(std::move(cells)));
 }
 
 void TextTable::print(std::ostream& out) const {

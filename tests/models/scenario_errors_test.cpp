@@ -156,6 +156,27 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].workload.transformer.hidden_size: expected a multiple of heads (3), got 100"},
       {"MissingProfileFile", with({{"calibration_profile", "no-such-profile.json"}}),
        "s.json: calibration_profile: no such file: no-such-profile.json"},
+      // Names reach terminals, tables and plot scripts as they are: control characters are refused.
+      {"JobNameWithEscape", with({{"jobs[0].name", "a\x1b[2J"}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'a\\u001b[2J'"},
+      {"JobNameWithNewline", with({{"jobs[0].name", "x\nsystem \"touch PWNED\"\n#"}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'x\\nsystem \\\"touch PWNED\\\"\\n#'"},
+      {"JobNameWithNul", with({{"jobs[0].name", std::string("a\0b", 3)}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'a\\u0000b'"},
+      {"JobNameWithBell", with({{"jobs[0].name", "a\a"}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'a\\u0007'"},
+      {"JobNameWithDelete", with({{"jobs[0].name", "a\x7f"}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'a\\x7f'"},
+      {"JobNameWithC1Csi", with({{"jobs[0].name", "a\xc2\x9b" "31m"}}),
+       "s.json: jobs[0].name: expected a name without control characters (newline, tab, escape, ...), got "
+       "'a\\u009b31m'"},
+      {"ScenarioNameWithTab", with({{"name", "a\tb"}}),
+       "s.json: name: expected a name without control characters (newline, tab, escape, ...), got 'a\\tb'"},
       {"TooManyClusterGpus", with({{"cluster.racks", 100000}, {"cluster.hosts_per_rack", 100}}),
        "s.json: cluster: 40000000 GPUs (racks x hosts_per_rack x host.gpus); at most 1048576 are supported"},
   };

@@ -89,6 +89,81 @@ TEST(GnuplotScript, QuotesAndDrawsBothFormats) {
   EXPECT_NE(script.find("pngcairo"), std::string::npos);
 }
 
+// A results.csv whose transport value once ran as gnuplot commands: its newline ended the quoted title, and
+// `system "touch PWNED"` followed as a command of its own.
+std::string injected_value(const std::string& pwned) { return "x\nsystem \"touch " + pwned + "\"\n#"; }
+
+std::string injected_csv(const std::string& pwned) {
+  std::string cell = "\"";
+  for (const char c : injected_value(pwned)) cell += c == '"' ? std::string("\"\"") : std::string(1, c);
+  cell += "\"";
+  return "point,id,cluster.transport,cluster.hosts_per_rack,job,ranks,samples_per_s,scaling_efficiency,compute_s,"
+         "interference_s,exposed_communication_s,error\n"
+         "0,a0,pvrdma,1,j,1,100,1.0,0.25,0.0,0.0,\n"
+         "1,a1,pvrdma,2,j,2,190,0.95,0.25,0.01,0.02,\n"
+         "2,a2," + cell + ",1,j,1,100,1.0,0.25,0.0,0.0,\n"
+         "3,a3," + cell + ",2,j,2,150,0.75,0.25,0.01,0.08,\n";
+}
+
+TEST(GnuplotScript, DataWithNewlinesNeverBecomesScriptLines) {
+  const ResultsTable table = table_of(injected_csv("/p/PWNED"));
+  ASSERT_EQ(table.field(table.ok_rows()[2], "cluster.transport"), injected_value("/p/PWNED"));  // read back intact
+  for (const PlotSpec& plot : {scaling_plot(table), breakdown_plot(table)}) {
+    const std::string script = gnuplot_script(plot);
+    EXPECT_EQ(script.find("\nsystem"), std::string::npos) << script;
+    EXPECT_EQ(plot.data.find("\nsystem"), std::string::npos) << plot.data;
+  }
+  // The title shows the value on one line, its newlines as \n; the data file keeps one line per point.
+  EXPECT_NE(scaling_plot(table).commands.find("title 'transport=x\\nsystem \"touch /p/PWNED\"\\n#'"),
+            std::string::npos);
+  EXPECT_EQ(scaling_plot(table).data,
+            "# transport=pvrdma\n1 100 1.0\n2 190 0.95\n"
+            "\n\n# transport=x\\nsystem \"touch /p/PWNED\"\\n#\n1 100 1.0\n2 150 0.75\n");
+  EXPECT_NE(breakdown_plot(table).data.find("\"transport=x\\nsystem 'touch /p/PWNED'\\n#, hosts_per_rack=2\" "),
+            std::string::npos);
+}
+
+TEST(GnuplotQuote, RefusesEveryControlCharacter) {
+  for (int byte = 0; byte < 0x20; ++byte) {
+    std::string text = "a";
+    text += static_cast<char>(byte);
+    EXPECT_THROW(gnuplot_quote(text), InputError) << "byte " << byte;
+  }
+  EXPECT_THROW(gnuplot_quote("a\x7f"), InputError);
+  // Nothing else is special in a single-quoted gnuplot string: no backquote substitution, no macros.
+  EXPECT_EQ(gnuplot_quote("`touch X` @macro \\ \""), "'`touch X` @macro \\ \"'");
+}
+
+TEST(PlotScripts, FiguresThatAreNotNumbersAreRefused) {
+  std::string csv = kScalingCsv;
+  csv.replace(csv.find(",190,"), 5, ",1 9e,");
+  try {
+    scaling_plot(table_of(csv));
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(": point 2: samples_per_s: expected a number, got '1 9e'"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+// End to end: `vtsim plot` on the injected CSV draws the plots and runs nothing.
+TEST(PlotCommand, InjectedValuesDoNotRunThroughGnuplot) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const TempDir dir("plot-injection");
+  const std::string pwned = dir.path() + "/PWNED";
+  write_text(dir.path() + "/results.csv", injected_csv(pwned));
+  std::string output;
+  EXPECT_EQ(testing::run_vtsim({"plot", dir.path() + "/results.csv", "--out", dir.path() + "/plots"}, output,
+                               dir.path() + "/log.txt"),
+            0)
+      << output;
+  EXPECT_FALSE(std::filesystem::exists(pwned)) << "gnuplot ran a command from the CSV";
+  for (const char* image : {"scaling.svg", "scaling.png", "breakdown.svg", "breakdown.png"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/plots/" + image)) << image;
+  }
+}
+
 TEST(RenderPlot, MissingGnuplotIsAClearError) {
   try {
     const TempDir dir("nognuplot");

@@ -10,10 +10,12 @@ vtsim=$(realpath "$1"); sweep=$(realpath "$2")
 readonly SKIP=77
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vtsim-slurm.XXXXXX")
+# The array's folder has a space, a quote and a '#': the script must quote it for bash and for sbatch alike.
+array="$work/array dir's #1"
 job_id=""
 
 show_logs() {
-  for log in "$work"/*.log "$work"/array/slurm-*.out; do
+  for log in "$work"/*.log "$array"/slurm-*.out; do
     [ -f "$log" ] || continue
     echo "---- $log (last 20 lines)"; tail -n 20 "$log"
   done
@@ -57,7 +59,7 @@ munge -S "$work/munge.socket" -n | unmunge -S "$work/munge.socket" >/dev/null ||
 host=$(hostname -s)
 cpus=$(nproc)
 port=$((20000 + RANDOM % 20000))
-mkdir -p "$work/state" "$work/spool" "$work/array"
+mkdir -p "$work/state" "$work/spool" "$array"
 cat > "$work/slurm.conf" <<CONF
 ClusterName=vtsimtest
 SlurmctldHost=$host(127.0.0.1)
@@ -101,9 +103,10 @@ echo "slurm: node $host with $cpus CPUs idle"
 
 # The sweep as a 2-task array, one shard per task.
 cd "$work" || fail "cd $work"
-"$vtsim" sweep "$sweep" --out "$work/array" --emit-slurm --shards 2 --jobs 1 || fail "vtsim sweep --emit-slurm"
-grep -q '^#SBATCH --array=0-1$' "$work/array/sweep.sbatch" || fail "the script has no --array=0-1"
-job_id=$(sbatch --parsable "$work/array/sweep.sbatch") || fail "sbatch"
+"$vtsim" sweep "$sweep" --out "$array" --emit-slurm --shards 2 --jobs 1 --partition test --time-limit 0:10:00 ||
+  fail "vtsim sweep --emit-slurm"
+grep -q '^#SBATCH --array=0-1$' "$array/sweep.sbatch" || fail "the script has no --array=0-1"
+job_id=$(sbatch --parsable "$array/sweep.sbatch") || fail "sbatch"
 job_id=${job_id%%;*}
 echo "slurm: submitted job array $job_id"
 for _ in $(seq 1200); do
@@ -116,7 +119,8 @@ echo "slurm: array tasks ended:$states"
 [ "$(scontrol -o show job "$job_id" | grep -c 'JobState=COMPLETED')" -eq 2 ] || fail "not both tasks completed:$states"
 job_id=""
 
-"$vtsim" merge "$work/array/shard-0" "$work/array/shard-1" --out "$work/merged" || fail "vtsim merge"
+ls "$array"/slurm-*_0.out "$array"/slurm-*_1.out >/dev/null || fail "no task output in $array (sbatch split --output)"
+"$vtsim" merge "$array/shard-0" "$array/shard-1" --out "$work/merged" || fail "vtsim merge"
 "$vtsim" sweep "$sweep" --out "$work/local" --jobs 2 || fail "the local run"
 cmp "$work/merged/results.csv" "$work/local/results.csv" || fail "merged results.csv differs from the local run's"
 cmp "$work/merged/results.jsonl" "$work/local/results.jsonl" || fail "merged results.jsonl differs from the local run's"

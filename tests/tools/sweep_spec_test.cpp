@@ -124,6 +124,22 @@ TEST(SweepSpec, MalformedSweepsFailNamingThePath) {
             "test-sweep.json: set[0]: --set cluster.racks: expected PATH=VALUE, e.g. jobs[0].batch_per_gpu=32");
 }
 
+// Axis values become scenario fields, CSV cells and plot labels: text with control characters is refused where it
+// is written, however deep in the value.
+TEST(SweepSpec, AxisTextWithControlCharactersIsRefused) {
+  const std::string refused = ": expected text without control characters (newline, tab, escape, ...), got ";
+  EXPECT_EQ(error_of(R"("axes": [{"grid": {"jobs[0].name": ["a", "x\nsystem \"touch PWNED\"\n#"]}}])"),
+            "test-sweep.json: axes[0].grid[\"jobs[0].name\"][1]" + refused + "'x\\nsystem \\\"touch PWNED\\\"\\n#'");
+  EXPECT_EQ(error_of(R"("axes": [{"zip": {"jobs[0]": [{"name": "\u001b[2J", "workload": "resnet-50"}]}}])"),
+            "test-sweep.json: axes[0].zip[\"jobs[0]\"][0][\"name\"]" + refused + "'\\u001b[2J'");
+  EXPECT_EQ(error_of(R"("axes": [{"points": [{"jobs[0].name": "a"}, {"jobs[0].name": "b\u0007"}]}])"),
+            "test-sweep.json: axes[0].points[1][\"jobs[0].name\"]" + refused + "'b\\u0007'");
+  EXPECT_EQ(error_of(R"("axes": [{"grid": {"jobs[0].name": ["a\u007f"]}}])"),
+            "test-sweep.json: axes[0].grid[\"jobs[0].name\"][0]" + refused + "'a\\x7f'");
+  // Printable text, quotes and backslashes included, is a value like any other.
+  EXPECT_EQ(sweep_of(R"("axes": [{"grid": {"jobs[0].name": ["it's \"q\" \\ `x`"]}}])").points.size(), 1u);
+}
+
 TEST(SweepSpec, DerivedFieldsMultiplyAndAddResolvedValues) {
   const Sweep sweep = sweep_of(R"("axes": [{"grid": {"cluster.racks": [1, 3], "cluster.host.gpus": [2, 8]}}],
       "derived": {"jobs[0].gpus": "cluster.racks * cluster.hosts_per_rack * cluster.host.gpus",
