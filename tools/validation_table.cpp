@@ -1,6 +1,8 @@
 #include "tools/validation_table.hpp"
 
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "models/error.hpp"
 #include "models/json_reader.hpp"
@@ -18,21 +20,31 @@ ValidationTable load_validation_table(const std::string& file) {
   table.record_note = root.require("record_note").as_string();
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   for (const JsonValue& value : root.require("rows").as_array(1)) {
+    // All keys first, so that a misspelt key is reported as such rather than as a missing one.
     JsonObject row = value.as_object();
+    const std::optional<JsonValue> name = row.get("name");
+    const std::optional<JsonValue> scenario = row.get("scenario");
+    const std::optional<JsonValue> overrides = row.get("set");
+    const std::optional<JsonValue> measured = row.get("measured_samples_per_s");
+    const std::optional<JsonValue> source = row.get("source");
+    row.finish();
+    for (const auto& [key, present] : {std::pair{"name", name.has_value()}, {"scenario", scenario.has_value()},
+                                       {"measured_samples_per_s", measured.has_value()},
+                                       {"source", source.has_value()}}) {
+      if (!present) value.fail(std::string("missing required key '") + key + "'");
+    }
     ValidationRow parsed;
-    parsed.name = row.require("name").as_string();
-    const JsonValue scenario = row.require("scenario");
-    parsed.scenario_file = (folder / scenario.as_string()).string();
-    if (auto overrides = row.get("set")) {
+    parsed.name = name->as_string();
+    parsed.scenario_file = (folder / scenario->as_string()).string();
+    if (overrides) {
       for (const JsonValue& assignment : overrides->as_array()) parsed.overrides.push_back(assignment.as_string());
     }
-    parsed.measured_samples_per_s = row.require("measured_samples_per_s").as_positive_number();
-    parsed.source = row.require("source").as_string();
-    row.finish();
+    parsed.measured_samples_per_s = measured->as_positive_number();
+    parsed.source = source->as_string();
     try {
       load_scenario_file(parsed.scenario_file, parsed.overrides);
     } catch (const InputError& error) {
-      scenario.fail(std::string("this row's scenario does not load: ") + error.what());
+      scenario->fail(std::string("this row's scenario does not load: ") + error.what());
     }
     table.rows.push_back(std::move(parsed));
   }
