@@ -279,9 +279,9 @@ void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& want
     resolved.uncalibrated.push_back(note + ": transferred (no " + describe(wanted) + " rows; fitted for " +
                                     describe(found.fitted_for) + " on " + gpus + ")");
   } else if (!row_gpus.count(gpu.id)) {
-    resolved.fitted.push_back(note + ": fitted to its architecture's rows (" + gpus + "), none of " + gpu.id);
+    resolved.sources.push_back(note + ": fitted to its architecture's rows (" + gpus + "), none of " + gpu.id);
   } else {
-    resolved.fitted.push_back(note + ": fitted to published single-device rows (" + gpus + ")");
+    resolved.sources.push_back(note + ": fitted to published single-device rows (" + gpus + ")");
   }
 }
 
@@ -363,7 +363,7 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
 
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
                                 int batch, int vm_cpu_cores, const ComputeFit& fit,
-                                const CalibratedParameters& calibration) {
+                                const CalibratedParameters& calibration, std::optional<double> host_dispatch_s) {
   ResolvedCompute resolved;
   ComputeParameters& p = resolved.parameters;
   const PrecisionPath path = precision_path(precision);
@@ -397,9 +397,13 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framewo
   }
 
   const auto dispatch = fit.host_dispatch_s.find(framework);
-  if (dispatch != fit.host_dispatch_s.end()) {
+  if (host_dispatch_s) {
+    p.host_dispatch_s = *host_dispatch_s;
+    resolved.sources.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) +
+                              " us per kernel: given in the scenario");
+  } else if (dispatch != fit.host_dispatch_s.end()) {
     p.host_dispatch_s = dispatch->second;
-    resolved.fitted.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel (" +
+    resolved.sources.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel (" +
                              std::string(to_string(framework)) + "): fitted to published single-device rows");
   } else {
     double sum = 0.0;

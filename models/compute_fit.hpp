@@ -81,7 +81,7 @@ double data_loading_cpu_s_per_sample(const Workload& workload);
 /// Parameters for one job, each value with where it came from (one line each, in one of three lists).
 struct ResolvedCompute {
   ComputeParameters parameters;
-  std::vector<std::string> fitted;        ///< fitted to published rows of this GPU's architecture, with those GPUs
+  std::vector<std::string> sources;       ///< values fitted to published rows (naming their GPUs) or given in the scenario
   std::vector<std::string> uncalibrated;  ///< defaults without a measurement, and values transferred from elsewhere
   std::vector<std::string> calibrated;    ///< taken from the scenario's calibration profile, with its provenance
 };
@@ -91,9 +91,11 @@ struct ResolvedCompute {
 /// calibration profile measured, which replaces them: its large-GEMM efficiency sets GEMM kernels' and scales
 /// convolutions' by the same ratio to the fitted GEMM value; its launch cost is every kernel's fixed cost; its memory
 /// bandwidth sets memory-bound passes'.
+/// `host_dispatch_s`, when given (the scenario states it), replaces the framework's fitted value.
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
                                 int batch, int vm_cpu_cores, const ComputeFit& fit,
-                                const CalibratedParameters& calibration);
+                                const CalibratedParameters& calibration,
+                                std::optional<double> host_dispatch_s = std::nullopt);
 
 /// Predicted samples/s of `row` on a whole GPU with `fit`'s parameters and the unfitted defaults.
 double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit);

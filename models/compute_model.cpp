@@ -166,17 +166,31 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
   StreamTimeline stream(parameters.host_dispatch_s);
   KernelTimes times;
   times.forward_s.assign(layers, 0.0);
+  times.forward_gpu_s.assign(layers, 0.0);
   const bool training = std::any_of(kernels.begin(), kernels.end(),
                                     [](const Kernel& kernel) { return kernel.phase == Phase::optimizer; });
-  if (training) times.backward_s.assign(layers, 0.0);
+  if (training) {
+    times.backward_s.assign(layers, 0.0);
+    times.backward_gpu_s.assign(layers, 0.0);
+  }
   double previous_end = 0.0;
   for (const Kernel& kernel : kernels) {
-    const double end = stream.run(kernel_time_s(kernel, device, parameters));
+    const double device_s = kernel_time_s(kernel, device, parameters);
+    const double end = stream.run(device_s);
     // Each layer's time runs from the end of the kernel before its first to the end of its last.
     switch (kernel.phase) {
-      case Phase::forward: times.forward_s[kernel.layer] += end - previous_end; break;
-      case Phase::backward: times.backward_s[kernel.layer] += end - previous_end; break;
-      case Phase::optimizer: times.optimizer_s += end - previous_end; break;
+      case Phase::forward:
+        times.forward_s[kernel.layer] += end - previous_end;
+        times.forward_gpu_s[kernel.layer] += device_s;
+        break;
+      case Phase::backward:
+        times.backward_s[kernel.layer] += end - previous_end;
+        times.backward_gpu_s[kernel.layer] += device_s;
+        break;
+      case Phase::optimizer:
+        times.optimizer_s += end - previous_end;
+        times.optimizer_gpu_s += device_s;
+        break;
     }
     previous_end = end;
   }

@@ -69,6 +69,11 @@ struct KernelTimes {
   std::vector<double> backward_s;  ///< per layer, forward order (backward runs them last to first); empty: inference
                                    ///< (a training iteration has its optimizer kernel)
   double optimizer_s = 0;          ///< the optimizer step
+  /// The part of each of the times above the device spends running kernels; the rest it waits for the host (or the
+  /// data loader) with nothing to run, time a time-sliced GPU gives to other vGPUs.
+  std::vector<double> forward_gpu_s;
+  std::vector<double> backward_gpu_s;
+  double optimizer_gpu_s = 0;
   int kernels = 0;                 ///< kernels launched in the iteration
   double gpu_busy_s = 0;           ///< sum of the kernels' device times (without host stalls)
 

@@ -43,7 +43,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   }
   compute.parameters = resolve_compute(gpu, job.precision, job.framework, compute.workload, job.batch_per_gpu,
                                        scenario.virtualization.vm_cpu_cores, published_compute_fit(),
-                                       scenario.calibration);
+                                       scenario.calibration, job.host_dispatch_s);
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,
                                  compute.parameters.parameters);
   compute.single_gpu_step_s = compute.kernels.total_s();

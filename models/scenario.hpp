@@ -148,6 +148,9 @@ struct JobConfig {
   int batch_per_gpu = 1;
   /// The framework issuing its kernels, which sets the host's cost per kernel. Default PyTorch.
   Framework framework = Framework::pytorch;
+  /// The host's time to issue one kernel, when the scenario states it (a faster CPU; CUDA Graphs, which replay a
+  /// whole iteration with one launch: near 0). Default: fitted for the framework (models/compute_fit.hpp).
+  std::optional<double> host_dispatch_s;
   /// Global GPU indices this job runs on, one rank each. Default: every GPU of the cluster.
   std::vector<int> gpu_ids;
   /// Measured iterations. Default 20.

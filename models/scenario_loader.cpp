@@ -256,6 +256,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> precision = job.get("precision");
   const std::optional<JsonValue> batch = job.get("batch_per_gpu");
   const std::optional<JsonValue> framework = job.get("framework");
+  const std::optional<JsonValue> host_dispatch = job.get("host_dispatch_us");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
   const std::optional<JsonValue> horovod = job.get("horovod");
@@ -274,7 +275,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, iterations, warmup, horovod}) {
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, iterations, warmup, horovod}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -309,6 +310,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     for (const auto& [spelling, value] : framework_names()) names.emplace_back(spelling);
     config.framework = *parse_framework(framework->as_choice(names));
   }
+  if (host_dispatch) config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());

@@ -66,7 +66,7 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"data_loading_ms", job.compute_parameters.data_loading_s * 1e3},
           {"kernels_per_step", job.kernels_per_step},
           {"gpu_busy_fraction_alone", job.gpu_busy_fraction_alone},
-          {"fitted", job.compute_fitted}}},
+          {"sources", job.compute_sources}}},
     });
   }
   nlohmann::json links = nlohmann::json::array();

@@ -45,7 +45,7 @@ struct JobResult {
   double device_memory_bytes = 0;
   ComputeParameters compute_parameters;  ///< the kernel model's constants for this job
   int kernels_per_step = 0;              ///< kernels one rank launches per iteration
-  std::vector<std::string> compute_fitted;  ///< the compute model's values fitted to published rows, with their rows
+  std::vector<std::string> compute_sources;  ///< where the compute model's fitted or given values came from
   double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
 };
 

@@ -124,7 +124,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.device_memory_bytes = compute.device.memory_bytes;
   result.compute_parameters = compute.parameters.parameters;
   result.kernels_per_step = compute.kernels.kernels;
-  result.compute_fitted = compute.parameters.fitted;
+  result.compute_sources = compute.parameters.sources;
   result.gpu_busy_fraction_alone = compute.kernels.gpu_busy_s / compute.single_gpu_step_s;
   return result;
 }

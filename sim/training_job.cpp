@@ -1,5 +1,6 @@
 #include "sim/training_job.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -25,7 +26,21 @@ struct RankRuntime {
   Channel<FusionBuffer> queue;       ///< allreduces to run, in order
   Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
   bool collective_in_flight = false;
+  /// Time the host issued kernels while this rank waited for its vGPU's turn, in the current iteration: the host
+  /// does not wait with it, so that much of its later stalls is already behind it (the queue holds the kernels).
+  double host_ahead_s = 0;
   std::vector<IterationRecord> records;
+};
+
+/// Consecutive kernels run as one sleep: their time in all and the part of it the GPU is busy.
+struct Stretch {
+  double total_s = 0;
+  double gpu_s = 0;
+
+  void add(double layer_total_s, double layer_gpu_s) {
+    total_s += layer_total_s;
+    gpu_s += layer_gpu_s;
+  }
 };
 
 }  // namespace
@@ -46,24 +61,36 @@ struct TrainingJob::State {
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
 
-  /// Runs `seconds` of kernel work on the calling rank's GPU, slowed if a collective is running there. The duration
-  /// comes from the compute model, so the actor sleeps rather than executing on SimGrid's CPU model, which would add
-  /// nothing for a device that runs one kernel at a time and costs a sharing computation per kernel.
-  double run_kernel(int position, RankRuntime& rank, double seconds, IterationRecord& record) {
-    if (seconds <= 0) return 0;
-    double actual = seconds;
-    if (rank.collective_in_flight) actual = seconds / (1.0 - plan.collective_sm_share);
+  /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
+  /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed if a collective is
+  /// running there. The durations come from the compute model, so the actor sleeps rather than executing on
+  /// SimGrid's CPU model, which would add nothing for a device that runs one kernel at a time.
+  void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
+    // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
+    double stall = stretch.total_s - stretch.gpu_s > 1e-9 ? stretch.total_s - stretch.gpu_s : 0.0;
+    if (stall + stretch.gpu_s <= 0) return;
+    double busy = stretch.gpu_s;
+    if (rank.collective_in_flight) busy = stretch.gpu_s / (1.0 - plan.collective_sm_share);
     TimeSliceScheduler* scheduler = plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
-    const double start = sg4::Engine::get_clock();
     if (scheduler != nullptr) {
-      scheduler->run(plan.rank_vgpus[static_cast<std::size_t>(position)], actual);
-      record.scheduler_wait_s += sg4::Engine::get_clock() - start - actual;
+      const int vgpu = plan.rank_vgpus[static_cast<std::size_t>(position)];
+      const double absorbed = std::min(stall, rank.host_ahead_s);
+      rank.host_ahead_s -= absorbed;
+      stall -= absorbed;
+      if (stall > 0) {
+        scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
+        sg4::this_actor::sleep_for(stall);
+      }
+      const double start = sg4::Engine::get_clock();
+      scheduler->run(vgpu, busy);
+      const double waited = sg4::Engine::get_clock() - start - busy;
+      record.scheduler_wait_s += waited;
+      rank.host_ahead_s += waited;
     } else {
-      sg4::this_actor::sleep_for(actual);
+      sg4::this_actor::sleep_for(stall + busy);
     }
-    record.compute_s += actual;
-    record.interference_s += actual - seconds;
-    return actual;
+    record.compute_s += stall + busy;
+    record.interference_s += busy - stretch.gpu_s;
   }
 
   /// Tells the rank's GPU scheduler, if any, that the rank will not run kernels until its next run_kernel().
@@ -84,8 +111,9 @@ struct TrainingJob::State {
   void compute_actor(int position) {
     RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
     const KernelTimes& kernels = plan.kernels;
-    double forward_s = 0;
-    for (double t : kernels.forward_s) forward_s += t;
+    Stretch forward;
+    for (std::size_t l = 0; l < kernels.forward_s.size(); ++l) forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l]);
+    const Stretch optimizer{kernels.optimizer_s, kernels.optimizer_gpu_s};
     // tensor_of_layer[l] = index of layer l's gradient tensor, or -1.
     std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
     for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
@@ -93,15 +121,16 @@ struct TrainingJob::State {
     const int total = plan.warmup_iterations + plan.iterations;
     for (int iteration = 0; iteration < total; ++iteration) {
       IterationRecord record;
+      rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
       record.start_s = sg4::Engine::get_clock();
-      run_kernel(position, rank, forward_s, record);
+      run_kernel(position, rank, forward, record);
       const double backward_start = sg4::Engine::get_clock();
-      double pending = 0;
+      Stretch pending;
       for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
-        pending += kernels.backward_s[l];
+        pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l]);
         if (tensor_of_layer[l] < 0) continue;
         run_kernel(position, rank, pending, record);
-        pending = 0;
+        pending = Stretch{};
         if (needs_allreduce) gradient_ready(tensor_of_layer[l]);
       }
       run_kernel(position, rank, pending, record);
@@ -111,7 +140,7 @@ struct TrainingJob::State {
         rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
       }
       const double reduced = sg4::Engine::get_clock();
-      run_kernel(position, rank, kernels.optimizer_s, record);
+      run_kernel(position, rank, optimizer, record);
       record.end_s = sg4::Engine::get_clock();
       rank.records.push_back(record);
       if (trace != nullptr) {

@@ -132,7 +132,7 @@ TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   EXPECT_DOUBLE_EQ(resolved.parameters.kernel_fixed_s, 4.5e-6);
   EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
   ASSERT_EQ(resolved.calibrated.size(), 2u);
-  for (const auto* list : {&resolved.uncalibrated, &resolved.fitted}) {
+  for (const auto* list : {&resolved.uncalibrated, &resolved.sources}) {
     for (const std::string& note : *list) {
       EXPECT_EQ(note.find("kernel fixed cost"), std::string::npos) << note;
       EXPECT_EQ(note.find("GEMM efficiency"), std::string::npos) << note;
