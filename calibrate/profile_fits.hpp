@@ -1,5 +1,5 @@
 #pragma once
-// `vtsim calibrate fit`: turns a profile's measured series into fits (DESIGN.md, "Calibration").
+// `vtsim calibrate fit`: turns a profile's measured series into fits (docs/design.md, "Calibration").
 //
 //  - each collective series: alpha-beta on bus bytes (size x the op's bus factor), so beta is the bus bandwidth the
 //    links carried; labelled with the link class the host's topology gives its GPUs (ring_link_class) when it ran on

@@ -1,5 +1,5 @@
 #pragma once
-// A calibration profile: what was measured on real hardware, with units and provenance (DESIGN.md, "Calibration").
+// A calibration profile: what was measured on real hardware, with units and provenance (docs/design.md, "Calibration").
 //
 // A profile is a JSON document (calibrate/README.md documents every key). These structs mirror the document: each
 // number keeps the unit of its JSON key in its name (bandwidth_gBps, latency_us, tflops), so that reading and writing a

@@ -1,6 +1,6 @@
 #pragma once
 // Closed forms (alpha-beta) of the collectives the training loop runs: the `analytic` fidelity level, and the
-// reference the `step` and `flow` levels are tested against (DESIGN.md, "The model", items 5 and 6).
+// reference the `step` and `flow` levels are tested against (docs/design.md, "The model", items 5 and 6).
 //
 // S is the buffer every rank contributes (bytes), N the ranks, B the bandwidth of the ring's slowest link (bytes/s)
 // and alpha its per-step latency (seconds). A ring moves S/N per step:

@@ -14,7 +14,7 @@
 //   TURING WP NVIDIA Turing GPU Architecture whitepaper (2018): TU102 has two x8 NVLink links of 25 GB/s per direction,
 //             100 GB/s bidirectional in all; Quadro RTX 6000/8000 datasheets: "NVLink: 2 GPUs, 100 GB/s bidirectional".
 //   PCIE SPEC PCI-SIG base specifications 3.0/4.0/5.0: 8, 16, 32 GT/s per lane, 128b/130b encoding.
-//   HW REF    shared/reference/HARDWARE.md [S]: measured ~12 GB/s on PCIe3 x16 and ~25 GB/s on PCIe4 x16 (A100)
+//   HW REF    docs/hardware-facts.md [S]: measured ~12 GB/s on PCIe3 x16 and ~25 GB/s on PCIe4 x16 (A100)
 //             host<->device copies; the original measurement pages are not named there.
 
 namespace vtsim {

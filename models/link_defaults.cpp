@@ -5,7 +5,7 @@
 #include "models/units.hpp"
 
 // Sources. [P] primary, [S] secondary.
-//   HW REF     shared/reference/HARDWARE.md: "NVLink ring collectives reach roughly 80% of NVLink line rate after
+//   HW REF     docs/hardware-facts.md: "NVLink ring collectives reach roughly 80% of NVLink line rate after
 //              protocol overhead" (NCCL maintainers [S]); nccl-tests all_reduce_perf posted publicly [S]: 4x A100 PCIe
 //              in one host, every GPU pair SYS (no P2P), ~5 GB/s busbw at large sizes (4x RTX 4090 without P2P:
 //              ~2.6 GB/s); HGX A100 4-GPU boards join each pair by 4 NVLink3 links (NV4) [S].
@@ -75,7 +75,7 @@ int nvlink_links_per_connection(const GpuSpec& gpu, int gpus_per_host) {
   switch (nvlink_layout(gpu, gpus_per_host)) {
     case NvlinkLayout::none: return 0;
     case NvlinkLayout::bridge_pairs: return gpu.nvlink_links;  // both of a TU102's links go to its partner card
-    // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board, HARDWARE.md),
+    // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board, docs/hardware-facts.md),
     // but NCCL does not run one ring over it: it lays G - 1 arc-disjoint rings (channels), each over different pair
     // links, and splits the data among them. vtsim simulates one ring, so each pair link stands for the G - 1 links the
     // parallel rings use at once: (G - 1) x floor(links / (G - 1)), 12 on an A100 (240 GB/s at 80%), 3 on a P100.

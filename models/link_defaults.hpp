@@ -38,7 +38,7 @@ struct LinkDefault {
   std::string source;        ///< citation of both figures, or where an uncalibrated one came from
 };
 
-/// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S], HARDWARE.md).
+/// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S], docs/hardware-facts.md).
 inline constexpr double kNvlinkProtocolEfficiency = 0.8;
 
 /// How the NVLink ports of the GPUs in one host are joined.

@@ -1,6 +1,6 @@
 #pragma once
 // Memory model: what one rank of a data-parallel job keeps in device memory, and whether it fits
-// (DESIGN.md, "The model", item 3: a model that does not fit in a MIG slice or a vGPU profile is an error).
+// (docs/design.md, "The model", item 3: a model that does not fit in a MIG slice or a vGPU profile is an error).
 //
 // Per rank (no sharding of weights, gradients or optimizer state: plain data parallelism, as Horovod runs it):
 //   weights      4 B per parameter (fp32 master copy), + 2 B per parameter under fp16/bf16 AMP (the 16-bit copy the

@@ -22,8 +22,8 @@
 //   PVRDMA DOC VMware vSphere 6.5 networking guide, "Remote Direct Memory Access for Virtual Machines": same host
 //              memcpy, different hosts through the physical HCA, TCP fallback when a host has none; vSphere API 6.7
 //              VirtualVmxnet3Vrdma.deviceProtocol: rocev1 | rocev2.
-//   PT RDMA    VMware study of passthrough RDMA in VMs, QDR InfiniBand [P] (as summarised in shared/reference/
-//              HARDWARE.md): 1.75 us half round trip for Send.
+//   PT RDMA    VMware study of passthrough RDMA in VMs, QDR InfiniBand [P] (as summarised in
+//              docs/hardware-facts.md): 1.75 us half round trip for Send.
 //   IEEE 802.3 Ethernet framing: 1500-byte MTU, 14-byte header, 4-byte FCS, 8-byte preamble/SFD, 12-byte inter-frame
 //              gap; RFC 791/9293: 20-byte IPv4 and TCP headers; RFC 7323: 12-byte TCP timestamp option.
 

@@ -12,9 +12,9 @@ void configure_engine(std::size_t actor_count) {
   sg4::Engine::set_config("network/model:CM02");
   sg4::Engine::set_config("network/crosstraffic:0");
   sg4::Engine::set_config("network/TCP-gamma:1e18");
-  // Actors here keep little on their stacks; 128 KiB is as fast as the 8 MiB default and far smaller (PROBE-NOTES.md).
+  // Actors here keep little on their stacks; 128 KiB is as fast as the 8 MiB default and far smaller (docs/simgrid-notes.md).
   sg4::Engine::set_config("contexts/stack-size:128");
-  // Above ~32 k actors the guard pages exhaust the kernel's vm.max_map_count (PROBE-NOTES.md).
+  // Above ~32 k actors the guard pages exhaust the kernel's vm.max_map_count (docs/simgrid-notes.md).
   if (actor_count > 30000) sg4::Engine::set_config("contexts/guard-size:0");
 }
 

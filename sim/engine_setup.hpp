@@ -10,7 +10,7 @@ namespace vtsim::sim {
 /// Network model: CM02 with cross-traffic off and an unbounded TCP window (gamma). That is the pure alpha-beta model:
 /// a flow takes sum(latency) + bytes / (its max-min fair share of bandwidth). SimGrid's default LV08 model multiplies
 /// latencies by 13.01, bandwidths by 0.97 and adds reverse cross-traffic to imitate wide-area TCP; a probe on this
-/// machine kind found it 2.6x off the closed form of a 1,024-GPU ring (PROBE-NOTES.md). vtsim models each transport's
+/// machine kind found it 2.6x off the closed form of a 1,024-GPU ring (docs/simgrid-notes.md). vtsim models each transport's
 /// own overheads explicitly instead (per-message latency and bandwidth efficiency in models/nic_catalog), for RDMA and
 /// TCP alike, so every transport runs on the same exact alpha-beta network. tests/sim prove the closed form holds.
 void configure_engine(std::size_t actor_count);

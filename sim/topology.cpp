@@ -44,7 +44,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-// HARDWARE.md, "P2P between vGPUs" and "MIG"; DESIGN.md, "The model" item 2. Flip an entry (or pass another table to
+// docs/hardware-facts.md, "P2P between vGPUs" and "MIG"; docs/design.md, "The model" item 2. Flip an entry (or pass another table to
 // Topology) to model a host that behaves otherwise.
 const P2pRuleTable& default_p2p_rules() {
   static const P2pRuleTable rules = {{

@@ -70,7 +70,7 @@ struct P2pRule {
 /// One rule per VirtualizationMode, in enum order.
 using P2pRuleTable = std::array<P2pRule, 4>;
 
-/// The rules of HARDWARE.md (documented with each entry in topology.cpp).
+/// The rules of docs/hardware-facts.md (documented with each entry in topology.cpp).
 const P2pRuleTable& default_p2p_rules();
 
 /// Per-flow rates under equal sharing, and the slowest.

@@ -41,7 +41,7 @@ void bench_command(std::ostream& out, int max_gpus) {
   TextTable table({"gpus", "fidelity", "wall_s", "peak_rss_mib", "simulated_step_ms", "samples_per_s"});
   for (int gpus = 8; gpus <= max_gpus; gpus *= 4) {
     for (const std::string fidelity : {"step", "flow", "analytic"}) {
-      // Step level is O(N^2) communications per allreduce: past 256 GPUs it takes minutes (PROBE-NOTES.md).
+      // Step level is O(N^2) communications per allreduce: past 256 GPUs it takes minutes (docs/simgrid-notes.md).
       if (fidelity == "step" && gpus > 256) continue;
       const Scenario scenario = load_scenario(bench_scenario(gpus, fidelity), "bench", ".");
       const auto start = std::chrono::steady_clock::now();

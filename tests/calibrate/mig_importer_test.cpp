@@ -19,7 +19,7 @@ TEST(MigImporter, ReadsTheA100ProfileTable) {
   EXPECT_EQ(small.id, 19);
   EXPECT_EQ(small.instances_free, 7);
   EXPECT_EQ(small.instances_total, 7);
-  EXPECT_DOUBLE_EQ(small.memory_gib, 4.75);  // shared/reference/HARDWARE.md: 1g.5gb 4.75 GiB, 14 SMs, 7 instances
+  EXPECT_DOUBLE_EQ(small.memory_gib, 4.75);  // docs/hardware-facts.md: 1g.5gb 4.75 GiB, 14 SMs, 7 instances
   EXPECT_FALSE(small.p2p);
   EXPECT_EQ(small.sms, 14);
   EXPECT_EQ(small.ce, 1);
@@ -27,7 +27,7 @@ TEST(MigImporter, ReadsTheA100ProfileTable) {
   EXPECT_EQ(mig.profiles[1].ofa, 1);
   const MigProfileRow& full = mig.profiles[6];
   EXPECT_EQ(full.name, "7g.40gb");
-  EXPECT_DOUBLE_EQ(full.memory_gib, 39.25);  // HARDWARE.md: 7g.40gb 39.25 GiB, 98 SMs
+  EXPECT_DOUBLE_EQ(full.memory_gib, 39.25);  // docs/hardware-facts.md: 7g.40gb 39.25 GiB, 98 SMs
   EXPECT_EQ(full.sms, 98);
   EXPECT_EQ(full.dec, 5);
   EXPECT_EQ(full.ce, 7);

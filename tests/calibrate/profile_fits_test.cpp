@@ -91,7 +91,7 @@ TEST(ProfileFits, GemmCurveRecoversAsymptoteAndHalfRateSize) {
   EXPECT_NEAR(curve.asymptotic_tflops, 280.0, 1e-6);
   EXPECT_NEAR(curve.half_rate_gflop, 20.0, 1e-6);
   EXPECT_NEAR(curve.residual, 0, 1e-9);
-  EXPECT_EQ(curve.catalog_peak_tflops, 312.0);  // A100 FP16 tensor-core dense peak (HARDWARE.md)
+  EXPECT_EQ(curve.catalog_peak_tflops, 312.0);  // A100 FP16 tensor-core dense peak (docs/hardware-facts.md)
   EXPECT_NEAR(*curve.max_efficiency, 280.0 / 312.0, 1e-9);
   EXPECT_FALSE(profile.fits.has_value());  // nothing else to fit
 }

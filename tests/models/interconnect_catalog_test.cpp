@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(PciSig, PcieLineRate,
                                          LineRateCase{5, 32, 63.0}));
 
 TEST(PcieCatalog, TypicalMatchesPublishedMeasurementsWhereCalibrated) {
-  // shared/reference/HARDWARE.md [S]: ~12 GB/s on PCIe3 x16, ~25 GB/s on PCIe4 x16 (A100).
+  // docs/hardware-facts.md [S]: ~12 GB/s on PCIe3 x16, ~25 GB/s on PCIe4 x16 (A100).
   EXPECT_DOUBLE_EQ(find_pcie(3)->typical_Bps, 12e9);
   EXPECT_FALSE(find_pcie(3)->typical_uncalibrated);
   EXPECT_DOUBLE_EQ(find_pcie(4)->typical_Bps, 25e9);

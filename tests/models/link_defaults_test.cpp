@@ -36,7 +36,7 @@ TEST(LinkClass, SpellingsAreTheResultKeys) {
 }
 
 TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
-  // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (HARDWARE.md); NCCL's 3 parallel rings use 3 pair links at
+  // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (docs/hardware-facts.md); NCCL's 3 parallel rings use 3 pair links at
   // once, so a simulated ring's connection stands for 3 x 4 = 12 links.
   EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 4), NvlinkLayout::full_mesh);
   EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 4), 12);

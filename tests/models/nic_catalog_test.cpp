@@ -50,7 +50,7 @@ TEST(TransportCatalog, RoceV1IsNotRoutable) {
 }
 
 TEST(TransportCatalog, PvrdmaAndTcpAreMarkedUncalibrated) {
-  // No published PVRDMA or in-VM TCP latency/bandwidth figure backs these defaults (HARDWARE.md).
+  // No published PVRDMA or in-VM TCP latency/bandwidth figure backs these defaults (docs/hardware-facts.md).
   EXPECT_TRUE(transport_spec(Transport::pvrdma).uncalibrated);
   EXPECT_TRUE(transport_spec(Transport::tcp).uncalibrated);
   EXPECT_NE(transport_spec(Transport::pvrdma).source.find("uncalibrated"), std::string::npos);

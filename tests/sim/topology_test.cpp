@@ -283,7 +283,7 @@ TEST(RingOrder, GroupsByRackThenHost) {
 
 TEST(RingBottleneck, StagedRingMatchesTheMeasuredBusBandwidth) {
   // Each GPU's staging carries one ring flow each way, so the ring runs at 5 GB/s: the ~5 GB/s busbw measured on
-  // 4x A100 PCIe without P2P (HARDWARE.md), which a single host-wide link would have divided by four.
+  // 4x A100 PCIe without P2P (docs/hardware-facts.md), which a single host-wide link would have divided by four.
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
   scenario.cluster.host.nvlink_enabled = false;
   EXPECT_DOUBLE_EQ(Topology(scenario).ring_bottleneck_Bps({0, 1, 2, 3}), 5e9);
