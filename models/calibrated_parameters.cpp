@@ -4,6 +4,7 @@
 #include <charconv>
 #include <numeric>
 
+#include "models/gpu_catalog.hpp"
 #include "models/link_defaults.hpp"
 #include "models/units.hpp"
 
@@ -25,7 +26,8 @@
 //     perftest's typical one-way latency; bandwidth from the bandwidth test's fit (time per message = bytes / average
 //     bandwidth), else from the latency fit's slope.
 //  5. GEMM: gemm_efficiency curves give the asymptotic throughput per precision and, with a catalog GPU, its
-//     efficiency against the datasheet peak; without curves, the best measured throughput per precision.
+//     efficiency against the datasheet peak; without curves, the best measured throughput per precision and, with a
+//     catalog GPU (gpu.catalog_gpu), its efficiency against the datasheet peak.
 //  6. memory bandwidth, kernel launch, context switch and collective SM share: the GPU probe's values as they are.
 
 namespace vtsim {
@@ -267,6 +269,13 @@ void apply_gpu(const CalibrationProfile& profile, CalibratedParameters& out) {
       out.gemm_flops[gemm.precision] = {flops, describe(profile, "gpu.gemm", gpu.provenance,
                                                         "best measured GEMM throughput (no fitted curve)")};
     }
+  }
+  // Without curves, the best measured throughput against the catalog GPU's peak (rule 5).
+  const GpuSpec* catalog = gpu.catalog_gpu.empty() ? nullptr : find_gpu(gpu.catalog_gpu);
+  for (const auto& [precision, flops] : out.gemm_flops) {
+    if (profile.gemm_efficiency || catalog == nullptr || !catalog->peak_flops(precision)) continue;
+    out.gemm_flop_efficiency[precision] = {flops.value / *catalog->peak_flops(precision),
+                                           flops.provenance + " / the " + catalog->id + " datasheet peak"};
   }
   if (gpu.memory_bandwidth_gBps) {
     out.memory_bandwidth_Bps = CalibratedValue{*gpu.memory_bandwidth_gBps * kGBps,

@@ -4,7 +4,6 @@
 #include "models/compute_fit.hpp"
 
 #include <Eigen/Dense>
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -30,9 +29,21 @@ constexpr double kKernelFixedS = 3e-6;
 
 // CPU seconds to prepare one sample on one core. UNCALIBRATED, no published per-core figure was found: images 5 ms
 // (JPEG decode, random resized crop, flip, normalise: ~200 ImageNet images/s per core), pre-tokenised sequences 20 us
-// (read token ids, mask). The loader runs on all of the VM's cores but one, which drives the training loop.
+// (read token ids, mask).
 constexpr double kImageLoadingCpuS = 5e-3;
 constexpr double kSequenceLoadingCpuS = 20e-6;
+
+// The largest achievable 16-bit matmul efficiency published per architecture, to compare a profile's measured
+// large-GEMM efficiency with: "Maximum Achievable Matmul FLOPS", a brute-force search over shapes of torch.matmul in
+// BF16 ([S] S. Bekman, ml-engineering, compute/accelerator/README.md, comparison table): A100 SXM 271.2 of 312 TFLOP/s
+// (torch 2.6.0+cu126), H100 SXM 794.5 of 989 (torch 2.7.0+cu126; "H200 is the same"). No other architecture or path
+// has a published figure of the kind.
+std::optional<double> published_large_gemm_efficiency(const std::string& architecture, PrecisionPath path) {
+  if (path != PrecisionPath::tensor16) return std::nullopt;
+  if (architecture == "Ampere") return 271.2 / 312.0;
+  if (architecture == "Hopper") return 794.5 / 989.0;
+  return std::nullopt;
+}
 
 // Starting point of the fit: efficiency 0.5, 10 us per kernel on the host.
 constexpr double kInitialEfficiency = 0.5;
@@ -70,8 +81,11 @@ PreparedRow prepare(const ThroughputRow& row) {
   const std::optional<Workload> workload = make_workload(row.workload_id);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
-  PreparedRow prepared{&row, iteration_kernels(*workload, row.batch, row.precision, row.pass),
-                       workload->layers.size(), whole_gpu(*gpu, row.precision, gpu->memory_bytes), gpu->architecture,
+  PreparedRow prepared{&row,
+                       iteration_kernels(*workload, row.batch, row.precision, row.pass),
+                       workload->layers.size(),
+                       whole_gpu(*gpu, row.precision, gpu->memory_bytes),
+                       gpu->architecture,
                        {}};
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
@@ -105,15 +119,49 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
   return samples_per_s(times, row.batch, row.accumulation_steps);
 }
 
-// A row's GEMM and convolution efficiencies from `value` (one per key): a kind the row barely uses and no row of its
-// architecture and path informs takes the other kind's value, within its own cap.
-template <typename Lookup>
-std::pair<double, double> row_efficiencies(const PreparedRow& row, Lookup value) {
+// Architectures in the order neighbours are tried for one without fitted rows: the closest generation first.
+const std::vector<std::string>& architectures_by_generation() {
+  static const std::vector<std::string> order = {"Pascal", "Volta", "Turing", "Ampere", "Hopper"};
+  return order;
+}
+
+// A fitted efficiency and the key it was fitted for.
+struct FoundEfficiency {
+  double value;
+  EfficiencyKey fitted_for;
+};
+
+// The nearest generation's fitted efficiency of `kind` on `path` (the newer on a tie: its libraries are closer to what
+// the GPU runs today); without any, the other kind's, within `kind`'s cap.
+std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& architecture,
+                                              PrecisionPath path, KernelKind kind) {
+  const auto& order = architectures_by_generation();
+  const auto position = std::find(order.begin(), order.end(), architecture) - order.begin();
+  for (KernelKind candidate : {kind, kind == KernelKind::gemm ? KernelKind::convolution : KernelKind::gemm}) {
+    std::optional<FoundEfficiency> best;
+    std::ptrdiff_t best_distance = 0;
+    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(order.size()); ++i) {
+      const EfficiencyKey key{order[static_cast<std::size_t>(i)], path, candidate};
+      const auto found = fit.efficiency.find(key);
+      if (found == fit.efficiency.end()) continue;
+      const std::ptrdiff_t distance = 2 * std::abs(i - position) - (i > position ? 1 : 0);
+      if (!best || distance < best_distance) {
+        best_distance = distance;
+        best = FoundEfficiency{std::min(found->second, efficiency_cap(kind)), key};
+      }
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+// A row's GEMM and convolution efficiencies under `fit`, by the rule a job's prediction uses.
+std::pair<double, double> fitted_efficiencies(const PreparedRow& row, const ComputeFit& fit) {
   const PrecisionPath path = precision_path(row.row->precision);
-  const std::optional<double> gemm = value(EfficiencyKey{row.architecture, path, KernelKind::gemm});
-  const std::optional<double> convolution = value(EfficiencyKey{row.architecture, path, KernelKind::convolution});
-  assert(gemm || convolution);
-  return {gemm ? *gemm : std::min(*convolution, 1.0), convolution ? *convolution : *gemm};
+  const auto gemm = efficiency_for(fit, row.architecture, path, KernelKind::gemm);
+  const auto convolution = efficiency_for(fit, row.architecture, path, KernelKind::convolution);
+  assert(gemm && convolution);
+  return {gemm->value, convolution->value};
 }
 
 // The fit's unknowns, in unconstrained coordinates: a scaled logit of each efficiency, the log of each dispatch time.
@@ -149,27 +197,31 @@ class FitProblem {
     return x;
   }
 
-  /// ln(predicted / published) per row.
+  /// ln(predicted / published) per row. A kind a row uses but does not inform takes its value by the rule a job's
+  /// prediction uses (efficiency_for), so the fit's residuals are the predictions' errors.
   Eigen::VectorXd residuals(const Eigen::VectorXd& x) const {
+    const ComputeFit current = parameters(x);
     Eigen::VectorXd r(rows());
     for (int i = 0; i < rows(); ++i) {
       const PreparedRow& row = rows_[static_cast<std::size_t>(i)];
-      const auto [gemm, convolution] = row_efficiencies(row, [&](const EfficiencyKey& key) -> std::optional<double> {
-        const auto found = efficiency_index_.find(key);
-        if (found == efficiency_index_.end()) return std::nullopt;
-        return efficiency_cap(key.kind) * logistic(x[found->second]);
-      });
-      const double dispatch_s = std::exp(x[dispatch_index_.at(row.row->framework)]);
-      r[i] = std::log(predict(row, gemm, convolution, dispatch_s) / row.row->samples_per_s);
+      const auto [gemm, convolution] = fitted_efficiencies(row, current);
+      r[i] = std::log(predict(row, gemm, convolution, current.host_dispatch_s.at(row.row->framework)) /
+                      row.row->samples_per_s);
     }
     return r;
   }
 
-  ComputeFit result(const Eigen::VectorXd& x) const {
+  /// The parameters at `x`, without the error summary.
+  ComputeFit parameters(const Eigen::VectorXd& x) const {
     ComputeFit fit;
     for (const auto& [key, i] : efficiency_index_) fit.efficiency[key] = efficiency_cap(key.kind) * logistic(x[i]);
     for (const auto& [framework, i] : dispatch_index_) fit.host_dispatch_s[framework] = std::exp(x[i]);
     fit.rows = rows();
+    return fit;
+  }
+
+  ComputeFit result(const Eigen::VectorXd& x) const {
+    ComputeFit fit = parameters(x);
     fit.rms_log_error = rows() > 0 ? std::sqrt(residuals(x).squaredNorm() / rows()) : 0.0;
     return fit;
   }
@@ -221,42 +273,6 @@ Eigen::VectorXd levenberg_marquardt(const FitProblem& problem, const ComputeFit&
   return x;
 }
 
-// Architectures in the order neighbours are tried for one without fitted rows: the closest generation first.
-const std::vector<std::string>& architectures_by_generation() {
-  static const std::vector<std::string> order = {"Pascal", "Volta", "Turing", "Ampere", "Hopper"};
-  return order;
-}
-
-// A fitted efficiency and the key it was fitted for.
-struct FoundEfficiency {
-  double value;
-  EfficiencyKey fitted_for;
-};
-
-// The nearest generation's fitted efficiency of `kind` on `path` (the newer on a tie: its libraries are closer to what
-// the GPU runs today); without any, the other kind's, within `kind`'s cap.
-std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& architecture,
-                                              PrecisionPath path, KernelKind kind) {
-  const auto& order = architectures_by_generation();
-  const auto position = std::find(order.begin(), order.end(), architecture) - order.begin();
-  for (KernelKind candidate : {kind, kind == KernelKind::gemm ? KernelKind::convolution : KernelKind::gemm}) {
-    std::optional<FoundEfficiency> best;
-    std::ptrdiff_t best_distance = 0;
-    for (std::ptrdiff_t i = 0; i < static_cast<std::ptrdiff_t>(order.size()); ++i) {
-      const EfficiencyKey key{order[static_cast<std::size_t>(i)], path, candidate};
-      const auto found = fit.efficiency.find(key);
-      if (found == fit.efficiency.end()) continue;
-      const std::ptrdiff_t distance = 2 * std::abs(i - position) - (i > position ? 1 : 0);
-      if (!best || distance < best_distance) {
-        best_distance = distance;
-        best = FoundEfficiency{std::min(found->second, efficiency_cap(kind)), key};
-      }
-    }
-    if (best) return best;
-  }
-  return std::nullopt;
-}
-
 std::string describe(const EfficiencyKey& key) {
   return key.architecture + " " + std::string(to_string(key.path)) + " " +
          (key.kind == KernelKind::gemm ? "GEMM" : "convolution");
@@ -285,31 +301,29 @@ void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& want
   }
 }
 
-std::pair<double, double> fitted_efficiencies(const PreparedRow& row, const ComputeFit& fit) {
-  const PrecisionPath path = precision_path(row.row->precision);
-  const auto gemm = efficiency_for(fit, row.architecture, path, KernelKind::gemm);
-  const auto convolution = efficiency_for(fit, row.architecture, path, KernelKind::convolution);
-  assert(gemm && convolution);
-  return {gemm->value, convolution->value};
-}
-
 }  // namespace
 
 PrecisionPath precision_path(Precision precision) {
   switch (precision) {
     case Precision::fp16:
-    case Precision::bf16: return PrecisionPath::tensor16;
-    case Precision::tf32: return PrecisionPath::tf32;
-    case Precision::fp32: return PrecisionPath::fp32;
+    case Precision::bf16:
+      return PrecisionPath::tensor16;
+    case Precision::tf32:
+      return PrecisionPath::tf32;
+    case Precision::fp32:
+      return PrecisionPath::fp32;
   }
   return PrecisionPath::fp32;
 }
 
 std::string_view to_string(PrecisionPath path) {
   switch (path) {
-    case PrecisionPath::tensor16: return "tensor16";
-    case PrecisionPath::tf32: return "tf32";
-    case PrecisionPath::fp32: return "fp32";
+    case PrecisionPath::tensor16:
+      return "tensor16";
+    case PrecisionPath::tf32:
+      return "tf32";
+    case PrecisionPath::fp32:
+      return "fp32";
   }
   return "?";
 }
@@ -350,22 +364,23 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
     error.row = &rows[i];
     error.fitted_samples_per_s = predict_samples_per_s(rows[i], all);
     // Without the row, its architecture and path may have no rows left (it borrows, as a job would) and its framework
-    // none at all (then it cannot be predicted: 0).
+    // none at all (then nothing can predict it).
     const PreparedRow prepared = prepare(rows[i]);
     const PrecisionPath path = precision_path(rows[i].precision);
     const bool predictable = without.host_dispatch_s.count(rows[i].framework) > 0 &&
                              efficiency_for(without, prepared.architecture, path, KernelKind::gemm).has_value();
-    error.left_out_samples_per_s = predictable ? predict_samples_per_s(rows[i], without) : 0.0;
+    if (predictable) error.left_out_samples_per_s = predict_samples_per_s(rows[i], without);
     errors.push_back(error);
   }
   return errors;
 }
 
-ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
-                                int batch, int vm_cpu_cores, const ComputeFit& fit,
-                                const CalibratedParameters& calibration, std::optional<double> host_dispatch_s) {
+ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
+                                const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration) {
+  assert(batch >= 1 && host.vm_cpu_cores >= 1 && host.ranks_per_vm >= 1);
+  const Framework framework = host.framework;
   ResolvedCompute resolved;
-  ComputeParameters& p = resolved.parameters;
+  ComputeParameters& parameters = resolved.parameters;
   const PrecisionPath path = precision_path(precision);
 
   const EfficiencyKey gemm_key{gpu.architecture, path, KernelKind::gemm};
@@ -373,72 +388,90 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framewo
   const auto gemm = efficiency_for(fit, gpu.architecture, path, KernelKind::gemm);
   const auto convolution = efficiency_for(fit, gpu.architecture, path, KernelKind::convolution);
   assert(gemm && convolution && "the published rows cover every precision path on some architecture");
-  p.gemm_efficiency = gemm->value;
-  p.convolution_efficiency = convolution->value;
+  parameters.gemm_efficiency = gemm->value;
+  parameters.convolution_efficiency = convolution->value;
 
+  // Only the kinds the workload runs: a transformer's convolution efficiency is no part of its prediction.
+  const auto runs = [&](KernelKind kind) {
+    return std::any_of(workload.layers.begin(), workload.layers.end(),
+                       [kind](const Layer& layer) { return layer.kind == kind; });
+  };
+  if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
+  if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
+
+  // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
+  // the fitted efficiencies (which also carry what the model leaves out) move by that ratio. Convolutions are taken
+  // to move with GEMMs (cuDNN's implicit-GEMM kernels share cuBLAS's tensor-core pipelines).
   const auto measured = calibration.gemm_flop_efficiency.find(precision);
   if (measured != calibration.gemm_flop_efficiency.end()) {
-    // The profile's GEMMs run at `ratio` of what the fit says for this architecture; convolutions are taken to move
-    // in proportion (cuDNN's implicit-GEMM kernels share cuBLAS's tensor-core pipelines).
-    const double ratio = std::min(1.0, measured->second.value) / p.gemm_efficiency;
-    p.gemm_efficiency = std::min(1.0, measured->second.value);
-    p.convolution_efficiency = std::min(efficiency_cap(KernelKind::convolution), p.convolution_efficiency * ratio);
-    resolved.calibrated.push_back("GEMM efficiency " + format_number(p.gemm_efficiency) + ", convolution " +
-                                  format_number(p.convolution_efficiency) + " (fitted value x " +
-                                  format_number(ratio) + "): " + measured->second.provenance);
-  } else {
-    // Only the kinds the workload runs: a transformer's convolution efficiency is no part of its prediction.
-    const auto runs = [&](KernelKind kind) {
-      return std::any_of(workload.layers.begin(), workload.layers.end(),
-                         [kind](const Layer& layer) { return layer.kind == kind; });
-    };
-    if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
-    if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
+    const std::optional<double> reference = published_large_gemm_efficiency(gpu.architecture, path);
+    if (reference) {
+      const double ratio = measured->second.value / *reference;
+      parameters.gemm_efficiency = std::min(1.0, parameters.gemm_efficiency * ratio);
+      parameters.convolution_efficiency =
+          std::min(efficiency_cap(KernelKind::convolution), parameters.convolution_efficiency * ratio);
+      resolved.calibrated.push_back("GEMM and convolution efficiencies x " + format_number(ratio) +
+                                    ": measured large-GEMM efficiency " + format_number(measured->second.value) +
+                                    " against the published " + format_number(*reference) + " for " + gpu.architecture +
+                                    " (" + measured->second.provenance + ")");
+    } else {
+      resolved.uncalibrated.push_back("the profile's large-GEMM efficiency " + format_number(measured->second.value) +
+                                      " is not used: no published large-GEMM figure for " + gpu.architecture + " " +
+                                      std::string(to_string(path)) + " to compare it with");
+    }
   }
 
   const auto dispatch = fit.host_dispatch_s.find(framework);
-  if (host_dispatch_s) {
-    p.host_dispatch_s = *host_dispatch_s;
-    resolved.sources.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) +
-                              " us per kernel: given in the scenario");
+  if (host.host_dispatch_s) {
+    parameters.host_dispatch_s = *host.host_dispatch_s;
+    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                               " us per kernel: given in the scenario");
   } else if (dispatch != fit.host_dispatch_s.end()) {
-    p.host_dispatch_s = dispatch->second;
-    resolved.sources.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel (" +
-                             std::string(to_string(framework)) + "): fitted to published single-device rows");
+    parameters.host_dispatch_s = dispatch->second;
+    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) + " us per kernel (" +
+                               std::string(to_string(framework)) + "): fitted to published single-device rows");
   } else {
     double sum = 0.0;
-    for (const auto& [f, seconds] : fit.host_dispatch_s) sum += seconds;
-    p.host_dispatch_s = sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
-    resolved.uncalibrated.push_back("host dispatch " + format_number(p.host_dispatch_s * 1e6) + " us per kernel: " +
-                             std::string(to_string(framework)) +
-                             " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
+    for (const auto& entry : fit.host_dispatch_s) sum += entry.second;
+    parameters.host_dispatch_s = sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
+    resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                    " us per kernel: " + std::string(to_string(framework)) +
+                                    " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
   }
 
-  p.memory_efficiency = kMemoryEfficiency;
+  parameters.memory_efficiency = kMemoryEfficiency;
   if (calibration.memory_bandwidth_Bps) {
-    p.memory_efficiency = std::min(1.0, calibration.memory_bandwidth_Bps->value / gpu.memory_bandwidth_Bps);
-    resolved.calibrated.push_back("memory efficiency " + format_number(p.memory_efficiency) +
+    parameters.memory_efficiency = std::min(1.0, calibration.memory_bandwidth_Bps->value / gpu.memory_bandwidth_Bps);
+    resolved.calibrated.push_back("memory efficiency " + format_number(parameters.memory_efficiency) +
                                   " (memory-bound kernels): " + calibration.memory_bandwidth_Bps->provenance);
   } else {
     resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
-                             ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)");
+                                    ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)");
   }
-  p.kernel_fixed_s = kKernelFixedS;
+  parameters.kernel_fixed_s = kKernelFixedS;
   if (calibration.kernel_launch_s) {
-    p.kernel_fixed_s = calibration.kernel_launch_s->value;
-    resolved.calibrated.push_back("kernel fixed cost " + format_number(p.kernel_fixed_s * 1e6) +
+    parameters.kernel_fixed_s = calibration.kernel_launch_s->value;
+    resolved.calibrated.push_back("kernel fixed cost " + format_number(parameters.kernel_fixed_s * 1e6) +
                                   " us (every kernel): " + calibration.kernel_launch_s->provenance);
   } else {
     resolved.uncalibrated.push_back("kernel fixed cost " + format_number(kKernelFixedS * 1e6) +
-                             " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
+                                    " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
   }
 
-  // One core drives the training loop; the data loader's workers share the rest.
-  const int loader_cores = std::max(1, vm_cpu_cores - 1);
-  p.data_loading_s = batch * data_loading_cpu_s_per_sample(workload) / loader_cores;
-  resolved.uncalibrated.push_back("data loading " + format_number(data_loading_cpu_s_per_sample(workload) * 1e3) +
-                           " ms CPU per " + workload.sample_unit + " on " + std::to_string(loader_cores) +
-                           " loader cores: uncalibrated default");
+  // One core per rank drives its training loop; the ranks' loader workers share the rest (at least one core in all).
+  const double loader_cores =
+      std::max(host.vm_cpu_cores - host.ranks_per_vm, 1) / static_cast<double>(host.ranks_per_vm);
+  const double cpu_s_per_sample = host.data_loading_cpu_s_per_sample.value_or(data_loading_cpu_s_per_sample(workload));
+  parameters.data_loading_s = batch * cpu_s_per_sample / loader_cores;
+  const std::string loading = "data loading " + format_number(cpu_s_per_sample * 1e3) + " ms CPU per " +
+                              workload.sample_unit + ", " + format_number(loader_cores) + " loader cores per rank (" +
+                              std::to_string(host.vm_cpu_cores) + " in the VM, " + std::to_string(host.ranks_per_vm) +
+                              " ranks)";
+  if (host.data_loading_cpu_s_per_sample) {
+    resolved.sources.push_back(loading + ": CPU time given in the scenario");
+  } else {
+    resolved.uncalibrated.push_back(loading + ": uncalibrated default");
+  }
   return resolved;
 }
 

@@ -33,8 +33,8 @@ std::string_view to_string(PrecisionPath path);
 
 /// A published single-device throughput: training or inference of one workload on one GPU.
 struct ThroughputRow {
-  std::string workload_id;     ///< workload_catalog id
-  std::string gpu_id;          ///< gpu_catalog id
+  std::string workload_id;  ///< workload_catalog id
+  std::string gpu_id;       ///< gpu_catalog id
   Framework framework = Framework::pytorch;
   Precision precision = Precision::fp16;  ///< AMP is fp16
   Pass pass = Pass::training;
@@ -51,17 +51,17 @@ const std::vector<ThroughputRow>& published_single_device_throughput();
 struct EfficiencyKey {
   std::string architecture;  ///< "Volta", "Ampere", ...
   PrecisionPath path;
-  KernelKind kind;           ///< gemm or convolution
+  KernelKind kind;  ///< gemm or convolution
 
   auto operator<=>(const EfficiencyKey&) const = default;
 };
 
 /// The fitted parameters.
 struct ComputeFit {
-  std::map<EfficiencyKey, double> efficiency;    ///< GEMM in (0, 1); convolution in (0, 2.25) (compute_model.hpp)
+  std::map<EfficiencyKey, double> efficiency;   ///< GEMM in (0, 1); convolution in (0, 2.25) (compute_model.hpp)
   std::map<Framework, double> host_dispatch_s;  ///< framework -> s per kernel
-  int rows = 0;                 ///< rows fitted
-  double rms_log_error = 0;     ///< root mean square of ln(predicted / published) over those rows
+  int rows = 0;                                 ///< rows fitted
+  double rms_log_error = 0;                     ///< root mean square of ln(predicted / published) over those rows
 };
 
 /// Fits `rows` jointly, starting from `start`'s values where it has them (else efficiency 0.5 and 10 us per kernel).
@@ -72,8 +72,9 @@ ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit&
 /// The fit of every published row, computed once per process.
 const ComputeFit& published_compute_fit();
 
-/// The constants that are not fitted (compute_fit.cpp cites each).
+/// Fraction of datasheet bandwidth memory-bound kernels reach, uncalibrated (compute_fit.cpp cites its sources).
 double default_memory_efficiency();
+/// Device time of a kernel beyond its work (launch, ramp, tail), uncalibrated (compute_fit.cpp cites its source).
 double default_kernel_fixed_s();
 /// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.
 double data_loading_cpu_s_per_sample(const Workload& workload);
@@ -81,7 +82,7 @@ double data_loading_cpu_s_per_sample(const Workload& workload);
 /// Parameters for one job, each value with where it came from (one line each, in one of three lists).
 struct ResolvedCompute {
   ComputeParameters parameters;
-  std::vector<std::string> sources;       ///< values fitted to published rows (naming their GPUs) or given in the scenario
+  std::vector<std::string> sources;  ///< values fitted to published rows (naming their GPUs) or given in the scenario
   std::vector<std::string> uncalibrated;  ///< defaults without a measurement, and values transferred from elsewhere
   std::vector<std::string> calibrated;    ///< taken from the scenario's calibration profile, with its provenance
 };
@@ -91,11 +92,19 @@ struct ResolvedCompute {
 /// calibration profile measured, which replaces them: its large-GEMM efficiency sets GEMM kernels' and scales
 /// convolutions' by the same ratio to the fitted GEMM value; its launch cost is every kernel's fixed cost; its memory
 /// bandwidth sets memory-bound passes'.
-/// `host_dispatch_s`, when given (the scenario states it), replaces the framework's fitted value.
-ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, Framework framework, const Workload& workload,
-                                int batch, int vm_cpu_cores, const ComputeFit& fit,
-                                const CalibratedParameters& calibration,
-                                std::optional<double> host_dispatch_s = std::nullopt);
+/// The host side of a job: what issues its kernels and prepares its batches.
+struct HostSide {
+  Framework framework = Framework::pytorch;
+  std::optional<double> host_dispatch_s;  ///< stated in the scenario; else the framework's fitted value
+  /// CPU seconds to load one sample on one core, stated in the scenario; else data_loading_cpu_s_per_sample().
+  std::optional<double> data_loading_cpu_s_per_sample;
+  int vm_cpu_cores = 24;  ///< cores of the VM the job's ranks on one host share
+  int ranks_per_vm = 1;   ///< one core each drives a training loop; the loader workers share the rest
+};
+
+/// REQUIRES: batch >= 1, host.vm_cpu_cores >= 1, host.ranks_per_vm >= 1.
+ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
+                                const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration);
 
 /// Predicted samples/s of `row` on a whole GPU with `fit`'s parameters and the unfitted defaults.
 double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit);
@@ -103,8 +112,9 @@ double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit);
 /// One row's error: the fit with every row, and the fit without it (leave-one-out).
 struct RowError {
   const ThroughputRow* row = nullptr;
-  double fitted_samples_per_s = 0;         ///< predicted by the fit of all rows
-  double left_out_samples_per_s = 0;       ///< predicted by the fit of all other rows
+  double fitted_samples_per_s = 0;  ///< predicted by the fit of all rows
+  /// Predicted by the fit of all other rows; nullopt when no other row has its framework (nothing can predict it).
+  std::optional<double> left_out_samples_per_s;
 };
 
 /// Fits all rows, then once per row without it (starting from the fit of all rows), and predicts every row both ways.

@@ -18,9 +18,7 @@ constexpr double kMigMemorySlices = 8.0;
 constexpr double kTileRows = 128.0;
 constexpr double kTileColumns = 128.0;
 
-bool is_mixed_precision(Precision precision) {
-  return precision == Precision::fp16 || precision == Precision::bf16;
-}
+bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
 
 // Bytes of one weight as a kernel reads it: AMP runs forward and backward on the 16-bit copy of the weights.
 double weight_bytes(Precision precision) { return is_mixed_precision(precision) ? 2.0 : 4.0; }
@@ -113,8 +111,8 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
   } else {
     const double efficiency =
         kernel.kind == KernelKind::gemm ? parameters.gemm_efficiency : parameters.convolution_efficiency;
-    math_s = kernel.flop /
-             (device.peak_flops * efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
+    math_s =
+        kernel.flop / (device.peak_flops * efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
@@ -138,8 +136,8 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
   std::vector<double> forward_bytes(workload.layers.size());
   for (std::size_t l = 0; l < workload.layers.size(); ++l) {
     const Layer& layer = workload.layers[l];
-    forward_bytes[l] = samples * layer.activation_elements * activation_bytes(precision) +
-                       layer.parameters * weight_bytes(precision);
+    forward_bytes[l] =
+        samples * layer.activation_elements * activation_bytes(precision) + layer.parameters * weight_bytes(precision);
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop, forward_bytes[l], tiles, layer.kind});
   }
@@ -196,17 +194,16 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
   }
   times.kernels = stream.kernels();
   times.gpu_busy_s = stream.busy_s();
-  // The loader prepares the next batch while the device works; when it is slower, the next iteration waits for it.
-  if (parameters.data_loading_s > previous_end && !times.forward_s.empty()) {
-    times.forward_s.front() += parameters.data_loading_s - previous_end;
-  }
   return times;
 }
 
 KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
                          const ComputeParameters& parameters, Pass pass) {
-  return time_kernels(iteration_kernels(workload, batch, precision, pass), workload.layers.size(), device,
-                      parameters);
+  return time_kernels(iteration_kernels(workload, batch, precision, pass), workload.layers.size(), device, parameters);
+}
+
+double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters) {
+  return std::max(times.total_s(), parameters.data_loading_s);
 }
 
 double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps) {

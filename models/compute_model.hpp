@@ -8,14 +8,14 @@
 //   t = kernel_fixed_s + max(F / R, B / (memory_bandwidth x memory_efficiency))
 // where R, for a GEMM or convolution kernel, is the rate of the SMs its tiles occupy:
 //   R = peak_flops x efficiency(kind) x tiles / (waves x sm_count),   waves = ceil(tiles / sm_count)
-// with tiles the 128 x 128 output tiles of its (implicit) GEMM, one thread block each: a kernel that exposes fewer tiles
-// than the device has SMs leaves SMs idle, which is why a small job uses a MIG slice well and a whole GPU badly. A
-// memory kernel's flop run on the CUDA cores at the device's fp32 rate.
+// with tiles the 128 x 128 output tiles of its (implicit) GEMM, one thread block each: a kernel that exposes fewer
+// tiles than the device has SMs leaves SMs idle, which is why a small job uses a MIG slice well and a whole GPU badly.
+// A memory kernel's flop run on the CUDA cores at the device's fp32 rate.
 // The host issues one kernel every host_dispatch_s (framework dispatch and the CUDA launch, asynchronous): kernel i
 // cannot start before the host issued it, so a step of many short kernels is bound by the host, not the GPU:
 //   issue_i = i x host_dispatch_s,   start_i = max(end_(i-1), issue_i),   end_i = start_i + t_i
-// The iteration ends when its last kernel does and its next batch is ready: data loading (decode, augmentation) runs
-// on the VM's CPU cores in parallel workers, overlapped with the GPU (data_loading_s per iteration).
+// The iteration ends when its last kernel does. Data loading (decode, augmentation) runs on the VM's CPU cores in
+// loader workers beside the device (data_loading_s per batch): an iteration cannot start before its batch is ready.
 
 #include <string>
 #include <vector>
@@ -49,23 +49,24 @@ DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precis
 
 /// The constants a kernel's time and the host's pace depend on, resolved for one job on one device.
 struct ComputeParameters {
-  double gemm_efficiency = 1.0;         ///< fraction of its SMs' peak a full wave of GEMM tiles reaches, (0, 1]
+  double gemm_efficiency = 1.0;  ///< fraction of its SMs' peak a full wave of GEMM tiles reaches, (0, 1]
   /// The same for convolutions, counted in direct-convolution flop: cuDNN's Winograd and FFT algorithms need fewer
   /// (Winograd F(2x2,3x3): 2.25x fewer multiplies, Lavin and Gray 2016), so it may exceed 1, up to 2.25.
   double convolution_efficiency = 1.0;
   double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth a memory-bound pass reaches, (0, 1]
   double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
-  double data_loading_s = 0.0;     ///< CPU time to prepare one iteration's batch on the VM's cores, s (overlapped)
+  double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)
 };
 
 /// Whether an iteration trains (forward, backward, optimizer) or only infers (forward).
 enum class Pass { training, inference };
 
 /// Kernel times of one iteration (one micro-batch) on one device: per layer, the time from the end of the previous
-/// layer's last kernel to the end of this layer's last one, so host stalls fall on the layer they delay.
+/// layer's last kernel to the end of this layer's last one, so host stalls fall on the layer they delay. Data loading
+/// is not in them: it runs beside the device (alone_step_s; the engine times it against the real iteration).
 struct KernelTimes {
-  std::vector<double> forward_s;   ///< per layer, forward order (the first also waits for the batch, if loading lags)
+  std::vector<double> forward_s;   ///< per layer, forward order
   std::vector<double> backward_s;  ///< per layer, forward order (backward runs them last to first); empty: inference
                                    ///< (a training iteration has its optimizer kernel)
   double optimizer_s = 0;          ///< the optimizer step
@@ -74,8 +75,8 @@ struct KernelTimes {
   std::vector<double> forward_gpu_s;
   std::vector<double> backward_gpu_s;
   double optimizer_gpu_s = 0;
-  int kernels = 0;                 ///< kernels launched in the iteration
-  double gpu_busy_s = 0;           ///< sum of the kernels' device times (without host stalls)
+  int kernels = 0;        ///< kernels launched in the iteration
+  double gpu_busy_s = 0;  ///< sum of the kernels' device times (without host stalls)
 
   /// Forward, backward and optimizer together, seconds.
   double total_s() const;
@@ -88,9 +89,9 @@ enum class Phase { forward, backward, optimizer };
 struct Kernel {
   std::size_t layer = 0;  ///< the layer it belongs to (forward and backward); unused for the optimizer
   Phase phase = Phase::forward;
-  double flop = 0;        ///< flop
-  double bytes = 0;       ///< bytes read and written in device memory
-  double tiles = 0;       ///< output tiles of a GEMM or convolution kernel; 0 for a memory-bound one
+  double flop = 0;   ///< flop
+  double bytes = 0;  ///< bytes read and written in device memory
+  double tiles = 0;  ///< output tiles of a GEMM or convolution kernel; 0 for a memory-bound one
   KernelKind kind = KernelKind::memory;
 };
 
@@ -117,6 +118,10 @@ KernelTimes kernel_times(const Workload& workload, int batch, Precision precisio
 
 /// Bytes read and written per trainable parameter by one optimizer step (see compute_model.cpp for the derivation).
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);
+
+/// One iteration alone on one device, data loading included: the loader prepares each batch while the device works
+/// on the previous one, so the step is the longer of the two.
+double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters);
 
 /// Samples/s of one device: batch / (forward + backward + optimizer / accumulation_steps), or batch / forward for
 /// inference. REQUIRES: accumulation_steps >= 1.

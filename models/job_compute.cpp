@@ -1,5 +1,8 @@
 #include "models/job_compute.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
@@ -12,6 +15,18 @@ Workload job_workload(const JobConfig& job) {
   if (job.transformer) return make_transformer(*job.transformer, "transformer", "GPT-style transformer");
   return *make_workload(job.workload_id);
 }
+
+namespace {
+
+// The job's ranks on its busiest host: they share one VM's cores (a VM is a job's rank group on one host).
+int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
+  std::map<int, int> ranks_per_host;
+  int most = 1;
+  for (int gpu : job.gpu_ids) most = std::max(most, ++ranks_per_host[gpu / scenario.cluster.host.gpus]);
+  return most;
+}
+
+}  // namespace
 
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
@@ -41,12 +56,16 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "]: " + compute.workload.name + " at batch " +
                      std::to_string(job.batch_per_gpu) + " " + shortfall);
   }
-  compute.parameters = resolve_compute(gpu, job.precision, job.framework, compute.workload, job.batch_per_gpu,
-                                       scenario.virtualization.vm_cpu_cores, published_compute_fit(),
-                                       scenario.calibration, job.host_dispatch_s);
+  const HostSide host{.framework = job.framework,
+                      .host_dispatch_s = job.host_dispatch_s,
+                      .data_loading_cpu_s_per_sample = job.data_loading_cpu_s_per_sample,
+                      .vm_cpu_cores = scenario.virtualization.vm_cpu_cores,
+                      .ranks_per_vm = ranks_per_vm(scenario, job)};
+  compute.resolved = resolve_compute(gpu, job.precision, compute.workload, job.batch_per_gpu, host,
+                                       published_compute_fit(), scenario.calibration);
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,
-                                 compute.parameters.parameters);
-  compute.single_gpu_step_s = compute.kernels.total_s();
+                                 compute.resolved.parameters);
+  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters);
   return compute;
 }
 

@@ -18,10 +18,10 @@ struct JobCompute {
   Workload workload;
   std::string device_name;       ///< "NVIDIA A100 40GB SXM4", "vGPU A100X-20C", "MIG 1g.5gb on NVIDIA A100 40GB SXM4"
   DeviceCompute device;
-  ResolvedCompute parameters;    ///< the kernel model's constants and where each came from
+  ResolvedCompute resolved;      ///< the kernel model's constants and where each came from
   KernelTimes kernels;           ///< one iteration at the job's batch per GPU
   MemoryFootprint memory;
-  double single_gpu_step_s = 0;  ///< all kernels back to back: the step time alone on one such device
+  double single_gpu_step_s = 0;  ///< the step time alone on one such device: its kernels, or its loader if slower
 };
 
 /// The workload a job names: a catalog entry or its generated transformer.

@@ -41,7 +41,7 @@ enum class AllreduceAlgorithm {
   hierarchical,  ///< intra-host reduce-scatter, inter-host allreduce, intra-host allgather
 };
 
-/// How collectives are simulated (DESIGN.md, "Fidelity levels").
+/// How collectives are simulated (docs/design.md, "Fidelity levels").
 enum class Fidelity {
   step,      ///< every ring step of every rank is a SimGrid communication, O(N^2)
   flow,      ///< each rank's share of a collective phase is one flow plus the step latencies, O(N)
@@ -103,7 +103,7 @@ struct SchedulerConfig {
   /// Time slice. Default: the vGPU profile's (2 ms when it allows <= 8 per GPU, else 1 ms). Allowed 1-30 ms.
   double time_slice_s = 2e-3;
   /// Cost of one switch between vGPUs. Default: the calibration profile's measured context switch, else 100 us,
-  /// uncalibrated: no primary source gives it (HARDWARE.md); measure it with `vtsim calibrate probe gpu`.
+  /// uncalibrated: no primary source gives it (docs/hardware-facts.md); measure it with `vtsim calibrate probe gpu`.
   double context_switch_s = 100e-6;
 };
 
@@ -151,6 +151,9 @@ struct JobConfig {
   /// The host's time to issue one kernel, when the scenario states it (a faster CPU; CUDA Graphs, which replay a
   /// whole iteration with one launch: near 0). Default: fitted for the framework (models/compute_fit.hpp).
   std::optional<double> host_dispatch_s;
+  /// CPU time to load one sample (read, decode, augment) on one core, when the scenario states it (0 for a pipeline
+  /// that decodes on the GPU, such as DALI's). Default: 5 ms per image, 20 us per sequence, uncalibrated.
+  std::optional<double> data_loading_cpu_s_per_sample;
   /// Global GPU indices this job runs on, one rank each. Default: every GPU of the cluster.
   std::vector<int> gpu_ids;
   /// Measured iterations. Default 20.

@@ -257,6 +257,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> batch = job.get("batch_per_gpu");
   const std::optional<JsonValue> framework = job.get("framework");
   const std::optional<JsonValue> host_dispatch = job.get("host_dispatch_us");
+  const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
   const std::optional<JsonValue> horovod = job.get("horovod");
@@ -275,7 +276,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, iterations, warmup, horovod}) {
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -311,6 +312,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     config.framework = *parse_framework(framework->as_choice(names));
   }
   if (host_dispatch) config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
+  if (loading) config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());

@@ -45,26 +45,4 @@ double Workload::stored_activation_elements() const {
   return sum_over(layers, [](const Layer& l) { return l.stored_activation_elements; });
 }
 
-Workload coarsened_by_block(const Workload& workload) {
-  Workload coarse = workload;
-  coarse.layers.clear();
-  for (const Layer& layer : workload.layers) {
-    const bool joins_previous = !coarse.layers.empty() && !layer.block.empty() &&
-                                coarse.layers.back().block == layer.block &&
-                                coarse.layers.back().trainable == layer.trainable;
-    if (!joins_previous) {
-      coarse.layers.push_back(layer);
-      if (!layer.block.empty()) coarse.layers.back().name = layer.block;
-      continue;
-    }
-    Layer& merged = coarse.layers.back();
-    merged.forward_flop += layer.forward_flop;
-    merged.backward_flop += layer.backward_flop;
-    merged.activation_elements += layer.activation_elements;
-    merged.stored_activation_elements += layer.stored_activation_elements;
-    merged.parameters += layer.parameters;
-  }
-  return coarse;
-}
-
 }  // namespace vtsim

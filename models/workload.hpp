@@ -25,18 +25,19 @@
 
 namespace vtsim {
 
-/// What kind of GPU kernel a layer's forward (and backward) runs as (models/kernel_model.hpp times each kind).
+/// What kind of GPU kernel a layer's forward (and backward) runs as (models/compute_model.hpp times each kind).
 enum class KernelKind {
   gemm,         ///< a matrix product (linear layers, attention's batched products): cuBLAS, tensor or CUDA cores
   convolution,  ///< a convolution (cuDNN: implicit GEMM, or Winograd/FFT, which need fewer than its nominal flop)
   memory,       ///< a pass over activations bound by memory traffic: normalisation, elementwise, pooling, loss
 };
 
-/// The output of a gemm or convolution layer's forward product (as an implicit GEMM), which sets how many thread-block tiles it exposes to the SMs.
+/// The output of a gemm or convolution layer's forward product (as an implicit GEMM), which sets how many thread-block
+/// tiles it exposes to the SMs.
 /// Rows stack across the batch (an implicit-GEMM convolution's N x P x Q rows) unless the layer runs
 /// `problems_per_sample` independent products per sample (attention: one per head), each rows x columns.
 struct GemmShape {
-  double rows_per_sample = 0.0;      ///< output rows per sample (positions), or per problem when problems_per_sample > 0
+  double rows_per_sample = 0.0;      ///< output rows per sample (positions); per problem if problems_per_sample > 0
   double columns = 0.0;              ///< output columns (output channels / features)
   double problems_per_sample = 0.0;  ///< independent GEMMs per sample (batched GEMM); 0 = rows stack across the batch
 };
@@ -44,7 +45,7 @@ struct GemmShape {
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.
 struct Layer {
   std::string name;                         ///< framework-style name, e.g. "layer3.2.conv2", "block5.attn.qkv"
-  std::string block;                        ///< the block it belongs to ("layer3.2", "block5"); see coarsened_by_block()
+  std::string block;                        ///< the block it belongs to ("layer3.2", "block5")
   double forward_flop = 0.0;                ///< flop of the forward pass, per sample
   double backward_flop = 0.0;               ///< flop of the backward pass (input and weight gradients), per sample
   double activation_elements = 0.0;         ///< activation elements read + written in forward, per sample
@@ -91,10 +92,5 @@ struct Workload {
   /// Activation elements kept for backward, per sample.
   double stored_activation_elements() const;
 };
-
-/// The same workload with consecutive layers of one block (and one trainable flag) merged into one layer named for the
-/// block: totals are unchanged, the layer count drops (ResNet-50: one layer per bottleneck). A coarser list makes a
-/// large simulation cheaper; the merged layer's single roofline hides memory-bound passes behind its matrix math.
-Workload coarsened_by_block(const Workload& workload);
 
 }  // namespace vtsim

@@ -54,6 +54,7 @@ nlohmann::json to_json(const SimulationResult& result) {
          {{"compute", job.compute_s},
           {"of_which_interference", job.interference_s},
           {"scheduler_wait", job.scheduler_wait_s},
+          {"data_wait", job.data_wait_s},
           {"exposed_communication", job.exposed_communication_s}}},
         {"allreduce", {{"bytes_per_step", job.allreduce_bytes_per_step}, {"calls_per_step", job.allreduces_per_step}}},
         {"memory_per_gpu", memory_json(job.memory, job.device_memory_bytes)},

@@ -38,6 +38,7 @@ struct JobResult {
   double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside
   double scheduler_wait_s = 0;       ///< per step: waiting for the GPU while other vGPUs had their time slices
+  double data_wait_s = 0;            ///< per step: waiting for the data loader's batch
   double exposed_communication_s = 0;  ///< per step: step time not covered by compute
   double allreduce_bytes_per_step = 0;
   double allreduces_per_step = 0;

@@ -93,6 +93,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   double compute_sum = 0;
   double interference_sum = 0;
   double scheduler_wait_sum = 0;
+  double data_wait_sum = 0;
   for (std::size_t k = 0; k < total; ++k) {
     double end = 0;
     for (const auto& rank : records) end = std::max(end, rank[k].end_s);
@@ -103,6 +104,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
         compute_sum += rank[k].compute_s;
         interference_sum += rank[k].interference_s;
         scheduler_wait_sum += rank[k].scheduler_wait_s;
+        data_wait_sum += rank[k].data_wait_s;
       }
     }
     previous_end = end;
@@ -117,14 +119,16 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.compute_s = compute_sum / rank_iterations;
   result.interference_s = interference_sum / rank_iterations;
   result.scheduler_wait_s = scheduler_wait_sum / rank_iterations;
-  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s);
+  result.data_wait_s = data_wait_sum / rank_iterations;
+  result.exposed_communication_s =
+      std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s - result.data_wait_s);
   result.allreduce_bytes_per_step = job.allreduce_bytes_per_iteration();
   result.allreduces_per_step = job.allreduces_per_iteration();
   result.memory = compute.memory;
   result.device_memory_bytes = compute.device.memory_bytes;
-  result.compute_parameters = compute.parameters.parameters;
+  result.compute_parameters = compute.resolved.parameters;
   result.kernels_per_step = compute.kernels.kernels;
-  result.compute_sources = compute.parameters.sources;
+  result.compute_sources = compute.resolved.sources;
   result.gpu_busy_fraction_alone = compute.kernels.gpu_busy_s / compute.single_gpu_step_s;
   return result;
 }
@@ -142,7 +146,7 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   std::set<std::string> notes;
   std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
   for (const ActiveJob& job : active) {
-    for (const std::string& note : job.compute.parameters.uncalibrated) {
+    for (const std::string& note : job.compute.resolved.uncalibrated) {
       std::string& names = jobs_by_note[note];
       names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
     }
@@ -188,7 +192,7 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
     }
   }
   for (const ActiveJob& job : active) {
-    for (const std::string& value : job.compute.parameters.calibrated) used.insert(value);
+    for (const std::string& value : job.compute.resolved.calibrated) used.insert(value);
   }
   if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
@@ -211,6 +215,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     plan.rank_vgpus.push_back(vgpu);
   }
   plan.kernels = active.compute.kernels;
+  plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
   const std::vector<Layer>& layers = active.compute.workload.layers;
   double gradient_bytes = 0;
   for (std::size_t l = layers.size(); l-- > 0;) {

@@ -26,9 +26,12 @@ struct RankRuntime {
   Channel<FusionBuffer> queue;       ///< allreduces to run, in order
   Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
   bool collective_in_flight = false;
-  /// Time the host issued kernels while this rank waited for its vGPU's turn, in the current iteration: the host
-  /// does not wait with it, so that much of its later stalls is already behind it (the queue holds the kernels).
+  /// Time the host issued kernels while this rank waited (for its vGPU's turn, for an allreduce), in the current
+  /// iteration: the host does not wait with it, so that much of its later stalls is already behind it (the queue
+  /// holds the kernels).
   double host_ahead_s = 0;
+  /// When the loader has the next batch ready: it prepares batches back to back beside the device.
+  double next_batch_ready_s = 0;
   std::vector<IterationRecord> records;
 };
 
@@ -71,12 +74,13 @@ struct TrainingJob::State {
     if (stall + stretch.gpu_s <= 0) return;
     double busy = stretch.gpu_s;
     if (rank.collective_in_flight) busy = stretch.gpu_s / (1.0 - plan.collective_sm_share);
-    TimeSliceScheduler* scheduler = plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
+    const double absorbed = std::min(stall, rank.host_ahead_s);
+    rank.host_ahead_s -= absorbed;
+    stall -= absorbed;
+    TimeSliceScheduler* scheduler =
+        plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
     if (scheduler != nullptr) {
       const int vgpu = plan.rank_vgpus[static_cast<std::size_t>(position)];
-      const double absorbed = std::min(stall, rank.host_ahead_s);
-      rank.host_ahead_s -= absorbed;
-      stall -= absorbed;
       if (stall > 0) {
         scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
         sg4::this_actor::sleep_for(stall);
@@ -112,7 +116,9 @@ struct TrainingJob::State {
     RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
     const KernelTimes& kernels = plan.kernels;
     Stretch forward;
-    for (std::size_t l = 0; l < kernels.forward_s.size(); ++l) forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l]);
+    for (std::size_t l = 0; l < kernels.forward_s.size(); ++l) {
+      forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l]);
+    }
     const Stretch optimizer{kernels.optimizer_s, kernels.optimizer_gpu_s};
     // tensor_of_layer[l] = index of layer l's gradient tensor, or -1.
     std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
@@ -122,6 +128,13 @@ struct TrainingJob::State {
     for (int iteration = 0; iteration < total; ++iteration) {
       IterationRecord record;
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
+      // The batch: the loader started on it when the previous one was ready (the first one at time 0).
+      rank.next_batch_ready_s += plan.data_loading_s;
+      const double asked = sg4::Engine::get_clock();
+      if (rank.next_batch_ready_s > asked) {
+        sg4::this_actor::sleep_until(rank.next_batch_ready_s);
+        record.data_wait_s = rank.next_batch_ready_s - asked;
+      }
       record.start_s = sg4::Engine::get_clock();
       run_kernel(position, rank, forward, record);
       const double backward_start = sg4::Engine::get_clock();
@@ -140,6 +153,7 @@ struct TrainingJob::State {
         rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
       }
       const double reduced = sg4::Engine::get_clock();
+      rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
       run_kernel(position, rank, optimizer, record);
       record.end_s = sg4::Engine::get_clock();
       rank.records.push_back(record);

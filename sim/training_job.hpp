@@ -30,6 +30,7 @@ struct IterationRecord {
   double compute_s = 0;       ///< kernels, as run (slowed kernels included)
   double interference_s = 0;  ///< part of compute_s due to collectives running at the same time
   double scheduler_wait_s = 0;  ///< time-sliced vGPU: waiting for the GPU while other vGPUs had it
+  double data_wait_s = 0;       ///< waiting for the loader's batch before the iteration
 };
 
 /// A gradient tensor: one layer's parameters, in backward order.
@@ -46,6 +47,7 @@ struct JobPlan {
   std::vector<TimeSliceScheduler*> rank_schedulers;
   std::vector<int> rank_vgpus;
   KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
+  double data_loading_s = 0;                    ///< a rank's loader workers' time per batch, beside the device
   std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them
   double fusion_threshold_bytes = 0;
   double cycle_time_s = 0;

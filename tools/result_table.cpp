@@ -52,6 +52,8 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
             [&](const json& r) { return ms(at(r)["breakdown_s"]["of_which_interference"]); });
     add_row(table, "waiting for the GPU scheduler (ms)", variants,
             [&](const json& r) { return ms(at(r)["breakdown_s"]["scheduler_wait"]); });
+    add_row(table, "waiting for data (ms)", variants,
+            [&](const json& r) { return ms(at(r)["breakdown_s"]["data_wait"]); });
     add_row(table, "exposed communication (ms)", variants,
             [&](const json& r) { return ms(at(r)["breakdown_s"]["exposed_communication"]); });
     add_row(table, "allreduce MiB / calls per step", variants, [&](const json& r) {

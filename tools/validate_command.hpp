@@ -10,11 +10,12 @@ namespace vtsim::tools {
 struct ValidateRequest {
   std::string table_file = "scenarios/validation/table.json";  ///< the validation table
   bool json = false;   ///< print JSON instead of tables
-  bool check = false;  ///< fail when the validation rows' mean |error| is above the table's record
+  bool check = false;  ///< fail when a mean |error| is above the table's record
 };
 
 /// Prints the fitting rows (in-sample and leave-one-out errors) and the validation rows with their summaries.
-/// Returns 1 when `check` is set and the validation rows' mean |error| is above the recorded figure, else 0.
+/// Returns 1 (the command then exits 4) when `check` is set and the validation rows' or the leave-one-out mean |error|
+/// is above the table's record, else 0.
 int validate_command(const ValidateRequest& request, std::ostream& out);
 
 }  // namespace vtsim::tools

@@ -18,6 +18,8 @@ ValidationTable load_validation_table(const std::string& file) {
   if (auto description = root.get("description")) table.description = description->as_string();
   table.recorded_mean_abs_error = root.require("recorded_mean_abs_error").as_positive_number(100.0);
   table.record_note = root.require("record_note").as_string();
+  table.recorded_leave_one_out_mean_abs_error =
+      root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   for (const JsonValue& value : root.require("rows").as_array(1)) {
     // All keys first, so that a misspelt key is reported as such rather than as a missing one.
@@ -28,7 +30,8 @@ ValidationTable load_validation_table(const std::string& file) {
     const std::optional<JsonValue> measured = row.get("measured_samples_per_s");
     const std::optional<JsonValue> source = row.get("source");
     row.finish();
-    for (const auto& [key, present] : {std::pair{"name", name.has_value()}, {"scenario", scenario.has_value()},
+    for (const auto& [key, present] : {std::pair{"name", name.has_value()},
+                                       {"scenario", scenario.has_value()},
                                        {"measured_samples_per_s", measured.has_value()},
                                        {"source", source.has_value()}}) {
       if (!present) value.fail(std::string("missing required key '") + key + "'");

@@ -22,6 +22,7 @@ struct ValidationTable {
   std::string file;
   std::string description;
   double recorded_mean_abs_error = 0;  ///< the figure --check holds the validation rows' mean |error| to
+  double recorded_leave_one_out_mean_abs_error = 0;  ///< the same for the fitting rows' leave-one-out mean |error|
   std::string record_note;             ///< why the record is what it is (raise it only with a reason)
   std::vector<ValidationRow> rows;
 };

@@ -49,8 +49,12 @@ Workload workload_of(std::vector<Layer> layers, Optimizer optimizer = Optimizer:
 }
 
 // A made-up device: 100 SMs, 100 Tflop/s (1 Tflop/s per SM), 10 Tflop/s on CUDA cores, 1 TB/s.
-const DeviceCompute kDevice{.description = "test", .peak_flops = 100e12, .vector_flops = 10e12,
-                            .memory_bandwidth_Bps = 1e12, .memory_bytes = 16 * kGiB, .sm_count = 100};
+const DeviceCompute kDevice{.description = "test",
+                            .peak_flops = 100e12,
+                            .vector_flops = 10e12,
+                            .memory_bandwidth_Bps = 1e12,
+                            .memory_bytes = 16 * kGiB,
+                            .sm_count = 100};
 
 ComputeParameters parameters(double gemm, double memory, double fixed_s = 0.0, double dispatch_s = 0.0) {
   ComputeParameters p;
@@ -104,7 +108,7 @@ TEST(KernelTimes, SmallKernelTakesTheSameTimeOnAWholeGpuAndOnASliceWithEnoughSms
 }
 
 TEST(KernelTimes, MemoryBoundLayerTakesBytesOverBandwidthTimesEfficiency) {
-  // 1e6 activation elements per sample and 1e5 frozen weights, batch 4, 80% of 1 TB/s.
+  // 1e6 activation elements per sample, no weights, batch 4, 80% of 1 TB/s.
   const Workload w = workload_of({layer(1.0, 1.0, 1e6, 0.0)});
   const KernelTimes tf32 = kernel_times(w, 4, Precision::tf32, kDevice, parameters(0.5, 0.8, 2e-6));
   const double tf32_bytes = 4 * 1e6 * 4.0;  // fp32 activations
@@ -145,8 +149,7 @@ TEST(HostDispatch, ShortKernelsRunAtTheHostsPace) {
   // the iteration ends at 49 x 10 + 1 us; the device is busy 50 us of it.
   std::vector<Layer> layers(50, layer(0.0, 0.0, 0.25e6, 0.0, 0));  // 0.25e6 fp32 elements = 1 MB
   const Workload w = workload_of(layers);
-  const KernelTimes t = kernel_times(w, 1, Precision::fp32, kDevice, parameters(1.0, 1.0, 0.0, 10e-6),
-                                     Pass::inference);
+  const KernelTimes t = kernel_times(w, 1, Precision::fp32, kDevice, parameters(1.0, 1.0, 0.0, 10e-6), Pass::inference);
   EXPECT_NEAR(t.total_s(), 49 * 10e-6 + 1e-6, 1e-15);
   EXPECT_NEAR(t.gpu_busy_s, 50e-6, 1e-15);
   // Kernels of 20 us each outrun a host that issues one every 10 us: the device is never idle.
@@ -159,30 +162,30 @@ TEST(HostDispatch, ShortKernelsRunAtTheHostsPace) {
 TEST(HostDispatch, ALaunchCostMovesADeviceBoundStepByKernelsTimesTheDifference) {
   // Every kernel outlasts the host's 5 us per kernel, so the device paces the step: each extra microsecond of fixed
   // cost adds one per kernel.
-  const Workload w = workload_of({gemm_layer(1e10, 12800, 1280), layer(0.0, 0.0, 5e6, 0.0), gemm_layer(1e10, 12800, 1280)},
-                                 Optimizer::adam);
+  const Workload w = workload_of(
+      {gemm_layer(1e10, 12800, 1280), layer(0.0, 0.0, 5e6, 0.0), gemm_layer(1e10, 12800, 1280)}, Optimizer::adam);
   const KernelTimes at_3us = kernel_times(w, 1, Precision::fp16, kDevice, parameters(0.5, 0.8, 3e-6, 5e-6));
   const KernelTimes at_8us = kernel_times(w, 1, Precision::fp16, kDevice, parameters(0.5, 0.8, 8e-6, 5e-6));
   ASSERT_EQ(at_3us.kernels, 3 + 5 + 1);  // forward 3; backward 2 + 1 + 2; optimizer 1
   EXPECT_NEAR(at_8us.total_s() - at_3us.total_s(), at_3us.kernels * 5e-6, 1e-15);
 }
 
-TEST(DataLoading, ALoaderSlowerThanTheDeviceStretchesTheStep) {
+TEST(DataLoading, ALoaderSlowerThanTheDeviceSetsTheStepAlone) {
   const Workload w = workload_of({gemm_layer(1e10, 12800, 1280)});
   ComputeParameters p = parameters(0.5, 0.8);
-  const double device_s = kernel_times(w, 1, Precision::fp16, kDevice, p).total_s();
-  p.data_loading_s = 3.0 * device_s;
-  EXPECT_NEAR(kernel_times(w, 1, Precision::fp16, kDevice, p).total_s(), 3.0 * device_s, 1e-15);
-  p.data_loading_s = 0.5 * device_s;  // hidden behind the device's work
-  EXPECT_NEAR(kernel_times(w, 1, Precision::fp16, kDevice, p).total_s(), device_s, 1e-15);
+  const KernelTimes times = kernel_times(w, 1, Precision::fp16, kDevice, p);
+  p.data_loading_s = 3.0 * times.total_s();
+  EXPECT_DOUBLE_EQ(alone_step_s(times, p), 3.0 * times.total_s());
+  p.data_loading_s = 0.5 * times.total_s();  // hidden behind the device's work
+  EXPECT_DOUBLE_EQ(alone_step_s(times, p), times.total_s());
 }
 
 TEST(Devices, WholeGpuHasTheDatasheetPeakAndTheGivenMemory) {
   const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
   const DeviceCompute vgpu = whole_gpu(a100, Precision::tf32, 20 * kGiB);  // A100X-20C: half the framebuffer
-  EXPECT_DOUBLE_EQ(vgpu.peak_flops, 156e12);            // A100 datasheet, TF32 dense
-  EXPECT_DOUBLE_EQ(vgpu.vector_flops, 19.5e12);         // A100 datasheet, FP32
-  EXPECT_DOUBLE_EQ(vgpu.memory_bandwidth_Bps, 1555e9);  // A100 40GB datasheet
+  EXPECT_DOUBLE_EQ(vgpu.peak_flops, 156e12);                               // A100 datasheet, TF32 dense
+  EXPECT_DOUBLE_EQ(vgpu.vector_flops, 19.5e12);                            // A100 datasheet, FP32
+  EXPECT_DOUBLE_EQ(vgpu.memory_bandwidth_Bps, 1555e9);                     // A100 40GB datasheet
   EXPECT_DOUBLE_EQ(vgpu.memory_bytes, 20 * kGiB);
   EXPECT_EQ(vgpu.sm_count, 108);
 }
@@ -206,9 +209,9 @@ TEST(FixedCosts, DominateAtBatchOneAndFadeAtLargeBatch) {
   const Workload rn50 = *make_workload("resnet-50");
   const DeviceCompute device = whole_gpu(a100, Precision::fp16, a100.memory_bytes);
   const auto overhead_share = [&](int batch) {
-    ComputeParameters p = resolve_compute(a100, Precision::fp16, Framework::pytorch, rn50, batch, 64,
-                                          published_compute_fit(), CalibratedParameters{})
-                              .parameters;
+    ComputeParameters p =
+        resolve_compute(a100, Precision::fp16, rn50, batch, HostSide{}, published_compute_fit(), CalibratedParameters{})
+            .parameters;
     p.data_loading_s = 0.0;
     const double step = kernel_times(rn50, batch, Precision::fp16, device, p).total_s();
     p.kernel_fixed_s = 0.0;
@@ -227,9 +230,9 @@ TEST(MigShare, OneSliceGetsFarMoreThanItsSmShareAtSmallBatchAndApproachesItAtLar
   const Workload rn50 = *make_workload("resnet-50");
   const auto throughput = [&](const char* profile, int batch) {
     const DeviceCompute device = mig_instance(a100, *find_mig_profile(a100.id, profile), Precision::fp16);
-    ComputeParameters p = resolve_compute(a100, Precision::fp16, Framework::pytorch, rn50, batch, 64,
-                                          published_compute_fit(), CalibratedParameters{})
-                              .parameters;
+    ComputeParameters p =
+        resolve_compute(a100, Precision::fp16, rn50, batch, HostSide{}, published_compute_fit(), CalibratedParameters{})
+            .parameters;
     p.data_loading_s = 0.0;
     return samples_per_s(kernel_times(rn50, batch, Precision::fp16, device, p), batch, 1);
   };

@@ -43,27 +43,6 @@ TEST(Workload, TotalsSumTheLayers) {
   EXPECT_DOUBLE_EQ(w.stored_activation_elements(), 6.0);
 }
 
-TEST(CoarsenedByBlock, MergesEachBlockAndKeepsTheTotals) {
-  const Workload fine = make_resnet50();
-  const Workload coarse = coarsened_by_block(fine);
-  // stem, 3 + 4 + 6 + 3 bottlenecks, head.
-  ASSERT_EQ(coarse.layers.size(), 18u);
-  EXPECT_EQ(coarse.layers[1].name, "layer1.0");
-  EXPECT_DOUBLE_EQ(coarse.parameters(), fine.parameters());
-  EXPECT_DOUBLE_EQ(coarse.forward_flop(), fine.forward_flop());
-  EXPECT_DOUBLE_EQ(coarse.backward_flop(), fine.backward_flop());
-  EXPECT_DOUBLE_EQ(coarse.activation_elements(), fine.activation_elements());
-  EXPECT_DOUBLE_EQ(coarse.stored_activation_elements(), fine.stored_activation_elements());
-}
-
-TEST(CoarsenedByBlock, KeepsFrozenAndTrainedLayersApart) {
-  Workload w;
-  w.layers = {make_layer("a", "x", 100.0, false), make_layer("b", "x", 50.0, true), make_layer("c", "x", 5.0, true)};
-  const Workload coarse = coarsened_by_block(w);
-  ASSERT_EQ(coarse.layers.size(), 2u);
-  EXPECT_DOUBLE_EQ(coarse.trainable_parameters(), 55.0);
-}
-
 // ResNet's stem conv by hand: 7x7x3x64 = 9,408 weights; 224 -> floor((224 + 6 - 7) / 2) + 1 = 112.
 TEST(LayerBuilder, ConvShapeAndCostsMatchAHandCount) {
   LayerBuilder b;

@@ -70,5 +70,24 @@ TEST(Calibration, MeasuredMemoryBandwidthSetsTheMemoryBoundKernelsAndIsNamed) {
   }
 }
 
+TEST(Calibration, MeasuredLaunchCostMovesADeviceBoundStepByKernelsTimesTheDifference) {
+  // One GPU, a host that issues kernels at no cost (CUDA Graphs): the device runs kernel after kernel, so each kernel's
+  // fixed cost adds to the step once. A profile measuring 7 us instead of the default 3 us adds 4 us per kernel.
+  const nlohmann::json json = {{"cluster", {{"host", {{"gpus", 1}}}}},
+                               {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 8},
+                                          {"host_dispatch_us", 0}, {"iterations", 3}}}}};
+  const Scenario uncalibrated = scenario_of(json);
+  Scenario calibrated = uncalibrated;
+  calibrated.calibration.kernel_launch_s = CalibratedValue{7e-6, "test profile: launch"};
+  calibrated.calibration_profile = "test-profile.json";
+  const nlohmann::json before = vtsim::tools::run_isolated([&] { return to_json(simulate(uncalibrated)); });
+  const nlohmann::json after = vtsim::tools::run_isolated([&] { return to_json(simulate(calibrated)); });
+  const int kernels = after["jobs"][0]["compute_model"]["kernels_per_step"].get<int>();
+  ASSERT_GT(kernels, 24 * 10);  // BERT-large: 24 transformer layers of more than ten kernels each
+  EXPECT_DOUBLE_EQ(before["jobs"][0]["compute_model"]["kernel_fixed_us"].get<double>(), 3.0);
+  const double step_before = before["jobs"][0]["step_time_s"]["mean"].get<double>();
+  EXPECT_NEAR(after["jobs"][0]["step_time_s"]["mean"].get<double>() - step_before, kernels * 4e-6, 1e-9);
+}
+
 }  // namespace
 }  // namespace vtsim::sim

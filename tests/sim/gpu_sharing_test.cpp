@@ -51,10 +51,10 @@ TEST(TimeSlicing, BestEffortGivesOneBusyTenantTheWholeGpu) {
 }
 
 TEST(TimeSlicing, HostBoundTenantsLendEachOtherTheirIdleGpuTime) {
-  // With the fitted PyTorch dispatch cost a ResNet-50 tenant at batch 1 leaves its T4 idle part of each step while
-  // its host issues kernels (at batch 1). Two such tenants under best effort: one runs while the other waits for its host, so each
-  // step takes less than twice its time alone (what two tenants that keep the GPU busy get), and at least its alone
-  // step plus its share of the other's GPU time beyond the first's idle time.
+  // With PyTorch's fitted dispatch cost (95 us per kernel) a ResNet-50 tenant at batch 1 leaves its T4 idle part of
+  // each step while its host issues kernels. Two such tenants under best effort: one runs while the other waits for
+  // its host, so each step takes less than twice its time alone (what two tenants that keep the GPU busy get), and
+  // at least its alone step and the GPU time both tenants' kernels need.
   nlohmann::json one = t4_tenants("T4-8C", "best_effort", 1, 0, 95.0);
   one["jobs"][0]["batch_per_gpu"] = 1;
   nlohmann::json two = t4_tenants("T4-8C", "best_effort", 2, 0, 95.0);
@@ -66,7 +66,7 @@ TEST(TimeSlicing, HostBoundTenantsLendEachOtherTheirIdleGpuTime) {
   const double a = alone_s(result);
   EXPECT_GE(step_s(result, 0), a);
   EXPECT_GE(step_s(result, 0), 2 * busy_fraction * a);  // the GPU serves both tenants' kernels
-  EXPECT_LT(step_s(result, 0), 2 * a * 2e-3 / (2e-3 - 100e-6));
+  EXPECT_LT(step_s(result, 0), 2 * a);
 }
 
 TEST(TimeSlicing, FixedShareGivesAT4_4CTenantAQuarterEvenAlone) {
