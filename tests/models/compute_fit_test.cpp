@@ -115,9 +115,10 @@ TEST(ResolveCompute, DataLoadingSharesTheVmsCoresLeftByItsRanksTrainingLoops) {
   const double per_image_s = data_loading_cpu_s_per_sample(rn50);
   // One rank, 4 cores: 3 loader cores.
   const auto loading_s = [&](int cores, int ranks) {
-    return resolve_compute(a100, Precision::fp16, rn50, 256, HostSide{.vm_cpu_cores = cores, .ranks_per_vm = ranks},
-                           fit, {})
-        .parameters.data_loading_s;
+    HostSide host;
+    host.vm_cpu_cores = cores;
+    host.ranks_per_vm = ranks;
+    return resolve_compute(a100, Precision::fp16, rn50, 256, host, fit, {}).parameters.data_loading_s;
   };
   EXPECT_DOUBLE_EQ(loading_s(4, 1), 256 * per_image_s / 3);
   // Four ranks in a 24-core VM: 20 loader cores, 5 per rank.
