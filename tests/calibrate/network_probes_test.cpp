@@ -82,20 +82,21 @@ class FakeConnection : public RdmaConnection {
   double write_stream_s(std::int64_t bytes, int iterations, int) override {
     return static_cast<double>(bytes) * iterations / 9e9;
   }
-  void finish() override { finished = true; }
-  bool finished = false;
+  explicit FakeConnection(bool& finished) : finished_(finished) {}
+  void finish() override { finished_ = true; }
+
+ private:
+  bool& finished_;  // owned by the backend: the probe destroys its connection before the test looks
 };
 
 class FakeRdma : public RdmaBackend {
  public:
   std::vector<std::string> names = {"mlx5_0"};
-  FakeConnection* connection = nullptr;
+  bool connection_finished = false;
   std::vector<std::string> devices() override { return names; }
   void serve(const RdmaEndpointOptions&) override { served = true; }
   std::unique_ptr<RdmaConnection> connect(const std::string&, const RdmaEndpointOptions&) override {
-    auto made = std::make_unique<FakeConnection>();
-    connection = made.get();
-    return made;
+    return std::make_unique<FakeConnection>(connection_finished);
   }
   bool served = false;
 };
@@ -106,7 +107,7 @@ TEST(RdmaProbe, MeasuresWriteLatencyAndBandwidthOverSizes) {
   options.endpoint.max_bytes = 1024;
   const std::vector<RdmaSeries> series = probe_rdma(rdma, "server1", options);
   ASSERT_EQ(series.size(), 2u);
-  EXPECT_TRUE(rdma.connection->finished);
+  EXPECT_TRUE(rdma.connection_finished);
   const RdmaSeries& latency = series[0];
   EXPECT_EQ(latency.transport, "roce");
   EXPECT_EQ(latency.op, "write");

@@ -186,7 +186,8 @@ TEST(BertLarge, PretrainingAddsTheMaskedLmAndNextSentenceHeads) {
     EXPECT_NEAR(w.parameters(), 340e6, 0.02 * 340e6);  // Devlin et al. 2019: 340M
   }
   // The masked LM predicts 20 positions at sequence 128 (NVIDIA DeepLearningExamples max_predictions_per_seq).
-  const Layer& decoder = layer_named(catalog("bert-large-pretrain-seq128"), "mlm.decoder");
+  const Workload pretraining = catalog("bert-large-pretrain-seq128");
+  const Layer& decoder = layer_named(pretraining, "mlm.decoder");
   EXPECT_DOUBLE_EQ(decoder.forward_flop, 20 * (2.0 * 1024 * 30522 + 30522));
 }
 
