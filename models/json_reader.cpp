@@ -169,9 +169,66 @@ void JsonObject::finish() const {
   }
 }
 
+namespace {
+
+// Deepest nesting of arrays and objects vtsim reads: no input of its needs more than a handful of levels, and a parser
+// that recurses once per level (nlohmann's, and every walk over the result) runs out of stack near 60,000.
+constexpr int kMaxJsonDepth = 256;
+
+// "line L, column C" of byte `offset` of `text`.
+std::string line_and_column(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + offset, '\n'));
+  const std::size_t line_start = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+  const std::size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// Throws when arrays and objects nest deeper than kMaxJsonDepth, naming where the limit is crossed.
+void check_depth(std::string_view text, const std::string& file) {
+  int depth = 0;
+  bool in_string = false;
+  bool escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth) {
+        throw InputError(file + ": " + line_and_column(text, i) + ": invalid JSON: nested deeper than " +
+                         std::to_string(kMaxJsonDepth) + " levels");
+      }
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+}
+
+}  // namespace
+
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  check_depth(text, file);
   try {
     return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::out_of_range& error) {
+    // A number beyond a double ("1e400"): nlohmann names the literal, so find it for the position.
+    const std::string what = error.what();
+    const std::size_t quote = what.find('\'');
+    const std::string literal =
+        quote == std::string::npos ? "" : what.substr(quote + 1, what.find('\'', quote + 1) - quote - 1);
+    const std::size_t at = literal.empty() ? std::string_view::npos : text.find(literal);
+    throw InputError(file + (at == std::string_view::npos ? "" : ": " + line_and_column(text, at)) +
+                     ": invalid JSON: the number " + literal + " is beyond the range of a double");
   } catch (const nlohmann::json::parse_error& error) {
     // Turn nlohmann's byte offset into a line and column a person can find.
     const std::size_t offset = std::min<std::size_t>(error.byte == 0 ? 0 : error.byte - 1, text.size());

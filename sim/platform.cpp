@@ -71,6 +71,7 @@ Platform::Platform(const Topology& topology) {
           host_zone->add_route(from, gpu_hosts_[static_cast<std::size_t>(b)]->get_netpoint(), nullptr, nullptr,
                                to_simgrid(topology.intra_host_route(a, b), links_), false);
         }
+        if (!topology.has_nics()) continue;  // a host without NICs (allowed for single-host jobs) has no way out
         const std::vector<Hop> up = topology.gpu_to_network(a);
         host_zone->add_route(from, gateway, nullptr, nullptr, to_simgrid(up, links_), false);
         host_zone->add_route(gateway, from, nullptr, nullptr, to_simgrid(reversed(up), links_), false);

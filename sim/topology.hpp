@@ -96,6 +96,8 @@ class Topology {
   int host_count() const { return host_count_; }
   /// Racks in the cluster.
   int rack_count() const { return rack_count_; }
+  /// Whether hosts have NICs (cluster.host.nics may be 0 when every job stays in one host).
+  bool has_nics() const { return nics_per_host_ > 0; }
   /// How the GPUs of each host are joined by NVLink (none when NVLink is absent or disabled).
   NvlinkLayout nvlink_layout() const { return nvlink_layout_; }
   /// Where GPU `gpu` sits. REQUIRES: 0 <= gpu < gpu_count().

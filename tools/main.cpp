@@ -65,8 +65,11 @@ int main(int argc, char** argv) {
   } catch (const vtsim::InputError& error) {
     std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
     return kExitInputError;
-  } catch (const std::runtime_error& error) {
+  } catch (const std::exception& error) {  // std::runtime_error from a failed simulation process, or any other
     std::cerr << "vtsim: internal error: " << vtsim::printable(error.what()) << '\n';
+    return kExitInternalError;
+  } catch (...) {
+    std::cerr << "vtsim: internal error: an exception of unknown type\n";
     return kExitInternalError;
   }
   return 0;

@@ -72,6 +72,25 @@ TEST(JsonReader, SyntaxErrorsGiveLineAndColumn) {
   EXPECT_EQ(message.rfind("bad.json: line 3, column 8: invalid JSON: ", 0), 0u) << message;
 }
 
+TEST(JsonReader, ANumberBeyondADoubleIsAnInputErrorWithItsPosition) {
+  // 1e400 overflows a double (largest ~1.8e308); nlohmann throws out_of_range for it, which used to abort vtsim.
+  const std::string text = "{\n  \"racks\": 1e400\n}\n";
+  EXPECT_EQ(error_of([&] { parse_json_text(text, "big.json"); }),
+            "big.json: line 2, column 12: invalid JSON: the number 1e400 is beyond the range of a double");
+}
+
+TEST(JsonReader, NestingDeeperThan256LevelsIsRefusedBeforeParsing) {
+  // 70,000 levels used to overflow the stack; 256 still parse, 257 do not. Brackets inside strings do not count.
+  const std::string deep = std::string(257, '[') + std::string(257, ']');
+  EXPECT_EQ(error_of([&] { parse_json_text(deep, "deep.json"); }),
+            "deep.json: line 1, column 257: invalid JSON: nested deeper than 256 levels");
+  EXPECT_EQ(error_of([] { parse_json_text(std::string(70000, '[') + std::string(70000, ']'), "d.json"); }),
+            "d.json: line 1, column 257: invalid JSON: nested deeper than 256 levels");
+  const std::string fits = std::string(256, '[') + std::string(256, ']');
+  EXPECT_NO_THROW(parse_json_text(fits, "ok.json"));
+  EXPECT_NO_THROW(parse_json_text("{\"a\": \"" + std::string(1000, '[') + "\\\"\"}", "s.json"));
+}
+
 TEST(JsonReader, MissingFileIsAnInputError) {
   EXPECT_EQ(error_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: cannot open file");
 }
