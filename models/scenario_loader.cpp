@@ -241,7 +241,14 @@ HorovodConfig read_horovod(JsonObject horovod) {
   if (auto threshold = horovod.get("fusion_threshold_mib")) {
     config.fusion_threshold_bytes = threshold->as_number(0.0, 65536.0) * units::kBytesPerMiB;
   }
-  if (auto cycle = horovod.get("cycle_time_ms")) config.cycle_time_s = cycle->as_number(0.0, 10000.0) * units::kSecondsPerMs;
+  if (auto cycle = horovod.get("cycle_time_ms")) {
+    const double cycle_ms = cycle->as_number(0.0, 10000.0);
+    // A cycle of a few attoseconds would tick the coordinator forever: 0 means none, else at least a microsecond.
+    if (cycle_ms > 0.0 && cycle_ms < 1e-3) {
+      cycle->fail("expected 0 (no cycle) or at least 0.001 ms, got " + describe_json(cycle->json()));
+    }
+    config.cycle_time_s = cycle_ms * units::kSecondsPerMs;
+  }
   if (auto algorithm = horovod.get("allreduce")) config.allreduce = algorithm->as_enum(allreduce_algorithm_names());
   horovod.finish();
   return config;

@@ -154,6 +154,8 @@ std::vector<ErrorCase> error_cases() {
        with({{"jobs[0].workload",
               {{"transformer", {{"layers", 2}, {"hidden_size", 100}, {"heads", 3}, {"sequence_length", 8}, {"vocab_size", 10}}}}}}),
        "s.json: jobs[0].workload.transformer.hidden_size: expected a multiple of heads (3), got 100"},
+      {"CycleTimeTooShortToTick", with({{"jobs[0].horovod.cycle_time_ms", 1e-310}}),
+       "s.json: jobs[0].horovod.cycle_time_ms: expected 0 (no cycle) or at least 0.001 ms, got 1e-310"},
       {"MissingProfileFile", with({{"calibration_profile", "no-such-profile.json"}}),
        "s.json: calibration_profile: no such file: no-such-profile.json"},
       // Names reach terminals, tables and plot scripts as they are: control characters are refused.
