@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 
 namespace vtsim::calibrate {
 
@@ -50,13 +51,7 @@ double LogText::number(std::size_t index, std::string_view token, std::string_vi
   return value;
 }
 
-LogText read_log_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return LogText(file, text.str());
-}
+LogText read_log_file(const std::string& file) { return LogText(file, read_input_file(file)); }
 
 std::vector<std::string_view> split_tokens(std::string_view line) {
   std::vector<std::string_view> tokens;

@@ -7,6 +7,7 @@
 
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 #include "models/nearest_name.hpp"
 
 namespace vtsim {
@@ -245,12 +246,6 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   }
 }
 
-nlohmann::json read_json_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_json_text(text.str(), file);
-}
+nlohmann::json read_json_file(const std::string& file) { return parse_json_text(read_input_file(file), file); }
 
 }  // namespace vtsim

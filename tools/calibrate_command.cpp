@@ -15,19 +15,13 @@
 #include "calibrate/profile_fits.hpp"
 #include "calibrate/topology_importer.hpp"
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 #include "tools/calibrate_show.hpp"
 #include "tools/command.hpp"
 
 namespace vtsim::tools {
 namespace {
 
-std::string read_text_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void apply(Provenance& provenance, const ProvenanceOverrides& overrides, const std::string& log) {
   provenance.date = calibrate::file_date_iso8601(log);  // a log does not say when it was taken; its file does
@@ -181,7 +175,7 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
     throw InputError("import " + request.tool + ": expected one LOG, got " + std::to_string(request.logs.size()));
   }
   for (const std::string& log : request.logs) {
-    const std::string text = read_text_file(log);
+    const std::string text = read_input_file(log);
     if (request.tool == "nccl-tests") {
       CollectiveSeries series = calibrate::import_nccl_tests(text, log, {request.op});
       apply(series.provenance, request.overrides, log);

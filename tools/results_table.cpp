@@ -8,6 +8,7 @@
 
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 #include "tools/csv.hpp"
 
 namespace vtsim::tools {
@@ -18,11 +19,7 @@ std::string short_column_name(const std::string& path) {
 }
 
 ResultsTable ResultsTable::read(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::vector<std::vector<std::string>> rows = parse_csv(text.str(), file);
+  std::vector<std::vector<std::string>> rows = parse_csv(read_input_file(file), file);
   if (rows.empty() || rows[0].size() < 3 || rows[0][0] != "point" || rows[0][1] != "id" || rows[0].back() != "error") {
     throw InputError(file + ": not a sweep's results.csv (expected the columns point, id, ..., error)");
   }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 #include "models/overrides.hpp"
 #include "tools/sweep_axes.hpp"
@@ -16,13 +17,6 @@
 namespace vtsim::tools {
 namespace {
 
-std::string read_text_file(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file + ": cannot read the sweep file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The id of a point: a hash of its swept values, sorted by path so that it does not depend on column order.
 std::string point_id(const std::vector<std::string>& paths, const std::vector<nlohmann::json>& values) {
@@ -199,7 +193,7 @@ Sweep parse_sweep(std::string_view text, const std::string& file, const std::str
 
 Sweep load_sweep_file(const std::string& file, std::span<const std::string> extra_set) {
   const std::string dir = std::filesystem::path(file).parent_path().string();
-  return parse_sweep(read_text_file(file), file, dir.empty() ? "." : dir, extra_set);
+  return parse_sweep(read_input_file(file), file, dir.empty() ? "." : dir, extra_set);
 }
 
 std::vector<std::string> Sweep::columns() const {

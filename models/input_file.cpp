@@ -1,0 +1,33 @@
+#include "models/input_file.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "models/error.hpp"
+
+namespace vtsim {
+
+std::string read_input_file(const std::string& file) {
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(file, error);
+  if (error || !std::filesystem::exists(status)) throw InputError(file + ": cannot open file");
+  if (!std::filesystem::is_regular_file(status)) {
+    throw InputError(file + ": not a regular file (a device, FIFO or folder)");
+  }
+  const std::uintmax_t size = std::filesystem::file_size(file, error);
+  if (!error && size > kMaxInputFileBytes) throw InputError(file + ": larger than 64 MiB: not an input vtsim reads");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file + ": cannot open file");
+  // Read in chunks and stop one past the limit: a file that grows while it is read is bounded too.
+  std::string text;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxInputFileBytes) throw InputError(file + ": larger than 64 MiB: not an input vtsim reads");
+  }
+  return text;
+}
+
+}  // namespace vtsim
