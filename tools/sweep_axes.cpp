@@ -64,7 +64,15 @@ AxisBlock read_grid(const JsonValue& grid, const nlohmann::ordered_json& ordered
     block.json_paths.push_back(list.path());
     lists.emplace_back(list.json().begin(), list.json().end());
   }
+  // Count first: a grid of a few long lists can make more rows than memory holds.
+  std::size_t rows_in_grid = 1;
+  for (const std::vector<nlohmann::json>& list : lists) {
+    if (__builtin_mul_overflow(rows_in_grid, list.size(), &rows_in_grid) || rows_in_grid > kMaxSweepPoints) {
+      grid.fail("makes more than " + std::to_string(kMaxSweepPoints) + " points");
+    }
+  }
   // Cartesian product, the first path varying slowest.
+  block.rows.reserve(rows_in_grid);
   block.rows.emplace_back();
   for (const std::vector<nlohmann::json>& list : lists) {
     std::vector<std::vector<nlohmann::json>> rows;

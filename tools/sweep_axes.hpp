@@ -12,6 +12,13 @@
 
 namespace vtsim::tools {
 
+/// The most points one sweep may have (each point holds its values in memory), and so one block too.
+inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
+
+}  // namespace vtsim::tools
+
+namespace vtsim::tools {
+
 /// One block of axes, expanded: `rows[r][c]` is the value of `paths[c]` in the block's r-th combination.
 struct AxisBlock {
   std::vector<std::string> paths;

@@ -124,7 +124,13 @@ SweepSummary run_sweep(const SweepRequest& request, const Sweep& sweep, std::ost
     summary.ran += answers.size();
   };
   tasks.close_in_workers = {log.fd()};
-  const int jobs = request.jobs > 0 ? request.jobs : available_cpus();
+  // Each point is one single-threaded simulation: workers beyond the CPUs only add processes and memory.
+  int jobs = request.jobs > 0 ? request.jobs : available_cpus();
+  if (jobs > available_cpus()) {
+    std::cerr << "vtsim: --jobs " << jobs << ": using " << available_cpus()
+              << " workers, the CPUs available (a point is one single-threaded simulation)\n";
+    jobs = available_cpus();
+  }
   run_worker_pool(pending, jobs, tasks);
   progress.finish();
 

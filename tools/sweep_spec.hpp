@@ -37,8 +37,6 @@ struct Sweep {
   std::vector<std::string> columns() const;
 };
 
-/// The most points one sweep may have (each point holds its values in memory).
-inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
 
 /// Loads and expands a sweep file; `extra_set` ("PATH=VALUE") applies after the file's "set".
 /// Throws InputError naming the file and the JSON path on any bad input.

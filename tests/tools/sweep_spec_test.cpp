@@ -124,6 +124,15 @@ TEST(SweepSpec, MalformedSweepsFailNamingThePath) {
             "test-sweep.json: set[0]: --set cluster.racks: expected PATH=VALUE, e.g. jobs[0].batch_per_gpu=32");
 }
 
+TEST(SweepSpec, OneGridOfMoreThanTenMillionPointsIsRefusedBeforeItIsExpanded) {
+  // Three lists of 1,000 values: 10^9 rows in one block, which used to be expanded until memory ran out.
+  std::string values;
+  for (int i = 1; i <= 1000; ++i) values += (i > 1 ? ", " : "") + std::to_string(i);
+  const std::string grid = R"("axes": [{"grid": {"cluster.racks": [)" + values + R"(], "jobs[0].batch_per_gpu": [)" +
+                           values + R"(], "jobs[0].iterations": [)" + values + "]}}]";
+  EXPECT_EQ(error_of(grid), "test-sweep.json: axes[0].grid: makes more than 10000000 points");
+}
+
 // Axis values become scenario fields, CSV cells and plot labels: text with control characters is refused where it
 // is written, however deep in the value.
 TEST(SweepSpec, AxisTextWithControlCharactersIsRefused) {
