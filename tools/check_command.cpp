@@ -12,6 +12,15 @@
 
 namespace vtsim::tools {
 
+CLI::Validator non_empty_scenario_file() {
+  return CLI::Validator(
+      [](const std::string& file) {
+        return file.empty() ? std::string("an empty file name (omit SCENARIO for the built-in default)")
+                            : std::string();
+      },
+      "FILE");
+}
+
 Scenario load_scenario_or_default(const std::string& file, const std::vector<std::string>& overrides) {
   if (!file.empty()) return load_scenario_file(file, overrides);
   const std::string name(kDefaultScenarioName);
@@ -32,7 +41,8 @@ Command add_check_command(CLI::App& parent) {
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = parent.add_subcommand("check", "Validate a scenario and print it with every default filled in");
-  app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)");
+  app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)")
+      ->check(non_empty_scenario_file());
   app->add_option("--set", options->overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
       ->allow_extra_args(false);
   return {app, [options] {

@@ -5,9 +5,14 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "models/scenario.hpp"
 
 namespace vtsim::tools {
+
+/// Refuses an empty SCENARIO argument (`vtsim run ""`), which would otherwise mean the built-in default.
+CLI::Validator non_empty_scenario_file();
 
 /// Loads SCENARIO (or the built-in default when `file` is empty) with the overrides applied. Throws InputError.
 Scenario load_scenario_or_default(const std::string& file, const std::vector<std::string>& overrides);

@@ -45,7 +45,8 @@ Command add_run_command(CLI::App& parent) {
   auto format = std::make_shared<std::string>("table");
   CLI::App* app = parent.add_subcommand("run", "Simulate a scenario and print step time, throughput and scaling");
   app->add_option("scenario", request->scenario_file,
-                  "Scenario JSON file (the built-in default when omitted; then NVLink on and off are compared)");
+                  "Scenario JSON file (the built-in default when omitted; then NVLink on and off are compared)")
+      ->check(non_empty_scenario_file());
   app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")->allow_extra_args(false);
   app->add_option("--compare", request->compare,
                   "Also run the scenario with PATH=VALUE and show it side by side; repeatable")
