@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <vector>
 
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
@@ -215,12 +217,70 @@ void check_depth(std::string_view text, const std::string& file) {
   }
 }
 
+// Refuses a key given twice in one object, which nlohmann would resolve silently by keeping the last value. Follows
+// the parser's events to know the JSON path of each object.
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& file) : file_(file) {}
+
+  bool operator()(int, nlohmann::json::parse_event_t event, const nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    switch (event) {
+      case Event::object_start:
+      case Event::array_start:
+        frames_.push_back({event == Event::object_start, {}, child_of_current(), 0, ""});
+        break;
+      case Event::key: {
+        Frame& frame = frames_.back();
+        const std::string key = parsed.get<std::string>();
+        if (!frame.keys.insert(key).second) {
+          throw InputError(file_ + ": " + child_path(frame.path, key) +
+                           ": duplicate key (the later value would silently replace the earlier one)");
+        }
+        frame.last_key = key;
+        break;
+      }
+      case Event::object_end:
+      case Event::array_end:
+        frames_.pop_back();
+        value_done();
+        break;
+      case Event::value:
+        value_done();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Frame {
+    bool object;
+    std::set<std::string> keys;
+    std::string path;
+    std::size_t next_index;
+    std::string last_key;
+  };
+
+  std::string child_of_current() const {
+    if (frames_.empty()) return "";
+    const Frame& parent = frames_.back();
+    return parent.object ? child_path(parent.path, parent.last_key)
+                         : parent.path + "[" + std::to_string(parent.next_index) + "]";
+  }
+  void value_done() {
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().next_index;
+  }
+
+  const std::string& file_;
+  std::vector<Frame> frames_;
+};
+
 }  // namespace
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
   check_depth(text, file);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, DuplicateKeyCheck(file));
   } catch (const nlohmann::json::out_of_range& error) {
     // A number beyond a double ("1e400"): nlohmann names the literal, so find it for the position.
     const std::string what = error.what();

@@ -91,6 +91,15 @@ TEST(JsonReader, NestingDeeperThan256LevelsIsRefusedBeforeParsing) {
   EXPECT_NO_THROW(parse_json_text("{\"a\": \"" + std::string(1000, '[') + "\\\"\"}", "s.json"));
 }
 
+TEST(JsonReader, AKeyGivenTwiceInOneObjectIsRefusedWithItsPath) {
+  EXPECT_EQ(error_of([] { parse_json_text(R"({"jobs": [{"a": 1}, {"b": 2, "b": 3}]})", "dup.json"); }),
+            "dup.json: jobs[1].b: duplicate key (the later value would silently replace the earlier one)");
+  EXPECT_EQ(error_of([] { parse_json_text(R"({"x": {"y": [1, {"z": 0}]}, "x": 2})", "dup.json"); }),
+            "dup.json: x: duplicate key (the later value would silently replace the earlier one)");
+  // The same key in different objects is fine.
+  EXPECT_NO_THROW(parse_json_text(R"({"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]})", "ok.json"));
+}
+
 TEST(JsonReader, MissingFileIsAnInputError) {
   EXPECT_EQ(error_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: cannot open file");
 }
