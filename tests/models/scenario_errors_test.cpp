@@ -129,8 +129,14 @@ std::vector<ErrorCase> error_cases() {
       {"SwitchLongerThanSlice",
        with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 1},
              {"virtualization.scheduler.context_switch_us", 1500}}),
-       "s.json: virtualization.scheduler.context_switch_us: a context switch (1500 us) must take less than the time "
-       "slice (1 ms), or no vGPU would ever run"},
+       "s.json: virtualization.scheduler.context_switch_us: a context switch (1500 us) may take at most 90% of the "
+       "time slice (1 ms): each slot would leave a vGPU almost nothing to run"},
+      // Just below the slice used to make a 2-iteration run take minutes (a slot's useful part was 1 ns).
+      {"SwitchAlmostTheWholeSlice",
+       with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 2},
+             {"virtualization.scheduler.context_switch_us", 1999.999}}),
+       "s.json: virtualization.scheduler.context_switch_us: a context switch (1999.999 us) may take at most 90% of "
+       "the time slice (2 ms): each slot would leave a vGPU almost nothing to run"},
       {"CopiesZero", with({{"jobs[0].copies", 0}}), "s.json: jobs[0].copies: expected an integer from 1 to 1024, got 0"},
       {"MigOnT4", with({{"cluster.host.gpu_model", "t4"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.5gb"}}),
        "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},
