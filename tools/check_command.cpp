@@ -7,6 +7,7 @@
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/scenario_writer.hpp"
+#include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/default_scenario.hpp"
 
@@ -44,7 +45,8 @@ Command add_check_command(CLI::App& parent) {
   app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)")
       ->check(non_empty_scenario_file());
   app->add_option("--set", options->overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(assignment_check());
   return {app, [options] {
             print_resolved_scenario(std::cout, load_scenario_or_default(options->scenario, options->overrides));
           }};

@@ -5,6 +5,7 @@
 
 #include "models/scenario.hpp"
 #include "tools/check_command.hpp"
+#include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/point_runner.hpp"
 #include "tools/result_table.hpp"
@@ -47,10 +48,13 @@ Command add_run_command(CLI::App& parent) {
   app->add_option("scenario", request->scenario_file,
                   "Scenario JSON file (the built-in default when omitted; then NVLink on and off are compared)")
       ->check(non_empty_scenario_file());
-  app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")->allow_extra_args(false);
+  app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
+      ->allow_extra_args(false)
+      ->check(assignment_check());
   app->add_option("--compare", request->compare,
                   "Also run the scenario with PATH=VALUE and show it side by side; repeatable")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(assignment_check());
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_option("--trace", request->trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
   return {app, [request, format] {

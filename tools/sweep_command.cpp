@@ -9,6 +9,7 @@
 #include "models/error.hpp"
 #include "models/scenario_loader.hpp"
 #include "tools/atomic_file.hpp"
+#include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/point_runner.hpp"
 #include "tools/slurm_script.hpp"
@@ -177,16 +178,18 @@ Command add_sweep_command(CLI::App& parent) {
   app->add_option("--out", request->out_dir,
                   "Output folder: results.csv, results.jsonl; rerun the same command to resume into it");
   app->add_option("--jobs,-j", request->jobs, "Worker processes (default: the number of CPUs)")
-      ->check(CLI::PositiveNumber);
-  CLI::Option* shard = app->add_option("--shard", request->shard, "Run only shard i of N: the points with index % N == i");
+      ->check(at_least_one_check());
+  CLI::Option* shard = app->add_option("--shard", request->shard, "Run only shard i of N: the points with index % N == i")
+                           ->check(shard_check());
   app->add_option("--set", request->extra_set, "Override a field of every point, PATH=VALUE; repeatable")
-      ->allow_extra_args(false);
+      ->allow_extra_args(false)
+      ->check(assignment_check());
   app->add_flag("--retry-failed", request->retry_failed, "Rerun the points recorded as failed");
   app->add_flag("--list", request->list, "Print the points (index, id, values) and run nothing");
   CLI::Option* emit = app->add_flag("--emit-slurm", request->emit_slurm,
                                     "Write DIR/sweep.sbatch, a Slurm job array running one shard per task");
   app->add_option("--shards", request->shards, "With --emit-slurm: array tasks (default: 8, at most the points)")
-      ->check(CLI::PositiveNumber)
+      ->check(at_least_one_check())
       ->needs(emit);
   // Checked while parsing, so that a malformed value is a command-line error (exit status 2) that names the option.
   app->add_option("--partition", request->partition, "With --emit-slurm: the Slurm partition (or a list: a,b)")

@@ -1,0 +1,16 @@
+#pragma once
+// Validators for command-line options, so that a malformed value is a command-line error (exit status 2, one line
+// naming the option) before anything runs, rather than an input error found later.
+
+#include <CLI/CLI.hpp>
+
+namespace vtsim::tools {
+
+/// PATH=VALUE with a path that parses (`--set`, `--compare`).
+CLI::Validator assignment_check();
+/// i/N with 0 <= i < N (`--shard`).
+CLI::Validator shard_check();
+/// A whole number >= 1 (`--jobs`, `--shards`).
+CLI::Validator at_least_one_check();
+
+}  // namespace vtsim::tools
