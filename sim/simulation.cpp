@@ -317,6 +317,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     std::ofstream out(options.trace_file);
     if (!out) throw InputError(options.trace_file + ": cannot write the trace");
     trace.write(out);
+    out.flush();
+    if (!out) throw InputError(options.trace_file + ": writing the trace failed (is the disk full?)");
   }
   return result;
 }

@@ -1,7 +1,8 @@
 // vtsim: simulator of virtualized distributed deep-learning training. Command-line entry point.
 //
-// Exit status: 0 success, 1 bad input (the message names the file and the JSON path), 2 bad command line, 3 internal
-// error (a bug: please report it), 4 a check asked for failed (`vtsim validate --check`).
+// Exit status: 0 success, 1 bad input (the message names the file and the JSON path) or an output that cannot be
+// written, 2 bad command line, 3 internal error (a bug: please report it), 4 a check asked for failed (`vtsim validate
+// --check`).
 
 #include <iostream>
 #include <string>
@@ -71,6 +72,12 @@ int main(int argc, char** argv) {
   } catch (...) {
     std::cerr << "vtsim: internal error: an exception of unknown type\n";
     return kExitInternalError;
+  }
+  // A result that did not reach its reader (a full disk, a closed pipe) is not a success.
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "vtsim: standard output: write failed (is the disk full?)\n";
+    return kExitInputError;
   }
   return 0;
 }
