@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -38,7 +39,22 @@ nlohmann::json bench_scenario(int gpus, const std::string& fidelity) {
 }  // namespace
 
 void bench_command(std::ostream& out, int max_gpus) {
-  TextTable table({"gpus", "fidelity", "wall_s", "peak_rss_mib", "simulated_step_ms", "samples_per_s"});
+  // Each row is printed as soon as it is measured: a crash or a kill at the largest size keeps every finished row.
+  const std::vector<std::pair<std::string, int>> columns = {{"gpus", 6},         {"fidelity", 9},
+                                                            {"wall_s", 9},       {"peak_rss_mib", 13},
+                                                            {"simulated_step_ms", 18}, {"samples_per_s", 14}};
+  const auto print_row = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c + 1 < cells.size(); ++c) {
+      out << std::left << std::setw(columns[c].second) << cells[c] << ' ';
+    }
+    out << cells.back() << '\n';
+    out.flush();
+  };
+  out << "vtsim bench: BERT-large seq128, batch 64/GPU, 8x A100 80GB hosts, RoCE v2 leaf-spine 2:1, flat ring,\n"
+         "3 iterations (1 warm-up); each point in its own process\n";
+  std::vector<std::string> header;
+  for (const auto& column : columns) header.push_back(column.first);
+  print_row(header);
   for (int gpus = 8; gpus <= max_gpus; gpus *= 4) {
     for (const std::string fidelity : {"step", "flow", "analytic"}) {
       // Step level is O(N^2) communications per allreduce: past 256 GPUs it takes minutes (docs/simgrid-notes.md).
@@ -53,15 +69,12 @@ void bench_command(std::ostream& out, int max_gpus) {
       });
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       const nlohmann::json& job = answer["result"]["jobs"][0];
-      table.add_row({std::to_string(gpus), fidelity, format_number(wall, 3),
-                     format_number(answer["peak_rss_kib"].get<double>() / 1024.0, 4),
-                     format_number(job["step_time_s"]["mean"].get<double>() * 1e3, 5),
-                     format_number(job["samples_per_s"].get<double>(), 6)});
+      print_row({std::to_string(gpus), fidelity, format_number(wall, 3),
+                 format_number(answer["peak_rss_kib"].get<double>() / 1024.0, 4),
+                 format_number(job["step_time_s"]["mean"].get<double>() * 1e3, 5),
+                 format_number(job["samples_per_s"].get<double>(), 6)});
     }
   }
-  out << "vtsim bench: BERT-large seq128, batch 64/GPU, 8x A100 80GB hosts, RoCE v2 leaf-spine 2:1, flat ring,\n"
-         "3 iterations (1 warm-up); each point in its own process\n";
-  table.print(out);
 }
 
 Command add_bench_command(CLI::App& parent) {

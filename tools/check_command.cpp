@@ -44,7 +44,8 @@ Command add_check_command(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("check", "Validate a scenario and print it with every default filled in");
   app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)")
       ->check(non_empty_scenario_file());
-  app->add_option("--set", options->overrides, "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
+  app->add_option("--set", options->overrides,
+                  "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
       ->allow_extra_args(false)
       ->check(assignment_check());
   return {app, [options] {
