@@ -1,5 +1,7 @@
 #include "tools/result_table.hpp"
 
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "models/control_characters.hpp"
@@ -32,37 +34,54 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
   out << "scenario " << text(first["scenario"]) << ", fidelity " << text(first["fidelity"]) << "\n";
   std::vector<std::string> headers = {""};
   for (const Variant& variant : variants) headers.push_back(variant.label);
-  for (std::size_t j = 0; j < first["jobs"].size(); ++j) {
-    const json& job = first["jobs"][j];
+  // Jobs are matched by name: a variant may add tenants, drop them or rename them ("-" where a variant has none).
+  std::vector<std::string> names;
+  for (const Variant& variant : variants) {
+    for (const json& job : variant.result["jobs"]) {
+      const std::string name = job["name"].get<std::string>();
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  }
+  const auto job_named = [](const json& result, const std::string& name) -> const json* {
+    for (const json& job : result["jobs"]) {
+      if (job["name"] == name) return &job;
+    }
+    return nullptr;
+  };
+  for (const std::string& name : names) {
+    const json* described = nullptr;
+    for (const Variant& variant : variants) {
+      if (described == nullptr) described = job_named(variant.result, name);
+    }
+    const json& job = *described;
     out << "\njob " << text(job["name"]) << ": " << text(job["workload"]) << ", " << text(job["precision"]) << ", "
         << job["ranks"].get<int>() << " ranks x batch " << job["batch_per_gpu"].get<int>() << " on "
         << text(job["device"]) << "\n";
     TextTable table(headers);
-    const auto at = [j](const json& result) -> const json& { return result["jobs"][j]; };
-    add_row(table, "step time mean (ms)", variants, [&](const json& r) { return ms(at(r)["step_time_s"]["mean"]); });
-    add_row(table, "step time p50 / p99 (ms)", variants, [&](const json& r) {
-      return ms(at(r)["step_time_s"]["p50"]) + " / " + ms(at(r)["step_time_s"]["p99"]);
+    const auto row = [&](const std::string& label, const std::function<std::string(const json&)>& cell) {
+      add_row(table, label, variants, [&](const json& result) {
+        const json* found = job_named(result, name);
+        return found == nullptr ? std::string("-") : cell(*found);
+      });
+    };
+    row("step time mean (ms)", [](const json& j) { return ms(j["step_time_s"]["mean"]); });
+    row("step time p50 / p99 (ms)",
+        [](const json& j) { return ms(j["step_time_s"]["p50"]) + " / " + ms(j["step_time_s"]["p99"]); });
+    row("samples/s", [](const json& j) { return format_number(j["samples_per_s"], 5); });
+    row("1-GPU samples/s", [](const json& j) { return format_number(j["single_gpu"]["samples_per_s"], 5); });
+    row("scaling efficiency", [](const json& j) { return percent(j["scaling_efficiency"]); });
+    row("compute per step (ms)", [](const json& j) { return ms(j["breakdown_s"]["compute"]); });
+    row("  of which interference (ms)", [](const json& j) { return ms(j["breakdown_s"]["of_which_interference"]); });
+    row("waiting for the GPU scheduler (ms)", [](const json& j) { return ms(j["breakdown_s"]["scheduler_wait"]); });
+    row("waiting for data (ms)", [](const json& j) { return ms(j["breakdown_s"]["data_wait"]); });
+    row("exposed communication (ms)", [](const json& j) { return ms(j["breakdown_s"]["exposed_communication"]); });
+    row("allreduce MiB / calls per step", [](const json& j) {
+      return format_number(j["allreduce"]["bytes_per_step"].get<double>() / 1048576.0, 4) + " / " +
+             format_number(j["allreduce"]["calls_per_step"], 3);
     });
-    add_row(table, "samples/s", variants, [&](const json& r) { return format_number(at(r)["samples_per_s"], 5); });
-    add_row(table, "1-GPU samples/s", variants,
-            [&](const json& r) { return format_number(at(r)["single_gpu"]["samples_per_s"], 5); });
-    add_row(table, "scaling efficiency", variants, [&](const json& r) { return percent(at(r)["scaling_efficiency"]); });
-    add_row(table, "compute per step (ms)", variants, [&](const json& r) { return ms(at(r)["breakdown_s"]["compute"]); });
-    add_row(table, "  of which interference (ms)", variants,
-            [&](const json& r) { return ms(at(r)["breakdown_s"]["of_which_interference"]); });
-    add_row(table, "waiting for the GPU scheduler (ms)", variants,
-            [&](const json& r) { return ms(at(r)["breakdown_s"]["scheduler_wait"]); });
-    add_row(table, "waiting for data (ms)", variants,
-            [&](const json& r) { return ms(at(r)["breakdown_s"]["data_wait"]); });
-    add_row(table, "exposed communication (ms)", variants,
-            [&](const json& r) { return ms(at(r)["breakdown_s"]["exposed_communication"]); });
-    add_row(table, "allreduce MiB / calls per step", variants, [&](const json& r) {
-      return format_number(at(r)["allreduce"]["bytes_per_step"].get<double>() / 1048576.0, 4) + " / " +
-             format_number(at(r)["allreduce"]["calls_per_step"], 3);
-    });
-    add_row(table, "memory per GPU (GiB of capacity)", variants, [&](const json& r) {
-      return format_number(at(r)["memory_per_gpu"]["total_gib"], 3) + " of " +
-             format_number(at(r)["memory_per_gpu"]["device_capacity_gib"], 3);
+    row("memory per GPU (GiB of capacity)", [](const json& j) {
+      return format_number(j["memory_per_gpu"]["total_gib"], 3) + " of " +
+             format_number(j["memory_per_gpu"]["device_capacity_gib"], 3);
     });
     table.print(out);
   }
@@ -86,13 +105,22 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     }
     table.print(out);
   }
-  if (!first["time_sliced_gpus"].empty()) {
+  // Time-sliced GPUs by index and tenants by name, over every variant: a variant may have more or fewer of either.
+  std::size_t gpu_rows = 0;
+  for (const Variant& variant : variants) gpu_rows = std::max(gpu_rows, variant.result["time_sliced_gpus"].size());
+  if (gpu_rows > 0) {
     out << "\ntime-sliced GPUs: busy fraction, time lost to context switches (ms)\n";
     TextTable table(headers);
-    for (std::size_t g = 0; g < first["time_sliced_gpus"].size(); ++g) {
-      const json& gpu = first["time_sliced_gpus"][g];
+    for (std::size_t g = 0; g < gpu_rows; ++g) {
+      const json* described = nullptr;
+      for (const Variant& variant : variants) {
+        if (described == nullptr && g < variant.result["time_sliced_gpus"].size()) {
+          described = &variant.result["time_sliced_gpus"][g];
+        }
+      }
+      const json& gpu = *described;
       std::string label = "GPU " + std::to_string(gpu["gpu"].get<int>()) + " (";
-      for (std::size_t v = 0; v < gpu["vgpus"].size(); ++v) label += (v ? ", " : "") + gpu["vgpus"][v].get<std::string>();
+      for (std::size_t v = 0; v < gpu["vgpus"].size(); ++v) label += (v ? ", " : "") + text(gpu["vgpus"][v]);
       add_row(table, label + ")", variants, [&](const json& r) -> std::string {
         if (g >= r["time_sliced_gpus"].size()) return "-";
         const json& other = r["time_sliced_gpus"][g];
@@ -101,17 +129,31 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     }
     table.print(out);
   }
-  if (first.contains("tenants")) {
+  std::vector<std::string> tenants;
+  for (const Variant& variant : variants) {
+    if (!variant.result.contains("tenants")) continue;
+    for (const json& tenant : variant.result["tenants"]) {
+      const std::string name = tenant["name"].get<std::string>();
+      if (std::find(tenants.begin(), tenants.end(), name) == tenants.end()) tenants.push_back(name);
+    }
+  }
+  if (!tenants.empty()) {
     out << "\ntenants: samples/s, slowdown against running alone; Jain's fairness over alone/shared throughput\n";
     TextTable table(headers);
-    for (std::size_t t = 0; t < first["tenants"].size(); ++t) {
-      add_row(table, first["tenants"][t]["name"].get<std::string>(), variants, [&](const json& r) -> std::string {
-        const json& tenant = r["tenants"][t];
-        return format_number(tenant["samples_per_s"], 5) + ", " + format_number(tenant["slowdown"], 4) + "x";
+    for (const std::string& name : tenants) {
+      add_row(table, printable(name), variants, [&](const json& r) -> std::string {
+        if (!r.contains("tenants")) return "-";
+        for (const json& tenant : r["tenants"]) {
+          if (tenant["name"] == name) {
+            return format_number(tenant["samples_per_s"], 5) + ", " + format_number(tenant["slowdown"], 4) + "x";
+          }
+        }
+        return "-";
       });
     }
-    add_row(table, "Jain's fairness", variants,
-            [&](const json& r) { return format_number(r["fairness"]["jain"], 4); });
+    add_row(table, "Jain's fairness", variants, [&](const json& r) -> std::string {
+      return r.contains("fairness") ? format_number(r["fairness"]["jain"], 4) : "-";
+    });
     table.print(out);
   }
   if (!first["calibration"]["values"].empty()) {
