@@ -329,7 +329,6 @@ std::string_view to_string(PrecisionPath path) {
 }
 
 double default_memory_efficiency() { return kMemoryEfficiency; }
-double default_kernel_fixed_s() { return kKernelFixedS; }
 
 double data_loading_cpu_s_per_sample(const Workload& workload) {
   return workload.sample_unit == "image" ? kImageLoadingCpuS : kSequenceLoadingCpuS;

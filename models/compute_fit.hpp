@@ -74,8 +74,6 @@ const ComputeFit& published_compute_fit();
 
 /// Fraction of datasheet bandwidth memory-bound kernels reach, uncalibrated (compute_fit.cpp cites its sources).
 double default_memory_efficiency();
-/// Device time of a kernel beyond its work (launch, ramp, tail), uncalibrated (compute_fit.cpp cites its source).
-double default_kernel_fixed_s();
 /// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.
 double data_loading_cpu_s_per_sample(const Workload& workload);
 
