@@ -1,8 +1,8 @@
 #pragma once
 // The deep-learning framework a job trains with: it sets the host's cost to issue each kernel (compute_fit.hpp).
 
-#include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -16,10 +16,8 @@ enum class Framework {
 };
 
 /// Spellings in scenario JSON and in the published rows, paired with the value.
-std::span<const std::pair<std::string_view, Framework>> framework_names();
+std::span<const std::pair<std::string, Framework>> framework_names();
 /// The scenario spelling ("pytorch", "tensorflow", "mxnet").
 std::string_view to_string(Framework framework);
-/// Parses the scenario spelling; nullopt when unknown.
-std::optional<Framework> parse_framework(std::string_view text);
 
 }  // namespace vtsim

@@ -313,11 +313,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   }
   if (!batch && !config.idle) job.value().fail("missing required key 'batch_per_gpu'");
   if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
-  if (framework) {
-    std::vector<std::string> names;
-    for (const auto& [spelling, value] : framework_names()) names.emplace_back(spelling);
-    config.framework = *parse_framework(framework->as_choice(names));
-  }
+  if (framework) config.framework = framework->as_enum(framework_names());
   if (host_dispatch) config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
   if (loading) config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
