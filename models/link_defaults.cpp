@@ -1,6 +1,7 @@
 #include "models/link_defaults.hpp"
 
 #include <cassert>
+#include <cstdio>
 
 #include "models/units.hpp"
 
@@ -75,11 +76,10 @@ int nvlink_links_per_connection(const GpuSpec& gpu, int gpus_per_host) {
   switch (nvlink_layout(gpu, gpus_per_host)) {
     case NvlinkLayout::none: return 0;
     case NvlinkLayout::bridge_pairs: return gpu.nvlink_links;  // both of a TU102's links go to its partner card
-    // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board, docs/hardware-facts.md),
-    // but NCCL does not run one ring over it: it lays G - 1 arc-disjoint rings (channels), each over different pair
-    // links, and splits the data among them. vtsim simulates one ring, so each pair link stands for the G - 1 links the
-    // parallel rings use at once: (G - 1) x floor(links / (G - 1)), 12 on an A100 (240 GB/s at 80%), 3 on a P100.
-    case NvlinkLayout::full_mesh: return gpu.nvlink_links / (gpus_per_host - 1) * (gpus_per_host - 1);
+    // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board,
+    // docs/hardware-facts.md). NCCL lays several rings over the mesh at once, each over other pair links
+    // (sim/communicators.cpp), so a job uses the links between its own GPUs and no more.
+    case NvlinkLayout::full_mesh: return gpu.nvlink_links / (gpus_per_host - 1);
     case NvlinkLayout::nvswitch: return gpu.nvlink_links;
     // Not the DGX-1's per-pair links (1 or 2, and some pairs none): the star gives every GPU its full NVLink bandwidth
     // to every other, an optimistic approximation for rings, which NCCL lays along the cube-mesh's linked pairs.
@@ -128,18 +128,21 @@ LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport) {
 }
 
 LinkDefault uplink_default(const ClusterConfig& cluster) {
+  const FabricConfig& fabric = cluster.fabric;
+  // One leaf port to one spine, at the fabric's uplink line rate (the NIC's by default). The transport's efficiency
+  // applies as on the NIC links: the same packets, headers included, cross the uplinks.
+  const double efficiency = transport_spec(cluster.transport).bandwidth_efficiency;
   const NicSpec* nic = find_nic(cluster.host.nic_model);
   assert(nic != nullptr && "validated scenarios name a catalogued NIC");
-  const FabricConfig& fabric = cluster.fabric;
-  // The rack's NIC bandwidth into its leaf, divided by the oversubscription, spread over one uplink per spine. The
-  // transport's efficiency applies too: the same packets, headers included, cross the uplinks.
-  const double nic_Bps = nic_default(*nic, transport_spec(cluster.transport)).bandwidth_Bps;
-  const double rack_nic_Bps = cluster.hosts_per_rack * cluster.host.nics * nic_Bps;
-  return {.bandwidth_Bps = rack_nic_Bps / (fabric.oversubscription * fabric.spines),
+  const double line_rate_Bps = fabric.uplink_bandwidth_Bps > 0 ? fabric.uplink_bandwidth_Bps : nic->line_rate_Bps;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.3g", fabric.oversubscription);
+  return {.bandwidth_Bps = line_rate_Bps * efficiency,
           .latency_s = fabric.switch_latency_s,
           .uncalibrated = true,
-          .source = "uncalibrated: hosts_per_rack x nics x NIC rate / (oversubscription x spines) from the scenario; "
-                    "switch latency from the scenario, whose 300 ns default is uncalibrated"};
+          .source = "uncalibrated: one uplink port per spine (" + std::to_string(fabric.spines) + ") at the scenario's "
+                    "uplink line rate x the transport's efficiency, " + ratio + ":1 oversubscribed; switch latency "
+                    "from the scenario, whose 300 ns default is uncalibrated"};
 }
 
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated) {

@@ -48,12 +48,21 @@ enum class Fidelity {
   analytic,  ///< closed form with the bottleneck bandwidth found on the topology graph, O(1)
 };
 
-/// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack, `spines` spine switches.
+/// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack, `spines` spine switches, each leaf with
+/// one uplink port of `uplink_bandwidth_Bps` to each spine. Every flow between racks is hashed to one spine (ECMP,
+/// seeded by simulation.seed). The three figures are tied by
+///   oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate),
+/// so a scenario gives at most two of them and the loader derives the rest (scenarios/README.md, "Fabric").
 struct FabricConfig {
-  /// Hosts' NIC bandwidth into a leaf divided by the leaf's uplink bandwidth; 2.0 means 2:1. Default 1.0 (non-blocking).
+  /// Hosts' NIC bandwidth into a leaf divided by the leaf's uplink bandwidth; 2.0 means 2:1. Default: derived from
+  /// spines and uplink speed, or 1.0 (non-blocking) when neither is given.
   double oversubscription = 1.0;
-  /// Number of spine switches; each leaf has one uplink to each spine. Default 2.
-  int spines = 2;
+  /// Number of spine switches; each leaf has one uplink to each spine. Default: derived (enough uplinks for the
+  /// oversubscription at the uplink speed, rounded up).
+  int spines = 1;
+  /// Line rate of one leaf uplink port, bytes/s; 0 means the hosts' NIC line rate (leaf and spine ports alike), the
+  /// default.
+  double uplink_bandwidth_Bps = 0;
   /// Port-to-port latency of one switch. Default 300 ns, uncalibrated: the order of the cut-through latency Mellanox
   /// Spectrum SN2000-series product briefs state; calibrate it for your fabric.
   double switch_latency_s = 300e-9;

@@ -1,6 +1,8 @@
 #include "models/scenario_loader.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -81,14 +83,56 @@ HostConfig read_host(JsonObject host) {
   return config;
 }
 
-FabricConfig read_fabric(JsonObject fabric) {
+/// The fabric of a cluster whose hosts are `host`, `hosts_per_rack` to a rack. Of oversubscription, spines and
+/// uplink_gbps the scenario gives at most two (all three only when they agree); the rest follow from
+/// oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate), the uplink defaulting to the
+/// NIC's line rate and the ratio to 1:1.
+FabricConfig read_fabric(std::optional<JsonValue> value, const HostConfig& host, int hosts_per_rack) {
   FabricConfig config;
-  if (auto ratio = fabric.get("oversubscription")) config.oversubscription = ratio->as_number(1.0, 64.0);
-  config.spines = read_int(fabric, "spines", config.spines, 1, 1024);
-  if (auto latency = fabric.get("switch_latency_us")) {
-    config.switch_latency_s = latency->as_number(0.0, 1000.0) * units::kSecondsPerUs;
+  const NicSpec* nic = find_nic(host.nic_model);
+  const double rack_Bps = static_cast<double>(hosts_per_rack) * host.nics * (nic != nullptr ? nic->line_rate_Bps : 0.0);
+  std::optional<double> ratio;
+  std::optional<double> uplink_Bps;
+  std::optional<int> spines;
+  std::optional<JsonValue> ratio_value;
+  bool spines_given = false;
+  bool uplink_given = false;
+  if (value) {
+    JsonObject fabric = value->as_object();
+    ratio_value = fabric.get("oversubscription");
+    if (ratio_value) ratio = ratio_value->as_number(0.01, 64.0);
+    if (auto speed = fabric.get("uplink_gbps")) uplink_Bps = units::gbps_to_Bps(speed->as_number(1.0, 1e6));
+    if (auto count = fabric.get("spines")) spines = static_cast<int>(count->as_int(1, 1024));
+    if (auto latency = fabric.get("switch_latency_us")) {
+      config.switch_latency_s = latency->as_number(0.0, 1000.0) * units::kSecondsPerUs;
+    }
+    fabric.finish();
+    spines_given = spines.has_value();
+    uplink_given = uplink_Bps.has_value();
   }
-  fabric.finish();
+  if (rack_Bps <= 0) {  // no NICs: no fabric to size
+    config.spines = spines.value_or(1);
+    config.uplink_bandwidth_Bps = uplink_Bps.value_or(0.0);
+    return config;
+  }
+  if (ratio && spines && !uplink_Bps) uplink_Bps = rack_Bps / (*ratio * *spines);
+  config.uplink_bandwidth_Bps = uplink_Bps.value_or(nic->line_rate_Bps);
+  if (!spines) {
+    // Enough uplinks for the ratio asked for (1:1 by default), rounded up; the ratio is then what they give.
+    spines = std::max(1, static_cast<int>(std::ceil(rack_Bps / (ratio.value_or(1.0) * config.uplink_bandwidth_Bps) - 1e-9)));
+    if (*spines > 1024) {
+      value->fail(std::to_string(*spines) + " spines would be needed for that oversubscription at that uplink speed; "
+                  "at most 1024: give a faster uplink_gbps or a larger oversubscription");
+    }
+  }
+  config.spines = *spines;
+  config.oversubscription = rack_Bps / (config.spines * config.uplink_bandwidth_Bps);
+  if (ratio && spines_given && uplink_given && std::abs(config.oversubscription - *ratio) > 1e-6 * *ratio) {
+    char derived[32];
+    std::snprintf(derived, sizeof derived, "%.4g", config.oversubscription);
+    ratio_value->fail("does not match hosts_per_rack x nics x NIC line rate / (spines x uplink_gbps) = " +
+                      std::string(derived) + "; give at most two of oversubscription, spines and uplink_gbps");
+  }
   return config;
 }
 
@@ -107,7 +151,7 @@ ClusterConfig read_cluster(JsonObject cluster) {
     for (const TransportSpec& spec : transport_catalog()) names.emplace_back(to_string(spec.transport));
     config.transport = *parse_transport(transport->as_choice(names));
   }
-  if (auto fabric = cluster.get("fabric")) config.fabric = read_fabric(fabric->as_object());
+  config.fabric = read_fabric(cluster.get("fabric"), config.host, config.hosts_per_rack);
   cluster.finish();
   const std::int64_t gpus = std::int64_t{config.racks} * config.hosts_per_rack * config.host.gpus;
   if (gpus > kMaxClusterGpus) {

@@ -19,8 +19,9 @@ nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
         {"nic_model", host.nic_model}}},
       {"transport", std::string(to_string(cluster.transport))},
       {"fabric",
-       {{"oversubscription", cluster.fabric.oversubscription},
-        {"spines", cluster.fabric.spines},
+       // Two of the three tied figures (models/scenario.hpp FabricConfig); the oversubscription follows from them.
+       {{"spines", cluster.fabric.spines},
+        {"uplink_gbps", cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps},
         {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs}}},
   };
 }

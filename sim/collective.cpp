@@ -1,5 +1,6 @@
 #include "sim/collective.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -12,68 +13,72 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-/// What travels in a ring message: nothing but its simulated size matters, so every message carries this marker.
-struct RingChunk {};
-RingChunk ring_chunk_marker;
+using Rings = std::vector<std::unique_ptr<RingGroup>>;
 
 std::uint64_t whole_bytes(double bytes) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))); }
 
-/// One ring phase (reduce-scatter or allgather) for the rank at `position`: N-1 steps of `chunk_bytes` each.
-void ring_phase(const RingGroup& ring, int position, double chunk_bytes, Fidelity fidelity) {
-  const int n = ring.size();
+/// One ring phase (reduce-scatter or allgather) for the rank at `position` on every ring at once: N-1 steps of
+/// `chunk_bytes` per ring.
+void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity fidelity) {
+  const int n = rings.front()->size();
   if (n < 2) return;
-  sg4::Mailbox* next = ring.inboxes[static_cast<std::size_t>((position + 1) % n)];
-  sg4::Mailbox* mine = ring.inboxes[static_cast<std::size_t>(position)];
-  if (fidelity == Fidelity::step) {
-    for (int step = 0; step < n - 1; ++step) {
-      sg4::CommPtr send = next->put_async(&ring_chunk_marker, whole_bytes(chunk_bytes));
-      mine->get<RingChunk>();
-      send->wait();
-    }
-    return;
-  }
+  const bool steps = fidelity == Fidelity::step;
   // flow: the N-1 chunks as one transfer; the latency of the N-2 further steps is paid after it.
-  sg4::CommPtr send = next->put_async(&ring_chunk_marker, whole_bytes((n - 1) * chunk_bytes));
-  mine->get<RingChunk>();
-  send->wait();
-  sg4::this_actor::sleep_for((n - 2) * ring.incoming_latency_s[static_cast<std::size_t>(position)]);
+  const double bytes = steps ? chunk_bytes : (n - 1) * chunk_bytes;
+  for (int step = 0; step < (steps ? n - 1 : 1); ++step) {
+    for (const auto& ring : rings) ring->start_exchange(position, bytes);
+    for (const auto& ring : rings) ring->finish_exchange(position);
+  }
+  if (steps) return;
+  double latency_s = 0;
+  for (const auto& ring : rings) latency_s = std::max(latency_s, ring->incoming_latency_s(position));
+  sg4::this_actor::sleep_for((n - 2) * latency_s);
 }
 
 class RingAllreduce final : public Allreduce {
  public:
-  RingAllreduce(RingGroup ring, Fidelity fidelity) : ring_(std::move(ring)), fidelity_(fidelity) {}
+  RingAllreduce(Rings rings, Fidelity fidelity) : rings_(std::move(rings)), fidelity_(fidelity) {}
   void run(int position, double bytes) override {
-    const double chunk = bytes / ring_.size();
-    ring_phase(ring_, position, chunk, fidelity_);  // reduce-scatter
-    ring_phase(ring_, position, chunk, fidelity_);  // allgather
+    const double chunk = bytes / static_cast<double>(rings_.size()) / rings_.front()->size();
+    ring_phase(rings_, position, chunk, fidelity_);  // reduce-scatter
+    ring_phase(rings_, position, chunk, fidelity_);  // allgather
   }
 
  private:
-  RingGroup ring_;
+  Rings rings_;
   Fidelity fidelity_;
 };
 
 class HierarchicalAllreduce final : public Allreduce {
  public:
-  HierarchicalAllreduce(std::vector<RingGroup> intra, std::vector<RingGroup> inter, Fidelity fidelity)
-      : intra_(std::move(intra)), inter_(std::move(inter)), fidelity_(fidelity) {}
+  HierarchicalAllreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity)
+      : intra_(std::move(intra)), inter_(std::move(inter)), fidelity_(fidelity) {
+    for (auto& ring : inter_) {
+      Rings one;
+      one.push_back(std::move(ring));
+      across_.push_back(std::move(one));
+    }
+  }
   void run(int position, double bytes) override {
-    const int gpus_per_host = static_cast<int>(inter_.size());
+    const int gpus_per_host = static_cast<int>(across_.size());
     const int host = position / gpus_per_host;
     const int local = position % gpus_per_host;
-    const RingGroup& in_host = intra_[static_cast<std::size_t>(host)];
-    const RingGroup& across = inter_[static_cast<std::size_t>(local)];
-    assert(in_host.size() == gpus_per_host);
+    const Rings& in_host = intra_[static_cast<std::size_t>(host)];
+    const Rings& across = across_[static_cast<std::size_t>(local)];
+    assert(in_host.front()->size() == gpus_per_host);
     const double share = bytes / gpus_per_host;  // what each GPU owns after the intra-host reduce-scatter
-    ring_phase(in_host, local, share, fidelity_);                   // intra-host reduce-scatter of S
-    ring_phase(across, host, share / across.size(), fidelity_);     // inter-host allreduce of S/G:
-    ring_phase(across, host, share / across.size(), fidelity_);     //   reduce-scatter then allgather
-    ring_phase(in_host, local, share, fidelity_);                   // intra-host allgather of S
+    const double intra_chunk = share / static_cast<double>(in_host.size());
+    const double inter_chunk = share / across.front()->size();
+    ring_phase(in_host, local, intra_chunk, fidelity_);  // intra-host reduce-scatter of S
+    ring_phase(across, host, inter_chunk, fidelity_);    // inter-host allreduce of S/G:
+    ring_phase(across, host, inter_chunk, fidelity_);    //   reduce-scatter then allgather
+    ring_phase(in_host, local, intra_chunk, fidelity_);  // intra-host allgather of S
   }
 
  private:
-  std::vector<RingGroup> intra_;
-  std::vector<RingGroup> inter_;
+  std::vector<Rings> intra_;
+  Rings inter_;
+  std::vector<Rings> across_;  // per local index, its one inter-host ring
   Fidelity fidelity_;
 };
 
@@ -88,13 +93,43 @@ class AnalyticAllreduce final : public Allreduce {
 
 }  // namespace
 
-std::unique_ptr<Allreduce> make_ring_allreduce(RingGroup ring, Fidelity fidelity) {
-  assert(fidelity != Fidelity::analytic);
-  return std::make_unique<RingAllreduce>(std::move(ring), fidelity);
+RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
+    : previous_(next.size()), edges_(std::move(edges)), sending_(edges_.size()) {
+  assert(next.size() == edges_.size());
+  for (std::size_t p = 0; p < next.size(); ++p) previous_[static_cast<std::size_t>(next[p])] = static_cast<int>(p);
+  for (std::size_t e = 0; e < edges_.size(); ++e) {
+    receiver_ready_.push_back(std::make_unique<Channel<int>>());
+    delivered_.push_back(std::make_unique<Channel<int>>());
+  }
 }
 
-std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<RingGroup> intra, std::vector<RingGroup> inter,
-                                                       Fidelity fidelity) {
+void RingGroup::start_exchange(int position, double bytes) {
+  const std::size_t out = static_cast<std::size_t>(position);
+  const std::size_t in = static_cast<std::size_t>(previous_[out]);
+  receiver_ready_[in]->push(0);  // the predecessor may send now
+  receiver_ready_[out]->pop();   // wait until the successor may receive
+  sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
+}
+
+void RingGroup::finish_exchange(int position) {
+  const std::size_t out = static_cast<std::size_t>(position);
+  const std::size_t in = static_cast<std::size_t>(previous_[out]);
+  sending_[out]->wait();
+  sending_[out] = nullptr;
+  delivered_[out]->push(0);
+  delivered_[in]->pop();
+}
+
+double RingGroup::incoming_latency_s(int position) const {
+  return edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].latency_s;
+}
+
+std::unique_ptr<Allreduce> make_ring_allreduce(Rings rings, Fidelity fidelity) {
+  assert(fidelity != Fidelity::analytic && !rings.empty());
+  return std::make_unique<RingAllreduce>(std::move(rings), fidelity);
+}
+
+std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity) {
   assert(fidelity != Fidelity::analytic);
   return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
 }

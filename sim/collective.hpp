@@ -6,27 +6,57 @@
 //         the N-2 further step latencies that the real ring would pay (O(N) in all).
 // `analytic`: each rank sleeps for the closed form, with the bandwidth of the bottleneck found on the topology (O(1)).
 // On a homogeneous, uncontended ring all three give 2(N-1)/N * S/B + 2(N-1) * alpha; tests/sim holds them to it.
+//
+// A collective runs over several rings at once (NCCL's channels), each with an equal share of the data: the rings
+// of a full NVLink mesh take different pair links, and rings across hosts leave through different NICs (rails) and
+// are hashed onto different spines. Each ring edge is a communication between two explicit SimGrid hosts (a GPU,
+// or for a flow between racks a port host whose route takes the spine ECMP chose, sim/platform.hpp). A transfer
+// starts when both its sender and its receiver have reached the step, as NCCL's sender waits for its receiver's
+// buffer, so a late rank holds up its ring neighbours.
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
-#include <simgrid/s4u/Mailbox.hpp>
 
 #include "models/scenario.hpp"
+#include "sim/sync.hpp"
 
 namespace vtsim::sim {
 
-/// The ranks of one communicator in ring order: position i sends to i + 1 and receives from i - 1 (mod size).
-struct RingGroup {
-  std::string name;
-  std::vector<simgrid::s4u::Host*> hosts;        ///< SimGrid host of each position
-  std::vector<simgrid::s4u::Mailbox*> inboxes;   ///< where each position receives (from its predecessor only)
-  std::vector<double> incoming_latency_s;        ///< route latency from position i - 1 to i
+/// One directed ring edge: where its transfers leave from and arrive at, and what one message pays on its route.
+struct RingEdge {
+  simgrid::s4u::Host* source = nullptr;
+  simgrid::s4u::Host* destination = nullptr;
+  double latency_s = 0;
+};
+
+/// One ring over the ranks of a communicator. Ranks keep their communicator positions; the ring visits them in its
+/// own order (each of NCCL's rings takes its own path), so position p sends to next(p).
+class RingGroup {
+ public:
+  /// A ring in which rank p sends to next[p] over edges[p]. REQUIRES: next is one cycle through every position; a
+  /// running engine (the ring creates sync objects).
+  RingGroup(std::vector<int> next, std::vector<RingEdge> edges);
   /// Number of ranks.
-  int size() const { return static_cast<int>(hosts.size()); }
+  int size() const { return static_cast<int>(edges_.size()); }
+  /// Starts one step of `position`: tells its predecessor it may send, waits until its successor may receive, then
+  /// starts sending it `bytes`. REQUIRES: every position calls it, then finish_exchange, the same number of times.
+  void start_exchange(int position, double bytes);
+  /// Ends the step: waits for the transfer start_exchange began, then for the one arriving from the predecessor.
+  void finish_exchange(int position);
+  /// Latency of the edge into `position`.
+  double incoming_latency_s(int position) const;
+
+ private:
+  std::vector<int> previous_;                                  ///< per position, who sends to it
+  std::vector<RingEdge> edges_;                                ///< per position, its outgoing edge
+  std::vector<std::unique_ptr<Channel<int>>> receiver_ready_;  ///< per edge: the receiver has reached the step
+  std::vector<std::unique_ptr<Channel<int>>> delivered_;       ///< per edge: a transfer arrived
+  std::vector<simgrid::s4u::CommPtr> sending_;                 ///< per position: its transfer in flight
 };
 
 /// One allreduce algorithm shared by the ranks of a job.
@@ -38,13 +68,15 @@ class Allreduce {
   virtual void run(int position, double bytes) = 0;
 };
 
-/// Reduce-scatter then allgather around one ring, at `step` or `flow` fidelity.
-std::unique_ptr<Allreduce> make_ring_allreduce(RingGroup ring, Fidelity fidelity);
+/// Reduce-scatter then allgather over `rings` at once (all of the same ranks, each with 1 / rings of the data), at
+/// `step` or `flow` fidelity.
+std::unique_ptr<Allreduce> make_ring_allreduce(std::vector<std::unique_ptr<RingGroup>> rings, Fidelity fidelity);
 
 /// Horovod's hierarchical allreduce: reduce-scatter inside each host, allreduce of each 1/G share across hosts among
 /// the GPUs with the same local index, allgather inside each host. Position p is local index p % G on host p / G.
-/// REQUIRES: intra[h] has G ranks for every host h, inter[l] has one rank per host for every local index l.
-std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<RingGroup> intra, std::vector<RingGroup> inter,
+/// REQUIRES: intra[h] are the rings of host h, each of G ranks; inter[l] has one rank per host for each local index l.
+std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<std::unique_ptr<RingGroup>>> intra,
+                                                       std::vector<std::unique_ptr<RingGroup>> inter,
                                                        Fidelity fidelity);
 
 /// An allreduce that takes `duration_s(bytes)` on every rank: the `analytic` fidelity.

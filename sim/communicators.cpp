@@ -1,6 +1,7 @@
 #include "sim/communicators.hpp"
 
-#include <simgrid/s4u/Mailbox.hpp>
+#include <algorithm>
+#include <map>
 
 #include "models/collective_model.hpp"
 #include "models/error.hpp"
@@ -8,15 +9,103 @@
 namespace vtsim::sim {
 namespace {
 
-namespace sg4 = simgrid::s4u;
+/// A ring of GPUs together with its connection id.
+struct FlowRing {
+  std::vector<int> gpus;
+  int flow = 0;
+};
 
-std::vector<GpuFlow> all_ring_flows(const std::vector<std::vector<int>>& rings) {
+bool hierarchical(const JobConfig& job) { return job.horovod.allreduce == AllreduceAlgorithm::hierarchical; }
+
+std::vector<FlowRing> flat_rings(const JobRings& rings) {
+  std::vector<FlowRing> all;
+  for (std::size_t c = 0; c < rings.channels.size(); ++c) all.push_back({rings.channels[c], static_cast<int>(c)});
+  return all;
+}
+
+std::vector<FlowRing> intra_rings(const JobRings& rings) {
+  std::vector<FlowRing> all;
+  for (const auto& host : rings.intra_host_channels) {
+    for (std::size_t c = 0; c < host.size(); ++c) all.push_back({host[c], static_cast<int>(c)});
+  }
+  return all;
+}
+
+std::vector<FlowRing> inter_rings(const JobRings& rings) {
+  std::vector<FlowRing> all;
+  for (std::size_t l = 0; l < rings.inter_host.size(); ++l) all.push_back({rings.inter_host[l], static_cast<int>(l)});
+  return all;
+}
+
+std::vector<GpuFlow> flows_of(const std::vector<FlowRing>& rings) {
   std::vector<GpuFlow> flows;
-  for (const auto& ring : rings) {
-    const std::vector<GpuFlow> more = ring_flows(ring);
+  for (const FlowRing& ring : rings) {
+    const std::vector<GpuFlow> more = ring_flows(ring.gpus, ring.flow);
     flows.insert(flows.end(), more.begin(), more.end());
   }
   return flows;
+}
+
+/// The channels of a flat ring over `hosts` (each host's GPUs in ring order) with `nics` NICs per host.
+std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>& hosts, int nics,
+                                            const Topology& topology) {
+  std::vector<std::vector<std::vector<int>>> orders;
+  std::size_t count = hosts.size() > 1 ? static_cast<std::size_t>(std::max(1, nics)) : 1;  // one rail per NIC
+  for (const auto& host : hosts) {
+    orders.push_back(topology.host_ring_orders(host));
+    count = std::max(count, orders.back().size());
+  }
+  std::vector<std::vector<int>> channels;
+  for (std::size_t c = 0; c < count; ++c) {
+    std::vector<int> ring;
+    for (const auto& host_orders : orders) {
+      std::vector<int> order = host_orders[c % host_orders.size()];
+      if (hosts.size() > 1 && nics > 1) {
+        // Leave the host from a GPU on NIC c % nics (NIC of a GPU: its local index % nics), where there is one.
+        const auto exit = std::find_if(order.begin(), order.end(), [&](int gpu) {
+          return topology.location(gpu).local % nics == static_cast<int>(c) % nics;
+        });
+        if (exit != order.end()) std::rotate(order.begin(), exit + 1, order.end());
+      }
+      ring.insert(ring.end(), order.begin(), order.end());
+    }
+    // Identical rings take identical links: one of them carries their data as well.
+    if (std::find(channels.begin(), channels.end(), ring) == channels.end()) channels.push_back(std::move(ring));
+  }
+  return channels;
+}
+
+/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`.
+std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
+                                      const Topology& topology, const Platform& platform) {
+  const std::size_t n = gpus.size();
+  std::vector<int> next(n);
+  std::vector<RingEdge> edges(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const int from = gpus[i];
+    const int to = gpus[(i + 1) % n];
+    const auto position = static_cast<std::size_t>(position_of.at(from));
+    next[position] = position_of.at(to);
+    RingEdge& edge = edges[position];
+    const GpuLocation a = topology.location(from);
+    const GpuLocation b = topology.location(to);
+    if (a.rack != b.rack) {
+      const int spine = topology.ecmp_spine(from, to, flow);
+      edge.source = platform.port_host(from, spine);
+      edge.destination = platform.port_host(to, spine);
+    } else {
+      edge.source = platform.gpu_host(from);
+      edge.destination = platform.gpu_host(to);
+    }
+    edge.latency_s = n > 1 ? topology.latency_s(topology.route(from, to, flow)) : 0.0;
+  }
+  return std::make_unique<RingGroup>(std::move(next), std::move(edges));
+}
+
+std::map<int, int> positions(const std::vector<int>& gpus) {
+  std::map<int, int> position_of;
+  for (std::size_t p = 0; p < gpus.size(); ++p) position_of[gpus[p]] = static_cast<int>(p);
+  return position_of;
 }
 
 }  // namespace
@@ -32,88 +121,102 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
     }
     rings.intra_host.back().push_back(gpu);
   }
-  if (job.horovod.allreduce == AllreduceAlgorithm::hierarchical) {
-    const std::size_t per_host = rings.intra_host.front().size();
-    for (const auto& host_gpus : rings.intra_host) {
-      if (host_gpus.size() != per_host) {
-        throw InputError(scenario.file + ": jobs[" + std::to_string(index) +
-                         "].horovod.allreduce: 'hierarchical' needs the same number of the job's GPUs on every host; "
-                         "host " + std::to_string(topology.location(host_gpus.front()).host) + " has " +
-                         std::to_string(host_gpus.size()) + ", host " +
-                         std::to_string(topology.location(rings.intra_host.front().front()).host) + " has " +
-                         std::to_string(per_host));
-      }
+  if (!hierarchical(job)) {
+    rings.channels = channel_rings(rings.intra_host, scenario.cluster.host.nics, topology);
+    return rings;
+  }
+  const std::size_t per_host = rings.intra_host.front().size();
+  for (const auto& host_gpus : rings.intra_host) {
+    if (host_gpus.size() != per_host) {
+      throw InputError(scenario.file + ": jobs[" + std::to_string(index) +
+                       "].horovod.allreduce: 'hierarchical' needs the same number of the job's GPUs on every host; "
+                       "host " + std::to_string(topology.location(host_gpus.front()).host) + " has " +
+                       std::to_string(host_gpus.size()) + ", host " +
+                       std::to_string(topology.location(rings.intra_host.front().front()).host) + " has " +
+                       std::to_string(per_host));
     }
-    rings.inter_host.assign(per_host, {});
-    for (const auto& host_gpus : rings.intra_host) {
-      for (std::size_t l = 0; l < per_host; ++l) rings.inter_host[l].push_back(host_gpus[l]);
-    }
+    rings.intra_host_channels.push_back(topology.host_ring_orders(host_gpus));
+  }
+  rings.inter_host.assign(per_host, {});
+  for (const auto& host_gpus : rings.intra_host) {
+    for (std::size_t l = 0; l < per_host; ++l) rings.inter_host[l].push_back(host_gpus[l]);
   }
   return rings;
 }
 
-RingGroup ring_group(const std::string& name, const std::vector<int>& gpus, const Topology& topology,
-                     const Platform& platform) {
-  RingGroup group;
-  group.name = name;
-  const std::size_t n = gpus.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    group.hosts.push_back(platform.gpu_host(gpus[i]));
-    group.inboxes.push_back(sg4::Mailbox::by_name(name + "." + std::to_string(i)));
-    const int previous = gpus[(i + n - 1) % n];
-    group.incoming_latency_s.push_back(n > 1 ? topology.latency_s(topology.route(previous, gpus[i])) : 0.0);
+std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings) {
+  std::vector<std::pair<GpuFlow, double>> traffic;
+  const auto add = [&](const std::vector<FlowRing>& group, double share) {
+    for (const FlowRing& ring : group) {
+      const double n = static_cast<double>(ring.gpus.size());
+      for (const GpuFlow& flow : ring_flows(ring.gpus, ring.flow)) traffic.push_back({flow, 2.0 * (n - 1) / n * share});
+    }
+  };
+  if (hierarchical(job)) {
+    add(intra_rings(rings), 1.0 / static_cast<double>(rings.intra_host_channels.front().size()));
+    add(inter_rings(rings), 1.0 / static_cast<double>(rings.inter_host.size()));
+  } else {
+    add(flat_rings(rings), 1.0 / static_cast<double>(rings.channels.size()));
   }
-  return group;
+  return traffic;
 }
 
-std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const std::string& name, const JobRings& rings,
-                                          const Topology& topology, const Platform& platform, Fidelity fidelity) {
-  const bool hierarchical = job.horovod.allreduce == AllreduceAlgorithm::hierarchical;
+std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
+                                                  const Topology& topology) {
+  std::vector<std::pair<int, int>> ports;
+  for (const auto& [flow, share] : job_flows(job, rings)) {
+    if (topology.location(flow.src).rack == topology.location(flow.dst).rack) continue;
+    const int spine = topology.ecmp_spine(flow.src, flow.dst, flow.flow);
+    ports.emplace_back(flow.src, spine);
+    ports.emplace_back(flow.dst, spine);
+  }
+  return ports;
+}
+
+std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
+                                          const Platform& platform, Fidelity fidelity) {
   if (fidelity == Fidelity::analytic) {
-    if (!hierarchical) {
-      const FlowBottleneck ring = concurrent_bottleneck(topology, ring_flows(rings.ring));
+    if (!hierarchical(job)) {
+      const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
       const int n = static_cast<int>(rings.ring.size());
+      const double channels = static_cast<double>(rings.channels.size());
       return make_analytic_allreduce([=](double bytes) {
-        return ring_allreduce_time_s(n, bytes, ring.rate_Bps, ring.latency_s);
+        return ring_allreduce_time_s(n, bytes / channels, ring.rate_Bps, ring.latency_s);
       });
     }
-    const FlowBottleneck intra = concurrent_bottleneck(topology, all_ring_flows(rings.intra_host));
-    const FlowBottleneck inter = concurrent_bottleneck(topology, all_ring_flows(rings.inter_host));
+    const FlowBottleneck intra = concurrent_bottleneck(topology, flows_of(intra_rings(rings)));
+    const FlowBottleneck inter = concurrent_bottleneck(topology, flows_of(inter_rings(rings)));
     const int hosts = static_cast<int>(rings.intra_host.size());
     const int per_host = static_cast<int>(rings.inter_host.size());
+    // The intra-host rings of a host split its data: each flow carries 1/rings of it, at the shared rate.
+    const double intra_rate = intra.rate_Bps * static_cast<double>(rings.intra_host_channels.front().size());
     return make_analytic_allreduce([=](double bytes) {
-      return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra.rate_Bps, intra.latency_s, inter.rate_Bps,
+      return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate, intra.latency_s, inter.rate_Bps,
                                            inter.latency_s);
     });
   }
-  if (!hierarchical) return make_ring_allreduce(ring_group(name + ".ring", rings.ring, topology, platform), fidelity);
-  std::vector<RingGroup> intra;
-  for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {
-    intra.push_back(ring_group(name + ".host" + std::to_string(h), rings.intra_host[h], topology, platform));
+  if (!hierarchical(job)) {
+    const std::map<int, int> position_of = positions(rings.ring);
+    std::vector<std::unique_ptr<RingGroup>> groups;
+    for (const FlowRing& ring : flat_rings(rings)) {
+      groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+    }
+    return make_ring_allreduce(std::move(groups), fidelity);
   }
-  std::vector<RingGroup> inter;
-  for (std::size_t l = 0; l < rings.inter_host.size(); ++l) {
-    inter.push_back(ring_group(name + ".local" + std::to_string(l), rings.inter_host[l], topology, platform));
+  std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
+  for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {
+    const std::map<int, int> position_of = positions(rings.intra_host[h]);
+    intra.emplace_back();
+    const auto& host_channels = rings.intra_host_channels[h];
+    for (std::size_t c = 0; c < host_channels.size(); ++c) {
+      intra.back().push_back(ring_group(host_channels[c], static_cast<int>(c), position_of, topology, platform));
+    }
+  }
+  std::vector<std::unique_ptr<RingGroup>> inter;
+  for (const FlowRing& ring : inter_rings(rings)) {
+    inter.push_back(ring_group(ring.gpus, ring.flow, positions(ring.gpus), topology, platform));
   }
   return make_hierarchical_allreduce(std::move(intra), std::move(inter), fidelity);
-}
-
-/// Bytes each ring edge of a job carries per step, per flow: 2(N-1)/N of the data for a ring allreduce.
-std::vector<std::pair<GpuFlow, double>> job_traffic(const JobConfig& job, const JobRings& rings, double bytes) {
-  std::vector<std::pair<GpuFlow, double>> traffic;
-  const auto add_rings = [&](const std::vector<std::vector<int>>& groups, double data) {
-    for (const auto& ring : groups) {
-      const double n = static_cast<double>(ring.size());
-      for (const GpuFlow& flow : ring_flows(ring)) traffic.push_back({flow, 2.0 * (n - 1) / n * data});
-    }
-  };
-  if (job.horovod.allreduce == AllreduceAlgorithm::hierarchical) {
-    add_rings(rings.intra_host, bytes);
-    add_rings(rings.inter_host, bytes / static_cast<double>(rings.inter_host.size()));
-  } else {
-    add_rings({rings.ring}, bytes);
-  }
-  return traffic;
 }
 
 }  // namespace vtsim::sim

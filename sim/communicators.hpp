@@ -1,5 +1,6 @@
 #pragma once
-// A job's communicators: its ring (topology-aware order), and for hierarchical allreduce its intra-host and inter-host
+// A job's communicators: its rank order, the rings NCCL lays over its GPUs at once (channels: over the pair links of a
+// full NVLink mesh, out of each host through each NIC), for hierarchical allreduce its intra-host and inter-host
 // rings; the allreduce built on them at the scenario's fidelity; and the bytes each ring edge carries.
 
 #include <cstddef>
@@ -18,24 +19,32 @@ namespace vtsim::sim {
 
 /// The communicator layout of a job.
 struct JobRings {
-  std::vector<int> ring;                      ///< all the job's GPUs, topology-aware order
-  std::vector<std::vector<int>> intra_host;   ///< per host of the job, its GPUs in ring order
-  std::vector<std::vector<int>> inter_host;   ///< hierarchical only: per local index, the GPUs with it on each host
+  std::vector<int> ring;                         ///< all the job's GPUs, topology-aware order: rank positions
+  /// The distinct rings the flat allreduce runs at once, each over all of `ring`'s GPUs; the data is split equally.
+  /// Channel c of a job spanning hosts leaves each host through NIC c % nics (rails); on a full NVLink mesh the
+  /// channels walk the hosts' GPUs in every order (Topology::host_ring_orders).
+  std::vector<std::vector<int>> channels;
+  std::vector<std::vector<int>> intra_host;      ///< per host of the job, its GPUs in ring order
+  std::vector<std::vector<std::vector<int>>> intra_host_channels;  ///< per host, its rings (host_ring_orders)
+  std::vector<std::vector<int>> inter_host;      ///< hierarchical only: per local index, the GPUs with it on each host
 };
 
 /// The rings of job `index`. Throws InputError when a hierarchical job has unequal GPU counts on its hosts.
 JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology);
 
-/// A SimGrid ring over `gpus` (in that order) whose mailboxes are named after `name`.
-RingGroup ring_group(const std::string& name, const std::vector<int>& gpus, const Topology& topology,
-                     const Platform& platform);
+/// Every flow of the job's collectives: the channels' edges, or for hierarchical allreduce the intra-host rings' and
+/// the inter-host rings' edges, each with its connection id (GpuFlow::flow) and the fraction of an allreduce's data it
+/// carries: 2(N-1)/N / rings of it per edge of N-rank rings; hierarchical rings carry the full data inside hosts and
+/// 1/G of it across.
+std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings);
 
-/// The job's allreduce at `fidelity`. REQUIRES: a running engine whose platform is `platform`.
-std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const std::string& name, const JobRings& rings,
-                                          const Topology& topology, const Platform& platform, Fidelity fidelity);
+/// The port hosts (GPU, spine) that the job's flows between racks need (Platform::port_host).
+std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
+                                                  const Topology& topology);
 
-/// Each ring edge of the job with the bytes it carries for an allreduce of `bytes`: 2(N-1)/N of the data per edge of an
-/// N-rank ring; hierarchical rings carry the full data inside hosts and 1/G of it across.
-std::vector<std::pair<GpuFlow, double>> job_traffic(const JobConfig& job, const JobRings& rings, double bytes);
+/// The job's allreduce at `fidelity`. REQUIRES: a running engine whose platform is `platform`, built with the ports
+/// cross_rack_ports() named.
+std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
+                                          const Platform& platform, Fidelity fidelity);
 
 }  // namespace vtsim::sim

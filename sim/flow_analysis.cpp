@@ -11,7 +11,7 @@ FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector
   routes.reserve(flows.size());
   std::map<std::pair<int, bool>, int> crossing;  // (link, direction) -> number of flows
   for (const GpuFlow& flow : flows) {
-    routes.push_back(topology.route(flow.src, flow.dst));
+    routes.push_back(topology.route(flow.src, flow.dst, flow.flow));
     for (const Hop& hop : routes.back()) ++crossing[{hop.link, hop.forward}];
   }
   FlowBottleneck result;
@@ -26,10 +26,10 @@ FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector
   return result;
 }
 
-std::vector<GpuFlow> ring_flows(const std::vector<int>& ring) {
+std::vector<GpuFlow> ring_flows(const std::vector<int>& ring, int flow) {
   std::vector<GpuFlow> flows;
   if (ring.size() < 2) return flows;
-  for (std::size_t i = 0; i < ring.size(); ++i) flows.push_back({ring[i], ring[(i + 1) % ring.size()]});
+  for (std::size_t i = 0; i < ring.size(); ++i) flows.push_back({ring[i], ring[(i + 1) % ring.size()], flow});
   return flows;
 }
 

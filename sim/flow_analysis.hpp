@@ -9,10 +9,12 @@
 
 namespace vtsim::sim {
 
-/// A flow between two GPUs.
+/// A flow between two GPUs; `flow` tells apart several connections of one pair (NCCL's channels), which ECMP may
+/// hash onto different spines (Topology::route).
 struct GpuFlow {
-  int src;
-  int dst;
+  int src = 0;
+  int dst = 0;
+  int flow = 0;
 };
 
 /// What a set of flows running at once gets from the topology.
@@ -27,7 +29,7 @@ struct FlowBottleneck {
 /// same number of bytes.
 FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector<GpuFlow>& flows);
 
-/// The flows of one ring step: position i sends to position i + 1 (mod n).
-std::vector<GpuFlow> ring_flows(const std::vector<int>& ring);
+/// The flows of one ring step: position i sends to position i + 1 (mod n), as connection `flow`.
+std::vector<GpuFlow> ring_flows(const std::vector<int>& ring, int flow = 0);
 
 }  // namespace vtsim::sim

@@ -1,5 +1,6 @@
 #include "sim/platform.hpp"
 
+#include <cassert>
 #include <string>
 
 #include <simgrid/s4u/NetZone.hpp>
@@ -28,7 +29,7 @@ std::vector<Hop> reversed(const std::vector<Hop>& hops) {
 
 }  // namespace
 
-Platform::Platform(const Topology& topology) {
+Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());
@@ -86,7 +87,7 @@ Platform::Platform(const Topology& topology) {
       for (int b = 0; b < hosts_per_rack; ++b) {
         if (a == b) continue;
         std::vector<sg4::LinkInRoute> route = to_simgrid(
-            topology.host_to_host(rack * hosts_per_rack + a, rack * hosts_per_rack + b), links_);
+            topology.host_to_host(rack * hosts_per_rack + a, rack * hosts_per_rack + b, 0), links_);
         if (route.empty()) route = pass_route;
         rack_zone->add_route(host_zones[a]->get_netpoint(), host_zones[b]->get_netpoint(), host_gateways[a],
                              host_gateways[b], route, false);
@@ -99,15 +100,35 @@ Platform::Platform(const Topology& topology) {
   for (int a = 0; a < topology.rack_count(); ++a) {
     for (int b = 0; b < topology.rack_count(); ++b) {
       if (a == b) continue;
-      // host_to_host between the first hosts of two racks is the rack-to-rack part: uplink, spine, uplink.
+      // host_to_host between the first hosts of two racks is the rack-to-rack part: uplink, spine, uplink, through
+      // one spine for every pair of GPUs (collectives take their hashed spines through port hosts instead).
       std::vector<sg4::LinkInRoute> route =
-          to_simgrid(topology.host_to_host(a * hosts_per_rack, b * hosts_per_rack), links_);
+          to_simgrid(topology.host_to_host(a * hosts_per_rack, b * hosts_per_rack, (a + b) % topology.spine_count()), links_);
       if (route.empty()) route = pass_route;
       cluster->add_route(rack_zones[a]->get_netpoint(), rack_zones[b]->get_netpoint(), leaf_gateways[a],
                          leaf_gateways[b], route, false);
     }
   }
+  if (!ports.empty()) {
+    sg4::NetZone* port_zone = sg4::create_star_zone("ports")->set_parent(cluster);
+    for (const auto& [gpu, spine] : ports) {
+      if (port_hosts_.contains({gpu, spine})) continue;
+      sg4::Host* port = port_zone->create_host("port.g" + std::to_string(gpu) + ".s" + std::to_string(spine), 1.0)->seal();
+      std::vector<Hop> up = topology.gpu_to_network(gpu);
+      up.push_back({topology.uplink(topology.location(gpu).rack, spine), true});
+      port_zone->add_route(port->get_netpoint(), nullptr, nullptr, nullptr, to_simgrid(up, links_), false);
+      port_zone->add_route(nullptr, port->get_netpoint(), nullptr, nullptr, to_simgrid(reversed(up), links_), false);
+      port_hosts_[{gpu, spine}] = port;
+    }
+    port_zone->seal();
+  }
   cluster->seal();
+}
+
+sg4::Host* Platform::port_host(int gpu, int spine) const {
+  const auto port = port_hosts_.find({gpu, spine});
+  assert(port != port_hosts_.end() && "a port the platform was built with");
+  return port->second;
 }
 
 }  // namespace vtsim::sim

@@ -8,9 +8,17 @@
 // one-router child zone (a router placed directly in an ancestor zone broke routing in our SimGrid probes). The
 // cluster zone routes between racks through the spines.
 //
+// Flows between racks do not take these routes: ECMP hashes each onto a spine of its own (Topology::ecmp_spine),
+// while SimGrid routes every pair of zones one way. Each such flow runs between two port hosts instead, one per
+// (GPU, spine) that some flow needs, in a star zone of their own: a port's route up is its GPU's route to the network
+// and its rack's uplink to that spine, its route down the same in reverse, so a flow from port (a, s) to port (b, s)
+// takes exactly Topology::route(a, b) through spine s.
+//
 // GPUs are SimGrid hosts so that communications have endpoints; kernels do not run on SimGrid's CPU model: a kernel's
 // duration comes from the compute model and the rank's actor sleeps for it (see training_job.hpp).
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include <simgrid/s4u/Host.hpp>
@@ -23,14 +31,17 @@ namespace vtsim::sim {
 /// The SimGrid platform of one simulation. REQUIRES: a configured s4u::Engine with no platform yet.
 class Platform {
  public:
-  /// Builds zones, links and routes.
-  explicit Platform(const Topology& topology);
+  /// Builds zones, links and routes, and a port host for each (GPU, spine) in `ports` (duplicates allowed).
+  explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {});
 
   /// The SimGrid host standing for GPU `gpu`.
   simgrid::s4u::Host* gpu_host(int gpu) const { return gpu_hosts_[static_cast<std::size_t>(gpu)]; }
+  /// The port host of GPU `gpu` towards spine `spine`. REQUIRES: the pair was among the constructor's ports.
+  simgrid::s4u::Host* port_host(int gpu, int spine) const;
 
  private:
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
+  std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links()
 };
 

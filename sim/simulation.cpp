@@ -47,7 +47,7 @@ std::vector<LinkClassResult> link_class_results(const Topology& topology,
   std::map<std::pair<int, bool>, double> rate;  // (link, direction) -> bytes/s
   for (std::size_t j = 0; j < traffic.size(); ++j) {
     for (const auto& [flow, bytes] : traffic[j]) {
-      for (const Hop& hop : topology.route(flow.src, flow.dst)) rate[{hop.link, hop.forward}] += bytes / step_s[j];
+      for (const Hop& hop : topology.route(flow.src, flow.dst, flow.flow)) rate[{hop.link, hop.forward}] += bytes / step_s[j];
     }
   }
   std::map<LinkClass, LinkClassResult> by_class;
@@ -137,8 +137,9 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
 struct ActiveJob {
   std::size_t index;
   JobCompute compute;
+  JobRings rings;
   std::unique_ptr<TrainingJob> job;
-  std::vector<std::pair<GpuFlow, double>> traffic;
+  std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
 };
 
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
@@ -205,7 +206,7 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
                  const GpuSharing& sharing) {
   const JobConfig& config = scenario.jobs[active.index];
-  const JobRings rings = job_rings(scenario, active.index, topology);
+  const JobRings& rings = active.rings;
   JobPlan plan;
   plan.name = config.name;
   for (int g : rings.ring) {
@@ -234,12 +235,12 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                  ? scenario.calibration.collective_sm_share->value
                                  : collective_sm_share(device_sms);
   if (rings.ring.size() > 1) {
-    plan.allreduce = make_allreduce(config, config.name, rings, topology, platform, scenario.simulation.fidelity);
-    active.traffic = job_traffic(config, rings, gradient_bytes);
+    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity);
+    for (const auto& [flow, share] : job_flows(config, rings)) active.traffic.push_back({flow, share * gradient_bytes});
   }
   std::set<int> classes;
   for (const auto& [flow, bytes] : active.traffic) {
-    for (const Hop& hop : topology.route(flow.src, flow.dst)) {
+    for (const Hop& hop : topology.route(flow.src, flow.dst, flow.flow)) {
       classes.insert(static_cast<int>(topology.links()[static_cast<std::size_t>(hop.link)].link_class));
     }
   }
@@ -262,9 +263,16 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), nullptr, {}});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}});
   }
   const Topology topology(scenario);
+  std::vector<std::pair<int, int>> ports;
+  for (ActiveJob& job : active) {
+    job.rings = job_rings(scenario, job.index, topology);
+    if (job.rings.ring.size() < 2) continue;
+    const auto more = cross_rack_ports(scenario.jobs[job.index], job.rings, topology);
+    ports.insert(ports.end(), more.begin(), more.end());
+  }
 
   std::size_t actors = 0;
   for (const JobConfig& job : scenario.jobs) actors += 2 * job.gpu_ids.size() + 1;
@@ -273,7 +281,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(actors);
-  const Platform platform(topology);
+  const Platform platform(topology, ports);
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;

@@ -211,6 +211,7 @@ Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
   host_count_ = cluster.total_hosts();
   gpu_count_ = cluster.total_gpus();
   spines_ = cluster.racks > 1 ? cluster.fabric.spines : 0;
+  seed_ = scenario.simulation.seed;
 
   if (rule_.nvlink_whole_gpu_same_vm) {
     whole_gpu_jobs_.resize(static_cast<std::size_t>(gpu_count_));
@@ -322,24 +323,40 @@ std::vector<Hop> Topology::gpu_to_network(int gpu) const {
   return hops;
 }
 
-std::vector<Hop> Topology::host_to_host(int host_a, int host_b) const {
+int Topology::ecmp_spine(int a, int b, int flow) const {
+  if (spines_ <= 1) return 0;
+  // splitmix64 (Steele, Lea, Flood 2014) over the seed and the flow's identity: deterministic, well mixed.
+  const auto mix = [](std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  };
+  std::uint64_t hash = mix(seed_);
+  for (std::uint64_t field : {static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b),
+                              static_cast<std::uint64_t>(flow)}) {
+    hash = mix(hash ^ field);
+  }
+  return static_cast<int>(hash % static_cast<std::uint64_t>(spines_));
+}
+
+std::vector<Hop> Topology::host_to_host(int host_a, int host_b, int spine) const {
   assert(host_a >= 0 && host_a < host_count_ && host_b >= 0 && host_b < host_count_);
   const int rack_a = host_a / hosts_per_rack_;
   const int rack_b = host_b / hosts_per_rack_;
   if (rack_a == rack_b) return {};
   assert(!uplinks_.empty() && "routes between racks need NICs");
-  const int spine = (rack_a + rack_b) % spines_;
-  return {{uplinks_[static_cast<std::size_t>(rack_a * spines_ + spine)], true},
-          {uplinks_[static_cast<std::size_t>(rack_b * spines_ + spine)], false}};
+  assert(spine >= 0 && spine < spines_);
+  return {{uplink(rack_a, spine), true}, {uplink(rack_b, spine), false}};
 }
 
-std::vector<Hop> Topology::route(int a, int b) const {
+std::vector<Hop> Topology::route(int a, int b, int flow) const {
   if (a == b) return {};
   const GpuLocation from = location(a);
   const GpuLocation to = location(b);
   if (from.host == to.host) return intra_host_route(a, b);
   std::vector<Hop> hops = gpu_to_network(a);
-  const std::vector<Hop> fabric = host_to_host(from.host, to.host);
+  const std::vector<Hop> fabric = host_to_host(from.host, to.host, from.rack == to.rack ? 0 : ecmp_spine(a, b, flow));
   hops.insert(hops.end(), fabric.begin(), fabric.end());
   std::vector<Hop> down = gpu_to_network(b);
   for (auto hop = down.rbegin(); hop != down.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
@@ -386,6 +403,23 @@ std::vector<int> Topology::ring_order(std::vector<int> gpus) const {
     begin = end;
   }
   return order;
+}
+
+std::vector<std::vector<int>> Topology::host_ring_orders(const std::vector<int>& gpus) const {
+  bool mesh = nvlink_layout_ == NvlinkLayout::full_mesh && gpus.size() >= 3;
+  for (std::size_t i = 0; i < gpus.size() && mesh; ++i) {
+    for (std::size_t j = i + 1; j < gpus.size() && mesh; ++j) {
+      mesh = nvlink_allowed(gpus[i], gpus[j]) && nvlink_neighbours(gpus[i], gpus[j]);
+    }
+  }
+  if (!mesh) return {gpus};
+  std::vector<std::vector<int>> orders;
+  std::vector<int> order = gpus;
+  std::sort(order.begin() + 1, order.end());
+  do {
+    orders.push_back(order);
+  } while (std::next_permutation(order.begin() + 1, order.end()));
+  return orders;
 }
 
 FlowRates Topology::equal_share_rates(const std::vector<std::pair<int, int>>& flows) const {

@@ -13,13 +13,15 @@
 //                                    own slot, so they are in its nic link
 //   NIC -nic- leaf                   forward = to the leaf; latency = half of (NIC + transport + one leaf switch), so
 //                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once
-//   leaf -fabric- spine              one per leaf and spine; forward = up; latency = one switch (the spine going
-//                                    up, the far leaf coming down)
+//   leaf -fabric- spine              one uplink port per leaf and spine; forward = up; latency = one switch (the
+//                                    spine going up, the far leaf coming down). A flow between racks takes the
+//                                    uplink of the spine its ECMP hash picks (ecmp_spine)
 // Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
 // it stays inside topology.cpp. No SimGrid here: sim/platform.cpp builds SimGrid zones from links() and the routes.
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -107,12 +109,20 @@ class Topology {
   std::vector<Hop> intra_host_route(int a, int b) const;
   /// Route from GPU g up to the leaf: its PCIe link, then the link of NIC (local index % nics). REQUIRES: nics > 0.
   std::vector<Hop> gpu_to_network(int gpu) const;
+  /// The spine that ECMP hashes flow `flow` from GPU a to GPU b onto: a hash of (simulation.seed, a, b, flow) modulo
+  /// the spines, as a leaf hashes each connection's header fields; `flow` tells apart a pair's several connections
+  /// (NCCL's channels). 0 with one rack.
+  int ecmp_spine(int a, int b, int flow) const;
   /// Route between two hosts' NICs through the fabric: [] within one rack (the leaf is in the nic links); across racks
-  /// rack_a's uplink up and rack_b's down, via spine (rack_a + rack_b) % spines (a fixed ECMP choice).
-  std::vector<Hop> host_to_host(int host_a, int host_b) const;
-  /// Full route between two GPUs: intra_host_route, or gpu_to_network(a) + host_to_host + reversed gpu_to_network(b).
-  /// [] when a == b.
-  std::vector<Hop> route(int a, int b) const;
+  /// rack_a's uplink to `spine` up and rack_b's down.
+  std::vector<Hop> host_to_host(int host_a, int host_b, int spine) const;
+  /// Full route of flow `flow` between two GPUs: intra_host_route, or gpu_to_network(a) + host_to_host (via
+  /// ecmp_spine(a, b, flow)) + reversed gpu_to_network(b). [] when a == b.
+  std::vector<Hop> route(int a, int b, int flow = 0) const;
+  /// Spine switches (0 with one rack).
+  int spine_count() const { return spines_; }
+  /// The uplink of `rack` to `spine`. REQUIRES: several racks and NICs.
+  int uplink(int rack, int spine) const { return uplinks_[static_cast<std::size_t>(rack * spines_ + spine)]; }
 
   /// Sum of the hop latencies of `route`.
   double latency_s(const std::vector<Hop>& route) const;
@@ -123,6 +133,11 @@ class Topology {
   /// lowest-indexed unvisited NVLink neighbour, else the lowest-indexed unvisited GPU. With the catalogued layouts
   /// (pairs (0,1),(2,3)..., meshes, switches) this is ascending order; the walk matters for subsets of bridged pairs.
   std::vector<int> ring_order(std::vector<int> gpus) const;
+
+  /// The rings NCCL lays at once over `gpus`, GPUs of one host given in ring_order: on a full NVLink mesh whose every
+  /// pair the job may use, every directed Hamiltonian cycle starting at gpus[0] ((k-1)! of them: 1, 2 or 6 for 2, 3
+  /// or 4 GPUs), so that together they load every pair link in both directions equally; else the one ring `gpus`.
+  std::vector<std::vector<int>> host_ring_orders(const std::vector<int>& gpus) const;
 
   /// Rates of concurrent flows (src, dst GPU) when every link direction is shared equally among the flows crossing
   /// it: a flow gets the equal share of the most loaded link on its path. Not max-min fair: capacity a flow cannot use
@@ -151,6 +166,7 @@ class Topology {
   int hosts_per_rack_ = 1;
   int nics_per_host_ = 0;
   int spines_ = 0;
+  std::uint64_t seed_ = 1;
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
   std::vector<int> nic_links_;                      ///< per host x nics

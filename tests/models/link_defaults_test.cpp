@@ -36,20 +36,20 @@ TEST(LinkClass, SpellingsAreTheResultKeys) {
 }
 
 TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
-  // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (docs/hardware-facts.md); NCCL's 3 parallel rings use 3 pair links at
-  // once, so a simulated ring's connection stands for 3 x 4 = 12 links.
+  // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (docs/hardware-facts.md); a connection is one pair's links.
   EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 4), NvlinkLayout::full_mesh);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 4), 12);
+  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 4), 4);
   // HGX A100 8-GPU: NVSwitch, each GPU's 12 links to the switches.
   EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 8), NvlinkLayout::nvswitch);
   EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 8), 12);
-  // HGX H100 4-GPU: 18 links / 3 peers = 6 per pair, x 3 rings.
-  EXPECT_EQ(nvlink_links_per_connection(gpu("h100-sxm5"), 4), 18);
+  // HGX H100 4-GPU: 18 links / 3 peers = 6 per pair.
+  EXPECT_EQ(nvlink_links_per_connection(gpu("h100-sxm5"), 4), 6);
   // DGX-1 V100 (NVLink 2, 8 GPUs): the cube-mesh approximated by a star with all 6 links.
   EXPECT_EQ(nvlink_layout(gpu("v100-sxm2-16gb"), 8), NvlinkLayout::hub_approximation);
   EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 8), 6);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 4), 6);  // 6 / 3 per pair, x 3 rings
-  EXPECT_EQ(nvlink_links_per_connection(gpu("p100-sxm2"), 4), 3);       // 4 / 3 rounded down, x 3 rings
+  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 4), 2);  // 6 / 3 per pair
+  EXPECT_EQ(nvlink_links_per_connection(gpu("p100-sxm2"), 4), 1);       // 4 / 3 rounded down
+  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 2), 12); // two GPUs: every link joins the pair
   // Turing: a bridge joins two cards with both links, whatever the number of cards.
   EXPECT_EQ(nvlink_layout(gpu("quadro-rtx-6000"), 8), NvlinkLayout::bridge_pairs);
   EXPECT_EQ(nvlink_links_per_connection(gpu("quadro-rtx-6000"), 8), 2);
@@ -94,18 +94,18 @@ TEST(LinkDefaults, NicIsLineRateTimesTransportEfficiency) {
   EXPECT_TRUE(tcp.uncalibrated);
 }
 
-TEST(LinkDefaults, UplinkSpreadsTheRacksNicBandwidthOverSpinesAfterOversubscription) {
+TEST(LinkDefaults, UplinkIsOnePortAtTheFabricsUplinkRateAfterTheTransportsEfficiency) {
   ClusterConfig cluster;
   cluster.racks = 2;
   cluster.hosts_per_rack = 4;
   cluster.host.nics = 2;
   cluster.host.nic_model = "connectx-6-200gb";
   cluster.transport = Transport::roce_v2;
-  cluster.fabric.oversubscription = 3;
   cluster.fabric.spines = 4;
+  cluster.fabric.uplink_bandwidth_Bps = 400e9 / 8;
   cluster.fabric.switch_latency_s = 450e-9;
   const LinkDefault uplink = uplink_default(cluster);
-  EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 4 * 2 * (200e9 / 8 * 0.97) / (3.0 * 4));
+  EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 400e9 / 8 * 0.97);  // RoCE v2 efficiency 0.97 (models/nic_catalog.cpp)
   EXPECT_DOUBLE_EQ(uplink.latency_s, 450e-9);
   EXPECT_TRUE(uplink.uncalibrated);
 }

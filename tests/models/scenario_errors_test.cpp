@@ -148,8 +148,13 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].precision: tf32 is not supported by NVIDIA Tesla V100 SXM2 16GB"},
       {"TimeSliceTooLong", with({{"virtualization.mode", "vgpu"}, {"virtualization.scheduler.time_slice_ms", 40}}),
        "s.json: virtualization.scheduler.time_slice_ms: expected a number from 1 to 30, got 40"},
-      {"OversubscriptionBelowOne", with({{"cluster.fabric.oversubscription", 0.5}}),
-       "s.json: cluster.fabric.oversubscription: expected a number from 1 to 64, got 0.5"},
+      {"OversubscriptionBelowARatioOfOneHundredth", with({{"cluster.fabric.oversubscription", 0.005}}),
+       "s.json: cluster.fabric.oversubscription: expected a number from 0.01 to 64, got 0.005"},
+      // 2 hosts x one 100 Gb/s NIC / (2 spines x 100 Gb/s) = 1, not 2.
+      {"ThreeFabricFiguresThatDisagree",
+       with({{"cluster.racks", 2}, {"cluster.fabric", {{"oversubscription", 2.0}, {"spines", 2}, {"uplink_gbps", 100}}}}),
+       "s.json: cluster.fabric.oversubscription: does not match hosts_per_rack x nics x NIC line rate / (spines x "
+       "uplink_gbps) = 1; give at most two of oversubscription, spines and uplink_gbps"},
       {"RoceV1AcrossRacks",
        with({{"cluster.racks", 2}, {"cluster.transport", "roce_v1"}, {"jobs[0].gpus", 16}}),
        "s.json: jobs[0].gpus: the job spans racks 0 and 1, but roce_v1 is not routable: its traffic cannot leave one "

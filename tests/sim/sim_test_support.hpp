@@ -35,10 +35,10 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     char* argv[] = {program, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     configure_engine(2 * scenario.jobs[0].gpu_ids.size());
-    const Platform platform(topology);
     const JobRings rings = job_rings(scenario, 0, topology);
+    const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
     std::unique_ptr<Allreduce> allreduce =
-        make_allreduce(scenario.jobs[0], "test", rings, topology, platform, scenario.simulation.fidelity);
+        make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity);
     double end = 0;
     for (std::size_t p = 0; p < rings.ring.size(); ++p) {
       simgrid::s4u::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {

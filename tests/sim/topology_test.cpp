@@ -108,8 +108,8 @@ TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
   EXPECT_EQ(names(topology, route), std::vector<std::string>{"host0/nvlink0-3"});
   EXPECT_EQ(directions(route), std::vector<bool>{true});
   EXPECT_EQ(topology.route(3, 0), (std::vector<Hop>{{route[0].link, false}}));
-  // NV4 per pair, but the 3 rings NCCL lays over the mesh use 3 pair links at once: 12 links x 25 GB/s x 0.8.
-  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12 * kNvlink3Link_Bps * 0.8);
+  // NV4 per pair: 4 links x 25 GB/s x 0.8 (NCCL's several rings take other pairs' links, sim/communicators.cpp).
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 4 * kNvlink3Link_Bps * 0.8);
   EXPECT_DOUBLE_EQ(topology.latency_s(route), 3.4e-6);
 }
 
@@ -226,26 +226,28 @@ TEST(TuringBridge, JoinsPairsAndLeavesOtherPairsToPcie) {
   EXPECT_EQ(classes(passthrough, passthrough.route(1, 2)), kStaged);
 }
 
-/// 2 racks x 2 hosts x 4 A100, one ConnectX-5 100 GbE per host, RoCE v2, 2:1 oversubscription, 2 spines.
+/// 2 racks x 2 hosts x 4 A100, one ConnectX-5 100 GbE per host, RoCE v2, 2 spines with 50 Gb/s uplinks: 2:1.
 Scenario two_racks(int nics = 1) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::bare_metal, 2, 2);
   scenario.cluster.host.nics = nics;
   scenario.cluster.fabric.oversubscription = 2;
   scenario.cluster.fabric.spines = 2;
+  scenario.cluster.fabric.uplink_bandwidth_Bps = 50e9 / 8;
   scenario.cluster.fabric.switch_latency_s = 300e-9;
   return scenario;
 }
 
 TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
   const Topology topology(two_racks());
-  const std::vector<Hop> route = topology.route(0, 8);  // GPU 8: host 2, rack 1; spine (0 + 1) % 2 = 1
-  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "rack0/uplink1",
-                                                               "rack1/uplink1", "host2/nic0", "host2/gpu0/pcie"}));
+  const std::vector<Hop> route = topology.route(0, 8);  // GPU 8: host 2, rack 1; through the spine ECMP hashes to
+  const std::string spine = std::to_string(topology.ecmp_spine(0, 8, 0));
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "rack0/uplink" + spine,
+                                                               "rack1/uplink" + spine, "host2/nic0", "host2/gpu0/pcie"}));
   EXPECT_EQ(classes(topology, route), (std::vector<LinkClass>{LinkClass::pcie, LinkClass::nic, LinkClass::fabric,
                                                                LinkClass::fabric, LinkClass::nic, LinkClass::pcie}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, true, true, false, false, false}));
-  // Uplink: 2 hosts x 1 NIC x 12.125 GB/s into the leaf, / (2:1 x 2 spines) = 6.0625 GB/s.
-  const double uplink_Bps = 2 * 1 * kRoce100_Bps / (2.0 * 2);
+  // Uplink: one 50 Gb/s port after RoCE's 0.97 = 6.0625 GB/s.
+  const double uplink_Bps = 50e9 / 8 * 0.97;
   EXPECT_DOUBLE_EQ(topology.links()[static_cast<std::size_t>(route[2].link)].bandwidth_Bps, uplink_Bps);
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), uplink_Bps);
   // 2 PCIe links + one message NIC to NIC (0.81 us) + leaf, spine, leaf (3 x 0.3 us).
@@ -254,7 +256,7 @@ TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
 
 TEST(Fabric, HostsOfOneRackMeetAtTheLeaf) {
   const Topology topology(two_racks());
-  EXPECT_TRUE(topology.host_to_host(0, 1).empty());
+  EXPECT_TRUE(topology.host_to_host(0, 1, 0).empty());
   const std::vector<Hop> route = topology.route(1, 4);  // host 0 -> host 1, both rack 0
   EXPECT_EQ(names(topology, route),
             (std::vector<std::string>{"host0/gpu1/pcie", "host0/nic0", "host1/nic0", "host1/gpu0/pcie"}));
@@ -290,7 +292,8 @@ TEST(RingBottleneck, StagedRingMatchesTheMeasuredBusBandwidth) {
 }
 
 TEST(RingBottleneck, NvlinkRingsRunAtOneConnection) {
-  EXPECT_DOUBLE_EQ(Topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({0, 1, 2, 3}), 240e9);
+  // One ring on the HGX A100 4-GPU mesh: one pair's NV4, 4 x 25 GB/s x 0.8; on the 8-GPU NVSwitch board, 12 links.
+  EXPECT_DOUBLE_EQ(Topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({0, 1, 2, 3}), 80e9);
   EXPECT_DOUBLE_EQ(Topology(cluster("a100-40gb-sxm4", 8)).ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}), 240e9);
   EXPECT_EQ(Topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({2}), std::numeric_limits<double>::infinity());
 }
@@ -335,7 +338,8 @@ TEST(Scale, SixteenThousandGpusBuildQuickly) {
               topology.links().size(), std::chrono::duration<double>(built - start).count(),
               std::chrono::duration<double>(done - built).count());
   EXPECT_EQ(topology.gpu_count(), 16384);
-  // Each host's NIC carries one ring flow each way; uplinks (32 x 12.125 / 2 GB/s) never bind: the NIC does.
+  // Each host's NIC carries one ring flow each way; each edge between racks takes one uplink port at the NIC's rate
+  // (the default uplink speed), and no two of them share one, as each rack sends one flow up and receives one.
   EXPECT_DOUBLE_EQ(ring_Bps, kRoce100_Bps);
 }
 

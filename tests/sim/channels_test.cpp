@@ -1,0 +1,136 @@
+// NCCL's several rings at once (channels) over the real links: a full NVLink mesh, a job on part of it, NIC rails,
+// and a leaf-spine fabric whose flows are hashed onto uplinks. Expected times are the alpha-beta closed form with the
+// bandwidth worked out by hand from the links each ring takes.
+
+#include <gtest/gtest.h>
+
+#include "models/collective_model.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+using testing::simulated_allreduce_s;
+
+constexpr double kBytes = 256e6;
+constexpr double kNv4_Bps = 4 * 25e9 * 0.8;        // one HGX A100 4-GPU pair: NV4 x 25 GB/s x 0.8 (link_defaults)
+constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;  // ConnectX-5 100 GbE line rate x RoCE v2 0.97 (nic_catalog)
+
+nlohmann::json hgx_a100(int hosts_per_rack, int racks, int nics, const std::string& fidelity) {
+  return {{"cluster",
+           {{"racks", racks},
+            {"hosts_per_rack", hosts_per_rack},
+            {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", nics}, {"nic_model", "connectx-5-100gbe"}}},
+            {"transport", "roce_v2"}}},
+          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+          {"simulation", {{"fidelity", fidelity}}}};
+}
+
+/// Simulated time against the closed form 2(N-1)/N x S/B + 2(N-1) x alpha, with alpha the latency of the route from
+/// GPU `from` to GPU `to` (every ring step of these cases pays the same).
+void expect_bandwidth(const Scenario& scenario, int ranks, double bus_Bps, int from, int to) {
+  const Topology topology(scenario);
+  const double expected = ring_allreduce_time_s(ranks, kBytes, bus_Bps, topology.latency_s(topology.route(from, to)));
+  EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
+}
+
+class Fidelities : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Fidelities, FourGpuMeshRunsEveryDirectedRingAtThreePairLinks) {
+  // The 6 directed Hamiltonian cycles of K4 use each directed pair link twice: each ring gets half an NV4, and the
+  // 6 rings with 1/6 of the data each move it at 3 x NV4 = 240 GB/s.
+  const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()));
+  EXPECT_EQ(job_rings(scenario, 0, Topology(scenario)).channels.size(), 6u);
+  expect_bandwidth(scenario, 4, 3 * kNv4_Bps, 0, 1);
+}
+
+TEST_P(Fidelities, TwoGpusOfTheMeshUseOnlyTheirPairLink) {
+  const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,3]"});
+  EXPECT_EQ(job_rings(scenario, 0, Topology(scenario)).channels.size(), 1u);
+  expect_bandwidth(scenario, 2, kNv4_Bps, 0, 3);
+}
+
+TEST_P(Fidelities, ThreeGpusOfTheMeshRunTwoRings) {
+  // K3 has two directed cycles, arc-disjoint: 2 x NV4.
+  const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,1,2]"});
+  expect_bandwidth(scenario, 3, 2 * kNv4_Bps, 0, 1);
+}
+
+TEST_P(Fidelities, TwoNicsCarryTwoRails) {
+  // 2 hosts x 2 A100 joined by NVLink (12 links, 240 GB/s): the rings are bound by the NICs. One NIC: one ring
+  // flow each way through it. Two NICs: two rings, each leaving a host through one NIC and entering through the
+  // other, so each NIC direction carries one flow: twice the bandwidth.
+  const Scenario single = scenario_of(hgx_a100(2, 1, 1, GetParam()), {"cluster.host.gpus=2"});
+  const Scenario dual = scenario_of(hgx_a100(2, 1, 2, GetParam()), {"cluster.host.gpus=2"});
+  EXPECT_EQ(job_rings(dual, 0, Topology(dual)).channels.size(), 2u);
+  // A ring step either crosses NVLink or the NICs; the NIC steps' latency dominates each phase's N-1 steps only in
+  // part, so the latency bound used here is the NIC route's, and the tolerance covers the rest (microseconds).
+  expect_bandwidth(single, 4, kRoce100_Bps, 1, 2);
+  expect_bandwidth(dual, 4, 2 * kRoce100_Bps, 1, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(StepFlowAnalytic, Fidelities, ::testing::Values("step", "flow", "analytic"));
+
+/// Allreduce time of 8 one-GPU hosts split over two racks, with `spines` spines and 100 Gb/s uplinks.
+double two_rack_allreduce_s(int spines, const std::string& fidelity) {
+  nlohmann::json json = hgx_a100(4, 2, 1, fidelity);
+  json["cluster"]["host"]["gpus"] = 1;
+  json["cluster"]["fabric"] = {{"spines", spines}, {"uplink_gbps", 100}};
+  return simulated_allreduce_s(scenario_of(json), kBytes);
+}
+
+TEST(Fabric, MoreSpinesAtAFixedUplinkSpeedNeverSlowAJob) {
+  for (const std::string fidelity : {"flow", "analytic"}) {
+    double previous = std::numeric_limits<double>::infinity();
+    for (int spines : {1, 2, 4, 8}) {
+      const double time_s = two_rack_allreduce_s(spines, fidelity);
+      EXPECT_LE(time_s, previous * (1 + 1e-9)) << spines << " spines, " << fidelity;
+      previous = time_s;
+    }
+  }
+}
+
+TEST(Fabric, NonBlockingTwoRackJobRunsAsInOneRack) {
+  // 1:1 with uplinks at the NIC's rate: the two edges between racks each take one uplink port (each rack sends one
+  // flow up and receives one), so the ring runs at the NIC's rate as in one rack; only 2 x 2 switch latencies differ.
+  nlohmann::json one_rack = hgx_a100(8, 1, 1, "flow");
+  one_rack["cluster"]["host"]["gpus"] = 1;
+  const double in_one_rack = simulated_allreduce_s(scenario_of(one_rack), kBytes);
+  const double across_two = two_rack_allreduce_s(4, "flow");
+  EXPECT_NEAR(across_two, in_one_rack, 0.03 * in_one_rack);
+  expect_bandwidth(scenario_of(one_rack), 8, kRoce100_Bps, 0, 1);
+}
+
+TEST(Fabric, LoaderDerivesTheThirdFabricFigure) {
+  // 4 hosts x one 100 Gb/s NIC = 400 Gb/s into each leaf.
+  nlohmann::json json = hgx_a100(4, 2, 1, "flow");
+  json["cluster"]["fabric"] = {{"spines", 2}, {"uplink_gbps", 100}};
+  EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.oversubscription, 2.0);
+  json["cluster"]["fabric"] = {{"oversubscription", 2.0}, {"spines", 4}};
+  EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.uplink_bandwidth_Bps, 50e9 / 8);
+  json["cluster"]["fabric"] = {{"oversubscription", 1.0}, {"uplink_gbps", 400}};
+  EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 1);
+  json["cluster"]["fabric"] = nlohmann::json::object();  // 1:1 at the NIC's rate: one uplink per NIC
+  EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 4);
+  json["cluster"]["fabric"] = {{"oversubscription", 3.0}};  // 400 / 3 / 100 = 1.33, rounded up: 2 spines, 2:1
+  EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 2);
+  EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.oversubscription, 2.0);
+}
+
+TEST(Fabric, EcmpSpreadsFlowsOverTheSpinesAndFollowsTheSeed) {
+  nlohmann::json json = hgx_a100(4, 2, 1, "flow");
+  json["cluster"]["fabric"] = {{"spines", 8}, {"uplink_gbps", 100}};
+  const Topology topology(scenario_of(json));
+  std::vector<int> hits(8, 0);
+  for (int flow = 0; flow < 800; ++flow) ++hits[static_cast<std::size_t>(topology.ecmp_spine(0, 16, flow))];
+  for (int count : hits) EXPECT_GT(count, 50);  // 100 expected per spine; far below 50 would be a broken hash
+  json["simulation"]["seed"] = 2;
+  const Topology reseeded(scenario_of(json));
+  int differ = 0;
+  for (int flow = 0; flow < 64; ++flow) differ += topology.ecmp_spine(0, 16, flow) != reseeded.ecmp_spine(0, 16, flow);
+  EXPECT_GT(differ, 32);  // 7/8 of them expected to differ
+}
+
+}  // namespace
+}  // namespace vtsim::sim
