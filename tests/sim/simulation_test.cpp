@@ -3,6 +3,8 @@
 
 #include "sim/simulation.hpp"
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -117,10 +119,11 @@ TEST(Simulation, JobThatDoesNotFitInItsVgpuIsAnErrorWithTheNumbers) {
 }
 
 TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
-  // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes.
+  // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes. Across racks each flow
+  // runs between the port hosts of the spine ECMP hashes it onto (flow ids 0 and 1 of each pair: other spines).
   const Scenario scenario = scenario_of(
       {{"cluster",
-        {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"oversubscription", 2.0}}}}},
+        {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
@@ -129,22 +132,35 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     char* argv[] = {program, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     configure_engine(0);
-    const Platform platform(topology);
+    const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}};
+    std::vector<std::pair<int, int>> ports;
+    for (int flow : {0, 1}) {
+      for (const auto& [a, b] : pairs) {
+        ports.emplace_back(a, topology.ecmp_spine(a, b, flow));
+        ports.emplace_back(b, topology.ecmp_spine(a, b, flow));
+      }
+    }
+    const Platform platform(topology, ports);
     nlohmann::json problems = nlohmann::json::array();
-    for (const auto& [a, b] : std::vector<std::pair<int, int>>{{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}}) {
+    for (const auto& [a, b, flow] : std::vector<std::tuple<int, int, int>>{
+             {0, 1, 0}, {1, 0, 0}, {0, 5, 0}, {6, 3, 0}, {0, 9, 0}, {0, 9, 1}, {15, 2, 0}, {15, 2, 1}}) {
       std::vector<simgrid::s4u::Link*> links;
       double latency = 0;
-      platform.gpu_host(a)->route_to(platform.gpu_host(b), links, &latency);
+      const bool across = topology.location(a).rack != topology.location(b).rack;
+      const int spine = topology.ecmp_spine(a, b, flow);
+      simgrid::s4u::Host* from = across ? platform.port_host(a, spine) : platform.gpu_host(a);
+      simgrid::s4u::Host* to = across ? platform.port_host(b, spine) : platform.gpu_host(b);
+      from->route_to(to, links, &latency);
       std::vector<std::string> simgrid_names;
       for (const simgrid::s4u::Link* link : links) {
         const std::string name = link->get_name();
         if (name != "pass-through") simgrid_names.push_back(name.substr(0, name.rfind('_')));  // drop _UP/_DOWN
       }
       std::vector<std::string> topology_names;
-      for (const Hop& hop : topology.route(a, b)) topology_names.push_back(topology.links()[hop.link].name);
-      const double expected_latency = topology.latency_s(topology.route(a, b));
+      for (const Hop& hop : topology.route(a, b, flow)) topology_names.push_back(topology.links()[hop.link].name);
+      const double expected_latency = topology.latency_s(topology.route(a, b, flow));
       if (simgrid_names != topology_names || std::abs(latency - expected_latency) > 1e-15) {
-        problems.push_back({{"from", a}, {"to", b}, {"simgrid", simgrid_names}, {"topology", topology_names}});
+        problems.push_back({{"from", a}, {"to", b}, {"flow", flow}, {"simgrid", simgrid_names}, {"topology", topology_names}});
       }
     }
     return problems;
