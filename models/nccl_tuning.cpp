@@ -1,0 +1,187 @@
+#include "models/nccl_tuning.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+
+// Source: NVIDIA NCCL, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and src/graph/topo.h, as in
+// v2.30.7 (docs/hardware-facts.md; the constants below are the same since 2.19). Units as in NCCL: us and GB/s.
+// Index order as in NCCL: algorithms Tree = 0, Ring = 1; protocols LL = 0, LL128 = 1, Simple = 2; hardware NVLink = 0,
+// PCI = 1, NET = 2.
+
+namespace vtsim {
+namespace {
+
+constexpr int kTree = 0;
+constexpr int kRing = 1;
+constexpr int kLl = 0;
+constexpr int kLl128 = 1;
+constexpr int kSimple = 2;
+constexpr int kNvlink = 0;
+constexpr int kPci = 1;
+constexpr int kNet = 2;
+
+// tuning.cc baseLat[algorithm][protocol]
+constexpr double kBaseLatency_us[2][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
+// tuning.cc hwLat[hardware][algorithm][protocol]
+constexpr double kHardwareLatency_us[3][2][3] = {
+    {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},   // NVLink: Tree, Ring
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},    // PCI
+    {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}},  // NET
+};
+// tuning.cc, per compute-capability index (Volta, Ampere, Hopper) and node-count index (1, 2, >2 nodes).
+constexpr double kLlMaxBandwidth_GBps[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}};
+constexpr double kPerChannelMaxRingLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
+constexpr double kPerChannelMaxTreeLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
+constexpr double kPerChannelMaxTree_GBps[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
+// tuning.cc treeCorrectionFactor[protocol][log2(bytes / 64)]: trees run below their model at medium sizes.
+constexpr double kTreeCorrection[3][23] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
+};
+
+int log2_floor(std::size_t value) {
+  int result = 0;
+  while (value >>= 1) ++result;
+  return result;
+}
+
+/// NCCL's compCapIndex: Hopper from 9.0, Ampere from 8.0, else Volta (which Pascal and Turing share).
+int capability_index(int compute_capability) {
+  if (compute_capability >= 90) return 2;
+  return compute_capability >= 80 ? 1 : 0;
+}
+
+/// NCCL enables LL128 by default only where it was tested: intra-node paths over NVLink (or one GPU per node), the
+/// NIC next to the GPU, and compute capability 7.0, 8.0 or 9.0 ("Enable LL128 by default only on
+/// Volta/Ampere/Hopper+NVLink. Other cases are not tested and may cause silent data corruption.").
+bool ll128_enabled(const NcclCommunicator& comm) {
+  const bool intra_ok = comm.nvlink_intra || comm.ranks == comm.nodes;
+  const bool inter_ok = comm.nodes == 1 || comm.gpu_direct_nic;
+  const int cc = comm.compute_capability;
+  return intra_ok && inter_ok && (cc == 70 || cc == 80 || cc == 90);
+}
+
+}  // namespace
+
+std::string_view to_string(NcclAlgorithm algorithm) { return algorithm == NcclAlgorithm::tree ? "tree" : "ring"; }
+
+std::string_view to_string(NcclProtocol protocol) {
+  switch (protocol) {
+    case NcclProtocol::ll: return "LL";
+    case NcclProtocol::ll128: return "LL128";
+    case NcclProtocol::simple: return "Simple";
+  }
+  return "?";
+}
+
+NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
+  assert(comm.ranks >= 2 && comm.nodes >= 1 && comm.channels >= 1);
+  const int n_ranks = comm.ranks;
+  const int n_nodes = comm.nodes;
+  const int cap = capability_index(comm.compute_capability);
+  const int size_index = n_nodes <= 2 ? n_nodes - 1 : 2;
+  // LL: one node reads the GPU's row, several the CPU vendor's (Intel in the Volta row, AMD in the Ampere row).
+  const int ll_index = n_nodes == 1 ? cap : (comm.amd_cpu ? 1 : 0);
+  const double ll_max = kLlMaxBandwidth_GBps[ll_index][size_index];
+  const double tree_max = kPerChannelMaxTree_GBps[cap][size_index];
+  const double ring_ll128_max = kPerChannelMaxRingLl128_GBps[cap][size_index];
+  const double tree_ll128_max = kPerChannelMaxTreeLl128_GBps[cap][size_index];
+  const double ppn = static_cast<double>(n_ranks) / n_nodes;
+  const int intra_hw = comm.nvlink_intra ? kNvlink : kPci;
+  const int steps = 2 * (n_ranks - 1);  // allreduce
+  const double channels = comm.channels;
+
+  NcclCostTable table;
+  for (int a : {kTree, kRing}) {
+    for (int p : {kLl, kLl128, kSimple}) {
+      double bus = channels * comm.channel_bandwidth_GBps;
+      if (a == kRing && p == kLl) bus = std::min(ll_max, bus * 0.5);
+      if (a == kRing && p == kLl128) bus = std::min(bus * 0.92, channels * ring_ll128_max);
+      if (a == kTree) bus = std::min(bus * 0.92, channels * tree_max);  // allreduce
+      if (a == kTree && p == kLl) bus = std::min(bus / 3.8, ll_max);
+      if (a == kTree && p == kLl128) bus = std::min(bus * (n_nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), channels * tree_ll128_max);
+      // Bus bandwidth to algorithm bandwidth.
+      bus *= a == kRing ? static_cast<double>(n_ranks) / steps : 0.5;
+      if (p == kLl128 && !ll128_enabled(comm)) bus = 0;
+      table.bandwidth_GBps[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] = bus;
+
+      double latency = kBaseLatency_us[a][p];
+      double intra = kHardwareLatency_us[intra_hw][a][p];
+      // One GPU per node: the network hop is timed as a tree's (tuning.cc).
+      const double inter = ppn == 1 ? kHardwareLatency_us[kNet][kTree][p] : kHardwareLatency_us[kNet][a][p];
+      if (a == kRing) {
+        // Rings across nodes pay the network's posting overhead on every step: 1 us on Intel, 2 us on AMD, x3 for
+        // Simple (getNetOverhead).
+        double overhead = 0;
+        if (n_nodes > 1) overhead = (comm.amd_cpu ? 2.0 : 1.0) * (p == kSimple ? 3.0 : 1.0);
+        intra = std::max(intra, overhead);
+        const int inter_steps = n_nodes == 1 ? 0 : 2 * (n_nodes - 1);
+        latency += (steps - inter_steps) * intra + inter_steps * inter;
+      } else {
+        latency += 2 * ((n_ranks / n_nodes - 1) * intra + log2_floor(static_cast<std::size_t>(n_nodes)) * inter);
+      }
+      table.latency_us[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] = latency;
+    }
+  }
+  return table;
+}
+
+double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclAlgorithm algorithm,
+                             NcclProtocol protocol, double bytes) {
+  const auto a = static_cast<std::size_t>(algorithm == NcclAlgorithm::tree ? kTree : kRing);
+  const auto p = static_cast<std::size_t>(protocol);
+  double bandwidth = costs.bandwidth_GBps[a][p];
+  double latency = costs.latency_us[a][p];
+  if (bandwidth <= 0) return std::numeric_limits<double>::infinity();
+  const auto whole = static_cast<std::size_t>(std::max(0.0, bytes));
+  const int log_size = (whole >> 6) == 0 ? -1 : log2_floor(whole >> 6);
+  if (algorithm == NcclAlgorithm::tree && log_size >= 0 && log_size < 23) {
+    bandwidth *= kTreeCorrection[p][static_cast<std::size_t>(log_size)];
+  }
+  // "Plateau effect of ring" across nodes, once each rank's share of a channel is at least 64 bytes.
+  if (algorithm == NcclAlgorithm::ring && protocol == NcclProtocol::simple && comm.nodes > 1 &&
+      whole / static_cast<std::size_t>(comm.channels * comm.ranks) >= 64) {
+    latency *= comm.compute_capability < 80 ? 1.9 : 1.4;
+  }
+  return (latency + bytes / (1000 * bandwidth)) * 1e-6;
+}
+
+NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes) {
+  const NcclCostTable costs = nccl_allreduce_costs(comm);
+  NcclChoice best;
+  best.predicted_s = std::numeric_limits<double>::infinity();
+  for (NcclAlgorithm algorithm : {NcclAlgorithm::tree, NcclAlgorithm::ring}) {
+    for (NcclProtocol protocol : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple}) {
+      const double time_s = nccl_allreduce_time_s(comm, costs, algorithm, protocol, bytes);
+      if (time_s < best.predicted_s) best = {algorithm, protocol, time_s};
+    }
+  }
+  return best;
+}
+
+double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
+  return kBaseLatency_us[algorithm == NcclAlgorithm::tree ? kTree : kRing][static_cast<std::size_t>(protocol)] * 1e-6;
+}
+
+double nccl_protocol_efficiency(NcclProtocol protocol) {
+  switch (protocol) {
+    case NcclProtocol::ll: return 0.5;
+    case NcclProtocol::ll128: return 0.92;
+    case NcclProtocol::simple: return 1.0;
+  }
+  return 1.0;
+}
+
+double nccl_nvlink_channel_GBps(int compute_capability) {
+  // topo.h: SM60_NVLINK_BW 18.0, SM70_NVLINK_BW 20.0, SM80_NVLINK_BW 20.0, SM86_NVLINK_BW 12.0, SM90_NVLINK_BW 20.6.
+  if (compute_capability >= 90) return 20.6;
+  if (compute_capability == 86) return 12.0;
+  if (compute_capability >= 70) return 20.0;
+  return 18.0;
+}
+
+}  // namespace vtsim

@@ -1,0 +1,77 @@
+#pragma once
+// NCCL's cost model for allreduce: how NCCL times each (algorithm, protocol) pair and picks the fastest for a message
+// size, transcribed from NVIDIA NCCL src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and the
+// per-link bandwidths of src/graph/topo.h. docs/nccl-model.md lists every constant with its place in the source.
+//
+// NCCL computes, per algorithm a and protocol p, a latency lat[a][p] (us) and an algorithm bandwidth bw[a][p] (GB/s)
+// once per communicator, then times a message of n bytes as lat + n / (1000 bw) and runs the pair with the smallest
+// time. vtsim uses the same choice, and simulates the chosen protocol's costs (base latency, bytes on the wire).
+// Covered: Ring and Tree with LL, LL128 and Simple. Not covered: CollNet, NVLS (NVLink SHARP) and PAT, which need
+// hardware vtsim does not model (SHARP switches, NVSwitch multicast) or apply to one GPU per node only (PAT).
+
+#include <array>
+#include <string_view>
+
+namespace vtsim {
+
+/// NCCL's allreduce algorithms that vtsim models.
+enum class NcclAlgorithm { tree, ring };
+/// NCCL's protocols: LL (8-byte stores with a flag, half the bandwidth, lowest latency), LL128 (128-byte lines with
+/// 120 bytes of data, NVLink systems), Simple (bulk copies with memory fences, full bandwidth).
+enum class NcclProtocol { ll, ll128, simple };
+
+/// "tree", "ring"; "LL", "LL128", "Simple" (NCCL's spellings).
+std::string_view to_string(NcclAlgorithm algorithm);
+std::string_view to_string(NcclProtocol protocol);
+
+/// What NCCL's tuning model reads from a communicator.
+struct NcclCommunicator {
+  int ranks = 1;
+  int nodes = 1;                  ///< hosts the ranks span
+  int compute_capability = 80;    ///< of the GPUs, x10 (A100: 80, V100: 70, H100: 90)
+  bool nvlink_intra = false;      ///< the rings' steps inside a node go over NVLink (NCCL: graph typeIntra == NVL)
+  int channels = 1;               ///< rings (and trees) NCCL runs at once
+  double channel_bandwidth_GBps = 12;  ///< bandwidth of one channel (NCCL: graph bwIntra / bwInter), GB/s
+  bool amd_cpu = false;           ///< x86 AMD hosts: larger network overhead, other LL caps
+  bool gpu_direct_nic = true;     ///< the NIC reaches the GPU without the CPU (GPUDirect RDMA): LL128 allowed across nodes
+};
+
+/// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a
+/// bandwidth of 0 marks a pair NCCL does not enable.
+struct NcclCostTable {
+  std::array<std::array<double, 3>, 2> latency_us{};     ///< [algorithm][protocol]
+  std::array<std::array<double, 3>, 2> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
+};
+
+/// The table ncclTopoTuneModel builds for allreduce on `comm`. REQUIRES: comm.ranks >= 2.
+NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm);
+
+/// NCCL's predicted time of one allreduce of `bytes` with (algorithm, protocol), seconds (ncclTopoGetAlgoTime: the
+/// tree's correction per size, the ring's plateau factor across nodes); infinity for a pair not enabled.
+double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclAlgorithm algorithm,
+                             NcclProtocol protocol, double bytes);
+
+/// NCCL's choice for an allreduce of `bytes`.
+struct NcclChoice {
+  NcclAlgorithm algorithm = NcclAlgorithm::ring;
+  NcclProtocol protocol = NcclProtocol::simple;
+  double predicted_s = 0;  ///< NCCL's own estimate
+};
+
+/// The fastest enabled pair by NCCL's model (ties go to the first in NCCL's order: tree before ring, LL, LL128,
+/// Simple). REQUIRES: comm.ranks >= 2.
+NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes);
+
+/// NCCL's base latency of an algorithm and protocol (tuning.cc baseLat), seconds: the launch and synchronisation
+/// cost every call pays before its first step.
+double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol);
+
+/// The fraction of a link's bandwidth a protocol moves as data: LL 0.5 (a 4-byte flag per 4 bytes), LL128 0.92
+/// (NCCL's model of 120 data bytes per 128-byte line), Simple 1 (tuning.cc's Ring factors).
+double nccl_protocol_efficiency(NcclProtocol protocol);
+
+/// The per-channel bandwidth NCCL assumes for one NVLink link of a GPU of `compute_capability` (topo.h): 18 GB/s
+/// on SM60, 20 on SM70 and SM80, 20.6 on SM90; 12 on SM86.
+double nccl_nvlink_channel_GBps(int compute_capability);
+
+}  // namespace vtsim

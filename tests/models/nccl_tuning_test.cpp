@@ -1,0 +1,108 @@
+// NCCL's allreduce cost model against tables and crossover sizes worked out by hand from tuning.cc's constants
+// (docs/nccl-model.md). Times are in us and bandwidths in GB/s, as NCCL's.
+
+#include <gtest/gtest.h>
+
+#include "models/nccl_tuning.hpp"
+
+namespace vtsim {
+namespace {
+
+std::size_t at(NcclAlgorithm algorithm) { return algorithm == NcclAlgorithm::tree ? 0 : 1; }
+std::size_t at(NcclProtocol protocol) { return static_cast<std::size_t>(protocol); }
+
+/// One HGX A100 8-GPU node: NVLink, 12 channels of 20 GB/s (SM80_NVLINK_BW), bus bandwidth 240 GB/s.
+NcclCommunicator one_a100_node() {
+  return {.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
+          .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true};
+}
+
+TEST(NcclTuning, OneNodeTableMatchesTheHandDerivation) {
+  const NcclCostTable table = nccl_allreduce_costs(one_a100_node());
+  const auto latency = [&](NcclAlgorithm a, NcclProtocol p) { return table.latency_us[at(a)][at(p)]; };
+  const auto bandwidth = [&](NcclAlgorithm a, NcclProtocol p) { return table.bandwidth_GBps[at(a)][at(p)]; };
+  using enum NcclProtocol;
+  constexpr NcclAlgorithm ring = NcclAlgorithm::ring;
+  constexpr NcclAlgorithm tree = NcclAlgorithm::tree;
+  // Ring, 2(8-1) = 14 steps over NVLink: base + 14 x hwLat; bus 240 GB/s, x 8/14 to algorithm bandwidth.
+  EXPECT_NEAR(latency(ring, ll), 6.6 + 14 * 0.6, 1e-9);
+  EXPECT_NEAR(latency(ring, ll128), 14.0 + 14 * 1.9, 1e-9);
+  EXPECT_NEAR(latency(ring, simple), 8.4 + 14 * 3.4, 1e-9);
+  EXPECT_NEAR(bandwidth(ring, ll), 87.7 * 8 / 14, 1e-9);            // LL: min(llMaxBw Ampere N1 87.7, 240 x 0.5)
+  EXPECT_NEAR(bandwidth(ring, ll128), 240 * 0.92 * 8 / 14, 1e-9);   // min(240 x 0.92, 12 x 20)
+  EXPECT_NEAR(bandwidth(ring, simple), 240.0 * 8 / 14, 1e-9);
+  // Tree (a chain in one node): base + 2 x (8 - 1) x hwLat; bus min(240 x 0.92, 12 x 24.0), x 0.5.
+  EXPECT_NEAR(latency(tree, ll), 6.8 + 2 * 7 * 0.6, 1e-9);
+  EXPECT_NEAR(latency(tree, ll128), 14.0 + 2 * 7 * 1.25, 1e-9);
+  EXPECT_NEAR(latency(tree, simple), 8.4 + 2 * 7 * 4.0, 1e-9);
+  EXPECT_NEAR(bandwidth(tree, ll), 220.8 / 3.8 * 0.5, 1e-9);
+  EXPECT_NEAR(bandwidth(tree, ll128), 220.8 * 7 / 9 * 0.5, 1e-9);
+  EXPECT_NEAR(bandwidth(tree, simple), 220.8 * 0.5, 1e-9);
+}
+
+TEST(NcclTuning, OneNodeProtocolCrossoversAreWhereRingTimesMeet) {
+  // Ring LL vs LL128: 15.0 + S / 50,114 = 40.6 + S / 126,171 (bytes, us) at S = 25.6 / (1/50,114 - 1/126,171)
+  // = 2.128 MB; LL128 vs Simple: 40.6 + S / 126,171 = 56.0 + S / 137,143 at S = 24.29 MB. The trees, slower in
+  // bandwidth and corrected down further at these sizes, never win here.
+  const NcclCommunicator comm = one_a100_node();
+  const double ll_to_ll128 = 25.6 / (1 / (1000 * 87.7 * 8 / 14) - 1 / (1000 * 220.8 * 8 / 14));
+  const double ll128_to_simple = 15.4 / (1 / (1000 * 220.8 * 8 / 14) - 1 / (1000 * 240.0 * 8 / 14));
+  EXPECT_NEAR(ll_to_ll128, 2.128e6, 1e3);
+  EXPECT_NEAR(ll128_to_simple, 24.29e6, 1e4);
+  const auto choice = [&](double bytes) { return nccl_allreduce_choice(comm, bytes); };
+  for (double bytes : {1024.0, 0.95 * ll_to_ll128}) {
+    EXPECT_EQ(choice(bytes).algorithm, NcclAlgorithm::ring) << bytes;
+    EXPECT_EQ(choice(bytes).protocol, NcclProtocol::ll) << bytes;
+  }
+  for (double bytes : {1.05 * ll_to_ll128, 0.95 * ll128_to_simple}) {
+    EXPECT_EQ(choice(bytes).algorithm, NcclAlgorithm::ring) << bytes;
+    EXPECT_EQ(choice(bytes).protocol, NcclProtocol::ll128) << bytes;
+  }
+  EXPECT_EQ(choice(1.05 * ll128_to_simple).protocol, NcclProtocol::simple);
+  EXPECT_NEAR(choice(1.05 * ll128_to_simple).predicted_s, (56.0 + 1.05 * ll128_to_simple / (1000 * 240.0 * 8 / 14)) * 1e-6,
+              1e-12);
+}
+
+TEST(NcclTuning, AcrossNodesTreesWinSmallAndMediumMessagesAndRingsLargeOnes) {
+  // 4 nodes x 8 A100 (NVLink inside), 4 channels of 12 GB/s (NET_BW, 100 Gb/s), Intel hosts. By hand:
+  //   ring:  62 steps, 6 of them between nodes. Simple: 8.4 + 56 x 3.4 + 6 x 14 = 282.8 us, x 1.4 plateau; bus 48
+  //          -> 24.77 GB/s. LL128: 14 + 56 x 1.9 + 6 x 4 = 144.4 us, 44.16 -> 22.79 GB/s. LL: 6.6 + 56 x max(0.6, 1.0
+  //          net overhead) + 6 x 2.7 = 78.8 us, min(20.4 llMaxBw Intel N4, 24) -> 10.53 GB/s.
+  //   tree:  base + 2 x (7 x intraLat + log2(4) x interLat). Simple: 8.4 + 2 x (28 + 28) = 120.4 us, 22.08 GB/s.
+  //          LL128: 14 + 2 x (8.75 + 17) = 65.5 us, min(44.16 x 120/128, 80) x 0.5 = 20.7 GB/s.
+  //          LL: 6.8 + 2 x (4.2 + 10) = 35.2 us, 44.16 / 3.8 x 0.5 = 5.81 GB/s.
+  // 1 KiB: tree LL 35.2 + 0.2 us beats everything. 4 MiB (tree correction 0.8 for LL128): tree LL128 65.5 + 253.3
+  // = 318.8 us against ring LL128 144.4 + 184.0 = 328.4 us. 1 GiB (no correction): ring Simple 395.9 + 43,341 us
+  // against ring LL128 47,110 and tree Simple 48,748.
+  const NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
+                              .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true};
+  const NcclCostTable table = nccl_allreduce_costs(comm);
+  EXPECT_NEAR(table.latency_us[1][2], 282.8, 1e-9);
+  EXPECT_NEAR(table.latency_us[0][1], 65.5, 1e-9);
+  EXPECT_NEAR(table.latency_us[0][0], 35.2, 1e-9);
+  const NcclChoice small = nccl_allreduce_choice(comm, 1024);
+  EXPECT_EQ(small.algorithm, NcclAlgorithm::tree);
+  EXPECT_EQ(small.protocol, NcclProtocol::ll);
+  const NcclChoice medium = nccl_allreduce_choice(comm, 4.0 * 1024 * 1024);
+  EXPECT_EQ(medium.algorithm, NcclAlgorithm::tree);
+  EXPECT_EQ(medium.protocol, NcclProtocol::ll128);
+  EXPECT_NEAR(medium.predicted_s, (65.5 + 4.0 * 1024 * 1024 / (1000 * 44.16 * 120 / 128 * 0.5 * 0.8)) * 1e-6, 1e-12);
+  const NcclChoice large = nccl_allreduce_choice(comm, 1024.0 * 1024 * 1024);
+  EXPECT_EQ(large.algorithm, NcclAlgorithm::ring);
+  EXPECT_EQ(large.protocol, NcclProtocol::simple);
+  EXPECT_NEAR(large.predicted_s, (282.8 * 1.4 + 1024.0 * 1024 * 1024 / (1000 * 48.0 * 32 / 62)) * 1e-6, 1e-12);
+}
+
+TEST(NcclTuning, Ll128OnlyWhereNcclEnablesIt) {
+  NcclCommunicator comm = one_a100_node();
+  EXPECT_GT(nccl_allreduce_costs(comm).bandwidth_GBps[1][1], 0);
+  comm.compute_capability = 75;  // Turing (T4, Quadro RTX): not tested by NCCL, off
+  EXPECT_EQ(nccl_allreduce_costs(comm).bandwidth_GBps[1][1], 0);
+  comm.compute_capability = 80;
+  comm.nvlink_intra = false;  // PCIe inside the node: off
+  EXPECT_EQ(nccl_allreduce_costs(comm).bandwidth_GBps[1][1], 0);
+  EXPECT_NE(nccl_allreduce_choice(comm, 8e6).protocol, NcclProtocol::ll128);
+}
+
+}  // namespace
+}  // namespace vtsim
