@@ -91,6 +91,37 @@ class AnalyticAllreduce final : public Allreduce {
   std::function<double(double)> duration_s_;
 };
 
+class NcclAllreduce final : public Allreduce {
+ public:
+  NcclAllreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclChoiceCounts* counts)
+      : ring_(std::move(ring)), comm_(comm), counts_(counts) {}
+  void run(int position, double bytes) override {
+    const NcclChoice choice = choose(bytes);
+    if (position == 0 && counts_ != nullptr) {
+      ++(*counts_)[std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol))];
+    }
+    if (choice.algorithm == NcclAlgorithm::tree) {
+      sg4::this_actor::sleep_for(choice.predicted_s);
+      return;
+    }
+    sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));
+    ring_->run(position, bytes / nccl_protocol_efficiency(choice.protocol));
+  }
+
+ private:
+  /// NCCL's choice for `bytes`; a job's fusion buffers repeat their sizes, so choices are kept.
+  NcclChoice choose(double bytes) {
+    const auto known = choices_.find(bytes);
+    if (known != choices_.end()) return known->second;
+    return choices_[bytes] = nccl_allreduce_choice(comm_, bytes);
+  }
+
+  std::unique_ptr<Allreduce> ring_;
+  NcclCommunicator comm_;
+  NcclChoiceCounts* counts_;
+  std::map<double, NcclChoice> choices_;
+};
+
 }  // namespace
 
 RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
@@ -136,6 +167,11 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra,
 
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes)> duration_s) {
   return std::make_unique<AnalyticAllreduce>(std::move(duration_s));
+}
+
+std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
+                                               NcclChoiceCounts* counts) {
+  return std::make_unique<NcclAllreduce>(std::move(ring), comm, counts);
 }
 
 }  // namespace vtsim::sim

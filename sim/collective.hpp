@@ -15,6 +15,7 @@
 // buffer, so a late rank holds up its ring neighbours.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
 
+#include "models/nccl_tuning.hpp"
 #include "models/scenario.hpp"
 #include "sim/sync.hpp"
 
@@ -81,5 +83,15 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<s
 
 /// An allreduce that takes `duration_s(bytes)` on every rank: the `analytic` fidelity.
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes)> duration_s);
+
+/// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
+using NcclChoiceCounts = std::map<std::string, long>;
+
+/// `ring` with NCCL's choice of algorithm and protocol per call (models/nccl_tuning.hpp, for `comm`): a ring call
+/// first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts on the wire (LL twice
+/// the data, LL128 1/0.92 of it); a call NCCL would run as a tree takes NCCL's own predicted time, as trees are not
+/// simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
+std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
+                                               NcclChoiceCounts* counts);
 
 }  // namespace vtsim::sim

@@ -5,6 +5,7 @@
 
 #include "models/collective_model.hpp"
 #include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -173,16 +174,48 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
   return ports;
 }
 
+NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology) {
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  NcclCommunicator comm;
+  comm.ranks = static_cast<int>(rings.ring.size());
+  comm.nodes = static_cast<int>(rings.intra_host.size());
+  // CUDA compute capabilities of the catalogued architectures (CUDA C++ Programming Guide, compute capabilities).
+  const std::map<std::string, int> capability = {
+      {"Pascal", 60}, {"Volta", 70}, {"Turing", 75}, {"Ampere", 80}, {"Hopper", 90}};
+  comm.compute_capability = capability.contains(gpu.architecture) ? capability.at(gpu.architecture) : 80;
+  comm.nvlink_intra = false;
+  for (const auto& host : rings.intra_host) {
+    if (host.size() < 2) continue;
+    comm.nvlink_intra = true;
+    for (const Hop& hop : topology.route(host[0], host[1])) {
+      comm.nvlink_intra &= topology.links()[static_cast<std::size_t>(hop.link)].link_class == LinkClass::nvlink;
+    }
+    break;
+  }
+  const Transport transport = scenario.cluster.transport;
+  comm.gpu_direct_nic = transport == Transport::roce_v1 || transport == Transport::roce_v2;
+  if (comm.ranks < 2) return comm;
+  const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
+  const double bus_GBps = ring.rate_Bps * static_cast<double>(rings.channels.size()) / 1e9;
+  const double per_channel_GBps =
+      comm.nodes == 1 && comm.nvlink_intra ? nccl_nvlink_channel_GBps(comm.compute_capability) : 12.0;
+  comm.channels = std::max(1, static_cast<int>(std::lround(bus_GBps / per_channel_GBps)));
+  comm.channel_bandwidth_GBps = bus_GBps / comm.channels;
+  return comm;
+}
+
 std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
-                                          const Platform& platform, Fidelity fidelity) {
+                                          const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
+                                          NcclChoiceCounts* counts) {
   if (fidelity == Fidelity::analytic) {
     if (!hierarchical(job)) {
       const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
       const int n = static_cast<int>(rings.ring.size());
       const double channels = static_cast<double>(rings.channels.size());
-      return make_analytic_allreduce([=](double bytes) {
-        return ring_allreduce_time_s(n, bytes / channels, ring.rate_Bps, ring.latency_s);
-      });
+      return make_nccl_allreduce(make_analytic_allreduce([=](double bytes) {
+                                   return ring_allreduce_time_s(n, bytes / channels, ring.rate_Bps, ring.latency_s);
+                                 }),
+                                 nccl, counts);
     }
     const FlowBottleneck intra = concurrent_bottleneck(topology, flows_of(intra_rings(rings)));
     const FlowBottleneck inter = concurrent_bottleneck(topology, flows_of(inter_rings(rings)));
@@ -201,7 +234,7 @@ std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& 
     for (const FlowRing& ring : flat_rings(rings)) {
       groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
     }
-    return make_ring_allreduce(std::move(groups), fidelity);
+    return make_nccl_allreduce(make_ring_allreduce(std::move(groups), fidelity), nccl, counts);
   }
   std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
   for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {

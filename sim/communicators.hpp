@@ -42,9 +42,19 @@ std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const Jo
 std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
                                                   const Topology& topology);
 
-/// The job's allreduce at `fidelity`. REQUIRES: a running engine whose platform is `platform`, built with the ports
-/// cross_rack_ports() named.
+/// What NCCL's tuning model sees of job `index` (models/nccl_tuning.hpp): its ranks and hosts, the GPUs' compute
+/// capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth on the topology split
+/// into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and Ampere, 12 GB/s per PCIe
+/// Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search; this is that count for
+/// the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us network overhead);
+/// GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through memory.
+NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology);
+
+/// The job's allreduce at `fidelity`; a flat ring is run with NCCL's choice of algorithm and protocol for `nccl`
+/// (make_nccl_allreduce, tallied in `counts`, which may be null). REQUIRES: a running engine whose platform is
+/// `platform`, built with the ports cross_rack_ports() named.
 std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
-                                          const Platform& platform, Fidelity fidelity);
+                                          const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
+                                          NcclChoiceCounts* counts);
 
 }  // namespace vtsim::sim

@@ -1,6 +1,7 @@
 #pragma once
 // What a simulation reports: per job, per link class, and which values were uncalibrated defaults.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ struct JobResult {
   double exposed_communication_s = 0;  ///< per step: step time not covered by compute
   double allreduce_bytes_per_step = 0;
   double allreduces_per_step = 0;
+  /// Allreduce calls per step by NCCL's choice of algorithm and protocol ("ring/Simple": 28), over all iterations.
+  std::map<std::string, double> nccl_choices_per_step;
   MemoryFootprint memory;
   double device_memory_bytes = 0;
   ComputeParameters compute_parameters;  ///< the kernel model's constants for this job

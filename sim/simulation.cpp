@@ -140,6 +140,7 @@ struct ActiveJob {
   JobRings rings;
   std::unique_ptr<TrainingJob> job;
   std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
+  NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
 };
 
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
@@ -235,7 +236,8 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                  ? scenario.calibration.collective_sm_share->value
                                  : collective_sm_share(device_sms);
   if (rings.ring.size() > 1) {
-    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity);
+    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity,
+                                    nccl_communicator(scenario, rings, topology), &active.nccl_choices);
     for (const auto& [flow, share] : job_flows(config, rings)) active.traffic.push_back({flow, share * gradient_bytes});
   }
   std::set<int> classes;
@@ -263,7 +265,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
@@ -313,6 +315,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   for (const ActiveJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
   for (const ActiveJob& job : active) {
     result.jobs.push_back(job_result(scenario, job.index, job.compute, *job.job, window_end));
+    const JobConfig& config = scenario.jobs[job.index];
+    const double iterations = static_cast<double>(config.warmup_iterations + config.iterations);
+    for (const auto& [choice, calls] : job.nccl_choices) {
+      result.jobs.back().nccl_choices_per_step[choice] = static_cast<double>(calls) / iterations;
+    }
     traffic.push_back(job.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }

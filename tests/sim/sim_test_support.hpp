@@ -5,10 +5,13 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "models/collective_model.hpp"
+#include "models/nccl_tuning.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "sim/communicators.hpp"
@@ -38,7 +41,8 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     const JobRings rings = job_rings(scenario, 0, topology);
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
     std::unique_ptr<Allreduce> allreduce =
-        make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity);
+        make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity,
+                       nccl_communicator(scenario, rings, topology), nullptr);
     double end = 0;
     for (std::size_t p = 0; p < rings.ring.size(); ++p) {
       simgrid::s4u::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {
@@ -50,6 +54,20 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     return nlohmann::json(end);
   });
   return answer.get<double>();
+}
+
+/// The closed form of a flat NCCL ring allreduce of `bytes` for job 0 of `scenario` at bus bandwidth `bandwidth_Bps`
+/// and step latency `alpha_s`: the base latency of the protocol NCCL picks, then 2(N-1)/N x wire bytes / B +
+/// 2(N-1) alpha with the protocol's wire bytes (models/nccl_tuning.hpp; the choice itself is tested against hand
+/// derivations in tests/models/nccl_tuning_test.cpp).
+inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s) {
+  const Topology topology(scenario);
+  const JobRings rings = job_rings(scenario, 0, topology);
+  const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(scenario, rings, topology), bytes);
+  EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";
+  return nccl_base_latency_s(choice.algorithm, choice.protocol) +
+         ring_allreduce_time_s(static_cast<int>(rings.ring.size()), bytes / nccl_protocol_efficiency(choice.protocol),
+                               bandwidth_Bps, alpha_s);
 }
 
 }  // namespace vtsim::sim::testing
