@@ -202,8 +202,10 @@ KernelTimes kernel_times(const Workload& workload, int batch, Precision precisio
   return time_kernels(iteration_kernels(workload, batch, precision, pass), workload.layers.size(), device, parameters);
 }
 
-double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters) {
-  return std::max(times.total_s(), parameters.data_loading_s);
+double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters, int micro_batches) {
+  assert(micro_batches >= 1);
+  const double kernels_s = micro_batches * (times.total_s() - times.optimizer_s) + times.optimizer_s;
+  return std::max(kernels_s, micro_batches * parameters.data_loading_s);
 }
 
 double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps) {

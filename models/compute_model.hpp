@@ -119,9 +119,10 @@ KernelTimes kernel_times(const Workload& workload, int batch, Precision precisio
 /// Bytes read and written per trainable parameter by one optimizer step (see compute_model.cpp for the derivation).
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);
 
-/// One iteration alone on one device, data loading included: the loader prepares each batch while the device works
-/// on the previous one, so the step is the longer of the two.
-double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters);
+/// One iteration of `micro_batches` forward and backward passes and one optimizer step alone on one device, data
+/// loading included: the loader prepares each batch while the device works on the previous one, so the step is the
+/// longer of the two. REQUIRES: micro_batches >= 1.
+double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters, int micro_batches = 1);
 
 /// Samples/s of one device: batch / (forward + backward + optimizer / accumulation_steps), or batch / forward for
 /// inference. REQUIRES: accumulation_steps >= 1.

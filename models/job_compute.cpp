@@ -65,7 +65,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                                        published_compute_fit(), scenario.calibration);
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,
                                  compute.resolved.parameters);
-  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters);
+  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
   return compute;
 }
 

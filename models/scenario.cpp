@@ -33,6 +33,10 @@ const std::array<std::pair<std::string, Fidelity>, 3> kFidelities = {{
     {"flow", Fidelity::flow},
     {"analytic", Fidelity::analytic},
 }};
+const std::array<std::pair<std::string, DataParallel>, 2> kDataParallel = {{
+    {"horovod", DataParallel::horovod},
+    {"pytorch_ddp", DataParallel::pytorch_ddp},
+}};
 
 }  // namespace
 
@@ -40,10 +44,12 @@ std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_
 std::span<const std::pair<std::string, SchedulerPolicy>> scheduler_policy_names() { return kPolicies; }
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAlgorithms; }
 std::span<const std::pair<std::string, Fidelity>> fidelity_names() { return kFidelities; }
+std::span<const std::pair<std::string, DataParallel>> data_parallel_names() { return kDataParallel; }
 
 std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
 std::string_view to_string(SchedulerPolicy policy) { return name_of(kPolicies, policy); }
 std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgorithms, algorithm); }
 std::string_view to_string(Fidelity fidelity) { return name_of(kFidelities, fidelity); }
+std::string_view to_string(DataParallel data_parallel) { return name_of(kDataParallel, data_parallel); }
 
 }  // namespace vtsim

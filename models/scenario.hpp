@@ -143,6 +143,21 @@ struct HorovodConfig {
   AllreduceAlgorithm allreduce = AllreduceAlgorithm::ring;
 };
 
+/// How a data-parallel job reduces its gradients.
+enum class DataParallel {
+  horovod,      ///< Horovod: a coordinator fuses the gradients ready on every rank each cycle (HorovodConfig)
+  pytorch_ddp,  ///< PyTorch DistributedDataParallel: fixed buckets, each reduced as soon as it fills (DdpConfig)
+};
+
+/// PyTorch DistributedDataParallel settings of one job.
+struct DdpConfig {
+  /// Bucket size cap. Default 25 MiB (torch DistributedDataParallel bucket_cap_mb=25, read as MiB).
+  double bucket_cap_bytes = 25.0 * 1024 * 1024;
+  /// Cap of the bucket holding the first-registered parameters, reduced last, kept small so that little is left to
+  /// reduce after backward. Default 1 MiB (torch.distributed._DEFAULT_FIRST_BUCKET_BYTES).
+  double first_bucket_bytes = 1024.0 * 1024;
+};
+
 /// One training job (tenant).
 struct JobConfig {
   /// Unique name. Default "job<index>".
@@ -169,8 +184,16 @@ struct JobConfig {
   int iterations = 20;
   /// Iterations run first and excluded from the figures. Default 2.
   int warmup_iterations = 2;
+  /// How gradients are reduced. Default: PyTorch DDP for PyTorch jobs, Horovod for the others; Horovod when the job
+  /// gives `horovod` settings, DDP when it gives `ddp` settings.
+  DataParallel data_parallel = DataParallel::pytorch_ddp;
   /// Horovod settings.
   HorovodConfig horovod;
+  /// DDP settings.
+  DdpConfig ddp;
+  /// Micro-batches per optimizer step: forward and backward run this many times, the gradients are reduced once, on
+  /// the last. Default 1.
+  int gradient_accumulation = 1;
   /// vgpu mode: this job's vGPU profile. Default: virtualization.vgpu_profile.
   std::string vgpu_profile;
   /// mig mode: this job's MIG profile. Default: virtualization.mig_profile.
@@ -215,11 +238,13 @@ std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_
 std::span<const std::pair<std::string, SchedulerPolicy>> scheduler_policy_names();
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
 std::span<const std::pair<std::string, Fidelity>> fidelity_names();
+std::span<const std::pair<std::string, DataParallel>> data_parallel_names();
 
 /// The scenario spelling of each enumerator.
 std::string_view to_string(VirtualizationMode mode);
 std::string_view to_string(SchedulerPolicy policy);
 std::string_view to_string(AllreduceAlgorithm algorithm);
 std::string_view to_string(Fidelity fidelity);
+std::string_view to_string(DataParallel data_parallel);
 
 }  // namespace vtsim

@@ -298,6 +298,16 @@ HorovodConfig read_horovod(JsonObject horovod) {
   return config;
 }
 
+DdpConfig read_ddp(JsonObject ddp) {
+  DdpConfig config;
+  if (auto cap = ddp.get("bucket_cap_mb")) config.bucket_cap_bytes = cap->as_number(0.0, 65536.0) * units::kBytesPerMiB;
+  if (auto first = ddp.get("first_bucket_mb")) {
+    config.first_bucket_bytes = first->as_number(0.0, 65536.0) * units::kBytesPerMiB;
+  }
+  ddp.finish();
+  return config;
+}
+
 /// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
 std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
                                 const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
@@ -312,6 +322,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
   const std::optional<JsonValue> horovod = job.get("horovod");
+  const std::optional<JsonValue> data_parallel = job.get("data_parallel");
+  const std::optional<JsonValue> ddp = job.get("ddp");
+  const std::optional<JsonValue> accumulation = job.get("gradient_accumulation");
   const std::optional<JsonValue> vgpu_profile = job.get("vgpu_profile");
   const std::optional<JsonValue> mig_profile = job.get("mig_profile");
   const std::optional<JsonValue> idle = job.get("idle");
@@ -327,7 +340,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod}) {
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod,
+                            data_parallel, ddp, accumulation}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -363,6 +377,19 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
+  if (ddp) config.ddp = read_ddp(ddp->as_object());
+  if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));
+  // DDP is PyTorch's; other frameworks' jobs, or jobs that give Horovod settings, reduce with Horovod.
+  config.data_parallel = config.framework == Framework::pytorch && !horovod ? DataParallel::pytorch_ddp
+                                                                            : DataParallel::horovod;
+  if (ddp && !data_parallel) config.data_parallel = DataParallel::pytorch_ddp;
+  if (data_parallel) config.data_parallel = data_parallel->as_enum(data_parallel_names());
+  if (horovod && config.data_parallel != DataParallel::horovod) {
+    horovod->fail("Horovod settings for a job whose data_parallel is 'pytorch_ddp'");
+  }
+  if (ddp && config.data_parallel != DataParallel::pytorch_ddp) {
+    ddp->fail("DDP settings for a job whose data_parallel is 'horovod'");
+  }
 
   config.vgpu_profile = virtualization.vgpu_profile;
   if (vgpu_profile) {

@@ -72,9 +72,16 @@ nlohmann::json job_to_json(const JobConfig& job) {
   json["gpus"] = job.gpu_ids;
   json["iterations"] = job.iterations;
   json["warmup_iterations"] = job.warmup_iterations;
-  json["horovod"] = {{"fusion_threshold_mib", job.horovod.fusion_threshold_bytes / units::kBytesPerMiB},
-                     {"cycle_time_ms", job.horovod.cycle_time_s / units::kSecondsPerMs},
-                     {"allreduce", std::string(to_string(job.horovod.allreduce))}};
+  json["data_parallel"] = std::string(to_string(job.data_parallel));
+  if (job.data_parallel == DataParallel::horovod) {
+    json["horovod"] = {{"fusion_threshold_mib", job.horovod.fusion_threshold_bytes / units::kBytesPerMiB},
+                       {"cycle_time_ms", job.horovod.cycle_time_s / units::kSecondsPerMs},
+                       {"allreduce", std::string(to_string(job.horovod.allreduce))}};
+  } else {
+    json["ddp"] = {{"bucket_cap_mb", job.ddp.bucket_cap_bytes / units::kBytesPerMiB},
+                   {"first_bucket_mb", job.ddp.first_bucket_bytes / units::kBytesPerMiB}};
+  }
+  json["gradient_accumulation"] = job.gradient_accumulation;
   if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
   if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
   return json;

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cassert>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "models/collective_model.hpp"
+#include "models/ddp_buckets.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/interference.hpp"
@@ -110,10 +112,11 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
     previous_end = end;
   }
   result.step = step_statistics(result.step_times_s);
-  const double samples = static_cast<double>(result.ranks) * config.batch_per_gpu;
+  const double samples = static_cast<double>(result.ranks) * config.batch_per_gpu * config.gradient_accumulation;
   result.samples_per_s = samples / result.step.mean_s;
   result.single_gpu_step_s = compute.single_gpu_step_s;
-  result.single_gpu_samples_per_s = config.batch_per_gpu / compute.single_gpu_step_s;
+  result.single_gpu_samples_per_s =
+      static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
   result.compute_s = compute_sum / rank_iterations;
@@ -143,8 +146,11 @@ struct ActiveJob {
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
 };
 
+double horovod_negotiation_s(const JobRings& rings, const Topology& topology);
+
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
-                                               const std::set<LinkClass>& classes_used, bool time_sliced) {
+                                               const Topology& topology, const std::set<LinkClass>& classes_used,
+                                               bool time_sliced) {
   std::set<std::string> notes;
   std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
   for (const ActiveJob& job : active) {
@@ -157,6 +163,13 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   if (time_sliced && !scenario.calibration.context_switch_s) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
+  }
+  for (const ActiveJob& job : active) {
+    const JobConfig& config = scenario.jobs[job.index];
+    if (config.data_parallel != DataParallel::horovod || job.rings.ring.size() < 2) continue;
+    notes.insert("Horovod negotiation of " + config.name + ": " +
+                 format_fraction(horovod_negotiation_s(job.rings, topology) * 1e6) +
+                 " us per tick, 2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure");
   }
   if (!classes_used.empty() && !scenario.calibration.collective_sm_share) {
     const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
@@ -203,6 +216,19 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
   return {used.begin(), used.end()};
 }
 
+/// Horovod's negotiation per coordinator tick: with its response cache (on by default) the ranks agree on the ready
+/// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
+/// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
+/// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
+double horovod_negotiation_s(const JobRings& rings, const Topology& topology) {
+  double message_s = 0;
+  for (const GpuFlow& flow : ring_flows(rings.ring)) {
+    message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
+  }
+  const double ranks = static_cast<double>(rings.ring.size());
+  return 2 * std::ceil(std::log2(ranks)) * message_s;
+}
+
 /// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
                  const GpuSharing& sharing) {
@@ -224,8 +250,22 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
     gradient_bytes += layers[l].gradient_bytes();
   }
+  plan.data_parallel = config.data_parallel;
   plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
   plan.cycle_time_s = config.horovod.cycle_time_s;
+  plan.micro_batches = config.gradient_accumulation;
+  if (config.data_parallel == DataParallel::pytorch_ddp) {
+    // DDP registers parameters in forward order; plan.tensors are in backward order.
+    std::vector<double> registered;
+    for (auto tensor = plan.tensors.rbegin(); tensor != plan.tensors.rend(); ++tensor) registered.push_back(tensor->bytes);
+    const int count = static_cast<int>(plan.tensors.size());
+    for (std::vector<int> bucket : ddp_buckets(registered, config.ddp.first_bucket_bytes, config.ddp.bucket_cap_bytes)) {
+      for (int& index : bucket) index = count - 1 - index;
+      plan.buckets.push_back(std::move(bucket));
+    }
+  } else if (rings.ring.size() > 1) {
+    plan.negotiation_s = horovod_negotiation_s(rings, topology);
+  }
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
@@ -325,7 +365,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   }
   result.link_classes = link_class_results(topology, traffic, step_s);
   result.gpus = gpu_results(sharing, result.simulated_time_s);
-  result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
+  result.uncalibrated = uncalibrated_defaults(scenario, active, topology, classes_used, !result.gpus.empty());
   result.calibration_profile = scenario.calibration_profile;
   result.calibrated = calibrated_values(scenario, active);
   if (tracer != nullptr) {

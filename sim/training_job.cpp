@@ -32,6 +32,9 @@ struct RankRuntime {
   double host_ahead_s = 0;
   /// When the loader has the next batch ready: it prepares batches back to back beside the device.
   double next_batch_ready_s = 0;
+  /// DDP: gradients of each bucket ready on this rank in the current iteration, and the next bucket to launch.
+  std::vector<int> bucket_ready;
+  std::size_t next_bucket = 0;
   std::vector<IterationRecord> records;
 };
 
@@ -60,6 +63,7 @@ struct TrainingJob::State {
   std::unique_ptr<Counter> ready_events;
   long tensors_dispatched = 0;
   long measured_buffers = 0;
+  std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
@@ -105,7 +109,20 @@ struct TrainingJob::State {
     }
   }
 
-  void gradient_ready(int tensor) {
+  void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
+    if (plan.data_parallel == DataParallel::pytorch_ddp) {
+      ++rank.bucket_ready[static_cast<std::size_t>(bucket_of_tensor[static_cast<std::size_t>(tensor)])];
+      while (rank.next_bucket < plan.buckets.size()) {
+        const std::vector<int>& bucket = plan.buckets[rank.next_bucket];
+        if (rank.bucket_ready[rank.next_bucket] < static_cast<int>(bucket.size())) break;
+        double bytes = 0;
+        for (int t : bucket) bytes += plan.tensors[static_cast<std::size_t>(t)].bytes;
+        rank.queue.push({iteration, static_cast<int>(bucket.size()), bytes});
+        if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
+        ++rank.next_bucket;
+      }
+      return;
+    }
     if (++ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
     ready_ranks[static_cast<std::size_t>(tensor)] = 0;
     ready_everywhere.push_back(tensor);
@@ -128,25 +145,31 @@ struct TrainingJob::State {
     for (int iteration = 0; iteration < total; ++iteration) {
       IterationRecord record;
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
-      // The batch: the loader started on it when the previous one was ready (the first one at time 0).
-      rank.next_batch_ready_s += plan.data_loading_s;
-      const double asked = sg4::Engine::get_clock();
-      if (rank.next_batch_ready_s > asked) {
-        sg4::this_actor::sleep_until(rank.next_batch_ready_s);
-        record.data_wait_s = rank.next_batch_ready_s - asked;
-      }
-      record.start_s = sg4::Engine::get_clock();
-      run_kernel(position, rank, forward, record);
-      const double backward_start = sg4::Engine::get_clock();
-      Stretch pending;
-      for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
-        pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l]);
-        if (tensor_of_layer[l] < 0) continue;
+      rank.bucket_ready.assign(plan.buckets.size(), 0);
+      rank.next_bucket = 0;
+      double backward_start = 0;
+      for (int micro = 0; micro < plan.micro_batches; ++micro) {
+        const bool last = micro + 1 == plan.micro_batches;
+        // The batch: the loader started on it when the previous one was ready (the first one at time 0).
+        rank.next_batch_ready_s += plan.data_loading_s;
+        const double asked = sg4::Engine::get_clock();
+        if (rank.next_batch_ready_s > asked) {
+          sg4::this_actor::sleep_until(rank.next_batch_ready_s);
+          record.data_wait_s += rank.next_batch_ready_s - asked;
+        }
+        if (micro == 0) record.start_s = sg4::Engine::get_clock();
+        run_kernel(position, rank, forward, record);
+        backward_start = sg4::Engine::get_clock();
+        Stretch pending;
+        for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
+          pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l]);
+          if (tensor_of_layer[l] < 0 || !last) continue;
+          run_kernel(position, rank, pending, record);
+          pending = Stretch{};
+          if (needs_allreduce) gradient_ready(iteration, rank, position, tensor_of_layer[l]);
+        }
         run_kernel(position, rank, pending, record);
-        pending = Stretch{};
-        if (needs_allreduce) gradient_ready(tensor_of_layer[l]);
       }
-      run_kernel(position, rank, pending, record);
       const double backward_end = sg4::Engine::get_clock();
       if (needs_allreduce) {
         gpu_idle(position);
@@ -197,6 +220,8 @@ struct TrainingJob::State {
         if (tick > now) sg4::this_actor::sleep_for(tick - now);
       }
       seen = ready_events->value();
+      // The ranks agree on which tensors are ready everywhere (Horovod's negotiation) before any is reduced.
+      if (plan.negotiation_s > 0) sg4::this_actor::sleep_for(plan.negotiation_s);
       dispatch_ready();
     }
   }
@@ -234,6 +259,10 @@ void TrainingJob::start() {
   State& s = *state_;
   s.ready_ranks.assign(s.plan.tensors.size(), 0);
   s.ready_events = std::make_unique<Counter>();
+  s.bucket_of_tensor.assign(s.plan.tensors.size(), 0);
+  for (std::size_t b = 0; b < s.plan.buckets.size(); ++b) {
+    for (int t : s.plan.buckets[b]) s.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
+  }
   for (int position = 0; position < s.rank_count(); ++position) {
     s.ranks.push_back(std::make_unique<RankRuntime>());
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
@@ -247,7 +276,7 @@ void TrainingJob::start() {
       s.trace->name_thread(s.trace_pid, 2 * position + 1, "rank " + std::to_string(position) + " allreduce");
     }
   }
-  if (s.rank_count() > 1 && s.tensor_count() > 0) {
+  if (s.rank_count() > 1 && s.tensor_count() > 0 && s.plan.data_parallel == DataParallel::horovod) {
     sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator_actor(); })
         ->daemonize();
   }

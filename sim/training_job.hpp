@@ -1,13 +1,18 @@
 #pragma once
-// One data-parallel training job running on the platform: a compute actor and a communication actor per rank, and a
-// Horovod-like coordinator that fuses ready gradients and launches the allreduces.
+// One data-parallel training job running on the platform: a compute actor and a communication actor per rank, and for
+// Horovod a coordinator that fuses ready gradients and launches the allreduces.
 //
-// Each iteration, every rank runs its forward kernels, then its backward kernels layer by layer (last layer first). A
-// layer's gradient is ready when its backward kernel ends. The coordinator ticks every cycle time; at each tick it takes
-// the gradients that are ready on every rank, in the order they became so, packs them into fusion buffers of at most
-// the fusion threshold (a tensor larger than the threshold goes alone) and queues one allreduce per buffer on every
-// rank. A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all
-// of an iteration's gradients are reduced the rank runs its optimizer step, which ends the iteration.
+// Each iteration, every rank runs its forward kernels, then its backward kernels layer by layer (last layer first),
+// once per micro-batch (gradient accumulation); a layer's gradient is ready when its backward kernel of the last
+// micro-batch ends. The gradients are then reduced the framework's way:
+// - Horovod: the coordinator ticks every cycle time; at each tick it pays the negotiation (the ranks agreeing on
+//   which tensors are ready), takes the gradients that are ready on every rank, in the order they became so, packs
+//   them into fusion buffers of at most the fusion threshold (a tensor larger than the threshold goes alone) and
+//   queues one allreduce per buffer on every rank.
+// - PyTorch DDP: each rank queues a bucket's allreduce as soon as all of the bucket's gradients are ready on it,
+//   buckets in order (models/ddp_buckets.hpp); the ranks meet in the collective itself.
+// A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all of
+// an iteration's gradients are reduced the rank runs its optimizer step, which ends the iteration.
 //
 // Overlap is not free: a compute kernel that starts while its rank has an allreduce in flight runs slower by the share
 // of the GPU the collective's kernels take (DeviceShares::collective_sm_share).
@@ -17,6 +22,7 @@
 #include <vector>
 
 #include "models/compute_model.hpp"
+#include "models/scenario.hpp"
 #include "sim/collective.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
@@ -49,8 +55,12 @@ struct JobPlan {
   KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
   double data_loading_s = 0;                    ///< a rank's loader workers' time per batch, beside the device
   std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them
-  double fusion_threshold_bytes = 0;
-  double cycle_time_s = 0;
+  DataParallel data_parallel = DataParallel::horovod;
+  double fusion_threshold_bytes = 0;  ///< Horovod
+  double cycle_time_s = 0;            ///< Horovod
+  double negotiation_s = 0;           ///< Horovod: the coordinator's cost per tick with tensors to dispatch
+  std::vector<std::vector<int>> buckets;  ///< DDP: indices into `tensors`, in the order the buckets are reduced
+  int micro_batches = 1;              ///< forward and backward passes per iteration (gradient accumulation)
   int iterations = 1;
   int warmup_iterations = 0;
   double collective_sm_share = 0;  ///< fraction of a GPU's compute the collective kernels take while they run
