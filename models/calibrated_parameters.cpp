@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
 
 #include "models/gpu_catalog.hpp"
 #include "models/link_defaults.hpp"
 #include "models/units.hpp"
+#include "models/variability.hpp"
 
 // Rules, in the order they are applied. "Bandwidth" of a fit is its last segment's beta (the largest messages) and
 // "latency" its first segment's alpha (the smallest), or the single line's when it has no segments.
@@ -29,6 +31,7 @@
 //     efficiency against the datasheet peak; without curves, the best measured throughput per precision and, with a
 //     catalog GPU (gpu.catalog_gpu), its efficiency against the datasheet peak.
 //  6. memory bandwidth, kernel launch, context switch and collective SM share: the GPU probe's values as they are.
+//  7. step-time spread: the pooled coefficient of variation of the step_times series (apply_step_times).
 
 namespace vtsim {
 namespace {
@@ -336,8 +339,35 @@ std::string ring_link_class(const TopologySection& topology, const std::vector<i
   return best <= 2 ? "pcie" : "host_memory";
 }
 
+namespace {
+
+// ---- rule 7 ---------------------------------------------------------------------------------------------------------
+
+/// Step-time spread: the pooled coefficient of variation of the step_times series, sqrt(sum (n_i - 1) cv_i^2 /
+/// sum (n_i - 1)), each series taken relative to its own mean (runs of different models or batches pool alike).
+void apply_step_times(const CalibrationProfile& profile, CalibratedParameters& out) {
+  if (profile.step_times.empty()) return;
+  double weighted = 0;
+  double degrees = 0;
+  for (const StepTimeSeries& series : profile.step_times) {
+    const double cv = coefficient_of_variation(series.times_s);
+    const double n = static_cast<double>(series.times_s.size()) - 1;
+    weighted += n * cv * cv;
+    degrees += n;
+  }
+  const StepTimeSeries& first = profile.step_times.front();
+  const std::string what = "per-iteration step-time spread of " + std::to_string(profile.step_times.size()) +
+                           " single-GPU log(s), " + std::to_string(static_cast<long>(degrees) +
+                                                                    static_cast<long>(profile.step_times.size())) +
+                           " steps";
+  out.step_time_cv = CalibratedValue{std::sqrt(weighted / degrees), describe(profile, "step_times", first.provenance, what)};
+}
+
+}  // namespace
+
 CalibratedParameters calibrated_parameters(const CalibrationProfile& profile) {
   CalibratedParameters out;
+  apply_step_times(profile, out);
   apply_collectives(profile, out);
   apply_p2p(profile, out);
   apply_host_copies(profile, out);

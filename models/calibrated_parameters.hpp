@@ -46,6 +46,7 @@ struct CalibratedParameters {
   std::optional<CalibratedValue> kernel_launch_s;             ///< per kernel launch
   std::optional<CalibratedValue> context_switch_s;            ///< per switch between two contexts on one GPU
   std::optional<CalibratedValue> collective_sm_share;         ///< fraction of compute a running allreduce takes
+  std::optional<CalibratedValue> step_time_cv;  ///< per-iteration spread of single-GPU step times (a fraction)
   std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)
 
   /// The NIC figures for a scenario transport: its own spelling, else "roce" for RoCE v1/v2; nullptr when none.

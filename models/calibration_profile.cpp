@@ -322,6 +322,24 @@ std::optional<int> nvlink_count(std::string_view connection) {
   return links;
 }
 
+namespace {
+
+StepTimeSeries read_step_times(const JsonValue& value) {
+  JsonObject object = value.as_object();
+  StepTimeSeries series;
+  series.provenance = read_provenance(object.require("provenance"));
+  static const std::vector<std::string> kFormats = {"csv", "json-lines", "dllogger"};
+  series.log_format = object.require("log_format").as_choice(kFormats);
+  series.field = object.require("field").as_string();
+  const JsonValue times = object.require("times_s");
+  series.times_s = read_list<double>(times, [](const JsonValue& t) { return t.as_positive_number(); });
+  if (series.times_s.size() < 2) times.fail("expected at least two step times");
+  object.finish();
+  return series;
+}
+
+}  // namespace
+
 const std::vector<std::string>& rdma_transport_names() {
   static const std::vector<std::string> kNames = {"roce", "roce_v1", "roce_v2", "infiniband", "pvrdma", "tcp"};
   return kNames;
@@ -345,6 +363,7 @@ CalibrationProfile parse_calibration_profile(const nlohmann::json& json, const s
   if (auto mig = object.get("mig_profiles")) profile.mig_profiles = read_mig(*mig);
   if (auto fits = object.get("fits")) profile.fits = read_fits(*fits);
   if (auto gemm = object.get("gemm_efficiency")) profile.gemm_efficiency = read_gemm_efficiency(*gemm);
+  if (auto steps = object.get("step_times")) profile.step_times = read_list<StepTimeSeries>(*steps, read_step_times);
   object.finish();
   return profile;
 }

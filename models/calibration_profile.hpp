@@ -227,6 +227,16 @@ struct GemmEfficiencySection {
   bool operator==(const GemmEfficiencySection&) const = default;
 };
 
+/// Per-iteration times of one single-GPU training run, as its log recorded them: only their spread is used.
+struct StepTimeSeries {
+  Provenance provenance;
+  std::string log_format;        ///< "csv", "json-lines" or "dllogger"
+  std::string field;             ///< the log's field they came from, e.g. "train.total_ips"
+  std::vector<double> times_s;   ///< step times, or seconds per sample where the log gave throughput; at least two
+
+  bool operator==(const StepTimeSeries&) const = default;
+};
+
 /// A whole profile. `file` is where it was read from (for messages), not part of the format.
 struct CalibrationProfile {
   std::optional<GpuSection> gpu;
@@ -236,6 +246,7 @@ struct CalibrationProfile {
   std::optional<MigSection> mig_profiles;
   std::optional<FitsSection> fits;
   std::optional<GemmEfficiencySection> gemm_efficiency;
+  std::vector<StepTimeSeries> step_times;
   std::string file;
 
   bool operator==(const CalibrationProfile&) const = default;

@@ -164,6 +164,15 @@ nlohmann::json calibration_profile_json(const CalibrationProfile& profile) {
   if (profile.mig_profiles) document["mig_profiles"] = mig_json(*profile.mig_profiles);
   if (profile.fits) document["fits"] = fits_json(*profile.fits);
   if (profile.gemm_efficiency) document["gemm_efficiency"] = gemm_efficiency_json(*profile.gemm_efficiency);
+  if (!profile.step_times.empty()) {
+    json& list = document["step_times"] = json::array();
+    for (const StepTimeSeries& series : profile.step_times) {
+      list.push_back({{"provenance", provenance_json(series.provenance)},
+                      {"log_format", series.log_format},
+                      {"field", series.field},
+                      {"times_s", series.times_s}});
+    }
+  }
   return document;
 }
 

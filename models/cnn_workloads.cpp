@@ -317,11 +317,13 @@ Workload make_mask_rcnn_r50_fpn() {
                             Conv2d::square(kFpnChannels, 2, 2, 0).with_bias(Epilogue::relu));  // 14 to 28
   b.conv2d(mask, "mask_predictor.mask_fcn_logits", Conv2d::square(kCocoClasses, 1).with_bias());
 
-  return image_workload("mask-rcnn-r50-fpn", "Mask R-CNN ResNet-50-FPN", kHeight, kWidth,
-                        "torchvision.models.detection.maskrcnn_resnet50_fpn (He et al. 2017; FPN: Lin et al. "
-                        "2017), 91 classes, trainable_backbone_layers=3; parameter count from torchvision's "
-                        "model table",
-                        44'401'393, b.take_layers());
+  Workload workload = image_workload("mask-rcnn-r50-fpn", "Mask R-CNN ResNet-50-FPN", kHeight, kWidth,
+                                     "torchvision.models.detection.maskrcnn_resnet50_fpn (He et al. 2017; FPN: Lin "
+                                     "et al. 2017), 91 classes, trainable_backbone_layers=3; parameter count from "
+                                     "torchvision's model table",
+                                     44'401'393, b.take_layers());
+  workload.variable_input = true;  // COCO images of many sizes, batched with padding; varying objects per image
+  return workload;
 }
 
 }  // namespace vtsim

@@ -31,7 +31,7 @@ int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0};
+  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}};
   switch (scenario.virtualization.mode) {
     case VirtualizationMode::mig: {
       const MigProfile& profile = *find_mig_profile(gpu.id, job.mig_profile);
@@ -66,6 +66,15 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,
                                  compute.resolved.parameters);
   compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
+  if (!scenario.simulation.variability) {
+    compute.spread = {0.0, "variability off (simulation.variability)", false};
+  } else if (job.step_time_cv) {
+    compute.spread = {*job.step_time_cv, "stated in the scenario (" + job.json_path + ".step_time_cv)", false};
+  } else if (scenario.calibration.step_time_cv) {
+    compute.spread = {scenario.calibration.step_time_cv->value, scenario.calibration.step_time_cv->provenance, false};
+  } else {
+    compute.spread = default_step_time_spread(compute.workload);
+  }
   return compute;
 }
 

@@ -10,6 +10,7 @@
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
 #include "models/scenario.hpp"
+#include "models/variability.hpp"
 
 namespace vtsim {
 
@@ -22,6 +23,9 @@ struct JobCompute {
   KernelTimes kernels;           ///< one iteration at the job's batch per GPU
   MemoryFootprint memory;
   double single_gpu_step_s = 0;  ///< the step time alone on one such device: its kernels, or its loader if slower
+  /// Per-iteration spread of its compute: the scenario's, the profile's, else the workload class's default; 0 when
+  /// the scenario turns variability off.
+  StepTimeSpread spread;
 };
 
 /// The workload a job names: a catalog entry or its generated transformer.

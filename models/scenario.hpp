@@ -16,6 +16,7 @@
 #include "models/nic_catalog.hpp"
 #include "models/framework.hpp"
 #include "models/precision.hpp"
+#include "models/variability.hpp"
 #include "models/workload_catalog.hpp"
 
 namespace vtsim {
@@ -191,6 +192,9 @@ struct JobConfig {
   HorovodConfig horovod;
   /// DDP settings.
   DdpConfig ddp;
+  /// Coefficient of variation of the job's per-iteration compute time, when the scenario states it. Default: the
+  /// calibration profile's measured spread, else models/variability.hpp's default for the workload class.
+  std::optional<double> step_time_cv;
   /// Micro-batches per optimizer step: forward and backward run this many times, the gradients are reduced once, on
   /// the last. Default 1.
   int gradient_accumulation = 1;
@@ -210,8 +214,16 @@ struct JobConfig {
 struct SimulationConfig {
   /// Default flow.
   Fidelity fidelity = Fidelity::flow;
-  /// Seed of every random choice. Default 1.
+  /// Seed of every random choice (compute variability, stalls, ECMP hashing). Default 1.
   std::uint64_t seed = 1;
+  /// Whether each rank's compute time varies per iteration (models/variability.hpp). Default true; false gives
+  /// every rank the model's mean time, for exact comparisons.
+  bool variability = true;
+  /// Spread of the GPUs' speeds, fixed per GPU for the whole run (identical SKUs differ by power and thermal limits:
+  /// 8% on average, up to 22%, arXiv 2208.11035, SC'22). Default 0: all GPUs alike.
+  double gpu_speed_cv = 0;
+  /// Rare stalls (OS or hypervisor noise). Default none.
+  StallConfig stalls;
 };
 
 /// A whole scenario, validated, with every default filled in.

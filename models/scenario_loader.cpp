@@ -325,6 +325,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> data_parallel = job.get("data_parallel");
   const std::optional<JsonValue> ddp = job.get("ddp");
   const std::optional<JsonValue> accumulation = job.get("gradient_accumulation");
+  const std::optional<JsonValue> step_time_cv = job.get("step_time_cv");
   const std::optional<JsonValue> vgpu_profile = job.get("vgpu_profile");
   const std::optional<JsonValue> mig_profile = job.get("mig_profile");
   const std::optional<JsonValue> idle = job.get("idle");
@@ -341,7 +342,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod,
-                            data_parallel, ddp, accumulation}) {
+                            data_parallel, ddp, accumulation, step_time_cv}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -379,6 +380,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (horovod) config.horovod = read_horovod(horovod->as_object());
   if (ddp) config.ddp = read_ddp(ddp->as_object());
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));
+  if (step_time_cv) config.step_time_cv = step_time_cv->as_number(0.0, 1.0);
   // DDP is PyTorch's; other frameworks' jobs, or jobs that give Horovod settings, reduce with Horovod.
   config.data_parallel = config.framework == Framework::pytorch && !horovod ? DataParallel::pytorch_ddp
                                                                             : DataParallel::horovod;
@@ -503,6 +505,14 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     JsonObject options = simulation->as_object();
     if (auto fidelity = options.get("fidelity")) scenario.simulation.fidelity = fidelity->as_enum(fidelity_names());
     if (auto seed = options.get("seed")) scenario.simulation.seed = static_cast<std::uint64_t>(seed->as_int(0));
+    if (auto variability = options.get("variability")) scenario.simulation.variability = variability->as_bool();
+    if (auto spread = options.get("gpu_speed_cv")) scenario.simulation.gpu_speed_cv = spread->as_number(0.0, 1.0);
+    if (auto stalls = options.get("stalls")) {
+      JsonObject stall = stalls->as_object();
+      scenario.simulation.stalls.probability = stall.require("per_iteration_probability").as_number(0.0, 1.0);
+      scenario.simulation.stalls.duration_s = stall.require("duration_ms").as_number(0.0, 1e6) * units::kSecondsPerMs;
+      stall.finish();
+    }
     options.finish();
   }
 

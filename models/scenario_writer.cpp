@@ -82,6 +82,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
                    {"first_bucket_mb", job.ddp.first_bucket_bytes / units::kBytesPerMiB}};
   }
   json["gradient_accumulation"] = job.gradient_accumulation;
+  if (job.step_time_cv) json["step_time_cv"] = *job.step_time_cv;
   if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
   if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
   return json;
@@ -99,7 +100,13 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
       {"virtualization", virtualization_to_json(scenario.virtualization)},
       {"jobs", jobs},
       {"simulation",
-       {{"fidelity", std::string(to_string(scenario.simulation.fidelity))}, {"seed", scenario.simulation.seed}}},
+       {{"fidelity", std::string(to_string(scenario.simulation.fidelity))},
+        {"seed", scenario.simulation.seed},
+        {"variability", scenario.simulation.variability},
+        {"gpu_speed_cv", scenario.simulation.gpu_speed_cv},
+        {"stalls",
+         {{"per_iteration_probability", scenario.simulation.stalls.probability},
+          {"duration_ms", scenario.simulation.stalls.duration_s / units::kSecondsPerMs}}}}},
   };
   if (!scenario.calibration_profile.empty()) json["calibration_profile"] = scenario.calibration_profile;
   return json;

@@ -76,6 +76,9 @@ struct Workload {
   double published_parameters = 0.0;  ///< the parameter count the source gives (0 when it gives none)
   std::vector<Layer> layers;          ///< forward order
   Optimizer optimizer = Optimizer::sgd_momentum;  ///< default SGD with momentum; the transformer builders set adam
+  /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
+  /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
+  bool variable_input = false;
 
   /// All parameters, trainable or frozen (what sits in GPU memory as weights).
   double parameters() const;

@@ -40,7 +40,11 @@ struct JobResult {
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside
   double scheduler_wait_s = 0;       ///< per step: waiting for the GPU while other vGPUs had their time slices
   double data_wait_s = 0;            ///< per step: waiting for the data loader's batch
-  double exposed_communication_s = 0;  ///< per step: step time not covered by compute
+  /// Per step: the time a rank's compute falls short of the slowest rank's in the same iteration, mean over ranks:
+  /// what the collectives make the faster ranks wait (compute variability, stalls, slower GPUs).
+  double straggler_wait_s = 0;
+  double exposed_communication_s = 0;  ///< per step: step time not covered by compute, waits and stragglers
+  double step_time_cv = 0;             ///< the per-iteration compute spread the ranks drew from
   double allreduce_bytes_per_step = 0;
   double allreduces_per_step = 0;
   /// Allreduce calls per step by NCCL's choice of algorithm and protocol ("ring/Simple": 28), over all iterations.

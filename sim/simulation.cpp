@@ -19,6 +19,7 @@
 #include "models/link_defaults.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/variability.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
@@ -96,17 +97,21 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   double interference_sum = 0;
   double scheduler_wait_sum = 0;
   double data_wait_sum = 0;
+  double straggler_sum = 0;
   for (std::size_t k = 0; k < total; ++k) {
     double end = 0;
     for (const auto& rank : records) end = std::max(end, rank[k].end_s);
     const bool in_window = end <= window_end_s * (1 + 1e-12) || result.step_times_s.empty();
     if (static_cast<int>(k) >= config.warmup_iterations && in_window) {
       result.step_times_s.push_back(end - previous_end);
+      double slowest = 0;
+      for (const auto& rank : records) slowest = std::max(slowest, rank[k].compute_s);
       for (const auto& rank : records) {
         compute_sum += rank[k].compute_s;
         interference_sum += rank[k].interference_s;
         scheduler_wait_sum += rank[k].scheduler_wait_s;
         data_wait_sum += rank[k].data_wait_s;
+        straggler_sum += slowest - rank[k].compute_s;
       }
     }
     previous_end = end;
@@ -123,8 +128,10 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.interference_s = interference_sum / rank_iterations;
   result.scheduler_wait_s = scheduler_wait_sum / rank_iterations;
   result.data_wait_s = data_wait_sum / rank_iterations;
-  result.exposed_communication_s =
-      std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s - result.data_wait_s);
+  result.straggler_wait_s = straggler_sum / rank_iterations;
+  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s -
+                                                     result.data_wait_s - result.straggler_wait_s);
+  result.step_time_cv = compute.spread.cv;
   result.allreduce_bytes_per_step = job.allreduce_bytes_per_iteration();
   result.allreduces_per_step = job.allreduces_per_iteration();
   result.memory = compute.memory;
@@ -158,6 +165,12 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
       std::string& names = jobs_by_note[note];
       names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
     }
+  }
+  for (const ActiveJob& job : active) {
+    if (!job.compute.spread.uncalibrated || job.compute.kernels.kernels == 0) continue;
+    std::string& names = jobs_by_note["step-time spread " + std::to_string(static_cast<int>(std::lround(
+                                          job.compute.spread.cv * 100))) + "%: " + job.compute.spread.source];
+    names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
   }
   for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
   if (time_sliced && !scenario.calibration.context_switch_s) {
@@ -213,6 +226,14 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
   }
   if (calibration.collective_sm_share) used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
+  if (calibration.step_time_cv && scenario.simulation.variability) {
+    for (const ActiveJob& job : active) {
+      if (!scenario.jobs[job.index].step_time_cv) {
+        used.insert("step-time spread: " + calibration.step_time_cv->provenance);
+        break;
+      }
+    }
+  }
   return {used.begin(), used.end()};
 }
 
@@ -254,6 +275,16 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
   plan.cycle_time_s = config.horovod.cycle_time_s;
   plan.micro_batches = config.gradient_accumulation;
+  plan.step_time_cv = active.compute.spread.cv;
+  plan.stalls = scenario.simulation.variability ? scenario.simulation.stalls : StallConfig{};
+  plan.seed = scenario.simulation.seed;
+  for (std::size_t position = 0; position < rings.ring.size(); ++position) {
+    // One stream per (job, rank) for the per-iteration draws; one per GPU for its fixed speed, shared by the jobs on it.
+    plan.rank_streams.push_back((static_cast<std::uint64_t>(active.index) << 32) + position + 1);
+    const auto gpu = static_cast<std::uint64_t>(rings.ring[position]);
+    const double spread = scenario.simulation.variability ? scenario.simulation.gpu_speed_cv : 0.0;
+    plan.rank_speed.push_back(ComputeNoise(scenario.simulation.seed, ~gpu, spread, {}).next_multiplier());
+  }
   if (config.data_parallel == DataParallel::pytorch_ddp) {
     // DDP registers parameters in forward order; plan.tensors are in backward order.
     std::vector<double> registered;

@@ -47,6 +47,8 @@ struct Stretch {
     total_s += layer_total_s;
     gpu_s += layer_gpu_s;
   }
+  /// The stretch with its times scaled by `factor` (a rank's draw for the iteration).
+  Stretch scaled(double factor) const { return {total_s * factor, gpu_s * factor}; }
 };
 
 }  // namespace
@@ -142,9 +144,17 @@ struct TrainingJob::State {
     for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
     const bool needs_allreduce = rank_count() > 1;
     const int total = plan.warmup_iterations + plan.iterations;
+    ComputeNoise noise(plan.seed, plan.rank_streams[static_cast<std::size_t>(position)], plan.step_time_cv, plan.stalls);
+    const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
     for (int iteration = 0; iteration < total; ++iteration) {
       IterationRecord record;
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
+      double factor = speed;
+      if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
+        gpu_idle(position);  // the host stalls (OS or hypervisor noise): its GPU has nothing to run meanwhile
+        sg4::this_actor::sleep_for(stall_s);
+        record.compute_s += stall_s;
+      }
       rank.bucket_ready.assign(plan.buckets.size(), 0);
       rank.next_bucket = 0;
       double backward_start = 0;
@@ -158,17 +168,18 @@ struct TrainingJob::State {
           record.data_wait_s += rank.next_batch_ready_s - asked;
         }
         if (micro == 0) record.start_s = sg4::Engine::get_clock();
-        run_kernel(position, rank, forward, record);
+        factor = speed * noise.next_multiplier();
+        run_kernel(position, rank, forward.scaled(factor), record);
         backward_start = sg4::Engine::get_clock();
         Stretch pending;
         for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
           pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l]);
           if (tensor_of_layer[l] < 0 || !last) continue;
-          run_kernel(position, rank, pending, record);
+          run_kernel(position, rank, pending.scaled(factor), record);
           pending = Stretch{};
           if (needs_allreduce) gradient_ready(iteration, rank, position, tensor_of_layer[l]);
         }
-        run_kernel(position, rank, pending, record);
+        run_kernel(position, rank, pending.scaled(factor), record);
       }
       const double backward_end = sg4::Engine::get_clock();
       if (needs_allreduce) {
@@ -177,7 +188,7 @@ struct TrainingJob::State {
       }
       const double reduced = sg4::Engine::get_clock();
       rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
-      run_kernel(position, rank, optimizer, record);
+      run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
       rank.records.push_back(record);
       if (trace != nullptr) {

@@ -17,12 +17,14 @@
 // Overlap is not free: a compute kernel that starts while its rank has an allreduce in flight runs slower by the share
 // of the GPU the collective's kernels take (DeviceShares::collective_sm_share).
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "models/compute_model.hpp"
 #include "models/scenario.hpp"
+#include "models/variability.hpp"
 #include "sim/collective.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
@@ -61,6 +63,13 @@ struct JobPlan {
   double negotiation_s = 0;           ///< Horovod: the coordinator's cost per tick with tensors to dispatch
   std::vector<std::vector<int>> buckets;  ///< DDP: indices into `tensors`, in the order the buckets are reduced
   int micro_batches = 1;              ///< forward and backward passes per iteration (gradient accumulation)
+  /// Variability: each rank's kernels of one micro-batch are scaled by a draw of its ComputeNoise (seeded by
+  /// `seed` and the rank's stream) times its GPU's fixed speed factor; a stall may precede an iteration.
+  double step_time_cv = 0;
+  StallConfig stalls;
+  std::uint64_t seed = 1;
+  std::vector<std::uint64_t> rank_streams;  ///< per rank
+  std::vector<double> rank_speed;           ///< per rank: its GPU's time factor (1 when all GPUs are alike)
   int iterations = 1;
   int warmup_iterations = 0;
   double collective_sm_share = 0;  ///< fraction of a GPU's compute the collective kernels take while they run

@@ -1,5 +1,6 @@
 #include "tools/calibrate_command.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,8 @@
 #include "calibrate/perftest_importer.hpp"
 #include "calibrate/probe_support.hpp"
 #include "calibrate/profile_fits.hpp"
+#include "calibrate/step_times_importer.hpp"
+#include "models/variability.hpp"
 #include "calibrate/topology_importer.hpp"
 #include "models/error.hpp"
 #include "models/input_file.hpp"
@@ -190,6 +193,15 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       lines.push_back("added rdma[" + std::to_string(profile.rdma.size() - 1) + "]: " + series.transport + " RDMA " +
                       series.op + " " + series.test + ", " + std::to_string(series.points.size()) + " sizes, from " +
                       log);
+    } else if (request.tool == "step-times") {
+      StepTimeSeries series = calibrate::import_step_times(text, log, request.skip_first);
+      apply(series.provenance, request.overrides, log);
+      profile.step_times.push_back(series);
+      char spread[32];
+      std::snprintf(spread, sizeof spread, "%.2f%%", coefficient_of_variation(series.times_s) * 100);
+      lines.push_back("added step_times[" + std::to_string(profile.step_times.size() - 1) + "]: " +
+                      std::to_string(series.times_s.size()) + " steps (" + series.field + "), spread " + spread +
+                      ", from " + log);
     } else if (request.tool == "topo") {
       TopologySection topology = calibrate::import_topology(text, log);
       apply(topology.provenance, request.overrides, log);
@@ -204,7 +216,10 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       profile.mig_profiles = mig;
     }
   }
-  if (std::string dropped = drop_fits(profile); !dropped.empty()) lines.push_back(dropped);
+  // Step times feed no fit: the fits of the other measurements stay valid.
+  if (request.tool != "step-times") {
+    if (std::string dropped = drop_fits(profile); !dropped.empty()) lines.push_back(dropped);
+  }
   return lines;
 }
 
@@ -237,13 +252,16 @@ Command add_calibrate_command(CLI::App& parent) {
       ->check(CLI::Range(std::int64_t{8}, std::int64_t{1} << 34));
 
   CLI::App* import = app->add_subcommand("import", "Add nccl-tests, perftest or nvidia-smi output to a profile");
-  import->add_option("tool", options->import.tool, "nccl-tests, perftest, topo (nvidia-smi topo -m) or mig-lgip")
+  import->add_option("tool", options->import.tool,
+                     "nccl-tests, perftest, topo (nvidia-smi topo -m), mig-lgip or step-times (a training log)")
       ->required()
-      ->check(CLI::IsMember({"nccl-tests", "perftest", "topo", "mig-lgip"}));
+      ->check(CLI::IsMember({"nccl-tests", "perftest", "topo", "mig-lgip", "step-times"}));
   import->add_option("logs", options->import.logs, "Log files")->required();
   import->add_option("--into", options->into, "Profile to create or extend; default: print to stdout");
   import->add_option("--op", options->import.op, "nccl-tests: the collective, when the log does not say")
       ->check(CLI::IsMember(calibrate::collective_ops()));
+  import->add_option("--skip-first", options->import.skip_first, "step-times: warm-up steps to drop (default 0)")
+      ->check(CLI::Range(0, 1000000));
   import->add_option("--transport", options->import.transport, "perftest: the transport, e.g. roce_v2")
       ->check(CLI::IsMember(rdma_transport_names()));
   import->add_option("--device", options->import.overrides.device, "Provenance: the measured device");

@@ -25,10 +25,11 @@ struct ProvenanceOverrides {
 
 /// What `vtsim calibrate import` was asked for.
 struct ImportRequest {
-  std::string tool;               ///< "nccl-tests", "perftest", "topo" or "mig-lgip"
+  std::string tool;               ///< "nccl-tests", "perftest", "topo", "mig-lgip" or "step-times"
   std::vector<std::string> logs;  ///< log files, at least one (exactly one for topo and mig-lgip)
   std::string op;                 ///< nccl-tests: the collective, when neither the log nor its file name says
   std::string transport;          ///< perftest: the transport, when the log does not tell (RoCE v1 against v2)
+  int skip_first = 0;             ///< step-times: warm-up steps to drop
   ProvenanceOverrides overrides;
 };
 

@@ -74,6 +74,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     row("  of which interference (ms)", [](const json& j) { return ms(j["breakdown_s"]["of_which_interference"]); });
     row("waiting for the GPU scheduler (ms)", [](const json& j) { return ms(j["breakdown_s"]["scheduler_wait"]); });
     row("waiting for data (ms)", [](const json& j) { return ms(j["breakdown_s"]["data_wait"]); });
+    row("waiting for the slowest rank (ms)", [](const json& j) { return ms(j["breakdown_s"]["straggler_wait"]); });
     row("exposed communication (ms)", [](const json& j) { return ms(j["breakdown_s"]["exposed_communication"]); });
     row("allreduce MiB / calls per step", [](const json& j) {
       return format_number(j["allreduce"]["bytes_per_step"].get<double>() / 1048576.0, 4) + " / " +

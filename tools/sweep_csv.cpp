@@ -28,6 +28,7 @@ const std::vector<JobFigure>& leading_job_figures() {
       {"scaling_efficiency", {"scaling_efficiency"}},
       {"compute_s", {"breakdown_s", "compute"}},
       {"interference_s", {"breakdown_s", "of_which_interference"}},
+      {"straggler_wait_s", {"breakdown_s", "straggler_wait"}},
       {"exposed_communication_s", {"breakdown_s", "exposed_communication"}},
   };
   return figures;
@@ -44,7 +45,8 @@ const std::vector<JobFigure>& trailing_job_figures() {
 }
 
 bool is_leading_breakdown(const std::string& key) {
-  return key == "compute" || key == "of_which_interference" || key == "exposed_communication";
+  return key == "compute" || key == "of_which_interference" || key == "straggler_wait" ||
+         key == "exposed_communication";
 }
 
 nlohmann::json lookup(const nlohmann::json& json, const std::vector<const char*>& pointer) {

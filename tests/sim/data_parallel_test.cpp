@@ -17,7 +17,7 @@ nlohmann::json simulate_in_child(const Scenario& scenario) {
 }
 
 Scenario bert_on_four_a100(const std::vector<std::string>& more = {}) {
-  std::vector<std::string> overrides = {"jobs[0].data_loading_cpu_ms_per_sample=0",
+  std::vector<std::string> overrides = {"simulation.variability=false", "jobs[0].data_loading_cpu_ms_per_sample=0",
                                         "jobs[0].iterations=4"};
   overrides.insert(overrides.end(), more.begin(), more.end());
   return load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", overrides);

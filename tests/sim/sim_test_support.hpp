@@ -22,8 +22,12 @@
 
 namespace vtsim::sim::testing {
 
-/// A scenario from JSON text with `--set`-style overrides, validated as a file would be.
+/// A scenario from JSON text with `--set`-style overrides, validated as a file would be. Compute variability is off
+/// unless the JSON or an override turns it on: these tests pin mechanisms against exact derivations.
 inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>& overrides = {}) {
+  if (!json.contains("simulation") || !json["simulation"].contains("variability")) {
+    json["simulation"]["variability"] = false;
+  }
   for (const std::string& assignment : overrides) apply_override(json, assignment);
   return load_scenario(json, "test.json", ".");
 }

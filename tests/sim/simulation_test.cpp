@@ -29,7 +29,9 @@ nlohmann::json simulate_in_child(const Scenario& scenario) {
   return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
 }
 
-Scenario default_scenario(const std::vector<std::string>& overrides = {}) {
+/// The default scenario with `overrides`, compute variability off (these tests compare exact figures).
+Scenario default_scenario(std::vector<std::string> overrides = {}) {
+  overrides.insert(overrides.begin(), "simulation.variability=false");
   return load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", overrides);
 }
 

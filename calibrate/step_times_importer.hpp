@@ -1,0 +1,26 @@
+#pragma once
+// Reads per-iteration times from a single-GPU training log, for the spread of step times (models/variability.hpp).
+//
+// Three kinds of log, told apart by their lines:
+// - DLLogger JSON lines, as NVIDIA DeepLearningExamples write them: "DLLL {...}" records whose "step" is a list
+//   (per-iteration records; the summary's is empty) and whose "data" holds a time or throughput field;
+// - JSON lines: one object per line with a time or throughput field;
+// - CSV: one number per line, or a header naming a time or throughput column.
+// Time fields, preferred in this order: iteration_time, step_time, train.iteration_time, train.step_time,
+// train.total_time, train.compute_time, time (seconds). Throughput fields: train.total_ips, train.compute_ips,
+// throughput_train, ips (samples/s), taken as 1 / throughput: seconds per sample, whose spread is the step's at a
+// fixed batch. Records without the field (other log entries) are skipped; a malformed one is an error naming the
+// file and line.
+
+#include <string>
+#include <string_view>
+
+#include "models/calibration_profile.hpp"
+
+namespace vtsim::calibrate {
+
+/// The times of `text` (the log `file`), skipping the first `skip_first` (warm-up) ones. Throws InputError
+/// "FILE:LINE: ..." for a malformed line, "FILE: ..." when fewer than two times remain.
+StepTimeSeries import_step_times(std::string_view text, const std::string& file, int skip_first);
+
+}  // namespace vtsim::calibrate
