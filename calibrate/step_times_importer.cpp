@@ -13,23 +13,36 @@
 namespace vtsim::calibrate {
 namespace {
 
-constexpr std::array<std::string_view, 7> kTimeFields = {"iteration_time", "step_time", "train.iteration_time",
-                                                        "train.step_time", "train.total_time",
-                                                        "train.compute_time", "time"};
-constexpr std::array<std::string_view, 4> kThroughputFields = {"train.total_ips", "train.compute_ips",
-                                                              "throughput_train", "ips"};
+/// A field of a log: its name, and whether it is a time (seconds) or a throughput (samples/s).
+struct Field {
+  std::string_view name;
+  bool throughput;
+};
+
+/// In order of preference: whole-step measures first, compute-only ones after.
+constexpr std::array<Field, 11> kFields = {{{"iteration_time", false},
+                                            {"step_time", false},
+                                            {"train.iteration_time", false},
+                                            {"train.step_time", false},
+                                            {"train.total_time", false},
+                                            {"train.total_ips", true},
+                                            {"throughput_train", true},
+                                            {"ips", true},
+                                            {"train.compute_time", false},
+                                            {"train.compute_ips", true},
+                                            {"time", false}}};
 
 bool is_time_field(std::string_view name) {
-  return std::find(kTimeFields.begin(), kTimeFields.end(), name) != kTimeFields.end();
+  for (const Field& field : kFields) {
+    if (field.name == name) return !field.throughput;
+  }
+  return true;  // a plain column of numbers
 }
 
-/// The first field of `record` among the known ones (times before throughputs), or "".
+/// The first known field of `record`, or "".
 std::string known_field(const nlohmann::json& record) {
-  for (std::string_view name : kTimeFields) {
-    if (record.contains(name)) return std::string(name);
-  }
-  for (std::string_view name : kThroughputFields) {
-    if (record.contains(name)) return std::string(name);
+  for (const Field& field : kFields) {
+    if (record.contains(field.name)) return std::string(field.name);
   }
   return "";
 }
@@ -112,7 +125,7 @@ void read_csv(const LogText& log, StepTimeSeries& series) {
     if (*column >= cells.size()) log.fail(i, "missing column '" + series.field + "'");
     const double value = log.number(i, cells[*column], series.field, 0.0);
     if (!(value > 0)) log.fail(i, "'" + series.field + "' must be positive");
-    series.times_s.push_back(series.field == "column 1" || is_time_field(series.field) ? value : 1.0 / value);
+    series.times_s.push_back(is_time_field(series.field) ? value : 1.0 / value);
   }
 }
 

@@ -6,11 +6,11 @@
 //   (per-iteration records; the summary's is empty) and whose "data" holds a time or throughput field;
 // - JSON lines: one object per line with a time or throughput field;
 // - CSV: one number per line, or a header naming a time or throughput column.
-// Time fields, preferred in this order: iteration_time, step_time, train.iteration_time, train.step_time,
-// train.total_time, train.compute_time, time (seconds). Throughput fields: train.total_ips, train.compute_ips,
-// throughput_train, ips (samples/s), taken as 1 / throughput: seconds per sample, whose spread is the step's at a
-// fixed batch. Records without the field (other log entries) are skipped; a malformed one is an error naming the
-// file and line.
+// Fields, preferred in this order (whole-step measures before compute-only ones): iteration_time, step_time,
+// train.iteration_time, train.step_time, train.total_time (seconds); train.total_ips, throughput_train, ips
+// (samples/s); train.compute_time (seconds); train.compute_ips (samples/s); time (seconds). A throughput is taken as
+// 1 / throughput: seconds per sample, whose spread is the step's at a fixed batch. Records without the field (other
+// log entries) are skipped; a malformed one is an error naming the file and line.
 
 #include <string>
 #include <string_view>

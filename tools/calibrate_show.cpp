@@ -175,7 +175,8 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
           {"memory_bandwidth_Bps", value(parameters.memory_bandwidth_Bps)}, {"gemm_flops", gemm_flops},
           {"gemm_flop_efficiency", efficiency}, {"kernel_launch_s", value(parameters.kernel_launch_s)},
           {"context_switch_s", value(parameters.context_switch_s)},
-          {"collective_sm_share", value(parameters.collective_sm_share)}, {"notes", parameters.notes}};
+          {"collective_sm_share", value(parameters.collective_sm_share)},
+          {"step_time_cv", value(parameters.step_time_cv)}, {"notes", parameters.notes}};
 }
 
 void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) {
@@ -186,6 +187,11 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
   if (profile.topology) print_topology(out, *profile.topology);
   if (profile.mig_profiles) print_mig(out, *profile.mig_profiles);
   print_fits(out, profile);
+  for (std::size_t i = 0; i < profile.step_times.size(); ++i) {
+    const StepTimeSeries& series = profile.step_times[i];
+    out << "\nstep_times[" << i << "]: " << series.times_s.size() << " steps of " << printable(series.field) << " ("
+        << series.log_format << "), " << printable(series.provenance.tool) << '\n';
+  }
 
   const CalibratedParameters parameters = calibrated_parameters(profile);
   out << "\ncalibrated parameters (what a scenario naming this profile takes instead of catalog defaults):\n";
@@ -211,6 +217,7 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
   add_value(table, "kernel launch", parameters.kernel_launch_s, us, "us");
   add_value(table, "context switch", parameters.context_switch_s, us, "us");
   add_value(table, "collective SM share", parameters.collective_sm_share, 1, "fraction");
+  add_value(table, "step-time spread", parameters.step_time_cv, 1, "coefficient of variation");
   table.print(out);
   for (const std::string& note : parameters.notes) out << "note: " << printable(note) << '\n';
 }

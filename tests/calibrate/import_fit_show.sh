@@ -10,7 +10,9 @@ rm -f "$profile"
 "$vtsim" calibrate import topo "$fixtures/topo_4xa100_nv4.txt" --into "$profile" --host dgx1-a
 "$vtsim" calibrate import perftest "$fixtures/ib_write_lat_roce.log" "$fixtures/ib_write_bw_roce.log" --into "$profile"
 "$vtsim" calibrate import mig-lgip "$fixtures/mig_lgip_a100_40gb.txt" --into "$profile"
+"$vtsim" calibrate import step-times "$fixtures/dllogger_resnet50_1gpu.log" --into "$profile" --skip-first 1
 "$vtsim" calibrate fit "$profile"
 "$vtsim" calibrate show "$profile"
 "$vtsim" calibrate show "$profile" --format json > "$work/show.json"
 grep -q '"calibrated_parameters"' "$work/show.json"
+grep -q '"step_time_cv": {' "$work/show.json"
