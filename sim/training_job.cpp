@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
 
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Mutex.hpp>
 
 #include "sim/sync.hpp"
 
@@ -26,6 +30,9 @@ struct RankRuntime {
   Channel<FusionBuffer> queue;       ///< allreduces to run, in order
   Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
   bool collective_in_flight = false;
+  /// Signalled whenever collective_in_flight changes, so that running kernels re-rate.
+  sg4::MutexPtr collective_mutex = sg4::Mutex::create();
+  sg4::ConditionVariablePtr collective_changed = sg4::ConditionVariable::create();
   /// Time the host issued kernels while this rank waited (for its vGPU's turn, for an allreduce), in the current
   /// iteration: the host does not wait with it, so that much of its later stalls is already behind it (the queue
   /// holds the kernels).
@@ -70,16 +77,32 @@ struct TrainingJob::State {
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
 
+  /// Runs `gpu_s` of kernels (their time alone) while the rank's collectives come and go: at the full rate without
+  /// one in flight, at 1 - collective_sm_share of it with one, re-rated whenever one starts or ends. Returns the
+  /// time taken.
+  double run_shared(RankRuntime& rank, double gpu_s) {
+    const double start = sg4::Engine::get_clock();
+    double remaining = gpu_s;
+    std::unique_lock lock(*rank.collective_mutex);
+    while (remaining > 0) {
+      const double rate = rank.collective_in_flight ? 1.0 - plan.collective_sm_share : 1.0;
+      const double from = sg4::Engine::get_clock();
+      if (rank.collective_changed->wait_for(lock, remaining / rate) == std::cv_status::timeout) break;
+      remaining -= (sg4::Engine::get_clock() - from) * rate;
+    }
+    return sg4::Engine::get_clock() - start;
+  }
+
   /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
-  /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed if a collective is
-  /// running there. The durations come from the compute model, so the actor sleeps rather than executing on
+  /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed while a collective
+  /// runs there (run_shared; on a time-sliced GPU the slowdown is decided when the stretch starts, as the scheduler
+  /// takes a duration). The durations come from the compute model, so the actor waits rather than executing on
   /// SimGrid's CPU model, which would add nothing for a device that runs one kernel at a time.
   void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
     // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
     double stall = stretch.total_s - stretch.gpu_s > 1e-9 ? stretch.total_s - stretch.gpu_s : 0.0;
     if (stall + stretch.gpu_s <= 0) return;
     double busy = stretch.gpu_s;
-    if (rank.collective_in_flight) busy = stretch.gpu_s / (1.0 - plan.collective_sm_share);
     const double absorbed = std::min(stall, rank.host_ahead_s);
     rank.host_ahead_s -= absorbed;
     stall -= absorbed;
@@ -91,13 +114,15 @@ struct TrainingJob::State {
         scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
         sg4::this_actor::sleep_for(stall);
       }
+      if (rank.collective_in_flight) busy = stretch.gpu_s / (1.0 - plan.collective_sm_share);
       const double start = sg4::Engine::get_clock();
       scheduler->run(vgpu, busy);
       const double waited = sg4::Engine::get_clock() - start - busy;
       record.scheduler_wait_s += waited;
       rank.host_ahead_s += waited;
     } else {
-      sg4::this_actor::sleep_for(stall + busy);
+      if (stall > 0) sg4::this_actor::sleep_for(stall);
+      busy = run_shared(rank, stretch.gpu_s);
     }
     record.compute_s += stall + busy;
     record.interference_s += busy - stretch.gpu_s;
@@ -201,14 +226,21 @@ struct TrainingJob::State {
     gpu_idle(position);
   }
 
+  /// Marks the rank's collective as running or not and wakes its running kernels to re-rate.
+  static void set_collective_in_flight(RankRuntime& rank, bool running) {
+    std::unique_lock lock(*rank.collective_mutex);
+    rank.collective_in_flight = running;
+    rank.collective_changed->notify_all();
+  }
+
   void communication_actor(int position) {
     RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
     while (true) {
       const FusionBuffer buffer = rank.queue.pop();
       const double start = sg4::Engine::get_clock();
-      rank.collective_in_flight = true;
+      set_collective_in_flight(rank, true);
       plan.allreduce->run(position, buffer.bytes);
-      rank.collective_in_flight = false;
+      set_collective_in_flight(rank, false);
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
         const double end = sg4::Engine::get_clock();
