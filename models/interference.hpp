@@ -1,5 +1,6 @@
 #pragma once
-// How much communication that overlaps backward slows the compute it overlaps.
+// How much communication that overlaps backward slows the compute it overlaps (applied while a collective is in
+// flight, re-rated as collectives start and end: sim/training_job.cpp run_shared).
 //
 // NCCL's collectives run as CUDA kernels, one thread block per channel, each on its own SM; while they run, those SMs
 // are not available to the training kernels. vtsim models that as a fraction of the GPU's compute taken by a collective
