@@ -151,6 +151,8 @@ struct ActiveJob {
   std::unique_ptr<TrainingJob> job;
   std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
+  int nccl_channels = 0;                            ///< NCCL's channels for the job (0: one rank, no collective)
+  double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
 };
 
 double horovod_negotiation_s(const JobRings& rings, const Topology& topology);
@@ -184,10 +186,11 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
                  format_fraction(horovod_negotiation_s(job.rings, topology) * 1e6) +
                  " us per tick, 2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure");
   }
-  if (!classes_used.empty() && !scenario.calibration.collective_sm_share) {
-    const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-    notes.insert("collective SM share " + format_fraction(collective_sm_share(gpu.sm_count)) + " of a whole GPU: " +
-                 std::to_string(kAssumedCollectiveChannels) + " NCCL channels assumed (models/interference.hpp)");
+  for (const ActiveJob& job : active) {
+    if (job.nccl_channels == 0 || scenario.calibration.collective_sm_share) continue;
+    notes.insert("collective SM share of " + scenario.jobs[job.index].name + " " +
+                 format_fraction(job.collective_sm_share) + ": " + std::to_string(job.nccl_channels) +
+                 " NCCL channels, one SM each, no measurement (models/interference.hpp)");
   }
   for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
     if (classes_used.count(entry.link_class) == 0) continue;
@@ -303,12 +306,15 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
                              ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
                              : gpu.sm_count;
-  plan.collective_sm_share = scenario.calibration.collective_sm_share
-                                 ? scenario.calibration.collective_sm_share->value
-                                 : collective_sm_share(device_sms);
   if (rings.ring.size() > 1) {
-    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity,
-                                    nccl_communicator(scenario, rings, topology), &active.nccl_choices);
+    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+    active.nccl_channels = nccl.channels;
+    active.collective_sm_share = scenario.calibration.collective_sm_share
+                                     ? scenario.calibration.collective_sm_share->value
+                                     : collective_sm_share(nccl.channels, device_sms);
+    plan.collective_sm_share = active.collective_sm_share;
+    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
+                                    &active.nccl_choices);
     for (const auto& [flow, share] : job_flows(config, rings)) active.traffic.push_back({flow, share * gradient_bytes});
   }
   std::set<int> classes;
@@ -336,7 +342,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
