@@ -78,7 +78,7 @@ std::string_view to_string(NcclProtocol protocol) {
   return "?";
 }
 
-NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
+NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective) {
   assert(comm.ranks >= 2 && comm.nodes >= 1 && comm.channels >= 1);
   const int n_ranks = comm.ranks;
   const int n_nodes = comm.nodes;
@@ -92,12 +92,14 @@ NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
   const double tree_ll128_max = kPerChannelMaxTreeLl128_GBps[cap][size_index];
   const double ppn = static_cast<double>(n_ranks) / n_nodes;
   const int intra_hw = comm.nvlink_intra ? kNvlink : kPci;
-  const int steps = 2 * (n_ranks - 1);  // allreduce
+  const bool all_reduce = collective == NcclCollective::all_reduce;
+  const int steps = all_reduce ? 2 * (n_ranks - 1) : n_ranks - 1;
   const double channels = comm.channels;
 
   NcclCostTable table;
   for (int a : {kTree, kRing}) {
     for (int p : {kLl, kLl128, kSimple}) {
+      if (a == kTree && !all_reduce) continue;  // bandwidth 0: not enabled
       double bus = channels * comm.channel_bandwidth_GBps;
       if (a == kRing && p == kLl) bus = std::min(ll_max, bus * 0.5);
       if (a == kRing && p == kLl128) bus = std::min(bus * 0.92, channels * ring_ll128_max);
@@ -119,7 +121,7 @@ NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
         double overhead = 0;
         if (n_nodes > 1) overhead = (comm.amd_cpu ? 2.0 : 1.0) * (p == kSimple ? 3.0 : 1.0);
         intra = std::max(intra, overhead);
-        const int inter_steps = n_nodes == 1 ? 0 : 2 * (n_nodes - 1);
+        const int inter_steps = n_nodes == 1 ? 0 : (all_reduce ? 2 : 1) * (n_nodes - 1);
         latency += (steps - inter_steps) * intra + inter_steps * inter;
       } else {
         latency += 2 * ((n_ranks / n_nodes - 1) * intra + log2_floor(static_cast<std::size_t>(n_nodes)) * inter);
@@ -130,8 +132,8 @@ NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
   return table;
 }
 
-double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclAlgorithm algorithm,
-                             NcclProtocol protocol, double bytes) {
+double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclCollective collective,
+                   NcclAlgorithm algorithm, NcclProtocol protocol, double bytes) {
   const auto a = static_cast<std::size_t>(algorithm == NcclAlgorithm::tree ? kTree : kRing);
   const auto p = static_cast<std::size_t>(protocol);
   double bandwidth = costs.bandwidth_GBps[a][p];
@@ -144,19 +146,20 @@ double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& 
   }
   // "Plateau effect of ring" across nodes, once each rank's share of a channel is at least 64 bytes.
   if (algorithm == NcclAlgorithm::ring && protocol == NcclProtocol::simple && comm.nodes > 1 &&
+      collective == NcclCollective::all_reduce &&
       whole / static_cast<std::size_t>(comm.channels * comm.ranks) >= 64) {
     latency *= comm.compute_capability < 80 ? 1.9 : 1.4;
   }
   return (latency + bytes / (1000 * bandwidth)) * 1e-6;
 }
 
-NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes) {
-  const NcclCostTable costs = nccl_allreduce_costs(comm);
+NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes) {
+  const NcclCostTable costs = nccl_costs(comm, collective);
   NcclChoice best;
   best.predicted_s = std::numeric_limits<double>::infinity();
   for (NcclAlgorithm algorithm : {NcclAlgorithm::tree, NcclAlgorithm::ring}) {
     for (NcclProtocol protocol : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple}) {
-      const double time_s = nccl_allreduce_time_s(comm, costs, algorithm, protocol, bytes);
+      const double time_s = nccl_time_s(comm, costs, collective, algorithm, protocol, bytes);
       if (time_s < best.predicted_s) best = {algorithm, protocol, time_s};
     }
   }

@@ -14,7 +14,11 @@
 
 namespace vtsim {
 
-/// NCCL's allreduce algorithms that vtsim models.
+/// The collectives whose NCCL costs vtsim models.
+enum class NcclCollective { all_reduce, all_gather, reduce_scatter };
+
+/// NCCL's algorithms that vtsim models (all_gather and reduce_scatter run as rings only: their other algorithms are
+/// PAT, NVLS and CollNet).
 enum class NcclAlgorithm { tree, ring };
 /// NCCL's protocols: LL (8-byte stores with a flag, half the bandwidth, lowest latency), LL128 (128-byte lines with
 /// 120 bytes of data, NVLink systems), Simple (bulk copies with memory fences, full bandwidth).
@@ -43,13 +47,24 @@ struct NcclCostTable {
   std::array<std::array<double, 3>, 2> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
 };
 
-/// The table ncclTopoTuneModel builds for allreduce on `comm`. REQUIRES: comm.ranks >= 2.
-NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm);
+/// The table ncclTopoTuneModel builds for `collective` on `comm` (ring steps: 2 (ranks - 1) for all_reduce, ranks - 1
+/// for the others; trees for all_reduce only). REQUIRES: comm.ranks >= 2.
+NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective);
+/// nccl_costs for all_reduce.
+inline NcclCostTable nccl_allreduce_costs(const NcclCommunicator& comm) {
+  return nccl_costs(comm, NcclCollective::all_reduce);
+}
 
-/// NCCL's predicted time of one allreduce of `bytes` with (algorithm, protocol), seconds (ncclTopoGetAlgoTime: the
-/// tree's correction per size, the ring's plateau factor across nodes); infinity for a pair not enabled.
-double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclAlgorithm algorithm,
-                             NcclProtocol protocol, double bytes);
+/// NCCL's predicted time of one `collective` of `bytes` (nccl-tests' size: the whole buffer, all ranks' shares for
+/// all_gather and reduce_scatter) with (algorithm, protocol), seconds (ncclTopoGetAlgoTime: the tree's correction
+/// per size, the ring's plateau factor for all_reduce across nodes); infinity for a pair not enabled.
+double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclCollective collective,
+                   NcclAlgorithm algorithm, NcclProtocol protocol, double bytes);
+/// nccl_time_s for all_reduce.
+inline double nccl_allreduce_time_s(const NcclCommunicator& comm, const NcclCostTable& costs,
+                                    NcclAlgorithm algorithm, NcclProtocol protocol, double bytes) {
+  return nccl_time_s(comm, costs, NcclCollective::all_reduce, algorithm, protocol, bytes);
+}
 
 /// NCCL's choice for an allreduce of `bytes`.
 struct NcclChoice {
@@ -60,7 +75,11 @@ struct NcclChoice {
 
 /// The fastest enabled pair by NCCL's model (ties go to the first in NCCL's order: tree before ring, LL, LL128,
 /// Simple). REQUIRES: comm.ranks >= 2.
-NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes);
+NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes);
+/// nccl_choice for all_reduce.
+inline NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes) {
+  return nccl_choice(comm, NcclCollective::all_reduce, bytes);
+}
 
 /// NCCL's base latency of an algorithm and protocol (tuning.cc baseLat), seconds: the launch and synchronisation
 /// cost every call pays before its first step.

@@ -35,18 +35,21 @@ void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity f
   sg4::this_actor::sleep_for((n - 2) * latency_s);
 }
 
-class RingAllreduce final : public Allreduce {
+/// `phases` ring phases over a buffer of `bytes`: 2 for allreduce (reduce-scatter, then allgather), 1 for
+/// reduce-scatter or allgather alone (each rank owns bytes / N of the buffer).
+class RingCollective final : public Allreduce {
  public:
-  RingAllreduce(Rings rings, Fidelity fidelity) : rings_(std::move(rings)), fidelity_(fidelity) {}
+  RingCollective(Rings rings, Fidelity fidelity, int phases)
+      : rings_(std::move(rings)), fidelity_(fidelity), phases_(phases) {}
   void run(int position, double bytes) override {
     const double chunk = bytes / static_cast<double>(rings_.size()) / rings_.front()->size();
-    ring_phase(rings_, position, chunk, fidelity_);  // reduce-scatter
-    ring_phase(rings_, position, chunk, fidelity_);  // allgather
+    for (int phase = 0; phase < phases_; ++phase) ring_phase(rings_, position, chunk, fidelity_);
   }
 
  private:
   Rings rings_;
   Fidelity fidelity_;
+  int phases_;
 };
 
 class HierarchicalAllreduce final : public Allreduce {
@@ -91,10 +94,10 @@ class AnalyticAllreduce final : public Allreduce {
   std::function<double(double)> duration_s_;
 };
 
-class NcclAllreduce final : public Allreduce {
+class NcclRun final : public Allreduce {
  public:
-  NcclAllreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclChoiceCounts* counts)
-      : ring_(std::move(ring)), comm_(comm), counts_(counts) {}
+  NcclRun(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclCollective collective, NcclChoiceCounts* counts)
+      : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts) {}
   void run(int position, double bytes) override {
     const NcclChoice choice = choose(bytes);
     if (position == 0 && counts_ != nullptr) {
@@ -113,11 +116,12 @@ class NcclAllreduce final : public Allreduce {
   NcclChoice choose(double bytes) {
     const auto known = choices_.find(bytes);
     if (known != choices_.end()) return known->second;
-    return choices_[bytes] = nccl_allreduce_choice(comm_, bytes);
+    return choices_[bytes] = nccl_choice(comm_, collective_, bytes);
   }
 
   std::unique_ptr<Allreduce> ring_;
   NcclCommunicator comm_;
+  NcclCollective collective_;
   NcclChoiceCounts* counts_;
   std::map<double, NcclChoice> choices_;
 };
@@ -156,8 +160,12 @@ double RingGroup::incoming_latency_s(int position) const {
 }
 
 std::unique_ptr<Allreduce> make_ring_allreduce(Rings rings, Fidelity fidelity) {
-  assert(fidelity != Fidelity::analytic && !rings.empty());
-  return std::make_unique<RingAllreduce>(std::move(rings), fidelity);
+  return make_ring_collective(std::move(rings), fidelity, 2);
+}
+
+std::unique_ptr<Allreduce> make_ring_collective(Rings rings, Fidelity fidelity, int phases) {
+  assert(fidelity != Fidelity::analytic && !rings.empty() && phases >= 1);
+  return std::make_unique<RingCollective>(std::move(rings), fidelity, phases);
 }
 
 std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity) {
@@ -170,8 +178,8 @@ std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double b
 }
 
 std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
-                                               NcclChoiceCounts* counts) {
-  return std::make_unique<NcclAllreduce>(std::move(ring), comm, counts);
+                                               NcclChoiceCounts* counts, NcclCollective collective) {
+  return std::make_unique<NcclRun>(std::move(ring), comm, collective, counts);
 }
 
 }  // namespace vtsim::sim

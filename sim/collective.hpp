@@ -74,6 +74,11 @@ class Allreduce {
 /// `step` or `flow` fidelity.
 std::unique_ptr<Allreduce> make_ring_allreduce(std::vector<std::unique_ptr<RingGroup>> rings, Fidelity fidelity);
 
+/// `phases` ring phases over `rings` at once: 2 make an allreduce, 1 a reduce-scatter or an allgather of a buffer of
+/// which each rank owns 1 / N (run()'s bytes are the whole buffer, as nccl-tests count them).
+std::unique_ptr<Allreduce> make_ring_collective(std::vector<std::unique_ptr<RingGroup>> rings, Fidelity fidelity,
+                                                int phases);
+
 /// Horovod's hierarchical allreduce: reduce-scatter inside each host, allreduce of each 1/G share across hosts among
 /// the GPUs with the same local index, allgather inside each host. Position p is local index p % G on host p / G.
 /// REQUIRES: intra[h] are the rings of host h, each of G ranks; inter[l] has one rank per host for each local index l.
@@ -87,11 +92,12 @@ std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double b
 /// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
 using NcclChoiceCounts = std::map<std::string, long>;
 
-/// `ring` with NCCL's choice of algorithm and protocol per call (models/nccl_tuning.hpp, for `comm`): a ring call
-/// first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts on the wire (LL twice
-/// the data, LL128 1/0.92 of it); a call NCCL would run as a tree takes NCCL's own predicted time, as trees are not
-/// simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
+/// `ring` (a `collective` over rings) with NCCL's choice of algorithm and protocol per call (models/nccl_tuning.hpp,
+/// for `comm`): a ring call first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts
+/// on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run as a tree takes NCCL's own predicted
+/// time, as trees are not simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
 std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
-                                               NcclChoiceCounts* counts);
+                                               NcclChoiceCounts* counts,
+                                               NcclCollective collective = NcclCollective::all_reduce);
 
 }  // namespace vtsim::sim

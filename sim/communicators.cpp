@@ -204,19 +204,35 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   return comm;
 }
 
+std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,
+                                           const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
+                                           NcclChoiceCounts* counts) {
+  const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
+  if (fidelity == Fidelity::analytic) {
+    const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
+    const int n = static_cast<int>(rings.ring.size());
+    const double channels = static_cast<double>(rings.channels.size());
+    return make_nccl_allreduce(make_analytic_allreduce([=](double bytes) {
+                                 return phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps,
+                                                                       ring.latency_s);
+                               }),
+                               nccl, counts, collective);
+  }
+  const std::map<int, int> position_of = positions(rings.ring);
+  std::vector<std::unique_ptr<RingGroup>> groups;
+  for (const FlowRing& ring : flat_rings(rings)) {
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+  }
+  return make_nccl_allreduce(make_ring_collective(std::move(groups), fidelity, phases), nccl, counts, collective);
+}
+
 std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
                                           const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
                                           NcclChoiceCounts* counts) {
+  if (!hierarchical(job)) {
+    return make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, counts);
+  }
   if (fidelity == Fidelity::analytic) {
-    if (!hierarchical(job)) {
-      const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
-      const int n = static_cast<int>(rings.ring.size());
-      const double channels = static_cast<double>(rings.channels.size());
-      return make_nccl_allreduce(make_analytic_allreduce([=](double bytes) {
-                                   return ring_allreduce_time_s(n, bytes / channels, ring.rate_Bps, ring.latency_s);
-                                 }),
-                                 nccl, counts);
-    }
     const FlowBottleneck intra = concurrent_bottleneck(topology, flows_of(intra_rings(rings)));
     const FlowBottleneck inter = concurrent_bottleneck(topology, flows_of(inter_rings(rings)));
     const int hosts = static_cast<int>(rings.intra_host.size());
@@ -227,14 +243,6 @@ std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& 
       return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate, intra.latency_s, inter.rate_Bps,
                                            inter.latency_s);
     });
-  }
-  if (!hierarchical(job)) {
-    const std::map<int, int> position_of = positions(rings.ring);
-    std::vector<std::unique_ptr<RingGroup>> groups;
-    for (const FlowRing& ring : flat_rings(rings)) {
-      groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
-    }
-    return make_nccl_allreduce(make_ring_allreduce(std::move(groups), fidelity), nccl, counts);
   }
   std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
   for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {

@@ -50,6 +50,12 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
 /// GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through memory.
 NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology);
 
+/// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two
+/// ring phases; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.
+std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,
+                                           const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
+                                           NcclChoiceCounts* counts);
+
 /// The job's allreduce at `fidelity`; a flat ring is run with NCCL's choice of algorithm and protocol for `nccl`
 /// (make_nccl_allreduce, tallied in `counts`, which may be null). REQUIRES: a running engine whose platform is
 /// `platform`, built with the ports cross_rack_ports() named.

@@ -32,5 +32,6 @@ Command add_sweep_command(CLI::App& parent);
 Command add_merge_command(CLI::App& parent);
 Command add_plot_command(CLI::App& parent);
 Command add_validate_command(CLI::App& parent);
+Command add_collectives_command(CLI::App& parent);
 
 }  // namespace vtsim::tools

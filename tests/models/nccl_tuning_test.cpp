@@ -106,3 +106,31 @@ TEST(NcclTuning, Ll128OnlyWhereNcclEnablesIt) {
 
 }  // namespace
 }  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
+  // One node of 8 A100 (12 channels x 20 GB/s): N - 1 = 7 steps, no tree. Simple: 8.4 + 7 x 3.4 = 32.2 us, bus 240
+  // GB/s x 8/7 to algorithm bandwidth. Across 4 nodes x 8 (4 x 12 GB/s): 31 steps of which 3 between nodes, LL128:
+  // 14 + 28 x max(1.9, 1.0) + 3 x 4.0 = 79.2 us; no plateau factor (allreduce only).
+  NcclCommunicator node{.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
+                        .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true};
+  for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter}) {
+    const NcclCostTable table = nccl_costs(node, collective);
+    EXPECT_NEAR(table.latency_us[1][2], 8.4 + 7 * 3.4, 1e-9);
+    EXPECT_NEAR(table.bandwidth_GBps[1][2], 240.0 * 8 / 7, 1e-9);
+    EXPECT_EQ(table.bandwidth_GBps[0][2], 0);  // no tree
+  }
+  const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
+                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true};
+  const NcclCostTable across = nccl_costs(nodes, NcclCollective::all_gather);
+  EXPECT_NEAR(across.latency_us[1][1], 14 + 28 * 1.9 + 3 * 4.0, 1e-9);
+  const double bytes = 64e6;
+  EXPECT_NEAR(nccl_time_s(nodes, across, NcclCollective::all_gather, NcclAlgorithm::ring, NcclProtocol::simple, bytes),
+              (across.latency_us[1][2] + bytes / (1000 * across.bandwidth_GBps[1][2])) * 1e-6, 1e-15);
+  EXPECT_EQ(nccl_choice(nodes, NcclCollective::all_gather, 1024).algorithm, NcclAlgorithm::ring);
+}
+
+}  // namespace
+}  // namespace vtsim

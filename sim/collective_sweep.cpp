@@ -1,0 +1,67 @@
+#include "sim/collective_sweep.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+#include "sim/communicators.hpp"
+#include "sim/engine_setup.hpp"
+#include "sim/platform.hpp"
+#include "sim/sync.hpp"
+#include "sim/topology.hpp"
+
+namespace vtsim::sim {
+
+namespace sg4 = simgrid::s4u;
+
+std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
+                                                        NcclCollective collective, const std::vector<double>& sizes) {
+  assert(gpus.size() >= 2);
+  // The collective's ranks as one job on the scenario's cluster, with a flat ring.
+  Scenario tested = scenario;
+  JobConfig job = scenario.jobs.front();
+  job.gpu_ids = gpus;
+  job.idle = false;
+  job.horovod.allreduce = AllreduceAlgorithm::ring;
+  tested.jobs = {job};
+  const Topology topology(tested);
+  const JobRings rings = job_rings(tested, 0, topology);
+
+  int argc = 1;
+  char program[] = "vtsim";
+  char* argv[] = {program, nullptr};
+  sg4::Engine engine(&argc, argv);
+  configure_engine(gpus.size());
+  const Platform platform(topology, cross_rack_ports(job, rings, topology));
+  NcclChoiceCounts counts;
+  const std::unique_ptr<Allreduce> run = make_collective(collective, rings, topology, platform,
+                                                         tested.simulation.fidelity,
+                                                         nccl_communicator(tested, rings, topology), &counts);
+  std::vector<CollectiveTiming> timings(sizes.size());
+  std::vector<double> starts(sizes.size(), 0.0);
+  Counter arrived;  // ranks that reached each size: every rank starts size k once all have finished size k - 1
+  const long ranks = static_cast<long>(rings.ring.size());
+  for (std::size_t p = 0; p < rings.ring.size(); ++p) {
+    sg4::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {
+      for (std::size_t k = 0; k < sizes.size(); ++k) {
+        arrived.add(1);
+        arrived.wait_for(static_cast<long>(k + 1) * ranks);
+        if (p == 0) starts[k] = sg4::Engine::get_clock();
+        run->run(static_cast<int>(p), sizes[k]);
+        timings[k].time_s = std::max(timings[k].time_s, sg4::Engine::get_clock() - starts[k]);
+      }
+    });
+  }
+  engine.run();
+  const NcclCommunicator comm = nccl_communicator(tested, rings, topology);
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    timings[k].bytes = sizes[k];
+    const NcclChoice choice = nccl_choice(comm, collective, sizes[k]);
+    timings[k].choice = std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol));
+  }
+  return timings;
+}
+
+}  // namespace vtsim::sim

@@ -1,0 +1,27 @@
+#pragma once
+// nccl-tests on a simulated cluster: one collective over a sweep of sizes on a set of the scenario's GPUs, timed
+// the way the training loop runs its collectives (NCCL's rings over the real links, its choice of algorithm and
+// protocol). One engine per process: call it in a child process (tools/isolated_run.hpp).
+
+#include <string>
+#include <vector>
+
+#include "models/nccl_tuning.hpp"
+#include "models/scenario.hpp"
+
+namespace vtsim::sim {
+
+/// One size of the sweep.
+struct CollectiveTiming {
+  double bytes = 0;    ///< nccl-tests' size: the whole buffer
+  double time_s = 0;   ///< from the first rank's start to the last rank's end (all start together)
+  std::string choice;  ///< NCCL's algorithm and protocol, e.g. "ring/LL128"
+};
+
+/// Simulates `collective` on `gpus` (global GPU indices of `scenario`'s cluster) for each of `sizes`, one after the
+/// other with every rank starting together, at the scenario's fidelity. REQUIRES: at least two distinct GPUs of the
+/// cluster; a running-engine-free process.
+std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
+                                                        NcclCollective collective, const std::vector<double>& sizes);
+
+}  // namespace vtsim::sim

@@ -1,0 +1,272 @@
+// vtsim collectives: simulate nccl-tests (all_reduce_perf, all_gather_perf, reduce_scatter_perf) on any scenario's
+// cluster with the cost model the training loop uses, print it as a table, JSON or nccl-tests' own layout, and hold it
+// against a measured nccl-tests log size by size.
+
+#include "tools/collectives_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "calibrate/nccl_tests_importer.hpp"
+#include "models/collective_model.hpp"
+#include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/input_file.hpp"
+#include "tools/check_command.hpp"
+#include "tools/cli_checks.hpp"
+#include "tools/command.hpp"
+#include "tools/isolated_run.hpp"
+#include "tools/text_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+NcclCollective collective_of(const std::string& op) {
+  if (op == "all_gather") return NcclCollective::all_gather;
+  if (op == "reduce_scatter") return NcclCollective::reduce_scatter;
+  return NcclCollective::all_reduce;
+}
+
+Collective bus_collective(const std::string& op) {
+  if (op == "all_gather") return Collective::allgather;
+  if (op == "reduce_scatter") return Collective::reduce_scatter;
+  return Collective::allreduce;
+}
+
+int dtype_bytes(const std::string& dtype) { return dtype == "float" ? 4 : 2; }
+
+/// The ranks' GPUs: "N" = GPUs 0..N-1, "a,b,c" = those, "" = job 0's.
+std::vector<int> chosen_gpus(const std::string& text, const Scenario& scenario) {
+  const int total = scenario.cluster.total_gpus();
+  std::vector<int> gpus;
+  if (text.empty()) {
+    gpus = scenario.jobs.front().gpu_ids;
+  } else if (text.find(',') == std::string::npos) {
+    const int count = std::stoi(text);
+    if (count < 2 || count > total) {
+      throw InputError("--gpus " + text + ": expected 2 to " + std::to_string(total) + " (the cluster's GPUs)");
+    }
+    for (int g = 0; g < count; ++g) gpus.push_back(g);
+  } else {
+    std::stringstream list(text);
+    for (std::string item; std::getline(list, item, ',');) {
+      const int gpu = std::stoi(item);
+      if (gpu < 0 || gpu >= total) {
+        throw InputError("--gpus " + text + ": GPU " + item + " is not in the cluster (0 to " +
+                         std::to_string(total - 1) + ")");
+      }
+      gpus.push_back(gpu);
+    }
+  }
+  std::sort(gpus.begin(), gpus.end());
+  if (std::adjacent_find(gpus.begin(), gpus.end()) != gpus.end()) throw InputError("--gpus " + text + ": a GPU twice");
+  if (gpus.size() < 2) throw InputError("--gpus: a collective needs at least two GPUs");
+  return gpus;
+}
+
+/// nccl-tests' sizes from -b to -e by -f, each a whole number of elements (of every rank's share for all_gather and
+/// reduce_scatter, whose counts nccl-tests divides among the ranks).
+std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
+  const auto unit = static_cast<double>(dtype_bytes(request.dtype) * (request.op == "all_reduce" ? 1 : ranks));
+  std::vector<double> sizes;
+  for (double size = static_cast<double>(request.min_bytes); size <= static_cast<double>(request.max_bytes) * (1 + 1e-12);
+       size *= request.factor) {
+    const double aligned = std::max(unit, std::floor(size / unit) * unit);
+    if (sizes.empty() || aligned > sizes.back()) sizes.push_back(aligned);
+    if (request.factor <= 1) break;
+  }
+  return sizes;
+}
+
+std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std::vector<int>& gpus,
+                                            NcclCollective collective, const std::vector<double>& sizes) {
+  const nlohmann::json answer = run_isolated([&] {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const sim::CollectiveTiming& t : sim::simulate_collective_sweep(scenario, gpus, collective, sizes)) {
+      rows.push_back({{"bytes", t.bytes}, {"time_s", t.time_s}, {"choice", t.choice}});
+    }
+    return rows;
+  });
+  std::vector<sim::CollectiveTiming> timings;
+  for (const nlohmann::json& row : answer) {
+    timings.push_back({row["bytes"].get<double>(), row["time_s"].get<double>(), row["choice"].get<std::string>()});
+  }
+  return timings;
+}
+
+std::string fixed(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+void print_compare(const CollectivesRequest& request, const Scenario& scenario, std::ostream& out) {
+  const std::string text = read_input_file(request.compare_log);
+  const CollectiveSeries measured = calibrate::import_nccl_tests(text, request.compare_log, {});
+  if (measured.op != "all_reduce" && measured.op != "all_gather" && measured.op != "reduce_scatter") {
+    throw InputError(request.compare_log + ": " + measured.op + " is not simulated yet (all_reduce, all_gather, "
+                     "reduce_scatter are)");
+  }
+  std::vector<int> gpus;
+  if (request.gpus.empty()) {
+    for (int g = 0; g < measured.ranks; ++g) gpus.push_back(g);
+    if (measured.ranks > scenario.cluster.total_gpus()) {
+      throw InputError(request.compare_log + ": " + std::to_string(measured.ranks) + " ranks, but the scenario's "
+                       "cluster has " + std::to_string(scenario.cluster.total_gpus()) + " GPUs");
+    }
+  } else {
+    gpus = chosen_gpus(request.gpus, scenario);
+  }
+  std::vector<double> sizes;
+  for (const CollectivePoint& point : measured.points) sizes.push_back(static_cast<double>(point.bytes));
+  const std::vector<CollectiveRow> rows =
+      collective_rows(measured.op, static_cast<int>(gpus.size()), simulate(scenario, gpus, collective_of(measured.op), sizes));
+  TextTable table({"size (B)", "measured busbw (GB/s)", "simulated busbw (GB/s)", "error", "NCCL choice"});
+  double sum = 0;
+  double worst = 0;
+  int counted = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double measured_bw = measured.points[i].busbw_gBps;
+    std::string error = "-";
+    if (measured_bw > 0) {
+      const double e = rows[i].busbw_gBps / measured_bw - 1;
+      error = (e >= 0 ? "+" : "") + fixed(100 * e, 1) + "%";
+      sum += std::abs(e);
+      if (std::abs(e) > std::abs(worst)) worst = e;
+      ++counted;
+    }
+    table.add_row({fixed(rows[i].bytes, 0), fixed(measured_bw, 2), fixed(rows[i].busbw_gBps, 2), error, rows[i].choice});
+  }
+  out << measured.op << " over " << gpus.size() << " GPUs of " << scenario.name << " against " << request.compare_log
+      << " (" << measured.provenance.device << ")\n";
+  table.print(out);
+  out << "busbw error over " << counted << " sizes: mean |error| " << fixed(100 * sum / std::max(1, counted), 1)
+      << "%, worst " << (worst >= 0 ? "+" : "") << fixed(100 * worst, 1) << "%\n";
+}
+
+}  // namespace
+
+std::vector<CollectiveRow> collective_rows(const std::string& op, int ranks,
+                                           const std::vector<sim::CollectiveTiming>& timings) {
+  std::vector<CollectiveRow> rows;
+  for (const sim::CollectiveTiming& t : timings) {
+    const double algbw = algbw_Bps(t.bytes, t.time_s) / 1e9;
+    rows.push_back({t.bytes, t.time_s * 1e6, algbw, busbw_Bps(bus_collective(op), ranks, algbw * 1e9) / 1e9, t.choice});
+  }
+  return rows;
+}
+
+std::string format_nccl_tests(const std::string& op, const std::string& dtype, const std::vector<CollectiveRow>& rows,
+                              const std::vector<std::string>& hosts, const std::vector<std::string>& devices) {
+  std::ostringstream out;
+  const std::string redop = op == "all_gather" ? "none" : "sum";
+  out << "# nccl-tests layout, simulated by vtsim collectives\n";
+  out << "# Collective test starting: " << op << "_perf\n";
+  out << "#\n# Using devices\n";
+  for (std::size_t r = 0; r < devices.size(); ++r) {
+    char line[256];
+    std::snprintf(line, sizeof line, "#  Rank %2zu Group  0 Pid      0 on %10s device %2zu [0000:00:00] %s\n", r,
+                  hosts[r].c_str(), r, devices[r].c_str());
+    out << line;
+  }
+  out << "#\n";
+  out << "#                                                              out-of-place                       in-place\n";
+  out << "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw "
+         "#wrong\n";
+  out << "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+         "(GB/s)\n";
+  double bus_sum = 0;
+  for (const CollectiveRow& row : rows) {
+    const auto count = static_cast<long long>(row.bytes / dtype_bytes(dtype));
+    char line[256];
+    std::snprintf(line, sizeof line, "%12.0f  %12lld  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  %5d  %7.2f  %6.2f  %6.2f  %5d\n",
+                  row.bytes, count, dtype.c_str(), redop.c_str(), -1, row.time_us, row.algbw_gBps, row.busbw_gBps, 0,
+                  row.time_us, row.algbw_gBps, row.busbw_gBps, 0);
+    out << line;
+    bus_sum += row.busbw_gBps;
+  }
+  out << "# Out of bounds values : 0 OK\n";
+  out << "# Avg bus bandwidth    : " << fixed(rows.empty() ? 0.0 : bus_sum / static_cast<double>(rows.size()), 4)
+      << " \n#\n";
+  return out.str();
+}
+
+void collectives_command(const CollectivesRequest& request, std::ostream& out) {
+  const Scenario scenario = load_scenario_or_default(request.scenario_file, request.overrides);
+  if (!request.compare_log.empty()) {
+    print_compare(request, scenario, out);
+    return;
+  }
+  const std::vector<int> gpus = chosen_gpus(request.gpus, scenario);
+  const int ranks = static_cast<int>(gpus.size());
+  const std::vector<CollectiveRow> rows =
+      collective_rows(request.op, ranks, simulate(scenario, gpus, collective_of(request.op), sweep_sizes(request, ranks)));
+  if (request.format == "json") {
+    nlohmann::json json = {{"scenario", scenario.name}, {"op", request.op}, {"dtype", request.dtype},
+                           {"gpus", gpus}, {"rows", nlohmann::json::array()}};
+    for (const CollectiveRow& row : rows) {
+      json["rows"].push_back({{"bytes", row.bytes}, {"time_us", row.time_us}, {"algbw_gBps", row.algbw_gBps},
+                              {"busbw_gBps", row.busbw_gBps}, {"nccl_choice", row.choice}});
+    }
+    out << json.dump(2) << '\n';
+    return;
+  }
+  if (request.format == "nccl-tests") {
+    const int gpus_per_host = scenario.cluster.host.gpus;
+    const std::string device = find_gpu(scenario.cluster.host.gpu_model)->name;
+    std::vector<std::string> hosts;
+    std::vector<std::string> devices;
+    for (int gpu : gpus) {
+      hosts.push_back("host" + std::to_string(gpu / gpus_per_host));
+      devices.push_back(device);
+    }
+    out << format_nccl_tests(request.op, request.dtype, rows, hosts, devices);
+    return;
+  }
+  out << request.op << " over " << ranks << " GPUs of " << scenario.name << " (" << request.dtype << ")\n";
+  TextTable table({"size (B)", "count", "type", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "NCCL choice"});
+  for (const CollectiveRow& row : rows) {
+    table.add_row({fixed(row.bytes, 0), std::to_string(static_cast<long long>(row.bytes / dtype_bytes(request.dtype))),
+                   request.dtype, fixed(row.time_us, 2), fixed(row.algbw_gBps, 2), fixed(row.busbw_gBps, 2),
+                   row.choice});
+  }
+  table.print(out);
+}
+
+Command add_collectives_command(CLI::App& parent) {
+  auto request = std::make_shared<CollectivesRequest>();
+  CLI::App* app = parent.add_subcommand(
+      "collectives", "Simulate nccl-tests on a scenario's cluster; --compare holds it against a measured log");
+  app->add_option("scenario", request->scenario_file, "Scenario JSON file (the built-in default when omitted)")
+      ->check(non_empty_scenario_file());
+  app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
+      ->allow_extra_args(false)
+      ->check(assignment_check());
+  app->add_option("--op", request->op, "all_reduce, all_gather or reduce_scatter")
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter"}));
+  app->add_option("--gpus", request->gpus, "N (GPUs 0..N-1) or a list a,b,c (default: the scenario's first job's)");
+  app->add_option("-b,--minbytes", request->min_bytes, "Smallest size, bytes (default 8)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app->add_option("-e,--maxbytes", request->max_bytes, "Largest size, bytes (default 128 MiB)")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
+  app->add_option("-f,--stepfactor", request->factor, "Size factor between steps (default 2)")
+      ->check(CLI::Range(1.01, 1024.0));
+  app->add_option("--dtype", request->dtype, "float, half or bfloat16")
+      ->check(CLI::IsMember({"float", "half", "bfloat16"}));
+  app->add_option("--format", request->format, "table, json or nccl-tests")
+      ->check(CLI::IsMember({"table", "json", "nccl-tests"}));
+  app->add_option("--compare", request->compare_log, "A measured nccl-tests log: per-size busbw, measured and simulated");
+  return {app, [request] {
+            if (request->min_bytes > request->max_bytes) {
+              throw InputError("-b " + std::to_string(request->min_bytes) + " is larger than -e " +
+                               std::to_string(request->max_bytes));
+            }
+            collectives_command(*request, std::cout);
+          }};
+}
+
+}  // namespace vtsim::tools
