@@ -10,10 +10,11 @@
 //              protocol overhead" (NCCL maintainers [S]); nccl-tests all_reduce_perf posted publicly [S]: 4x A100 PCIe
 //              in one host, every GPU pair SYS (no P2P), ~5 GB/s busbw at large sizes (4x RTX 4090 without P2P:
 //              ~2.6 GB/s); HGX A100 4-GPU boards join each pair by 4 NVLink3 links (NV4) [S].
-//   NCCL TUNE  [P] NVIDIA NCCL, src/graph/tuning.cc, table hwLat, Ring/Simple: 3.4 us per ring step over NVLink,
-//              5.7 us over PCI (the same in NCCL 2.7.5 and in current releases). NCCL charges every intra-node path
-//              that is not NVLink as PCI (intraHw = typeIntra == LINK_NVL ? NVLINK : PCI), so a step staged through
-//              host memory (its SHM transport) costs the same 5.7 us in NCCL's own model.
+//   NCCL TUNE  [P] NVIDIA NCCL, src/graph/tuning.cc, table hwLat, Ring/LL (its fastest protocol): 0.6 us per ring
+//              step over NVLink, 1.0 us over PCI. The links carry these; the slower protocols' extra per step
+//              (Simple: 3.4 and 5.7 us in all) is added by the collective (models/nccl_tuning.hpp nccl_step_extra_s).
+//              NCCL charges every intra-node path that is not NVLink as PCI (intraHw = typeIntra == LINK_NVL ? NVLINK
+//              : PCI), so a step staged through host memory (its SHM transport) costs the same in NCCL's own model.
 //   BOARDS     NVIDIA DGX-1 (P100/V100): 8 GPUs in a hybrid cube-mesh, not every pair linked; HGX A100/H100 8-GPU
 //              boards: every GPU's links to NVSwitches (A100 and H100 whitepapers); Turing: an NVLink bridge joins
 //              two cards (Turing whitepaper; Quadro RTX 6000/8000 datasheets).
@@ -26,8 +27,8 @@ namespace {
 
 constexpr double us(double value) { return value * units::kSecondsPerUs; }
 
-constexpr double kNvlinkStepLatency_s = us(3.4);  // NCCL TUNE, hwLat NVLINK Ring/Simple
-constexpr double kPcieStepLatency_s = us(5.7);    // NCCL TUNE, hwLat PCI Ring/Simple
+constexpr double kNvlinkStepLatency_s = us(0.6);  // NCCL TUNE, hwLat NVLINK Ring/LL
+constexpr double kPcieStepLatency_s = us(1.0);    // NCCL TUNE, hwLat PCI Ring/LL
 constexpr double kHostMemoryGen4_Bps = 5e9;       // HW REF [S]: 4x A100 PCIe, all pairs SYS, ~5 GB/s busbw
 
 const PcieSpec& pcie_spec(int pcie_gen) {
@@ -93,8 +94,8 @@ LinkDefault nvlink_default(const NvlinkSpec& nvlink, int links) {
           .latency_s = kNvlinkStepLatency_s,
           .uncalibrated = false,
           .source = "links x " + nvlink.name + " per-link rate (" + nvlink.source +
-                    ") x 0.8 ring protocol efficiency (NCCL maintainers [S]); 3.4 us per GPU-to-GPU step "
-                    "(NCCL tuning.cc hwLat NVLINK Ring/Simple)"};
+                    ") x 0.8 ring protocol efficiency (NCCL maintainers [S]); 0.6 us per GPU-to-GPU step "
+                    "(NCCL tuning.cc hwLat NVLINK Ring/LL; slower protocols add theirs)"};
 }
 
 LinkDefault pcie_default(int pcie_gen) {
@@ -103,7 +104,8 @@ LinkDefault pcie_default(int pcie_gen) {
           .latency_s = kPcieStepLatency_s / 2,  // a GPU-to-GPU step over PCIe crosses two links: GPU-root-GPU
           .uncalibrated = pcie.typical_uncalibrated,
           .source = "PCIe Gen" + std::to_string(pcie_gen) + " x16 typical rate (" + pcie.source +
-                    "); 5.7 us per GPU-to-GPU step (NCCL tuning.cc hwLat PCI Ring/Simple), half per link"};
+                    "); 1.0 us per GPU-to-GPU step (NCCL tuning.cc hwLat PCI Ring/LL; slower protocols add theirs), "
+                    "half per link"};
 }
 
 LinkDefault host_memory_default(int pcie_gen) {

@@ -170,6 +170,12 @@ double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
   return kBaseLatency_us[algorithm == NcclAlgorithm::tree ? kTree : kRing][static_cast<std::size_t>(protocol)] * 1e-6;
 }
 
+double nccl_step_extra_s(NcclHop hop, NcclProtocol protocol) {
+  const auto h = static_cast<std::size_t>(hop == NcclHop::nvlink ? kNvlink : hop == NcclHop::pci ? kPci : kNet);
+  const auto p = static_cast<std::size_t>(protocol);
+  return (kHardwareLatency_us[h][kRing][p] - kHardwareLatency_us[h][kRing][kLl]) * 1e-6;
+}
+
 double nccl_protocol_efficiency(NcclProtocol protocol) {
   switch (protocol) {
     case NcclProtocol::ll: return 0.5;

@@ -85,6 +85,13 @@ inline NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double byt
 /// cost every call pays before its first step.
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol);
 
+/// The hardware class of one ring step, as NCCL's latency table has it.
+enum class NcclHop { nvlink, pci, net };
+
+/// What `protocol` adds to one ring step of class `hop` beyond the fastest protocol's (LL's) latency, which vtsim's
+/// links carry (tuning.cc hwLat, Ring): NVLink LL128 +1.3 us, Simple +2.8; PCI +1.5, +4.7; NET +1.3, +11.3.
+double nccl_step_extra_s(NcclHop hop, NcclProtocol protocol);
+
 /// The fraction of a link's bandwidth a protocol moves as data: LL 0.5 (a 4-byte flag per 4 bytes), LL128 0.92
 /// (NCCL's model of 120 data bytes per 128-byte line), Simple 1 (tuning.cc's Ring factors).
 double nccl_protocol_efficiency(NcclProtocol protocol);

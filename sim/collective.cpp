@@ -19,20 +19,23 @@ std::uint64_t whole_bytes(double bytes) { return static_cast<std::uint64_t>(std:
 
 /// One ring phase (reduce-scatter or allgather) for the rank at `position` on every ring at once: N-1 steps of
 /// `chunk_bytes` per ring.
-void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity fidelity) {
+void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity fidelity, NcclProtocol protocol) {
   const int n = rings.front()->size();
   if (n < 2) return;
   const bool steps = fidelity == Fidelity::step;
+  double extra_s = 0;  // the protocol's own latency per step, beyond the links'
+  for (const auto& ring : rings) extra_s = std::max(extra_s, ring->incoming_step_extra_s(position, protocol));
   // flow: the N-1 chunks as one transfer; the latency of the N-2 further steps is paid after it.
   const double bytes = steps ? chunk_bytes : (n - 1) * chunk_bytes;
   for (int step = 0; step < (steps ? n - 1 : 1); ++step) {
     for (const auto& ring : rings) ring->start_exchange(position, bytes);
     for (const auto& ring : rings) ring->finish_exchange(position);
+    if (steps && extra_s > 0) sg4::this_actor::sleep_for(extra_s);
   }
   if (steps) return;
   double latency_s = 0;
   for (const auto& ring : rings) latency_s = std::max(latency_s, ring->incoming_latency_s(position));
-  sg4::this_actor::sleep_for((n - 2) * latency_s);
+  sg4::this_actor::sleep_for((n - 2) * latency_s + (n - 1) * extra_s);
 }
 
 /// `phases` ring phases over a buffer of `bytes`: 2 for allreduce (reduce-scatter, then allgather), 1 for
@@ -41,9 +44,9 @@ class RingCollective final : public Allreduce {
  public:
   RingCollective(Rings rings, Fidelity fidelity, int phases)
       : rings_(std::move(rings)), fidelity_(fidelity), phases_(phases) {}
-  void run(int position, double bytes) override {
+  void run(int position, double bytes, NcclProtocol protocol) override {
     const double chunk = bytes / static_cast<double>(rings_.size()) / rings_.front()->size();
-    for (int phase = 0; phase < phases_; ++phase) ring_phase(rings_, position, chunk, fidelity_);
+    for (int phase = 0; phase < phases_; ++phase) ring_phase(rings_, position, chunk, fidelity_, protocol);
   }
 
  private:
@@ -62,7 +65,7 @@ class HierarchicalAllreduce final : public Allreduce {
       across_.push_back(std::move(one));
     }
   }
-  void run(int position, double bytes) override {
+  void run(int position, double bytes, NcclProtocol protocol) override {
     const int gpus_per_host = static_cast<int>(across_.size());
     const int host = position / gpus_per_host;
     const int local = position % gpus_per_host;
@@ -72,10 +75,10 @@ class HierarchicalAllreduce final : public Allreduce {
     const double share = bytes / gpus_per_host;  // what each GPU owns after the intra-host reduce-scatter
     const double intra_chunk = share / static_cast<double>(in_host.size());
     const double inter_chunk = share / across.front()->size();
-    ring_phase(in_host, local, intra_chunk, fidelity_);  // intra-host reduce-scatter of S
-    ring_phase(across, host, inter_chunk, fidelity_);    // inter-host allreduce of S/G:
-    ring_phase(across, host, inter_chunk, fidelity_);    //   reduce-scatter then allgather
-    ring_phase(in_host, local, intra_chunk, fidelity_);  // intra-host allgather of S
+    ring_phase(in_host, local, intra_chunk, fidelity_, protocol);  // intra-host reduce-scatter of S
+    ring_phase(across, host, inter_chunk, fidelity_, protocol);    // inter-host allreduce of S/G:
+    ring_phase(across, host, inter_chunk, fidelity_, protocol);    //   reduce-scatter then allgather
+    ring_phase(in_host, local, intra_chunk, fidelity_, protocol);  // intra-host allgather of S
   }
 
  private:
@@ -87,18 +90,21 @@ class HierarchicalAllreduce final : public Allreduce {
 
 class AnalyticAllreduce final : public Allreduce {
  public:
-  explicit AnalyticAllreduce(std::function<double(double)> duration_s) : duration_s_(std::move(duration_s)) {}
-  void run(int /*position*/, double bytes) override { sg4::this_actor::sleep_for(duration_s_(bytes)); }
+  explicit AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s)
+      : duration_s_(std::move(duration_s)) {}
+  void run(int /*position*/, double bytes, NcclProtocol protocol) override {
+    sg4::this_actor::sleep_for(duration_s_(bytes, protocol));
+  }
 
  private:
-  std::function<double(double)> duration_s_;
+  std::function<double(double, NcclProtocol)> duration_s_;
 };
 
 class NcclRun final : public Allreduce {
  public:
   NcclRun(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclCollective collective, NcclChoiceCounts* counts)
       : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts) {}
-  void run(int position, double bytes) override {
+  void run(int position, double bytes, NcclProtocol /*chosen below*/) override {
     const NcclChoice choice = choose(bytes);
     if (position == 0 && counts_ != nullptr) {
       ++(*counts_)[std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol))];
@@ -108,7 +114,7 @@ class NcclRun final : public Allreduce {
       return;
     }
     sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));
-    ring_->run(position, bytes / nccl_protocol_efficiency(choice.protocol));
+    ring_->run(position, bytes / nccl_protocol_efficiency(choice.protocol), choice.protocol);
   }
 
  private:
@@ -155,6 +161,10 @@ void RingGroup::finish_exchange(int position) {
   delivered_[in]->pop();
 }
 
+double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {
+  return nccl_step_extra_s(edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].hop, protocol);
+}
+
 double RingGroup::incoming_latency_s(int position) const {
   return edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].latency_s;
 }
@@ -173,7 +183,7 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra,
   return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
 }
 
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes)> duration_s) {
+std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s) {
   return std::make_unique<AnalyticAllreduce>(std::move(duration_s));
 }
 

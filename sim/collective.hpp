@@ -29,11 +29,13 @@
 
 namespace vtsim::sim {
 
-/// One directed ring edge: where its transfers leave from and arrive at, and what one message pays on its route.
+/// One directed ring edge: where its transfers leave from and arrive at, what one message pays on its route (the
+/// links carry the fastest protocol's latency), and the class of step it is for the protocols' extra latency.
 struct RingEdge {
   simgrid::s4u::Host* source = nullptr;
   simgrid::s4u::Host* destination = nullptr;
   double latency_s = 0;
+  NcclHop hop = NcclHop::nvlink;
 };
 
 /// One ring over the ranks of a communicator. Ranks keep their communicator positions; the ring visits them in its
@@ -52,6 +54,8 @@ class RingGroup {
   void finish_exchange(int position);
   /// Latency of the edge into `position`.
   double incoming_latency_s(int position) const;
+  /// What `protocol` adds to a step on the edge into `position` (models/nccl_tuning.hpp nccl_step_extra_s).
+  double incoming_step_extra_s(int position, NcclProtocol protocol) const;
 
  private:
   std::vector<int> previous_;                                  ///< per position, who sends to it
@@ -65,9 +69,12 @@ class RingGroup {
 class Allreduce {
  public:
   virtual ~Allreduce() = default;
-  /// Runs the part of an allreduce of `bytes` that falls to the rank at `position`, returning when it is done.
-  /// REQUIRES: every rank calls run() for every allreduce, in the same order, from its own actor.
-  virtual void run(int position, double bytes) = 0;
+  /// Runs the part of an allreduce of `bytes` that falls to the rank at `position` with NCCL's `protocol` (its
+  /// per-step latency), returning when it is done. An allreduce that chooses its own protocol (make_nccl_allreduce)
+  /// ignores it. REQUIRES: every rank calls run() for every allreduce, in the same order, from its own actor.
+  virtual void run(int position, double bytes, NcclProtocol protocol) = 0;
+  /// run() with the Simple protocol, NCCL's choice for large messages.
+  void run(int position, double bytes) { run(position, bytes, NcclProtocol::simple); }
 };
 
 /// Reduce-scatter then allgather over `rings` at once (all of the same ranks, each with 1 / rings of the data), at
@@ -86,8 +93,8 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<s
                                                        std::vector<std::unique_ptr<RingGroup>> inter,
                                                        Fidelity fidelity);
 
-/// An allreduce that takes `duration_s(bytes)` on every rank: the `analytic` fidelity.
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes)> duration_s);
+/// An allreduce that takes `duration_s(bytes, protocol)` on every rank: the `analytic` fidelity.
+std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s);
 
 /// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
 using NcclChoiceCounts = std::map<std::string, long>;

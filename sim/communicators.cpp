@@ -76,6 +76,29 @@ std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>&
   return channels;
 }
 
+/// The class NCCL's latency table gives a ring step over `route`: NET when it leaves the host, NVLink when every hop
+/// is NVLink, else PCI (NCCL times every other intra-node path as PCI).
+NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {
+  bool all_nvlink = !route.empty();
+  for (const Hop& hop : route) {
+    const LinkClass link_class = topology.links()[static_cast<std::size_t>(hop.link)].link_class;
+    if (link_class == LinkClass::nic || link_class == LinkClass::fabric) return NcclHop::net;
+    all_nvlink &= link_class == LinkClass::nvlink;
+  }
+  return all_nvlink ? NcclHop::nvlink : NcclHop::pci;
+}
+
+/// The slowest step class of `flows`' routes (NET, then PCI, then NVLink): the one whose extra latency paces a ring.
+NcclHop slowest_hop(const Topology& topology, const std::vector<GpuFlow>& flows) {
+  NcclHop slowest = NcclHop::nvlink;
+  for (const GpuFlow& flow : flows) {
+    const NcclHop hop = step_hop(topology, topology.route(flow.src, flow.dst, flow.flow));
+    if (hop == NcclHop::net) return hop;
+    if (hop == NcclHop::pci) slowest = hop;
+  }
+  return slowest;
+}
+
 /// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`.
 std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
                                       const Topology& topology, const Platform& platform) {
@@ -98,7 +121,9 @@ std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, co
       edge.source = platform.gpu_host(from);
       edge.destination = platform.gpu_host(to);
     }
-    edge.latency_s = n > 1 ? topology.latency_s(topology.route(from, to, flow)) : 0.0;
+    const std::vector<Hop> route = topology.route(from, to, flow);
+    edge.latency_s = n > 1 ? topology.latency_s(route) : 0.0;
+    edge.hop = step_hop(topology, route);
   }
   return std::make_unique<RingGroup>(std::move(next), std::move(edges));
 }
@@ -209,12 +234,14 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
                                            NcclChoiceCounts* counts) {
   const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
   if (fidelity == Fidelity::analytic) {
-    const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
+    const std::vector<GpuFlow> flows = flows_of(flat_rings(rings));
+    const FlowBottleneck ring = concurrent_bottleneck(topology, flows);
+    const NcclHop hop = slowest_hop(topology, flows);
     const int n = static_cast<int>(rings.ring.size());
     const double channels = static_cast<double>(rings.channels.size());
-    return make_nccl_allreduce(make_analytic_allreduce([=](double bytes) {
+    return make_nccl_allreduce(make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
                                  return phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps,
-                                                                       ring.latency_s);
+                                                                       ring.latency_s + nccl_step_extra_s(hop, protocol));
                                }),
                                nccl, counts, collective);
   }
@@ -239,9 +266,12 @@ std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& 
     const int per_host = static_cast<int>(rings.inter_host.size());
     // The intra-host rings of a host split its data: each flow carries 1/rings of it, at the shared rate.
     const double intra_rate = intra.rate_Bps * static_cast<double>(rings.intra_host_channels.front().size());
-    return make_analytic_allreduce([=](double bytes) {
-      return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate, intra.latency_s, inter.rate_Bps,
-                                           inter.latency_s);
+    const NcclHop intra_hop = slowest_hop(topology, flows_of(intra_rings(rings)));
+    const NcclHop inter_hop = slowest_hop(topology, flows_of(inter_rings(rings)));
+    return make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
+      return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate,
+                                           intra.latency_s + nccl_step_extra_s(intra_hop, protocol), inter.rate_Bps,
+                                           inter.latency_s + nccl_step_extra_s(inter_hop, protocol));
     });
   }
   std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;

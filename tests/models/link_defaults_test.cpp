@@ -60,14 +60,14 @@ TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
 TEST(LinkDefaults, NvlinkIsLinksTimesPerLinkRateTimesProtocolEfficiency) {
   const LinkDefault nv4 = nvlink_default(*find_nvlink("nvlink3"), 4);
   EXPECT_DOUBLE_EQ(nv4.bandwidth_Bps, 4 * 25e9 * 0.8);  // NVLink3 25 GB/s per link per direction; 80% [S]
-  EXPECT_DOUBLE_EQ(nv4.latency_s, 3.4e-6);               // NCCL hwLat NVLINK Ring/Simple
+  EXPECT_DOUBLE_EQ(nv4.latency_s, 0.6e-6);               // NCCL hwLat NVLINK Ring/LL
   EXPECT_FALSE(nv4.uncalibrated);
 }
 
 TEST(LinkDefaults, PcieIsTheCatalogTypicalRateWithHalfANcclPcieStep) {
   const LinkDefault gen4 = pcie_default(4);
   EXPECT_DOUBLE_EQ(gen4.bandwidth_Bps, 25e9);  // ~25 GB/s measured on an A100 [S]
-  EXPECT_DOUBLE_EQ(gen4.latency_s, 5.7e-6 / 2);
+  EXPECT_DOUBLE_EQ(gen4.latency_s, 1.0e-6 / 2);
   EXPECT_FALSE(gen4.uncalibrated);
   EXPECT_DOUBLE_EQ(pcie_default(3).bandwidth_Bps, 12e9);
   EXPECT_TRUE(pcie_default(5).uncalibrated);  // the catalog's Gen5 typical rate is derived, not measured

@@ -38,7 +38,7 @@ TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
   EXPECT_NEAR(after.latency_s(route) - before.latency_s(before.route(0, 1)), 4e-6 - catalog_message_s, 1e-15);
   // And the ring follows the closed form with the measured numbers.
   const double bytes = 64.0 * 1024 * 1024;
-  const double expected = ring_allreduce_time_s(8, bytes, 5e9, after.latency_s(route));
+  const double expected = testing::nccl_ring_closed_form_s(calibrated, bytes, 5e9, after.latency_s(route), NcclHop::net);
   EXPECT_NEAR(simulated_allreduce_s(calibrated, bytes), expected, 1e-3 * expected);
   // The link is no longer reported as an uncalibrated default, and the result names the measurement.
   const nlohmann::json result =

@@ -30,10 +30,10 @@ nlohmann::json hgx_a100(int hosts_per_rack, int racks, int nics, const std::stri
 /// Simulated time against the closed form 2(N-1)/N x S/B + 2(N-1) x alpha (with NCCL's base latency; Simple at these
 /// sizes), with alpha the latency of the route from GPU `from` to GPU `to` (every ring step of these cases pays the
 /// same).
-void expect_bandwidth(const Scenario& scenario, double bus_Bps, int from, int to) {
+void expect_bandwidth(const Scenario& scenario, double bus_Bps, int from, int to, NcclHop hop) {
   const Topology topology(scenario);
   const double expected =
-      testing::nccl_ring_closed_form_s(scenario, kBytes, bus_Bps, topology.latency_s(topology.route(from, to)));
+      testing::nccl_ring_closed_form_s(scenario, kBytes, bus_Bps, topology.latency_s(topology.route(from, to)), hop);
   EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
 }
 
@@ -44,19 +44,19 @@ TEST_P(Fidelities, FourGpuMeshRunsEveryDirectedRingAtThreePairLinks) {
   // 6 rings with 1/6 of the data each move it at 3 x NV4 = 240 GB/s.
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()));
   EXPECT_EQ(job_rings(scenario, 0, Topology(scenario)).channels.size(), 6u);
-  expect_bandwidth(scenario, 3 * kNv4_Bps, 0, 1);
+  expect_bandwidth(scenario, 3 * kNv4_Bps, 0, 1, NcclHop::nvlink);
 }
 
 TEST_P(Fidelities, TwoGpusOfTheMeshUseOnlyTheirPairLink) {
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,3]"});
   EXPECT_EQ(job_rings(scenario, 0, Topology(scenario)).channels.size(), 1u);
-  expect_bandwidth(scenario, kNv4_Bps, 0, 3);
+  expect_bandwidth(scenario, kNv4_Bps, 0, 3, NcclHop::nvlink);
 }
 
 TEST_P(Fidelities, ThreeGpusOfTheMeshRunTwoRings) {
   // K3 has two directed cycles, arc-disjoint: 2 x NV4.
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,1,2]"});
-  expect_bandwidth(scenario, 2 * kNv4_Bps, 0, 1);
+  expect_bandwidth(scenario, 2 * kNv4_Bps, 0, 1, NcclHop::nvlink);
 }
 
 TEST_P(Fidelities, TwoNicsCarryTwoRails) {
@@ -68,8 +68,8 @@ TEST_P(Fidelities, TwoNicsCarryTwoRails) {
   EXPECT_EQ(job_rings(dual, 0, Topology(dual)).channels.size(), 2u);
   // A ring step either crosses NVLink or the NICs; the NIC steps' latency dominates each phase's N-1 steps only in
   // part, so the latency bound used here is the NIC route's, and the tolerance covers the rest (microseconds).
-  expect_bandwidth(single, kRoce100_Bps, 1, 2);
-  expect_bandwidth(dual, 2 * kRoce100_Bps, 1, 2);
+  expect_bandwidth(single, kRoce100_Bps, 1, 2, NcclHop::net);
+  expect_bandwidth(dual, 2 * kRoce100_Bps, 1, 2, NcclHop::net);
 }
 
 INSTANTIATE_TEST_SUITE_P(StepFlowAnalytic, Fidelities, ::testing::Values("step", "flow", "analytic"));
@@ -101,7 +101,7 @@ TEST(Fabric, NonBlockingTwoRackJobRunsAsInOneRack) {
   const double in_one_rack = simulated_allreduce_s(scenario_of(one_rack), kBytes);
   const double across_two = two_rack_allreduce_s(4, "flow");
   EXPECT_NEAR(across_two, in_one_rack, 0.03 * in_one_rack);
-  expect_bandwidth(scenario_of(one_rack), kRoce100_Bps, 0, 1);
+  expect_bandwidth(scenario_of(one_rack), kRoce100_Bps, 0, 1, NcclHop::net);
 }
 
 TEST(Fabric, LoaderDerivesTheThirdFabricFigure) {

@@ -39,7 +39,7 @@ TEST_P(HomogeneousRing, MatchesAlphaBetaClosedForm) {
   const double n = hosts;
   // 2 (n-1)/n x S/B + 2 (n-1) alpha with NCCL's base latency and protocol (Simple; LL128 at 64 ranks, where the
   // ring's 126 network steps make Simple's latency the larger cost in NCCL's model).
-  const double expected = testing::nccl_ring_closed_form_s(scenario, bytes, bandwidth_Bps, alpha_s);
+  const double expected = testing::nccl_ring_closed_form_s(scenario, bytes, bandwidth_Bps, alpha_s, NcclHop::net);
   ASSERT_GE(expected, 2 * (n - 1) / n * bytes / bandwidth_Bps + 2 * (n - 1) * alpha_s);
   EXPECT_NEAR(simulated_allreduce_s(scenario, bytes), expected, 1e-3 * expected) << hosts << " ranks, " << fidelity;
 }
@@ -53,7 +53,7 @@ TEST(RingAllreduce, AnalyticMatchesClosedFormOnHomogeneousRing) {
   const Topology topology(scenario);
   const double bytes = 100e6;
   const double expected = testing::nccl_ring_closed_form_s(scenario, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
-                                                topology.latency_s(topology.route(0, 1)));
+                                                           topology.latency_s(topology.route(0, 1)), NcclHop::net);
   EXPECT_NEAR(simulated_allreduce_s(scenario, bytes), expected, 1e-9 * expected);
 }
 
@@ -118,8 +118,10 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   const double bytes = 64e6;
   const Scenario per_host = testing::scenario_of(one_gpu_hosts(4, "analytic"), {"jobs[0].horovod.allreduce=hierarchical"});
   const Topology topology(per_host);
+  // Hierarchical allreduce runs without NCCL's choice, with Simple's extra latency per step (NET here).
   const double expected = ring_allreduce_time_s(4, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
-                                                topology.latency_s(topology.route(0, 1)));
+                                                topology.latency_s(topology.route(0, 1)) +
+                                                    nccl_step_extra_s(NcclHop::net, NcclProtocol::simple));
   EXPECT_NEAR(simulated_allreduce_s(per_host, bytes), expected, 1e-9 * expected);
   const Scenario one_host = testing::scenario_of(
       one_gpu_hosts(1, "analytic"), {"cluster.host.gpus=4", "jobs[0].horovod.allreduce=hierarchical"});
@@ -127,7 +129,8 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   // On the 4-GPU NVLink mesh NCCL's 6 rings (every directed cycle) load each pair link twice each way: all together
   // they run at 3 pair links.
   const double intra =
-      ring_allreduce_time_s(4, bytes, 3 * host.bottleneck_Bps(host.route(0, 1)), host.latency_s(host.route(0, 1)));
+      ring_allreduce_time_s(4, bytes, 3 * host.bottleneck_Bps(host.route(0, 1)),
+                            host.latency_s(host.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, NcclProtocol::simple));
   EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
 }
 

@@ -61,17 +61,18 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
 }
 
 /// The closed form of a flat NCCL ring allreduce of `bytes` for job 0 of `scenario` at bus bandwidth `bandwidth_Bps`
-/// and step latency `alpha_s`: the base latency of the protocol NCCL picks, then 2(N-1)/N x wire bytes / B +
-/// 2(N-1) alpha with the protocol's wire bytes (models/nccl_tuning.hpp; the choice itself is tested against hand
-/// derivations in tests/models/nccl_tuning_test.cpp).
-inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s) {
+/// and link latency per step `alpha_s` on steps of class `hop`: the base latency of the protocol NCCL picks, then
+/// 2(N-1)/N x wire bytes / B + 2(N-1) (alpha + the protocol's extra per step) with the protocol's wire bytes
+/// (models/nccl_tuning.hpp; the choice itself is tested against hand derivations in tests/models/nccl_tuning_test.cpp).
+inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s,
+                                      NcclHop hop) {
   const Topology topology(scenario);
   const JobRings rings = job_rings(scenario, 0, topology);
   const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(scenario, rings, topology), bytes);
   EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";
   return nccl_base_latency_s(choice.algorithm, choice.protocol) +
          ring_allreduce_time_s(static_cast<int>(rings.ring.size()), bytes / nccl_protocol_efficiency(choice.protocol),
-                               bandwidth_Bps, alpha_s);
+                               bandwidth_Bps, alpha_s + nccl_step_extra_s(hop, choice.protocol));
 }
 
 }  // namespace vtsim::sim::testing

@@ -20,7 +20,7 @@ namespace vtsim::sim {
 namespace {
 
 constexpr double kNvlink3Link_Bps = 25e9;
-constexpr double kPcieLink_s = 5.7e-6 / 2;
+constexpr double kPcieLink_s = 1.0e-6 / 2;  // NCCL hwLat PCI Ring/LL, half per link
 constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
 
 /// A validated-looking scenario: `racks` x `hosts` hosts of `gpus` GPUs, one job on every GPU.
@@ -110,7 +110,7 @@ TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
   EXPECT_EQ(topology.route(3, 0), (std::vector<Hop>{{route[0].link, false}}));
   // NV4 per pair: 4 links x 25 GB/s x 0.8 (NCCL's several rings take other pairs' links, sim/communicators.cpp).
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 4 * kNvlink3Link_Bps * 0.8);
-  EXPECT_DOUBLE_EQ(topology.latency_s(route), 3.4e-6);
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);  // NCCL hwLat NVLINK Ring/LL
 }
 
 TEST(HgxA100FourGpu, PassthroughWithNvlinkDisabledStagesThroughHostMemory) {
@@ -170,7 +170,7 @@ TEST(BareMetal, WithoutNvlinkUsesPcieP2pWithoutHostMemory) {
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu2/pcie"}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));  // up to the root, down to the peer
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12e9);
-  EXPECT_DOUBLE_EQ(topology.latency_s(route), 5.7e-6);
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 1.0e-6);  // NCCL hwLat PCI Ring/LL
 }
 
 TEST(BareMetal, DisabledNvlinkFallsBackToPcieP2p) {
@@ -206,7 +206,7 @@ TEST(HgxA100EightGpu, RoutesThroughTheNvswitchInTwoHops) {
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu2/nvlink", "host0/gpu5/nvlink"}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12 * kNvlink3Link_Bps * 0.8);  // 240 GB/s
-  EXPECT_DOUBLE_EQ(topology.latency_s(route), 3.4e-6);  // two halves of one NVLink step
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);  // two halves of one NVLink step
 }
 
 TEST(Dgx1V100, EightGpusUseTheStarApproximation) {
