@@ -139,16 +139,16 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
   assert(next.size() == edges_.size());
   for (std::size_t p = 0; p < next.size(); ++p) previous_[static_cast<std::size_t>(next[p])] = static_cast<int>(p);
   for (std::size_t e = 0; e < edges_.size(); ++e) {
-    receiver_ready_.push_back(std::make_unique<Channel<int>>());
-    delivered_.push_back(std::make_unique<Channel<int>>());
+    receiver_ready_.push_back(sg4::Semaphore::create(0));
+    delivered_.push_back(sg4::Semaphore::create(0));
   }
 }
 
 void RingGroup::start_exchange(int position, double bytes) {
   const std::size_t out = static_cast<std::size_t>(position);
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
-  receiver_ready_[in]->push(0);  // the predecessor may send now
-  receiver_ready_[out]->pop();   // wait until the successor may receive
+  receiver_ready_[in]->release();  // the predecessor may send now
+  receiver_ready_[out]->acquire();  // wait until the successor may receive
   sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
 }
 
@@ -157,8 +157,8 @@ void RingGroup::finish_exchange(int position) {
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
   sending_[out]->wait();
   sending_[out] = nullptr;
-  delivered_[out]->push(0);
-  delivered_[in]->pop();
+  delivered_[out]->release();
+  delivered_[in]->acquire();
 }
 
 double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {

@@ -12,7 +12,7 @@
 // are hashed onto different spines. Each ring edge is a communication between two explicit SimGrid hosts (a GPU,
 // or for a flow between racks a port host whose route takes the spine ECMP chose, sim/platform.hpp). A transfer
 // starts when both its sender and its receiver have reached the step, as NCCL's sender waits for its receiver's
-// buffer, so a late rank holds up its ring neighbours.
+// buffer, so a late rank holds up its ring neighbours (two semaphores per edge: one simcall each way).
 
 #include <functional>
 #include <map>
@@ -22,10 +22,10 @@
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Semaphore.hpp>
 
 #include "models/nccl_tuning.hpp"
 #include "models/scenario.hpp"
-#include "sim/sync.hpp"
 
 namespace vtsim::sim {
 
@@ -60,8 +60,8 @@ class RingGroup {
  private:
   std::vector<int> previous_;                                  ///< per position, who sends to it
   std::vector<RingEdge> edges_;                                ///< per position, its outgoing edge
-  std::vector<std::unique_ptr<Channel<int>>> receiver_ready_;  ///< per edge: the receiver has reached the step
-  std::vector<std::unique_ptr<Channel<int>>> delivered_;       ///< per edge: a transfer arrived
+  std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< per edge: the receiver has reached the step
+  std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< per edge: a transfer arrived
   std::vector<simgrid::s4u::CommPtr> sending_;                 ///< per position: its transfer in flight
 };
 
