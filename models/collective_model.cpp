@@ -45,6 +45,7 @@ double algbw_Bps(double bytes, double time_s) {
 
 double busbw_factor(Collective collective, int ranks) {
   assert(ranks >= 1);
+  if (collective == Collective::sendrecv) return 1.0;
   const double one_pass = static_cast<double>(ranks - 1) / ranks;
   return collective == Collective::allreduce ? 2.0 * one_pass : one_pass;
 }

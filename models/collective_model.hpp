@@ -28,12 +28,13 @@ double hierarchical_allreduce_time_s(int hosts, int gpus_per_host, double bytes,
                                      double intra_latency_s, double inter_bandwidth_Bps, double inter_latency_s);
 
 /// A collective, for its nccl-tests bus-bandwidth factor.
-enum class Collective { allreduce, reduce_scatter, allgather };
+enum class Collective { allreduce, reduce_scatter, allgather, alltoall, sendrecv };
 
 /// nccl-tests algorithm bandwidth: bytes / time_s (bytes as nccl-tests counts them: the full buffer S).
 double algbw_Bps(double bytes, double time_s);
 
-/// nccl-tests bus-bandwidth factor: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter and allgather.
+/// nccl-tests bus-bandwidth factor: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter, allgather and alltoall, 1
+/// for sendrecv.
 double busbw_factor(Collective collective, int ranks);
 
 /// nccl-tests bus bandwidth: algbw x busbw_factor; on a homogeneous ring with no latency it equals the link bandwidth.

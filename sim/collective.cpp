@@ -88,6 +88,24 @@ class HierarchicalAllreduce final : public Allreduce {
   Fidelity fidelity_;
 };
 
+class Exchange final : public Allreduce {
+ public:
+  Exchange(Rings groups, double share) : groups_(std::move(groups)), share_(share) {}
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    double extra_s = 0;
+    for (const auto& group : groups_) {
+      group->start_exchange(position, bytes * share_);
+      extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
+    }
+    for (const auto& group : groups_) group->finish_exchange(position);
+    if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
+  }
+
+ private:
+  Rings groups_;
+  double share_;
+};
+
 class AnalyticAllreduce final : public Allreduce {
  public:
   explicit AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s)
@@ -181,6 +199,11 @@ std::unique_ptr<Allreduce> make_ring_collective(Rings rings, Fidelity fidelity, 
 std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity) {
   assert(fidelity != Fidelity::analytic);
   return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
+}
+
+std::unique_ptr<Allreduce> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {
+  assert(!groups.empty());
+  return std::make_unique<Exchange>(std::move(groups), share);
 }
 
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s) {

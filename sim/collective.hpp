@@ -93,6 +93,11 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<s
                                                        std::vector<std::unique_ptr<RingGroup>> inter,
                                                        Fidelity fidelity);
 
+/// One exchange on every group at once, each moving `share` of run()'s bytes (sendrecv, alltoall): one step of
+/// each group, with the protocol's extra step latency once. `analytic` runs as `flow`.
+std::unique_ptr<Allreduce> make_exchange(std::vector<std::unique_ptr<RingGroup>> groups, double share,
+                                         Fidelity fidelity);
+
 /// An allreduce that takes `duration_s(bytes, protocol)` on every rank: the `analytic` fidelity.
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s);
 

@@ -17,7 +17,7 @@ namespace vtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
-                                                        NcclCollective collective, const std::vector<double>& sizes) {
+                                                        TestedOp op, const std::vector<double>& sizes) {
   assert(gpus.size() >= 2);
   // The collective's ranks as one job on the scenario's cluster, with a flat ring.
   Scenario tested = scenario;
@@ -34,11 +34,24 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(gpus.size());
-  const Platform platform(topology, cross_rack_ports(job, rings, topology));
+  const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
+  const NcclCollective collective = op == TestedOp::all_gather       ? NcclCollective::all_gather
+                                    : op == TestedOp::reduce_scatter ? NcclCollective::reduce_scatter
+                                                                     : NcclCollective::all_reduce;
+  std::vector<std::pair<int, int>> ports = cross_rack_ports(job, rings, topology);
+  if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
+  const Platform platform(topology, ports);
   NcclChoiceCounts counts;
-  const std::unique_ptr<Allreduce> run = make_collective(collective, rings, topology, platform,
-                                                         tested.simulation.fidelity,
-                                                         nccl_communicator(tested, rings, topology), &counts);
+  const Fidelity fidelity = tested.simulation.fidelity;
+  std::unique_ptr<Allreduce> run;
+  if (op == TestedOp::sendrecv) {
+    run = make_sendrecv(rings, topology, platform, fidelity);
+  } else if (op == TestedOp::alltoall) {
+    run = make_alltoall(rings, topology, platform, fidelity);
+  } else {
+    run = make_collective(collective, rings, topology, platform, fidelity, nccl_communicator(tested, rings, topology),
+                          &counts);
+  }
   std::vector<CollectiveTiming> timings(sizes.size());
   std::vector<double> starts(sizes.size(), 0.0);
   Counter arrived;  // ranks that reached each size: every rank starts size k once all have finished size k - 1
@@ -49,7 +62,7 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
         arrived.add(1);
         arrived.wait_for(static_cast<long>(k + 1) * ranks);
         if (p == 0) starts[k] = sg4::Engine::get_clock();
-        run->run(static_cast<int>(p), sizes[k]);
+        run->run(static_cast<int>(p), sizes[k]);  // p2p ops: Simple (NCCL tunes no protocol for them)
         timings[k].time_s = std::max(timings[k].time_s, sg4::Engine::get_clock() - starts[k]);
       }
     });
@@ -58,6 +71,10 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   const NcclCommunicator comm = nccl_communicator(tested, rings, topology);
   for (std::size_t k = 0; k < sizes.size(); ++k) {
     timings[k].bytes = sizes[k];
+    if (p2p) {
+      timings[k].choice = "p2p/Simple";
+      continue;
+    }
     const NcclChoice choice = nccl_choice(comm, collective, sizes[k]);
     timings[k].choice = std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol));
   }

@@ -11,17 +11,20 @@
 
 namespace vtsim::sim {
 
+/// The nccl-tests operations vtsim simulates.
+enum class TestedOp { all_reduce, all_gather, reduce_scatter, sendrecv, alltoall };
+
 /// One size of the sweep.
 struct CollectiveTiming {
   double bytes = 0;    ///< nccl-tests' size: the whole buffer
   double time_s = 0;   ///< from the first rank's start to the last rank's end (all start together)
-  std::string choice;  ///< NCCL's algorithm and protocol, e.g. "ring/LL128"
+  std::string choice;  ///< NCCL's algorithm and protocol, e.g. "ring/LL128"; "p2p/Simple" for sendrecv and alltoall
 };
 
-/// Simulates `collective` on `gpus` (global GPU indices of `scenario`'s cluster) for each of `sizes`, one after the
+/// Simulates `op` on `gpus` (global GPU indices of `scenario`'s cluster) for each of `sizes`, one after the
 /// other with every rank starting together, at the scenario's fidelity. REQUIRES: at least two distinct GPUs of the
 /// cluster; a running-engine-free process.
 std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
-                                                        NcclCollective collective, const std::vector<double>& sizes);
+                                                        TestedOp op, const std::vector<double>& sizes);
 
 }  // namespace vtsim::sim

@@ -99,21 +99,17 @@ NcclHop slowest_hop(const Topology& topology, const std::vector<GpuFlow>& flows)
   return slowest;
 }
 
-/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`.
-std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
-                                      const Topology& topology, const Platform& platform) {
-  const std::size_t n = gpus.size();
-  std::vector<int> next(n);
+/// A SimGrid group in which position p (on GPU gpu_of[p]) sends to next[p], as connection `flow`: a ring when
+/// `next` is one cycle, an alltoall shift otherwise.
+std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std::vector<int> next, int flow,
+                                             const Topology& topology, const Platform& platform) {
+  const std::size_t n = gpu_of.size();
   std::vector<RingEdge> edges(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const int from = gpus[i];
-    const int to = gpus[(i + 1) % n];
-    const auto position = static_cast<std::size_t>(position_of.at(from));
-    next[position] = position_of.at(to);
+  for (std::size_t position = 0; position < n; ++position) {
+    const int from = gpu_of[position];
+    const int to = gpu_of[static_cast<std::size_t>(next[position])];
     RingEdge& edge = edges[position];
-    const GpuLocation a = topology.location(from);
-    const GpuLocation b = topology.location(to);
-    if (a.rack != b.rack) {
+    if (topology.location(from).rack != topology.location(to).rack) {
       const int spine = topology.ecmp_spine(from, to, flow);
       edge.source = platform.port_host(from, spine);
       edge.destination = platform.port_host(to, spine);
@@ -126,6 +122,20 @@ std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, co
     edge.hop = step_hop(topology, route);
   }
   return std::make_unique<RingGroup>(std::move(next), std::move(edges));
+}
+
+/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`.
+std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
+                                      const Topology& topology, const Platform& platform) {
+  const std::size_t n = gpus.size();
+  std::vector<int> next(n);
+  std::vector<int> gpu_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto position = static_cast<std::size_t>(position_of.at(gpus[i]));
+    gpu_of[position] = gpus[i];
+    next[position] = position_of.at(gpus[(i + 1) % n]);
+  }
+  return permutation_group(gpu_of, std::move(next), flow, topology, platform);
 }
 
 std::map<int, int> positions(const std::vector<int>& gpus) {
@@ -251,6 +261,45 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
     groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
   }
   return make_nccl_allreduce(make_ring_collective(std::move(groups), fidelity, phases), nccl, counts, collective);
+}
+
+std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology) {
+  std::vector<std::pair<int, int>> ports;
+  const std::size_t n = rings.ring.size();
+  for (std::size_t k = 1; k < n; ++k) {
+    for (std::size_t p = 0; p < n; ++p) {
+      const int from = rings.ring[p];
+      const int to = rings.ring[(p + k) % n];
+      if (topology.location(from).rack == topology.location(to).rack) continue;
+      const int spine = topology.ecmp_spine(from, to, static_cast<int>(k));
+      ports.emplace_back(from, spine);
+      ports.emplace_back(to, spine);
+    }
+  }
+  return ports;
+}
+
+std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& topology, const Platform& platform,
+                                         Fidelity fidelity) {
+  const std::map<int, int> position_of = positions(rings.ring);
+  std::vector<std::unique_ptr<RingGroup>> groups;
+  for (const FlowRing& ring : flat_rings(rings)) {
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+  }
+  const double share = 1.0 / static_cast<double>(groups.size());
+  return make_exchange(std::move(groups), share, fidelity);
+}
+
+std::unique_ptr<Allreduce> make_alltoall(const JobRings& rings, const Topology& topology, const Platform& platform,
+                                         Fidelity fidelity) {
+  const std::size_t n = rings.ring.size();
+  std::vector<std::unique_ptr<RingGroup>> shifts;
+  for (std::size_t k = 1; k < n; ++k) {
+    std::vector<int> next(n);
+    for (std::size_t p = 0; p < n; ++p) next[p] = static_cast<int>((p + k) % n);
+    shifts.push_back(permutation_group(rings.ring, std::move(next), static_cast<int>(k), topology, platform));
+  }
+  return make_exchange(std::move(shifts), 1.0 / static_cast<double>(n), fidelity);
 }
 
 std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,

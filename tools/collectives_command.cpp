@@ -1,4 +1,4 @@
-// vtsim collectives: simulate nccl-tests (all_reduce_perf, all_gather_perf, reduce_scatter_perf) on any scenario's
+// vtsim collectives: simulate nccl-tests (all_reduce, all_gather, reduce_scatter, sendrecv, alltoall) on any scenario's
 // cluster with the cost model the training loop uses, print it as a table, JSON or nccl-tests' own layout, and hold it
 // against a measured nccl-tests log size by size.
 
@@ -25,16 +25,25 @@
 namespace vtsim::tools {
 namespace {
 
-NcclCollective collective_of(const std::string& op) {
-  if (op == "all_gather") return NcclCollective::all_gather;
-  if (op == "reduce_scatter") return NcclCollective::reduce_scatter;
-  return NcclCollective::all_reduce;
+sim::TestedOp tested_op(const std::string& op) {
+  if (op == "all_gather") return sim::TestedOp::all_gather;
+  if (op == "reduce_scatter") return sim::TestedOp::reduce_scatter;
+  if (op == "sendrecv") return sim::TestedOp::sendrecv;
+  if (op == "alltoall") return sim::TestedOp::alltoall;
+  return sim::TestedOp::all_reduce;
 }
 
 Collective bus_collective(const std::string& op) {
   if (op == "all_gather") return Collective::allgather;
   if (op == "reduce_scatter") return Collective::reduce_scatter;
+  if (op == "sendrecv") return Collective::sendrecv;
+  if (op == "alltoall") return Collective::alltoall;
   return Collective::allreduce;
+}
+
+/// nccl-tests' reduction column: "sum" for reductions, "none" for data movement.
+std::string redop_of(const std::string& op) {
+  return op == "all_reduce" || op == "reduce_scatter" ? "sum" : "none";
 }
 
 int dtype_bytes(const std::string& dtype) { return dtype == "float" ? 4 : 2; }
@@ -71,7 +80,9 @@ std::vector<int> chosen_gpus(const std::string& text, const Scenario& scenario) 
 /// nccl-tests' sizes from -b to -e by -f, each a whole number of elements (of every rank's share for all_gather and
 /// reduce_scatter, whose counts nccl-tests divides among the ranks).
 std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
-  const auto unit = static_cast<double>(dtype_bytes(request.dtype) * (request.op == "all_reduce" ? 1 : ranks));
+  // all_gather, reduce_scatter and alltoall divide their count among the ranks.
+  const bool whole = request.op == "all_reduce" || request.op == "sendrecv";
+  const auto unit = static_cast<double>(dtype_bytes(request.dtype) * (whole ? 1 : ranks));
   std::vector<double> sizes;
   for (double size = static_cast<double>(request.min_bytes); size <= static_cast<double>(request.max_bytes) * (1 + 1e-12);
        size *= request.factor) {
@@ -82,11 +93,11 @@ std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
   return sizes;
 }
 
-std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std::vector<int>& gpus,
-                                            NcclCollective collective, const std::vector<double>& sizes) {
+std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std::vector<int>& gpus, sim::TestedOp op,
+                                            const std::vector<double>& sizes) {
   const nlohmann::json answer = run_isolated([&] {
     nlohmann::json rows = nlohmann::json::array();
-    for (const sim::CollectiveTiming& t : sim::simulate_collective_sweep(scenario, gpus, collective, sizes)) {
+    for (const sim::CollectiveTiming& t : sim::simulate_collective_sweep(scenario, gpus, op, sizes)) {
       rows.push_back({{"bytes", t.bytes}, {"time_s", t.time_s}, {"choice", t.choice}});
     }
     return rows;
@@ -107,9 +118,10 @@ std::string fixed(double value, int decimals) {
 void print_compare(const CollectivesRequest& request, const Scenario& scenario, std::ostream& out) {
   const std::string text = read_input_file(request.compare_log);
   const CollectiveSeries measured = calibrate::import_nccl_tests(text, request.compare_log, {});
-  if (measured.op != "all_reduce" && measured.op != "all_gather" && measured.op != "reduce_scatter") {
+  if (measured.op != "all_reduce" && measured.op != "all_gather" && measured.op != "reduce_scatter" &&
+      measured.op != "sendrecv" && measured.op != "alltoall") {
     throw InputError(request.compare_log + ": " + measured.op + " is not simulated yet (all_reduce, all_gather, "
-                     "reduce_scatter are)");
+                     "reduce_scatter, sendrecv and alltoall are)");
   }
   std::vector<int> gpus;
   if (request.gpus.empty()) {
@@ -124,7 +136,7 @@ void print_compare(const CollectivesRequest& request, const Scenario& scenario, 
   std::vector<double> sizes;
   for (const CollectivePoint& point : measured.points) sizes.push_back(static_cast<double>(point.bytes));
   const std::vector<CollectiveRow> rows =
-      collective_rows(measured.op, static_cast<int>(gpus.size()), simulate(scenario, gpus, collective_of(measured.op), sizes));
+      collective_rows(measured.op, static_cast<int>(gpus.size()), simulate(scenario, gpus, tested_op(measured.op), sizes));
   TextTable table({"size (B)", "measured busbw (GB/s)", "simulated busbw (GB/s)", "error", "NCCL choice"});
   double sum = 0;
   double worst = 0;
@@ -163,7 +175,7 @@ std::vector<CollectiveRow> collective_rows(const std::string& op, int ranks,
 std::string format_nccl_tests(const std::string& op, const std::string& dtype, const std::vector<CollectiveRow>& rows,
                               const std::vector<std::string>& hosts, const std::vector<std::string>& devices) {
   std::ostringstream out;
-  const std::string redop = op == "all_gather" ? "none" : "sum";
+  const std::string redop = redop_of(op);
   out << "# nccl-tests layout, simulated by vtsim collectives\n";
   out << "# Collective test starting: " << op << "_perf\n";
   out << "#\n# Using devices\n";
@@ -204,7 +216,7 @@ void collectives_command(const CollectivesRequest& request, std::ostream& out) {
   const std::vector<int> gpus = chosen_gpus(request.gpus, scenario);
   const int ranks = static_cast<int>(gpus.size());
   const std::vector<CollectiveRow> rows =
-      collective_rows(request.op, ranks, simulate(scenario, gpus, collective_of(request.op), sweep_sizes(request, ranks)));
+      collective_rows(request.op, ranks, simulate(scenario, gpus, tested_op(request.op), sweep_sizes(request, ranks)));
   if (request.format == "json") {
     nlohmann::json json = {{"scenario", scenario.name}, {"op", request.op}, {"dtype", request.dtype},
                            {"gpus", gpus}, {"rows", nlohmann::json::array()}};
@@ -246,8 +258,8 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
       ->allow_extra_args(false)
       ->check(assignment_check());
-  app->add_option("--op", request->op, "all_reduce, all_gather or reduce_scatter")
-      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter"}));
+  app->add_option("--op", request->op, "all_reduce, all_gather, reduce_scatter, sendrecv or alltoall")
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "sendrecv", "alltoall"}));
   app->add_option("--gpus", request->gpus, "N (GPUs 0..N-1) or a list a,b,c (default: the scenario's first job's)");
   app->add_option("-b,--minbytes", request->min_bytes, "Smallest size, bytes (default 8)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));

@@ -22,10 +22,10 @@ Scenario eight_hosts() {
                                {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
 }
 
-std::vector<CollectiveTiming> sweep(const Scenario& scenario, NcclCollective collective, std::vector<double> sizes) {
+std::vector<CollectiveTiming> sweep(const Scenario& scenario, TestedOp op, std::vector<double> sizes) {
   const nlohmann::json answer = vtsim::tools::run_isolated([&] {
     nlohmann::json times = nlohmann::json::array();
-    for (const CollectiveTiming& t : simulate_collective_sweep(scenario, {0, 1, 2, 3, 4, 5, 6, 7}, collective, sizes)) {
+    for (const CollectiveTiming& t : simulate_collective_sweep(scenario, {0, 1, 2, 3, 4, 5, 6, 7}, op, sizes)) {
       times.push_back({t.time_s, t.choice});
     }
     return times;
@@ -41,11 +41,13 @@ TEST(CollectiveSweep, LargeSizesRunAtTheLinkBandwidthTimesTheProtocolsEfficiency
   // 1 GiB, Simple: busbw = S / t x factor -> the NIC's 12.125 GB/s as the latency terms vanish.
   const Scenario scenario = eight_hosts();
   const double bytes = 1024.0 * 1024 * 1024;
-  for (auto [collective, kind] : {std::pair{NcclCollective::all_reduce, Collective::allreduce},
-                                  {NcclCollective::all_gather, Collective::allgather},
-                                  {NcclCollective::reduce_scatter, Collective::reduce_scatter}}) {
-    const CollectiveTiming timing = sweep(scenario, collective, {bytes}).front();
-    EXPECT_EQ(timing.choice, "ring/Simple");
+  for (auto [op, kind] : {std::pair{TestedOp::all_reduce, Collective::allreduce},
+                          {TestedOp::all_gather, Collective::allgather},
+                          {TestedOp::reduce_scatter, Collective::reduce_scatter},
+                          {TestedOp::sendrecv, Collective::sendrecv}, {TestedOp::alltoall, Collective::alltoall}}) {
+    const CollectiveTiming timing = sweep(scenario, op, {bytes}).front();
+    const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
+    EXPECT_EQ(timing.choice, p2p ? "p2p/Simple" : "ring/Simple");
     const double busbw = busbw_Bps(kind, 8, algbw_Bps(bytes, timing.time_s));
     EXPECT_NEAR(busbw, kRoce100_Bps, 0.01 * kRoce100_Bps);
     EXPECT_LT(busbw, kRoce100_Bps);
@@ -58,9 +60,24 @@ TEST(CollectiveSweep, SmallSizesAreLatencyBound) {
   const Scenario scenario = eight_hosts();
   const Topology topology(scenario);
   const double alpha = topology.latency_s(topology.route(0, 1));
-  const CollectiveTiming timing = sweep(scenario, NcclCollective::all_gather, {64}).front();
+  const CollectiveTiming timing = sweep(scenario, TestedOp::all_gather, {64}).front();
   EXPECT_EQ(timing.choice, "ring/LL");
   EXPECT_NEAR(timing.time_s, 6.6e-6 + 7 * alpha, 1e-8);
+}
+
+TEST(CollectiveSweep, PointToPointOpsMoveTheirBytesInOneStep) {
+  // sendrecv: each rank sends S to the next, one step: S / B + alpha + Simple's extra per network step (11.3 us).
+  // alltoall: each sends S/8 to each of the 7 others at once; its NIC carries 7 of them each way, B/7 each:
+  // (S/8) / (B/7) + alpha + 11.3 us.
+  const Scenario scenario = eight_hosts();
+  const Topology topology(scenario);
+  const double alpha = topology.latency_s(topology.route(0, 1));
+  const double bytes = 64e6;
+  const double step_extra = 11.3e-6;
+  EXPECT_NEAR(sweep(scenario, TestedOp::sendrecv, {bytes}).front().time_s, bytes / kRoce100_Bps + alpha + step_extra,
+              1e-9);
+  EXPECT_NEAR(sweep(scenario, TestedOp::alltoall, {bytes}).front().time_s,
+              (bytes / 8) / (kRoce100_Bps / 7) + alpha + step_extra, 1e-9);
 }
 
 }  // namespace
