@@ -41,16 +41,15 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   std::vector<std::pair<int, int>> ports = cross_rack_ports(job, rings, topology);
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
   const Platform platform(topology, ports);
-  NcclChoiceCounts counts;
   const Fidelity fidelity = tested.simulation.fidelity;
+  const NcclCommunicator comm = nccl_communicator(tested, rings, topology);
   std::unique_ptr<Allreduce> run;
   if (op == TestedOp::sendrecv) {
     run = make_sendrecv(rings, topology, platform, fidelity);
   } else if (op == TestedOp::alltoall) {
     run = make_alltoall(rings, topology, platform, fidelity);
   } else {
-    run = make_collective(collective, rings, topology, platform, fidelity, nccl_communicator(tested, rings, topology),
-                          &counts);
+    run = make_collective(collective, rings, topology, platform, fidelity, comm, nullptr);
   }
   std::vector<CollectiveTiming> timings(sizes.size());
   std::vector<double> starts(sizes.size(), 0.0);
@@ -68,7 +67,6 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
     });
   }
   engine.run();
-  const NcclCommunicator comm = nccl_communicator(tested, rings, topology);
   for (std::size_t k = 0; k < sizes.size(); ++k) {
     timings[k].bytes = sizes[k];
     if (p2p) {
