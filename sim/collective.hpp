@@ -42,7 +42,8 @@ struct RingEdge {
 /// own order (each of NCCL's rings takes its own path), so position p sends to next(p).
 class RingGroup {
  public:
-  /// A ring in which rank p sends to next[p] over edges[p]. REQUIRES: next is one cycle through every position; a
+  /// A group in which rank p sends to next[p] over edges[p]: a ring when next is one cycle, an alltoall shift when
+  /// it is another permutation. REQUIRES: next is a permutation of the positions; a
   /// running engine (the ring creates sync objects).
   RingGroup(std::vector<int> next, std::vector<RingEdge> edges);
   /// Number of ranks.

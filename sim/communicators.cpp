@@ -76,6 +76,18 @@ std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>&
   return channels;
 }
 
+/// The port hosts (GPU, spine) that `flows` between racks run between (Platform::port_host).
+std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>& flows, const Topology& topology) {
+  std::vector<std::pair<int, int>> ports;
+  for (const GpuFlow& flow : flows) {
+    if (topology.location(flow.src).rack == topology.location(flow.dst).rack) continue;
+    const int spine = topology.ecmp_spine(flow.src, flow.dst, flow.flow);
+    ports.emplace_back(flow.src, spine);
+    ports.emplace_back(flow.dst, spine);
+  }
+  return ports;
+}
+
 /// The class NCCL's latency table gives a ring step over `route`: NET when it leaves the host, NVLink when every hop
 /// is NVLink, else PCI (NCCL times every other intra-node path as PCI).
 NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {
@@ -199,14 +211,9 @@ std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const Jo
 
 std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
                                                   const Topology& topology) {
-  std::vector<std::pair<int, int>> ports;
-  for (const auto& [flow, share] : job_flows(job, rings)) {
-    if (topology.location(flow.src).rack == topology.location(flow.dst).rack) continue;
-    const int spine = topology.ecmp_spine(flow.src, flow.dst, flow.flow);
-    ports.emplace_back(flow.src, spine);
-    ports.emplace_back(flow.dst, spine);
-  }
-  return ports;
+  std::vector<GpuFlow> flows;
+  for (const auto& [flow, share] : job_flows(job, rings)) flows.push_back(flow);
+  return ports_between_racks(flows, topology);
 }
 
 NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology) {
@@ -264,19 +271,12 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
 }
 
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology) {
-  std::vector<std::pair<int, int>> ports;
+  std::vector<GpuFlow> flows;
   const std::size_t n = rings.ring.size();
   for (std::size_t k = 1; k < n; ++k) {
-    for (std::size_t p = 0; p < n; ++p) {
-      const int from = rings.ring[p];
-      const int to = rings.ring[(p + k) % n];
-      if (topology.location(from).rack == topology.location(to).rack) continue;
-      const int spine = topology.ecmp_spine(from, to, static_cast<int>(k));
-      ports.emplace_back(from, spine);
-      ports.emplace_back(to, spine);
-    }
+    for (std::size_t p = 0; p < n; ++p) flows.push_back({rings.ring[p], rings.ring[(p + k) % n], static_cast<int>(k)});
   }
-  return ports;
+  return ports_between_racks(flows, topology);
 }
 
 std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& topology, const Platform& platform,

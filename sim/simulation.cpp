@@ -153,13 +153,11 @@ struct ActiveJob {
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
   int nccl_channels = 0;                            ///< NCCL's channels for the job (0: one rank, no collective)
   double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
+  double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
 };
 
-double horovod_negotiation_s(const JobRings& rings, const Topology& topology);
-
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
-                                               const Topology& topology, const std::set<LinkClass>& classes_used,
-                                               bool time_sliced) {
+                                               const std::set<LinkClass>& classes_used, bool time_sliced) {
   std::set<std::string> notes;
   std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
   for (const ActiveJob& job : active) {
@@ -180,10 +178,9 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
   }
   for (const ActiveJob& job : active) {
-    const JobConfig& config = scenario.jobs[job.index];
-    if (config.data_parallel != DataParallel::horovod || job.rings.ring.size() < 2) continue;
-    notes.insert("Horovod negotiation of " + config.name + ": " +
-                 format_fraction(horovod_negotiation_s(job.rings, topology) * 1e6) +
+    if (job.negotiation_s <= 0) continue;
+    notes.insert("Horovod negotiation of " + scenario.jobs[job.index].name + ": " +
+                 format_fraction(job.negotiation_s * 1e6) +
                  " us per tick, 2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure");
   }
   for (const ActiveJob& job : active) {
@@ -298,7 +295,8 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
       plan.buckets.push_back(std::move(bucket));
     }
   } else if (rings.ring.size() > 1) {
-    plan.negotiation_s = horovod_negotiation_s(rings, topology);
+    active.negotiation_s = horovod_negotiation_s(rings, topology);
+    plan.negotiation_s = active.negotiation_s;
   }
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
@@ -342,7 +340,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0, 0.0});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
@@ -402,7 +400,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   }
   result.link_classes = link_class_results(topology, traffic, step_s);
   result.gpus = gpu_results(sharing, result.simulated_time_s);
-  result.uncalibrated = uncalibrated_defaults(scenario, active, topology, classes_used, !result.gpus.empty());
+  result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
   result.calibration_profile = scenario.calibration_profile;
   result.calibrated = calibrated_values(scenario, active);
   if (tracer != nullptr) {
