@@ -165,11 +165,13 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
   KernelTimes times;
   times.forward_s.assign(layers, 0.0);
   times.forward_gpu_s.assign(layers, 0.0);
+  times.forward_bytes.assign(layers, 0.0);
   const bool training = std::any_of(kernels.begin(), kernels.end(),
                                     [](const Kernel& kernel) { return kernel.phase == Phase::optimizer; });
   if (training) {
     times.backward_s.assign(layers, 0.0);
     times.backward_gpu_s.assign(layers, 0.0);
+    times.backward_bytes.assign(layers, 0.0);
   }
   double previous_end = 0.0;
   for (const Kernel& kernel : kernels) {
@@ -180,14 +182,17 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
       case Phase::forward:
         times.forward_s[kernel.layer] += end - previous_end;
         times.forward_gpu_s[kernel.layer] += device_s;
+        times.forward_bytes[kernel.layer] += kernel.bytes;
         break;
       case Phase::backward:
         times.backward_s[kernel.layer] += end - previous_end;
         times.backward_gpu_s[kernel.layer] += device_s;
+        times.backward_bytes[kernel.layer] += kernel.bytes;
         break;
       case Phase::optimizer:
         times.optimizer_s += end - previous_end;
         times.optimizer_gpu_s += device_s;
+        times.optimizer_bytes += kernel.bytes;
         break;
     }
     previous_end = end;

@@ -75,6 +75,11 @@ struct KernelTimes {
   std::vector<double> forward_gpu_s;
   std::vector<double> backward_gpu_s;
   double optimizer_gpu_s = 0;
+  /// Bytes the kernels of each of the times above read and write in device memory (what they ask of HBM while a
+  /// collective shares it, sim/training_job.cpp).
+  std::vector<double> forward_bytes;
+  std::vector<double> backward_bytes;
+  double optimizer_bytes = 0;
   int kernels = 0;        ///< kernels launched in the iteration
   double gpu_busy_s = 0;  ///< sum of the kernels' device times (without host stalls)
 

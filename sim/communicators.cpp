@@ -237,10 +237,14 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   const Transport transport = scenario.cluster.transport;
   comm.gpu_direct_nic = transport == Transport::roce_v1 || transport == Transport::roce_v2;
   if (comm.ranks < 2) return comm;
-  const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat_rings(rings)));
-  const double bus_GBps = ring.rate_Bps * static_cast<double>(rings.channels.size()) / 1e9;
-  const double per_channel_GBps =
-      comm.nodes == 1 && comm.nvlink_intra ? nccl_nvlink_channel_GBps(comm.compute_capability) : 12.0;
+  // A hierarchical allreduce's GPU runs the intra-host rings' channels (the inter-host part takes 1/G of the data).
+  const bool flat = !rings.channels.empty();
+  const FlowBottleneck ring = concurrent_bottleneck(topology, flows_of(flat ? flat_rings(rings) : intra_rings(rings)));
+  const std::size_t rings_at_once = flat ? rings.channels.size() : rings.intra_host_channels.front().size();
+  const double bus_GBps = ring.rate_Bps * static_cast<double>(rings_at_once) / 1e9;
+  const double per_channel_GBps = (comm.nodes == 1 || !flat) && comm.nvlink_intra
+                                      ? nccl_nvlink_channel_GBps(comm.compute_capability)
+                                      : 12.0;
   comm.channels = std::max(1, static_cast<int>(std::lround(bus_GBps / per_channel_GBps)));
   comm.channel_bandwidth_GBps = bus_GBps / comm.channels;
   return comm;

@@ -48,6 +48,8 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
 /// Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search; this is that count for
 /// the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us network overhead);
 /// GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through memory.
+/// For a hierarchical allreduce, the bandwidth and channels are those of its intra-host rings, which carry all of the
+/// data through each GPU (the inter-host rings carry 1/G of it).
 NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology);
 
 /// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two

@@ -5,6 +5,8 @@
 
 #include <simgrid/s4u/NetZone.hpp>
 
+#include "models/interference.hpp"
+
 namespace vtsim::sim {
 namespace {
 
@@ -27,15 +29,35 @@ std::vector<Hop> reversed(const std::vector<Hop>& hops) {
   return back;
 }
 
+/// Bandwidth of a GPU's memory link that gives a ring's flows `collective_Bps` of its device memory: a rank's
+/// outgoing and incoming flows both cross it, moving kHbmBytesPerWireByte bytes of memory per byte sent.
+double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbmBytesPerWireByte; }
+
 }  // namespace
 
-Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports) {
+Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps)
+    : gpu_memory_Bps_(gpu_memory_Bps) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());
   for (const Link& link : topology.links()) {
     links_.push_back(cluster->create_split_duplex_link(link.name, link.bandwidth_Bps)->set_latency(link.latency_s)->seal());
   }
+  // Each GPU's device memory, shared by the flows into and out of it (one link, not split duplex).
+  if (gpu_memory_Bps > 0) {
+    for (int g = 0; g < topology.gpu_count(); ++g) {
+      memory_links_.push_back(
+          cluster->create_link("gpu" + std::to_string(g) + "/memory", memory_link_Bps(gpu_memory_Bps))->seal());
+    }
+  }
+  // The route from GPU `from` to GPU `to` of the same host: its hops between the memory links of the two GPUs.
+  const auto route_between = [&](int from, const std::vector<Hop>& hops, int to) {
+    std::vector<sg4::LinkInRoute> route;
+    if (!memory_links_.empty()) route.emplace_back(memory_links_[static_cast<std::size_t>(from)]);
+    for (const sg4::LinkInRoute& link : to_simgrid(hops, links_)) route.push_back(link);
+    if (!memory_links_.empty()) route.emplace_back(memory_links_[static_cast<std::size_t>(to)]);
+    return route;
+  };
   // A zero-latency, unbounded link for zone-to-zone hops that the topology models elsewhere (SimGrid wants at least
   // one link in a route between zones).
   sg4::Link* pass = cluster->create_link("pass-through", 1e18)->set_latency(0)->seal();
@@ -70,7 +92,7 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
         for (int b = first_gpu; b < first_gpu + gpus_per_host; ++b) {
           if (a == b) continue;
           host_zone->add_route(from, gpu_hosts_[static_cast<std::size_t>(b)]->get_netpoint(), nullptr, nullptr,
-                               to_simgrid(topology.intra_host_route(a, b), links_), false);
+                               route_between(a, topology.intra_host_route(a, b), b), false);
         }
         if (!topology.has_nics()) continue;  // a host without NICs (allowed for single-host jobs) has no way out
         const std::vector<Hop> up = topology.gpu_to_network(a);
@@ -123,6 +145,14 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     port_zone->seal();
   }
   cluster->seal();
+}
+
+void Platform::set_collective_memory(int gpu, double collective_Bps) const {
+  assert(collective_Bps > 0 && "a flow through a link of no bandwidth would never end");
+  if (memory_links_.empty()) return;
+  sg4::Link* link = memory_links_[static_cast<std::size_t>(gpu)];
+  const double bandwidth = memory_link_Bps(collective_Bps);
+  if (link->get_bandwidth() != bandwidth) link->set_bandwidth(bandwidth);
 }
 
 sg4::Host* Platform::port_host(int gpu, int spine) const {

@@ -14,6 +14,14 @@
 // and its rack's uplink to that spine, its route down the same in reverse, so a flow from port (a, s) to port (b, s)
 // takes exactly Topology::route(a, b) through spine s.
 //
+// Each GPU's device memory is one more link (shared, not split duplex) at both ends of every route between two GPUs of
+// a host, when the platform is given the memory's achievable bandwidth: the collective's flows move
+// kHbmBytesPerWireByte bytes of memory per byte sent (models/interference.hpp), and while kernels run beside them the
+// training job narrows it to the collective's share (set_collective_memory). Routes to the network do not take it:
+// a NIC's flows move 3 x its rate in memory (400 Gb/s: 150 GB/s), below half of every catalogued GPU's memory
+// bandwidth, which max-min sharing always leaves a collective; and memory links on them would join every host's flows
+// into one max-min system, making each re-rating cost the whole cluster's flows instead of one host's.
+//
 // GPUs are SimGrid hosts so that communications have endpoints; kernels do not run on SimGrid's CPU model: a kernel's
 // duration comes from the compute model and the rank's actor sleeps for it (see training_job.hpp).
 
@@ -31,8 +39,16 @@ namespace vtsim::sim {
 /// The SimGrid platform of one simulation. REQUIRES: a configured s4u::Engine with no platform yet.
 class Platform {
  public:
-  /// Builds zones, links and routes, and a port host for each (GPU, spine) in `ports` (duplicates allowed).
-  explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {});
+  /// Builds zones, links and routes, and a port host for each (GPU, spine) in `ports` (duplicates allowed); with
+  /// `gpu_memory_Bps` > 0 (each GPU's achievable memory bandwidth), the GPUs' memory links.
+  explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {},
+                    double gpu_memory_Bps = 0);
+
+  /// Achievable memory bandwidth of each GPU, bytes/s; 0 when the platform has no memory links.
+  double gpu_memory_Bps() const { return gpu_memory_Bps_; }
+  /// Lets the flows through GPU `gpu`'s memory use `collective_Bps` of it (re-rating flows in progress). Does nothing
+  /// on a platform without memory links. REQUIRES: a running engine.
+  void set_collective_memory(int gpu, double collective_Bps) const;
 
   /// The SimGrid host standing for GPU `gpu`.
   simgrid::s4u::Host* gpu_host(int gpu) const { return gpu_hosts_[static_cast<std::size_t>(gpu)]; }
@@ -43,6 +59,8 @@ class Platform {
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links()
+  std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when gpu_memory_Bps_ > 0
+  double gpu_memory_Bps_ = 0;
 };
 
 }  // namespace vtsim::sim

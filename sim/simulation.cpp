@@ -153,6 +153,7 @@ struct ActiveJob {
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
   int nccl_channels = 0;                            ///< NCCL's channels for the job (0: one rank, no collective)
   double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
+  double collective_memory_demand_Bps = 0;          ///< of its GPU's memory, per rank, while a collective runs
   double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
 };
 
@@ -188,6 +189,13 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
     notes.insert("collective SM share of " + scenario.jobs[job.index].name + " " +
                  format_fraction(job.collective_sm_share) + ": " + std::to_string(job.nccl_channels) +
                  " NCCL channels, one SM each, no measurement (models/interference.hpp)");
+  }
+  for (const ActiveJob& job : active) {
+    if (job.collective_memory_demand_Bps <= 0 || scenario.virtualization.mode == VirtualizationMode::mig) continue;
+    notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
+                 format_fraction(job.collective_memory_demand_Bps / 1e9) +
+                 " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
+                 "measurement of the split (models/interference.hpp)");
   }
   for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
     if (classes_used.count(entry.link_class) == 0) continue;
@@ -252,16 +260,21 @@ double horovod_negotiation_s(const JobRings& rings, const Topology& topology) {
 
 /// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
-                 const GpuSharing& sharing) {
+                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu) {
   const JobConfig& config = scenario.jobs[active.index];
   const JobRings& rings = active.rings;
   JobPlan plan;
   plan.name = config.name;
+  plan.platform = &platform;
+  plan.memory_Bps = platform.gpu_memory_Bps();
   for (int g : rings.ring) {
     plan.rank_hosts.push_back(platform.gpu_host(g));
     const auto [scheduler, vgpu] = sharing.slot(g, active.index);
     plan.rank_schedulers.push_back(scheduler);
     plan.rank_vgpus.push_back(vgpu);
+    // The memory link is the rank's alone when no other rank runs on its GPU.
+    const bool alone = scheduler == nullptr && ranks_per_gpu.at(g) == 1 && plan.memory_Bps > 0;
+    plan.rank_memory_gpu.push_back(alone ? g : -1);
   }
   plan.kernels = active.compute.kernels;
   plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
@@ -311,6 +324,9 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                      ? scenario.calibration.collective_sm_share->value
                                      : collective_sm_share(nccl.channels, device_sms);
     plan.collective_sm_share = active.collective_sm_share;
+    // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
+    active.collective_memory_demand_Bps = kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9;
+    plan.collective_memory_demand_Bps = active.collective_memory_demand_Bps;
     plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
                                     &active.nccl_choices);
     for (const auto& [flow, share] : job_flows(config, rings)) active.traffic.push_back({flow, share * gradient_bytes});
@@ -340,7 +356,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0, 0.0});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
@@ -358,7 +374,18 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(actors);
-  const Platform platform(topology, ports);
+  // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
+  // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
+  // which one link per GPU cannot stand for: not modelled there.
+  double gpu_memory_Bps = 0;
+  std::map<int, int> ranks_per_gpu;
+  for (const ActiveJob& job : active) {
+    for (int g : job.rings.ring) ++ranks_per_gpu[g];
+    if (scenario.virtualization.mode == VirtualizationMode::mig) continue;
+    gpu_memory_Bps = std::max(gpu_memory_Bps, job.compute.device.memory_bandwidth_Bps *
+                                                  job.compute.resolved.parameters.memory_efficiency);
+  }
+  const Platform platform(topology, ports, gpu_memory_Bps);
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
@@ -372,7 +399,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sharing.start(platform);
   std::set<LinkClass> classes_used;
   for (std::size_t a = 0; a < active.size(); ++a) {
-    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing);
+    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu);
     for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     active[a].job->start();

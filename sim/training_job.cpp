@@ -11,6 +11,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 
+#include "models/interference.hpp"
 #include "sim/sync.hpp"
 
 namespace vtsim::sim {
@@ -30,6 +31,7 @@ struct RankRuntime {
   Channel<FusionBuffer> queue;       ///< allreduces to run, in order
   Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
   bool collective_in_flight = false;
+  double kernel_demand_Bps = 0;  ///< memory bandwidth the running stretch of kernels asks for (0: none running)
   /// Signalled whenever collective_in_flight changes, so that running kernels re-rate.
   sg4::MutexPtr collective_mutex = sg4::Mutex::create();
   sg4::ConditionVariablePtr collective_changed = sg4::ConditionVariable::create();
@@ -45,17 +47,20 @@ struct RankRuntime {
   std::vector<IterationRecord> records;
 };
 
-/// Consecutive kernels run as one sleep: their time in all and the part of it the GPU is busy.
+/// Consecutive kernels run as one sleep: their time in all, the part of it the GPU is busy, and the bytes they move
+/// in device memory.
 struct Stretch {
   double total_s = 0;
   double gpu_s = 0;
+  double bytes = 0;
 
-  void add(double layer_total_s, double layer_gpu_s) {
+  void add(double layer_total_s, double layer_gpu_s, double layer_bytes) {
     total_s += layer_total_s;
     gpu_s += layer_gpu_s;
+    bytes += layer_bytes;
   }
-  /// The stretch with its times scaled by `factor` (a rank's draw for the iteration).
-  Stretch scaled(double factor) const { return {total_s * factor, gpu_s * factor}; }
+  /// The stretch with its times scaled by `factor` (a rank's draw for the iteration); it moves the same bytes.
+  Stretch scaled(double factor) const { return {total_s * factor, gpu_s * factor, bytes}; }
 };
 
 }  // namespace
@@ -77,19 +82,55 @@ struct TrainingJob::State {
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
 
-  /// Runs `gpu_s` of kernels (their time alone) while the rank's collectives come and go: at the full rate without
-  /// one in flight, at 1 - collective_sm_share of it with one, re-rated whenever one starts or ends. Returns the
-  /// time taken.
-  double run_shared(RankRuntime& rank, double gpu_s) {
+  /// Whether the rank's GPU memory is modelled as shared between its kernels and its collective.
+  bool memory_shared(int position) const {
+    return plan.platform != nullptr && plan.collective_memory_demand_Bps > 0 &&
+           plan.rank_memory_gpu[static_cast<std::size_t>(position)] >= 0;
+  }
+
+  /// Narrows the memory link of the rank's GPU to the collective's share while kernels and a collective both run and
+  /// the share is below the collective's demand, and gives it all of the memory otherwise.
+  void update_memory_link(int position, const RankRuntime& rank) const {
+    if (!memory_shared(position)) return;
+    double collective_Bps = plan.memory_Bps;
+    if (rank.collective_in_flight && rank.kernel_demand_Bps > 0) {
+      const double share =
+          share_memory(plan.memory_Bps, rank.kernel_demand_Bps, plan.collective_memory_demand_Bps).collective_Bps;
+      // A share that meets the collective's demand does not bind its flows: leave the link as it is (no re-rating).
+      if (share < plan.collective_memory_demand_Bps) collective_Bps = share;
+    }
+    plan.platform->set_collective_memory(plan.rank_memory_gpu[static_cast<std::size_t>(position)], collective_Bps);
+  }
+
+  /// The rate at which the rank's running kernels progress, as a fraction of their speed alone: 1 without a
+  /// collective in flight; with one, the lesser of the SMs it leaves them and their share of memory over their demand.
+  double kernel_rate(int position, const RankRuntime& rank) const {
+    if (!rank.collective_in_flight) return 1.0;
+    double rate = 1.0 - plan.collective_sm_share;
+    if (memory_shared(position) && rank.kernel_demand_Bps > 0) {
+      const MemoryShares shares =
+          share_memory(plan.memory_Bps, rank.kernel_demand_Bps, plan.collective_memory_demand_Bps);
+      rate = std::min(rate, shares.kernels_Bps / rank.kernel_demand_Bps);
+    }
+    return rate;
+  }
+
+  /// Runs `stretch`'s kernels (gpu_s, their time alone) while the rank's collectives come and go, at kernel_rate,
+  /// re-rated whenever one starts or ends. Returns the time taken.
+  double run_shared(int position, RankRuntime& rank, const Stretch& stretch) {
     const double start = sg4::Engine::get_clock();
-    double remaining = gpu_s;
+    double remaining = stretch.gpu_s;
     std::unique_lock lock(*rank.collective_mutex);
+    rank.kernel_demand_Bps = stretch.gpu_s > 0 ? stretch.bytes / stretch.gpu_s : 0.0;
+    update_memory_link(position, rank);
     while (remaining > 0) {
-      const double rate = rank.collective_in_flight ? 1.0 - plan.collective_sm_share : 1.0;
+      const double rate = kernel_rate(position, rank);
       const double from = sg4::Engine::get_clock();
       if (rank.collective_changed->wait_for(lock, remaining / rate) == std::cv_status::timeout) break;
       remaining -= (sg4::Engine::get_clock() - from) * rate;
     }
+    rank.kernel_demand_Bps = 0;
+    update_memory_link(position, rank);
     return sg4::Engine::get_clock() - start;
   }
 
@@ -122,7 +163,7 @@ struct TrainingJob::State {
       rank.host_ahead_s += waited;
     } else {
       if (stall > 0) sg4::this_actor::sleep_for(stall);
-      busy = run_shared(rank, stretch.gpu_s);
+      busy = run_shared(position, rank, stretch);
     }
     record.compute_s += stall + busy;
     record.interference_s += busy - stretch.gpu_s;
@@ -161,9 +202,9 @@ struct TrainingJob::State {
     const KernelTimes& kernels = plan.kernels;
     Stretch forward;
     for (std::size_t l = 0; l < kernels.forward_s.size(); ++l) {
-      forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l]);
+      forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l], kernels.forward_bytes[l]);
     }
-    const Stretch optimizer{kernels.optimizer_s, kernels.optimizer_gpu_s};
+    const Stretch optimizer{kernels.optimizer_s, kernels.optimizer_gpu_s, kernels.optimizer_bytes};
     // tensor_of_layer[l] = index of layer l's gradient tensor, or -1.
     std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
     for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
@@ -198,7 +239,7 @@ struct TrainingJob::State {
         backward_start = sg4::Engine::get_clock();
         Stretch pending;
         for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
-          pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l]);
+          pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l], kernels.backward_bytes[l]);
           if (tensor_of_layer[l] < 0 || !last) continue;
           run_kernel(position, rank, pending.scaled(factor), record);
           pending = Stretch{};
@@ -226,10 +267,12 @@ struct TrainingJob::State {
     gpu_idle(position);
   }
 
-  /// Marks the rank's collective as running or not and wakes its running kernels to re-rate.
-  static void set_collective_in_flight(RankRuntime& rank, bool running) {
+  /// Marks the rank's collective as running or not, re-rates its GPU's memory link and wakes its running kernels to
+  /// re-rate.
+  void set_collective_in_flight(int position, RankRuntime& rank, bool running) {
     std::unique_lock lock(*rank.collective_mutex);
     rank.collective_in_flight = running;
+    update_memory_link(position, rank);
     rank.collective_changed->notify_all();
   }
 
@@ -238,9 +281,9 @@ struct TrainingJob::State {
     while (true) {
       const FusionBuffer buffer = rank.queue.pop();
       const double start = sg4::Engine::get_clock();
-      set_collective_in_flight(rank, true);
+      set_collective_in_flight(position, rank, true);
       plan.allreduce->run(position, buffer.bytes);
-      set_collective_in_flight(rank, false);
+      set_collective_in_flight(position, rank, false);
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
         const double end = sg4::Engine::get_clock();

@@ -14,8 +14,11 @@
 // A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all of
 // an iteration's gradients are reduced the rank runs its optimizer step, which ends the iteration.
 //
-// Overlap is not free: a compute kernel that starts while its rank has an allreduce in flight runs slower by the share
-// of the GPU the collective's kernels take (DeviceShares::collective_sm_share).
+// Overlap is not free, both ways (models/interference.hpp). While a rank has an allreduce in flight, its kernels lose
+// the SMs the collective's channels hold, and the two share the GPU's memory bandwidth: the kernels run at the lesser
+// of (1 - SM share) and their memory share over their demand; the collective's flows cross the GPU's memory link,
+// narrowed to the collective's share while kernels run (Platform::set_collective_memory). Both are re-rated whenever
+// a stretch of kernels or a collective starts or ends.
 
 #include <cstdint>
 #include <memory>
@@ -26,6 +29,7 @@
 #include "models/scenario.hpp"
 #include "models/variability.hpp"
 #include "sim/collective.hpp"
+#include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
 
@@ -73,6 +77,13 @@ struct JobPlan {
   int iterations = 1;
   int warmup_iterations = 0;
   double collective_sm_share = 0;  ///< fraction of a GPU's compute the collective kernels take while they run
+  /// Device memory shared by kernels and collectives: per rank, the GPU whose memory link is the rank's alone, or -1
+  /// where the memory is shared with other jobs or not modelled (MIG, time-sliced vGPU); the memory's achievable
+  /// bandwidth and what the job's collective asks of it per rank, bytes/s.
+  const Platform* platform = nullptr;
+  std::vector<int> rank_memory_gpu;
+  double memory_Bps = 0;
+  double collective_memory_demand_Bps = 0;
   std::unique_ptr<Allreduce> allreduce;
   /// Trace tracks (thread ids under process `links_trace_pid`) of the link classes the job's collectives use.
   std::vector<int> link_class_tracks;
