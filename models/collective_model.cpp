@@ -45,9 +45,17 @@ double algbw_Bps(double bytes, double time_s) {
 
 double busbw_factor(Collective collective, int ranks) {
   assert(ranks >= 1);
-  if (collective == Collective::sendrecv) return 1.0;
+  if (collective == Collective::sendrecv || collective == Collective::broadcast || collective == Collective::reduce) {
+    return 1.0;
+  }
   const double one_pass = static_cast<double>(ranks - 1) / ranks;
   return collective == Collective::allreduce ? 2.0 * one_pass : one_pass;
+}
+
+double chain_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+  assert(ranks >= 1 && bandwidth_Bps > 0);
+  if (ranks == 1) return 0.0;
+  return bytes / bandwidth_Bps + (ranks - 1) * latency_s;
 }
 
 double busbw_Bps(Collective collective, int ranks, double algorithm_bandwidth_Bps) {

@@ -27,14 +27,20 @@ double ring_allgather_time_s(int ranks, double bytes, double bandwidth_Bps, doub
 double hierarchical_allreduce_time_s(int hosts, int gpus_per_host, double bytes, double intra_bandwidth_Bps,
                                      double intra_latency_s, double inter_bandwidth_Bps, double inter_latency_s);
 
+/// Seconds of a pipelined chain (NCCL's ring broadcast and reduce) of `bytes` over `ranks` ranks: every rank but the
+/// last passes on all of the data, chunk by chunk, so the data crosses one link's bandwidth once and the first chunk
+/// pays ranks - 1 hops: S/B + (N-1) alpha (small chunks; NCCL's chunks are at most 512 KiB per channel for Simple).
+/// REQUIRES: ranks >= 1, bandwidth_Bps > 0.
+double chain_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s);
+
 /// A collective, for its nccl-tests bus-bandwidth factor.
-enum class Collective { allreduce, reduce_scatter, allgather, alltoall, sendrecv };
+enum class Collective { allreduce, reduce_scatter, allgather, alltoall, sendrecv, broadcast, reduce };
 
 /// nccl-tests algorithm bandwidth: bytes / time_s (bytes as nccl-tests counts them: the full buffer S).
 double algbw_Bps(double bytes, double time_s);
 
 /// nccl-tests bus-bandwidth factor: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter, allgather and alltoall, 1
-/// for sendrecv.
+/// for sendrecv, broadcast and reduce.
 double busbw_factor(Collective collective, int ranks);
 
 /// nccl-tests bus bandwidth: algbw x busbw_factor; on a homogeneous ring with no latency it equals the link bandwidth.

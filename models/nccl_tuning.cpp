@@ -93,7 +93,9 @@ NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective
   const double ppn = static_cast<double>(n_ranks) / n_nodes;
   const int intra_hw = comm.nvlink_intra ? kNvlink : kPci;
   const bool all_reduce = collective == NcclCollective::all_reduce;
-  const int steps = all_reduce ? 2 * (n_ranks - 1) : n_ranks - 1;
+  const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
+  // tuning.cc nsteps: 2 (n - 1) for allreduce, n - 1 for allgather and reduce-scatter, n for broadcast and reduce.
+  const int steps = all_reduce ? 2 * (n_ranks - 1) : chain ? n_ranks : n_ranks - 1;
   const double channels = comm.channels;
 
   NcclCostTable table;
@@ -115,7 +117,13 @@ NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective
       double intra = kHardwareLatency_us[intra_hw][a][p];
       // One GPU per node: the network hop is timed as a tree's (tuning.cc).
       const double inter = ppn == 1 ? kHardwareLatency_us[kNet][kTree][p] : kHardwareLatency_us[kNet][a][p];
-      if (a == kRing) {
+      if (a == kRing && chain) {
+        // Broadcast and reduce: the ring's hardware latency (the network's across nodes) once when every channel
+        // takes the same ring, else once per step, Simple then charged as a tree's hop ("chunk latency").
+        const int hw = n_nodes == 1 ? intra_hw : kNet;
+        const double hop = kHardwareLatency_us[hw][kRing][p];
+        latency += comm.same_channels ? hop : steps * (p == kSimple ? kHardwareLatency_us[hw][kTree][p] : hop);
+      } else if (a == kRing) {
         // Rings across nodes pay the network's posting overhead on every step: 1 us on Intel, 2 us on AMD, x3 for
         // Simple (getNetOverhead).
         double overhead = 0;

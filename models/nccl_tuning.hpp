@@ -15,10 +15,10 @@
 namespace vtsim {
 
 /// The collectives whose NCCL costs vtsim models.
-enum class NcclCollective { all_reduce, all_gather, reduce_scatter };
+enum class NcclCollective { all_reduce, all_gather, reduce_scatter, broadcast, reduce };
 
 /// NCCL's algorithms that vtsim models (all_gather and reduce_scatter run as rings only: their other algorithms are
-/// PAT, NVLS and CollNet).
+/// PAT, NVLS and CollNet; broadcast and reduce have only the ring, a pipelined chain from or to the root).
 enum class NcclAlgorithm { tree, ring };
 /// NCCL's protocols: LL (8-byte stores with a flag, half the bandwidth, lowest latency), LL128 (128-byte lines with
 /// 120 bytes of data, NVLink systems), Simple (bulk copies with memory fences, full bandwidth).
@@ -38,6 +38,9 @@ struct NcclCommunicator {
   double channel_bandwidth_GBps = 12;  ///< bandwidth of one channel (NCCL: graph bwIntra / bwInter), GB/s
   bool amd_cpu = false;           ///< x86 AMD hosts: larger network overhead, other LL caps
   bool gpu_direct_nic = true;     ///< the NIC reaches the GPU without the CPU (GPUDirect RDMA): LL128 allowed across nodes
+  /// Every channel takes the same ring (NCCL: graph sameChannels): broadcast and reduce then pay one hop's latency
+  /// (their chunks pipeline), else one per step.
+  bool same_channels = true;
 };
 
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a

@@ -106,6 +106,31 @@ class Exchange final : public Allreduce {
   double share_;
 };
 
+class Chain final : public Allreduce {
+ public:
+  Chain(Rings rings, bool toward_root) : rings_(std::move(rings)), toward_root_(toward_root) {}
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    const int n = rings_.front()->size();
+    if (n < 2) return;
+    const double share = bytes / static_cast<double>(rings_.size());
+    double extra_s = 0;
+    double latency_s = 0;
+    for (const auto& ring : rings_) {
+      // The edge the chain does not take: out of the root for a reduce, into it for a broadcast.
+      const bool idle = toward_root_ ? position == 0 : ring->previous(0) == position;
+      ring->start_exchange(position, idle ? 0.0 : share);
+      extra_s = std::max(extra_s, ring->incoming_step_extra_s(position, protocol));
+      latency_s = std::max(latency_s, ring->incoming_latency_s(position));
+    }
+    for (const auto& ring : rings_) ring->finish_exchange(position);
+    sg4::this_actor::sleep_for((n - 2) * latency_s + (n - 1) * extra_s);
+  }
+
+ private:
+  Rings rings_;
+  bool toward_root_;
+};
+
 class AnalyticAllreduce final : public Allreduce {
  public:
   explicit AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s)
@@ -204,6 +229,11 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra,
 std::unique_ptr<Allreduce> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {
   assert(!groups.empty());
   return std::make_unique<Exchange>(std::move(groups), share);
+}
+
+std::unique_ptr<Allreduce> make_chain(Rings rings, bool toward_root) {
+  assert(!rings.empty());
+  return std::make_unique<Chain>(std::move(rings), toward_root);
 }
 
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s) {

@@ -53,6 +53,8 @@ class RingGroup {
   void start_exchange(int position, double bytes);
   /// Ends the step: waits for the transfer start_exchange began, then for the one arriving from the predecessor.
   void finish_exchange(int position);
+  /// The position that sends to `position`.
+  int previous(int position) const { return previous_[static_cast<std::size_t>(position)]; }
   /// Latency of the edge into `position`.
   double incoming_latency_s(int position) const;
   /// What `protocol` adds to a step on the edge into `position` (models/nccl_tuning.hpp nccl_step_extra_s).
@@ -98,6 +100,13 @@ std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<s
 /// each group, with the protocol's extra step latency once. `analytic` runs as `flow`.
 std::unique_ptr<Allreduce> make_exchange(std::vector<std::unique_ptr<RingGroup>> groups, double share,
                                          Fidelity fidelity);
+
+/// A pipelined chain over `rings` at once (NCCL's ring broadcast and reduce; the root is position 0), each ring with an
+/// equal share of the data: every edge of a ring but one carries the whole share at once (broadcast: all but the edge
+/// into the root; reduce, `toward_root`: all but the edge out of it), then each rank waits the N-2 further hops its
+/// first chunk takes, and the protocol's extra latency per hop: S/B + (N-1)(alpha + extra) on a homogeneous ring
+/// (chain_time_s). Every fidelity runs it so: the chunks' pipeline as concurrent flows.
+std::unique_ptr<Allreduce> make_chain(std::vector<std::unique_ptr<RingGroup>> rings, bool toward_root);
 
 /// An allreduce that takes `duration_s(bytes, protocol)` on every rank: the `analytic` fidelity.
 std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s);

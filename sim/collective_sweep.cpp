@@ -37,6 +37,8 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
   const NcclCollective collective = op == TestedOp::all_gather       ? NcclCollective::all_gather
                                     : op == TestedOp::reduce_scatter ? NcclCollective::reduce_scatter
+                                    : op == TestedOp::broadcast      ? NcclCollective::broadcast
+                                    : op == TestedOp::reduce         ? NcclCollective::reduce
                                                                      : NcclCollective::all_reduce;
   std::vector<std::pair<int, int>> ports = cross_rack_ports(job, rings, topology);
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);

@@ -12,7 +12,7 @@
 namespace vtsim::sim {
 
 /// The nccl-tests operations vtsim simulates.
-enum class TestedOp { all_reduce, all_gather, reduce_scatter, sendrecv, alltoall };
+enum class TestedOp { all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall };
 
 /// One size of the sweep.
 struct CollectiveTiming {

@@ -247,6 +247,7 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
                                       : 12.0;
   comm.channels = std::max(1, static_cast<int>(std::lround(bus_GBps / per_channel_GBps)));
   comm.channel_bandwidth_GBps = bus_GBps / comm.channels;
+  comm.same_channels = rings_at_once == 1;
   return comm;
 }
 
@@ -254,6 +255,7 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
                                            const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
                                            NcclChoiceCounts* counts) {
   const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
+  const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
   if (fidelity == Fidelity::analytic) {
     const std::vector<GpuFlow> flows = flows_of(flat_rings(rings));
     const FlowBottleneck ring = concurrent_bottleneck(topology, flows);
@@ -261,8 +263,9 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
     const int n = static_cast<int>(rings.ring.size());
     const double channels = static_cast<double>(rings.channels.size());
     return make_nccl_allreduce(make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
-                                 return phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps,
-                                                                       ring.latency_s + nccl_step_extra_s(hop, protocol));
+                                 const double alpha = ring.latency_s + nccl_step_extra_s(hop, protocol);
+                                 return chain ? chain_time_s(n, bytes / channels, ring.rate_Bps, alpha)
+                                              : phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps, alpha);
                                }),
                                nccl, counts, collective);
   }
@@ -271,7 +274,9 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
   for (const FlowRing& ring : flat_rings(rings)) {
     groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
   }
-  return make_nccl_allreduce(make_ring_collective(std::move(groups), fidelity, phases), nccl, counts, collective);
+  std::unique_ptr<Allreduce> run = chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
+                                         : make_ring_collective(std::move(groups), fidelity, phases);
+  return make_nccl_allreduce(std::move(run), nccl, counts, collective);
 }
 
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology) {

@@ -5,10 +5,13 @@
 #include "tools/collectives_command.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "calibrate/nccl_tests_importer.hpp"
@@ -25,9 +28,15 @@
 namespace vtsim::tools {
 namespace {
 
+/// The nccl-tests operations vtsim simulates, by nccl-tests' names.
+constexpr std::array<std::string_view, 7> kSimulatedOps = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                                          "reduce",     "sendrecv",   "alltoall"};
+
 sim::TestedOp tested_op(const std::string& op) {
   if (op == "all_gather") return sim::TestedOp::all_gather;
   if (op == "reduce_scatter") return sim::TestedOp::reduce_scatter;
+  if (op == "broadcast") return sim::TestedOp::broadcast;
+  if (op == "reduce") return sim::TestedOp::reduce;
   if (op == "sendrecv") return sim::TestedOp::sendrecv;
   if (op == "alltoall") return sim::TestedOp::alltoall;
   return sim::TestedOp::all_reduce;
@@ -36,6 +45,8 @@ sim::TestedOp tested_op(const std::string& op) {
 Collective bus_collective(const std::string& op) {
   if (op == "all_gather") return Collective::allgather;
   if (op == "reduce_scatter") return Collective::reduce_scatter;
+  if (op == "broadcast") return Collective::broadcast;
+  if (op == "reduce") return Collective::reduce;
   if (op == "sendrecv") return Collective::sendrecv;
   if (op == "alltoall") return Collective::alltoall;
   return Collective::allreduce;
@@ -43,7 +54,7 @@ Collective bus_collective(const std::string& op) {
 
 /// nccl-tests' reduction column: "sum" for reductions, "none" for data movement.
 std::string redop_of(const std::string& op) {
-  return op == "all_reduce" || op == "reduce_scatter" ? "sum" : "none";
+  return op == "all_reduce" || op == "reduce_scatter" || op == "reduce" ? "sum" : "none";
 }
 
 int dtype_bytes(const std::string& dtype) { return dtype == "float" ? 4 : 2; }
@@ -81,7 +92,8 @@ std::vector<int> chosen_gpus(const std::string& text, const Scenario& scenario) 
 /// reduce_scatter, whose counts nccl-tests divides among the ranks).
 std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
   // all_gather, reduce_scatter and alltoall divide their count among the ranks.
-  const bool whole = request.op == "all_reduce" || request.op == "sendrecv";
+  const bool whole = request.op == "all_reduce" || request.op == "sendrecv" || request.op == "broadcast" ||
+                     request.op == "reduce";
   const auto unit = static_cast<double>(dtype_bytes(request.dtype) * (whole ? 1 : ranks));
   std::vector<double> sizes;
   for (double size = static_cast<double>(request.min_bytes); size <= static_cast<double>(request.max_bytes) * (1 + 1e-12);
@@ -118,10 +130,9 @@ std::string fixed(double value, int decimals) {
 void print_compare(const CollectivesRequest& request, const Scenario& scenario, std::ostream& out) {
   const std::string text = read_input_file(request.compare_log);
   const CollectiveSeries measured = calibrate::import_nccl_tests(text, request.compare_log, {});
-  if (measured.op != "all_reduce" && measured.op != "all_gather" && measured.op != "reduce_scatter" &&
-      measured.op != "sendrecv" && measured.op != "alltoall") {
-    throw InputError(request.compare_log + ": " + measured.op + " is not simulated yet (all_reduce, all_gather, "
-                     "reduce_scatter, sendrecv and alltoall are)");
+  if (std::find(kSimulatedOps.begin(), kSimulatedOps.end(), measured.op) == kSimulatedOps.end()) {
+    throw InputError(request.compare_log + ": " + measured.op + " is not simulated (all_reduce, all_gather, "
+                     "reduce_scatter, broadcast, reduce, sendrecv and alltoall are)");
   }
   std::vector<int> gpus;
   if (request.gpus.empty()) {
@@ -137,27 +148,53 @@ void print_compare(const CollectivesRequest& request, const Scenario& scenario, 
   for (const CollectivePoint& point : measured.points) sizes.push_back(static_cast<double>(point.bytes));
   const std::vector<CollectiveRow> rows =
       collective_rows(measured.op, static_cast<int>(gpus.size()), simulate(scenario, gpus, tested_op(measured.op), sizes));
-  TextTable table({"size (B)", "measured busbw (GB/s)", "simulated busbw (GB/s)", "error", "NCCL choice"});
+  // Per size, the simulated busbw's relative error against the measured one (none where the log measured 0).
+  std::vector<std::optional<double>> errors;
   double sum = 0;
   double worst = 0;
   int counted = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double measured_bw = measured.points[i].busbw_gBps;
-    std::string error = "-";
-    if (measured_bw > 0) {
-      const double e = rows[i].busbw_gBps / measured_bw - 1;
-      error = (e >= 0 ? "+" : "") + fixed(100 * e, 1) + "%";
-      sum += std::abs(e);
-      if (std::abs(e) > std::abs(worst)) worst = e;
-      ++counted;
+    if (measured_bw <= 0) {
+      errors.emplace_back();
+      continue;
     }
-    table.add_row({fixed(rows[i].bytes, 0), fixed(measured_bw, 2), fixed(rows[i].busbw_gBps, 2), error, rows[i].choice});
+    const double e = rows[i].busbw_gBps / measured_bw - 1;
+    errors.emplace_back(e);
+    sum += std::abs(e);
+    if (std::abs(e) > std::abs(worst)) worst = e;
+    ++counted;
+  }
+  const double mean = sum / std::max(1, counted);
+  if (request.format == "json") {
+    nlohmann::json json = {{"scenario", scenario.name},
+                           {"op", measured.op},
+                           {"gpus", gpus},
+                           {"compare_log", request.compare_log},
+                           {"measured_device", measured.provenance.device},
+                           {"rows", nlohmann::json::array()},
+                           {"mean_abs_error", mean},
+                           {"worst_error", worst}};
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      json["rows"].push_back({{"bytes", rows[i].bytes}, {"time_us", rows[i].time_us},
+                              {"algbw_gBps", rows[i].algbw_gBps}, {"busbw_gBps", rows[i].busbw_gBps},
+                              {"nccl_choice", rows[i].choice}, {"measured_busbw_gBps", measured.points[i].busbw_gBps},
+                              {"error", errors[i] ? nlohmann::json(*errors[i]) : nlohmann::json()}});
+    }
+    out << json.dump(2) << '\n';
+    return;
+  }
+  TextTable table({"size (B)", "measured busbw (GB/s)", "simulated busbw (GB/s)", "error", "NCCL choice"});
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::string error = errors[i] ? (*errors[i] >= 0 ? "+" : "") + fixed(100 * *errors[i], 1) + "%" : "-";
+    table.add_row({fixed(rows[i].bytes, 0), fixed(measured.points[i].busbw_gBps, 2), fixed(rows[i].busbw_gBps, 2),
+                   error, rows[i].choice});
   }
   out << measured.op << " over " << gpus.size() << " GPUs of " << scenario.name << " against " << request.compare_log
       << " (" << measured.provenance.device << ")\n";
   table.print(out);
-  out << "busbw error over " << counted << " sizes: mean |error| " << fixed(100 * sum / std::max(1, counted), 1)
-      << "%, worst " << (worst >= 0 ? "+" : "") << fixed(100 * worst, 1) << "%\n";
+  out << "busbw error over " << counted << " sizes: mean |error| " << fixed(100 * mean, 1) << "%, worst "
+      << (worst >= 0 ? "+" : "") << fixed(100 * worst, 1) << "%\n";
 }
 
 }  // namespace
@@ -176,6 +213,7 @@ std::string format_nccl_tests(const std::string& op, const std::string& dtype, c
                               const std::vector<std::string>& hosts, const std::vector<std::string>& devices) {
   std::ostringstream out;
   const std::string redop = redop_of(op);
+  const int root = op == "broadcast" || op == "reduce" ? 0 : -1;  // nccl-tests prints the root of rooted collectives
   out << "# nccl-tests layout, simulated by vtsim collectives\n";
   out << "# Collective test starting: " << op << "_perf\n";
   out << "#\n# Using devices\n";
@@ -196,7 +234,7 @@ std::string format_nccl_tests(const std::string& op, const std::string& dtype, c
     const auto count = static_cast<long long>(row.bytes / dtype_bytes(dtype));
     char line[256];
     std::snprintf(line, sizeof line, "%12.0f  %12lld  %8s  %6s  %6d  %7.2f  %6.2f  %6.2f  %5d  %7.2f  %6.2f  %6.2f  %5d\n",
-                  row.bytes, count, dtype.c_str(), redop.c_str(), -1, row.time_us, row.algbw_gBps, row.busbw_gBps, 0,
+                  row.bytes, count, dtype.c_str(), redop.c_str(), root, row.time_us, row.algbw_gBps, row.busbw_gBps, 0,
                   row.time_us, row.algbw_gBps, row.busbw_gBps, 0);
     out << line;
     bus_sum += row.busbw_gBps;
@@ -258,12 +296,15 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
       ->allow_extra_args(false)
       ->check(assignment_check());
-  app->add_option("--op", request->op, "all_reduce, all_gather, reduce_scatter, sendrecv or alltoall")
-      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "sendrecv", "alltoall"}));
+  app->add_option("--op", request->op,
+                  "all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv or alltoall (root 0)")
+      ->check(CLI::IsMember(std::vector<std::string>(kSimulatedOps.begin(), kSimulatedOps.end())));
   app->add_option("--gpus", request->gpus, "N (GPUs 0..N-1) or a list a,b,c (default: the scenario's first job's)");
-  app->add_option("-b,--minbytes", request->min_bytes, "Smallest size, bytes (default 8)")
+  app->add_option("-b,--minbytes", request->min_bytes, "Smallest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 8)")
+      ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  app->add_option("-e,--maxbytes", request->max_bytes, "Largest size, bytes (default 128 MiB)")
+  app->add_option("-e,--maxbytes", request->max_bytes, "Largest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 128 MiB)")
+      ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
   app->add_option("-f,--stepfactor", request->factor, "Size factor between steps (default 2)")
       ->check(CLI::Range(1.01, 1024.0));

@@ -14,7 +14,7 @@ namespace vtsim::tools {
 struct CollectivesRequest {
   std::string scenario_file;            ///< "" = the built-in default scenario
   std::vector<std::string> overrides;   ///< --set
-  std::string op = "all_reduce";        ///< all_reduce, all_gather, reduce_scatter, sendrecv or alltoall
+  std::string op = "all_reduce";        ///< all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv, alltoall
   std::string gpus;                     ///< "N" (GPUs 0..N-1) or "a,b,c"; "" = job 0's GPUs
   std::int64_t min_bytes = 8;           ///< nccl-tests -b
   std::int64_t max_bytes = 128LL << 20; ///< nccl-tests -e
@@ -34,7 +34,7 @@ struct CollectiveRow {
 };
 
 /// The rows of `timings` for `op` over `ranks` ranks, with nccl-tests' bandwidths: algbw = size / time, busbw = algbw
-/// x 2(n-1)/n (all_reduce), (n-1)/n (all_gather, reduce_scatter, alltoall) or 1 (sendrecv).
+/// x 2(n-1)/n (all_reduce), (n-1)/n (all_gather, reduce_scatter, alltoall) or 1 (broadcast, reduce, sendrecv).
 std::vector<CollectiveRow> collective_rows(const std::string& op, int ranks,
                                            const std::vector<sim::CollectiveTiming>& timings);
 

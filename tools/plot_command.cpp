@@ -10,12 +10,20 @@
 
 namespace vtsim::tools {
 
+namespace {
+
+/// Whether `file` is JSON (`vtsim collectives --format json`) rather than a results.csv: its name says so.
+bool is_json(const std::string& file) { return file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0; }
+
+}  // namespace
+
 std::vector<std::string> plot_command(const PlotRequest& request, std::ostream& out) {
-  const ResultsTable table = ResultsTable::read(request.results_csv);
   std::vector<PlotSpec> plots;
-  if (request.kind == "scaling" || (request.kind == "auto" && has_scaling(table))) plots.push_back(scaling_plot(table));
-  if (request.kind == "tenants" || (request.kind == "auto" && has_tenants(table))) plots.push_back(tenants_plot(table));
-  if (request.kind == "breakdown" || request.kind == "auto") plots.push_back(breakdown_plot(table));
+  if (request.kind == "collectives" || (request.kind == "auto" && is_json(request.results_csv))) {
+    plots.push_back(collectives_plot(read_collectives_curve(request.results_csv)));
+  } else {
+    add_results_plots(request, plots);
+  }
   std::vector<std::string> images;
   for (const PlotSpec& plot : plots) {
     for (const std::string& image : render_plot(plot, request.out_dir, request.gnuplot)) {
@@ -26,13 +34,25 @@ std::vector<std::string> plot_command(const PlotRequest& request, std::ostream& 
   return images;
 }
 
+void add_results_plots(const PlotRequest& request, std::vector<PlotSpec>& plots) {
+  const ResultsTable table = ResultsTable::read(request.results_csv);
+  if (request.kind == "scaling" || (request.kind == "auto" && has_scaling(table))) plots.push_back(scaling_plot(table));
+  if (request.kind == "tenants" || (request.kind == "auto" && has_tenants(table))) plots.push_back(tenants_plot(table));
+  if (request.kind == "breakdown" || request.kind == "auto") plots.push_back(breakdown_plot(table));
+}
+
 Command add_plot_command(CLI::App& parent) {
   auto request = std::make_shared<PlotRequest>();
-  CLI::App* app = parent.add_subcommand("plot", "Draw a sweep's results.csv through gnuplot (SVG and PNG)");
-  app->add_option("results", request->results_csv, "A sweep's results.csv")->required();
+  CLI::App* app = parent.add_subcommand(
+      "plot", "Draw a sweep's results.csv, or vtsim collectives' JSON, through gnuplot (SVG and PNG)");
+  app->add_option("results", request->results_csv,
+                  "A sweep's results.csv, or the FILE.json of vtsim collectives --format json [--compare LOG]")
+      ->required();
   app->add_option("--out", request->out_dir, "Output folder for KIND.svg, KIND.png, KIND.dat, KIND.gp")->required();
-  app->add_option("--kind", request->kind, "scaling, tenants, breakdown, or auto (every kind the results allow)")
-      ->check(CLI::IsMember({"scaling", "tenants", "breakdown", "auto"}));
+  app->add_option("--kind", request->kind,
+                  "scaling, tenants, breakdown, collectives, or auto (every kind the results allow; collectives for a "
+                  ".json file)")
+      ->check(CLI::IsMember({"scaling", "tenants", "breakdown", "collectives", "auto"}));
   app->add_option("--gnuplot", request->gnuplot, "The gnuplot command (default: gnuplot from PATH)");
   return {app, [request] { plot_command(*request, std::cout); }};
 }

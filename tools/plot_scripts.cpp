@@ -9,6 +9,8 @@
 
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
+#include "models/input_file.hpp"
+#include "models/json_reader.hpp"
 
 namespace vtsim::tools {
 namespace {
@@ -250,6 +252,73 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
   for (std::size_t t = 0; t < titles.size(); ++t) {
     c += (t > 0 ? ", \\\n     ''" : "'breakdown.dat'") + std::string(" using ") + std::to_string(t + 2) +
          (t == 0 ? ":xtic(1)" : "") + " title " + gnuplot_quote(titles[t]);
+  }
+  c += "\n";
+  return plot;
+}
+
+CollectivesCurve read_collectives_curve(const std::string& file) {
+  const nlohmann::json document = parse_json_text(read_input_file(file), file);
+  JsonObject root = JsonValue(document, file, "").as_object();
+  CollectivesCurve curve;
+  curve.file = file;
+  const std::string op = root.require("op").as_name();
+  const std::size_t gpus = root.require("gpus").as_array(2).size();
+  curve.title = op + " over " + std::to_string(gpus) + " GPUs of " + root.require("scenario").as_name();
+  if (auto dtype = root.get("dtype")) curve.title += " (" + dtype->as_name() + ")";
+  const bool compared = root.get("compare_log").has_value();
+  if (compared) {
+    curve.measured = "measured: " + root.require("compare_log").as_name();
+    // An empty device name is what a log without "#  Rank" lines gives.
+    const auto device = root.get("measured_device");
+    if (device && !(device->is_string() && device->json().get_ref<const std::string&>().empty())) {
+      curve.measured += " (" + device->as_name() + ")";
+    }
+    root.require("mean_abs_error").as_number(0);
+    root.require("worst_error").as_number(-1);
+  }
+  for (const JsonValue& value : root.require("rows").as_array(1)) {
+    JsonObject row = value.as_object();
+    curve.bytes.push_back(row.require("bytes").as_positive_number());
+    curve.simulated_gBps.push_back(row.require("busbw_gBps").as_number(0));
+    row.require("time_us").as_number(0);
+    row.require("algbw_gBps").as_number(0);
+    row.require("nccl_choice").as_name();
+    if (compared) {
+      curve.measured_gBps.push_back(row.require("measured_busbw_gBps").as_number(0));
+      if (auto error = row.get("error")) error->as_number(-1);
+    }
+    row.finish();
+  }
+  root.finish();
+  return curve;
+}
+
+PlotSpec collectives_plot(const CollectivesCurve& curve) {
+  PlotSpec plot{"collectives", "", ""};
+  char line[128];
+  for (std::size_t i = 0; i < curve.bytes.size(); ++i) {
+    std::snprintf(line, sizeof line, "%.17g %.17g", curve.bytes[i], curve.simulated_gBps[i]);
+    plot.data += line;
+    // A size the log measured no bandwidth for stays off the measured curve (gnuplot skips "NaN").
+    if (!curve.measured_gBps.empty()) {
+      const std::optional<double>& measured = curve.measured_gBps[i];
+      if (measured && *measured > 0) {
+        std::snprintf(line, sizeof line, " %.17g", *measured);
+        plot.data += line;
+      } else {
+        plot.data += " NaN";
+      }
+    }
+    plot.data += "\n";
+  }
+  std::string& c = plot.commands;
+  c += "set title " + gnuplot_quote(printable(curve.title)) + "\n";
+  c += "set grid\nset key inside left top box opaque\nset logscale x 2\nset format x '%.0b %BB'\n";
+  c += "set xlabel 'size (bytes)'\nset ylabel 'busbw (GB/s)'\nset yrange [0:*]\n";
+  c += "plot 'collectives.dat' using 1:2 with linespoints pointtype 7 title 'simulated by vtsim'";
+  if (!curve.measured_gBps.empty()) {
+    c += ", \\\n     '' using 1:3 with linespoints pointtype 5 title " + gnuplot_quote(printable(curve.measured));
   }
   c += "\n";
   return plot;

@@ -6,9 +6,13 @@
 // - tenants: per-tenant samples/s as clustered bars per point, then all tenants' samples/s and Jain's fairness
 //   (sweeps whose points have several jobs);
 // - breakdown: each point's step time stacked as compute, interference, exposed communication, and any scheduler
-//   wait or context-switch columns (the mean over tenants when a point has several jobs).
+//   wait or context-switch columns (the mean over tenants when a point has several jobs);
+// - collectives: the bus bandwidth against size of `vtsim collectives --format json`, simulated, and measured when it
+//   was run with --compare (both curves, log-scaled sizes).
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/results_table.hpp"
 
@@ -33,6 +37,22 @@ PlotSpec scaling_plot(const ResultsTable& table);
 PlotSpec tenants_plot(const ResultsTable& table);
 /// The step-time breakdown plot.
 PlotSpec breakdown_plot(const ResultsTable& table);
+
+/// A busbw curve of `vtsim collectives --format json` (with --compare: the measured one beside it).
+struct CollectivesCurve {
+  std::string file;         ///< the JSON file it was read from
+  std::string title;        ///< e.g. "all_reduce over 8 GPUs of hgx-a100-8gpu"
+  std::string measured;     ///< the measured log's name and device; "" without --compare
+  std::vector<double> bytes;
+  std::vector<double> simulated_gBps;
+  std::vector<std::optional<double>> measured_gBps;  ///< per size; empty without --compare
+};
+
+/// Reads the JSON `vtsim collectives --format json` printed. Throws InputError naming the file and the JSON path of
+/// anything else.
+CollectivesCurve read_collectives_curve(const std::string& file);
+/// The busbw-against-size plot of `curve`.
+PlotSpec collectives_plot(const CollectivesCurve& curve);
 
 /// `text` as a single-quoted gnuplot string. Throws InputError when it holds a control character (a newline would end
 /// the string and start a gnuplot command): callers pass text from input through printable() first.

@@ -132,5 +132,30 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
   EXPECT_EQ(nccl_choice(nodes, NcclCollective::all_gather, 1024).algorithm, NcclAlgorithm::ring);
 }
 
+TEST(NcclTuning, BroadcastAndReduceAreRingChainsOfNSteps) {
+  // tuning.cc: nsteps = N for broadcast and reduce, so the ring's bus bandwidth is its algorithm bandwidth (x N/N);
+  // no tree. Latency: base + one ring hop when every channel takes the same ring, else N hops (Simple: a tree's hop).
+  NcclCommunicator node = one_a100_node();
+  for (NcclCollective collective : {NcclCollective::broadcast, NcclCollective::reduce}) {
+    node.same_channels = true;
+    NcclCostTable table = nccl_costs(node, collective);
+    EXPECT_NEAR(table.bandwidth_GBps[1][at(NcclProtocol::simple)], 240.0, 1e-9);
+    EXPECT_NEAR(table.bandwidth_GBps[1][at(NcclProtocol::ll)], 87.7, 1e-9);  // min(87.7, 240 x 0.5), x 8/8
+    EXPECT_NEAR(table.bandwidth_GBps[1][at(NcclProtocol::ll128)], 220.8, 1e-9);
+    EXPECT_EQ(table.bandwidth_GBps[0][at(NcclProtocol::simple)], 0.0);  // no tree
+    EXPECT_NEAR(table.latency_us[1][at(NcclProtocol::simple)], 8.4 + 3.4, 1e-9);
+    EXPECT_NEAR(table.latency_us[1][at(NcclProtocol::ll)], 6.6 + 0.6, 1e-9);
+    node.same_channels = false;
+    table = nccl_costs(node, collective);
+    EXPECT_NEAR(table.latency_us[1][at(NcclProtocol::simple)], 8.4 + 8 * 4.0, 1e-9);  // NVLink tree Simple hop
+    EXPECT_NEAR(table.latency_us[1][at(NcclProtocol::ll128)], 14.0 + 8 * 1.9, 1e-9);
+  }
+  // Across nodes the hop is the network's: 4 nodes of 8, same channels, Simple: 8.4 + 14.0.
+  const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
+                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true,
+                               .same_channels = true};
+  EXPECT_NEAR(nccl_costs(nodes, NcclCollective::broadcast).latency_us[1][at(NcclProtocol::simple)], 8.4 + 14.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace vtsim

@@ -44,6 +44,7 @@ TEST(CollectiveSweep, LargeSizesRunAtTheLinkBandwidthTimesTheProtocolsEfficiency
   for (auto [op, kind] : {std::pair{TestedOp::all_reduce, Collective::allreduce},
                           {TestedOp::all_gather, Collective::allgather},
                           {TestedOp::reduce_scatter, Collective::reduce_scatter},
+                          {TestedOp::broadcast, Collective::broadcast}, {TestedOp::reduce, Collective::reduce},
                           {TestedOp::sendrecv, Collective::sendrecv}, {TestedOp::alltoall, Collective::alltoall}}) {
     const CollectiveTiming timing = sweep(scenario, op, {bytes}).front();
     const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
@@ -78,6 +79,25 @@ TEST(CollectiveSweep, PointToPointOpsMoveTheirBytesInOneStep) {
               1e-9);
   EXPECT_NEAR(sweep(scenario, TestedOp::alltoall, {bytes}).front().time_s,
               (bytes / 8) / (kRoce100_Bps / 7) + alpha + step_extra, 1e-9);
+}
+
+TEST(CollectiveSweep, BroadcastAndReducePipelineTheDataThroughTheChain) {
+  // 64 MB, ring/Simple: Simple's base latency 8.4 us, then the chain: the data crosses one NIC's bandwidth once and
+  // the first chunk pays 7 hops, each one route's latency plus Simple's extra per network step (11.3 us).
+  const Scenario scenario = eight_hosts();
+  const Topology topology(scenario);
+  const double alpha = topology.latency_s(topology.route(0, 1));
+  const double bytes = 64e6;
+  for (TestedOp op : {TestedOp::broadcast, TestedOp::reduce}) {
+    const CollectiveTiming timing = sweep(scenario, op, {bytes}).front();
+    EXPECT_EQ(timing.choice, "ring/Simple");
+    EXPECT_NEAR(timing.time_s, 8.4e-6 + bytes / kRoce100_Bps + 7 * (alpha + 11.3e-6), 1e-9);
+  }
+  // The analytic fidelity's closed form (chain_time_s) gives the same.
+  Scenario analytic = scenario;
+  analytic.simulation.fidelity = Fidelity::analytic;
+  EXPECT_NEAR(sweep(analytic, TestedOp::broadcast, {bytes}).front().time_s,
+              8.4e-6 + bytes / kRoce100_Bps + 7 * (alpha + 11.3e-6), 1e-9);
 }
 
 }  // namespace

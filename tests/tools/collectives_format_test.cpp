@@ -16,6 +16,9 @@ TEST(CollectivesFormat, BandwidthsFollowNcclTestsDefinitions) {
   EXPECT_DOUBLE_EQ(collective_rows("all_reduce", 8, timings).front().busbw_gBps, 17.5);
   EXPECT_DOUBLE_EQ(collective_rows("all_gather", 8, timings).front().busbw_gBps, 8.75);
   EXPECT_DOUBLE_EQ(collective_rows("all_reduce", 8, timings).front().time_us, 100.0);
+  // Rooted collectives move the whole buffer over each link once: busbw = algbw.
+  EXPECT_DOUBLE_EQ(collective_rows("broadcast", 8, timings).front().busbw_gBps, 10.0);
+  EXPECT_DOUBLE_EQ(collective_rows("reduce", 8, timings).front().busbw_gBps, 10.0);
 }
 
 TEST(CollectivesFormat, NcclTestsLayoutRoundTripsThroughTheImporter) {
@@ -36,6 +39,19 @@ TEST(CollectivesFormat, NcclTestsLayoutRoundTripsThroughTheImporter) {
     EXPECT_NEAR(series.points[i].busbw_gBps, rows[i].busbw_gBps, 0.005);
   }
   EXPECT_NE(text.find("# Avg bus bandwidth"), std::string::npos);
+}
+
+TEST(CollectivesFormat, RootedCollectivesRoundTripWithTheirRootAndReduction) {
+  const std::vector<sim::CollectiveTiming> timings = {{1048576, 40e-6, "ring/LL128"}, {8388608, 60e-6, "ring/Simple"}};
+  for (const std::string op : {"broadcast", "reduce"}) {
+    const std::vector<CollectiveRow> rows = collective_rows(op, 2, timings);
+    const std::string text = format_nccl_tests(op, "half", rows, {"host0", "host0"}, {"NVIDIA H100", "NVIDIA H100"});
+    EXPECT_NE(text.find(op == "reduce" ? "     sum       0" : "    none       0"), std::string::npos) << text;
+    const CollectiveSeries series = calibrate::import_nccl_tests(text, "simulated.log", {});
+    EXPECT_EQ(series.op, op);
+    ASSERT_EQ(series.points.size(), 2u);
+    EXPECT_NEAR(series.points[1].busbw_gBps, 8388608 / 60e-6 / 1e9, 0.005);
+  }
 }
 
 }  // namespace

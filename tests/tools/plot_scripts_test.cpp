@@ -174,5 +174,64 @@ TEST(RenderPlot, MissingGnuplotIsAClearError) {
   }
 }
 
+// What `vtsim collectives --compare LOG --format json` prints, two sizes, the first not measured (busbw 0).
+constexpr const char* kComparedJson = R"({
+  "compare_log": "all_reduce_perf.log", "gpus": [0, 1], "mean_abs_error": 0.1, "measured_device": "NVIDIA A100",
+  "op": "all_reduce", "scenario": "box", "worst_error": -0.1,
+  "rows": [
+    {"algbw_gBps": 0.001, "busbw_gBps": 0.001, "bytes": 8, "error": null, "measured_busbw_gBps": 0.0,
+     "nccl_choice": "ring/LL", "time_us": 8},
+    {"algbw_gBps": 90, "busbw_gBps": 90, "bytes": 1048576, "error": -0.1, "measured_busbw_gBps": 100,
+     "nccl_choice": "ring/Simple", "time_us": 11.65}
+  ]
+})";
+
+CollectivesCurve curve_of(const std::string& text) {
+  const TempDir dir("collectives-plot");
+  const std::string file = dir.path() + "/curve.json";
+  write_text(file, text);
+  return read_collectives_curve(file);
+}
+
+TEST(CollectivesPlot, DrawsTheSimulatedAndTheMeasuredCurveLeavingUnmeasuredSizesOut) {
+  const PlotSpec plot = collectives_plot(curve_of(kComparedJson));
+  EXPECT_EQ(plot.name, "collectives");
+  EXPECT_EQ(plot.data, "8 0.001 NaN\n1048576 90 100\n");
+  EXPECT_NE(plot.commands.find("set logscale x 2"), std::string::npos);
+  EXPECT_NE(plot.commands.find("using 1:2"), std::string::npos);
+  EXPECT_NE(plot.commands.find("using 1:3"), std::string::npos);
+  EXPECT_NE(plot.commands.find("'measured: all_reduce_perf.log (NVIDIA A100)'"), std::string::npos);
+  EXPECT_NE(plot.commands.find("'all_reduce over 2 GPUs of box'"), std::string::npos);
+}
+
+TEST(CollectivesPlot, WithoutCompareOnlyTheSimulatedCurve) {
+  const PlotSpec plot = collectives_plot(curve_of(R"({"scenario": "box", "op": "broadcast", "dtype": "half",
+      "gpus": [0, 1, 2], "rows": [{"bytes": 1024, "time_us": 10.24, "algbw_gBps": 0.1, "busbw_gBps": 0.1,
+      "nccl_choice": "ring/LL"}]})"));
+  EXPECT_EQ(plot.data, "1024 0.10000000000000001\n");
+  EXPECT_EQ(plot.commands.find("using 1:3"), std::string::npos);
+  EXPECT_NE(plot.commands.find("'broadcast over 3 GPUs of box (half)'"), std::string::npos);
+}
+
+TEST(CollectivesPlot, AnythingElseIsOneClearError) {
+  // A key the format does not have, a name with a newline (it would reach the script), a negative bandwidth.
+  for (const auto& [text, message] :
+       {std::pair<std::string, std::string>{R"({"scenario": "b", "op": "all_reduce", "gpus": [0, 1], "rows": [
+          {"bytes": 8, "time_us": 1, "algbw_gBps": 1, "busbw_gBps": 1, "nccl_choice": "x", "colour": 1}]})",
+                                            "rows[0].colour: unknown key"},
+        {R"({"scenario": "b\nsystem 'touch x'", "op": "all_reduce", "gpus": [0, 1], "rows": []})", "scenario"},
+        {R"({"scenario": "b", "op": "all_reduce", "gpus": [0, 1], "rows": [
+          {"bytes": 8, "time_us": 1, "algbw_gBps": 1, "busbw_gBps": -1, "nccl_choice": "x"}]})",
+         "rows[0].busbw_gBps"}}) {
+    try {
+      curve_of(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("curve.json"), std::string::npos) << error.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vtsim::tools
