@@ -15,15 +15,48 @@ namespace {
 constexpr std::int64_t kMaxInt = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxBytes = std::int64_t{1} << 50;  // 1 PiB: bounds typos, not hardware
 
+// Physical bounds of what a profile may hold, wide enough for any device these tools measure and narrow enough that a
+// unit slip or a corrupted value (1e-310 GB/s, 1e308 us) is refused before it reaches SimGrid, where a vanishing rate
+// never ends a transfer and a huge latency never ends a run (issue 11, item 6).
+// Bandwidths: 1 MB/s (far below any PCIe, NVLink, HBM or NIC path) to 100 TB/s (20x an H200's 4.8 TB/s HBM, the
+// fastest catalogued memory, models/gpu_catalog.cpp).
+constexpr double kMinBandwidth_gBps = 1e-3;
+constexpr double kMaxBandwidth_gBps = 1e5;
+// Latencies and per-call times: 1 ns to 1,000 s (a nccl-tests call of 1 TiB at 1 GB/s).
+constexpr double kMinTime_us = 1e-3;
+constexpr double kMaxTime_us = 1e9;
+// Throughput: 1 GFLOP/s to 10 PFLOP/s (an H200's dense fp16 is 989 TFLOP/s, FP8 with sparsity ~4 PFLOP/s).
+constexpr double kMinTflops = 1e-3;
+constexpr double kMaxTflops = 1e4;
+// A GEMM curve's efficiency over the catalog peak: up to 2.25, the most Winograd's fewer multiplies can show
+// (models/compute_model.hpp ComputeParameters).
+constexpr double kMaxEfficiency = 2.25;
+constexpr double kMinEfficiency = 1e-3;
+// Memory: 1 MiB to 100 TiB.
+constexpr double kMinMemory_gib = 1.0 / 1024;
+constexpr double kMaxMemory_gib = 1e5;
+// A step of a training log: 1 us to one day.
+constexpr double kMaxStep_s = 86400;
+
+double bandwidth_gBps(const JsonValue& value) { return value.as_number(kMinBandwidth_gBps, kMaxBandwidth_gBps); }
+double time_us(const JsonValue& value) { return value.as_number(kMinTime_us, kMaxTime_us); }
+double tflops(const JsonValue& value) { return value.as_number(kMinTflops, kMaxTflops); }
+
+std::optional<double> optional_bandwidth(JsonObject& object, std::string_view key) {
+  const std::optional<JsonValue> value = object.get(key);
+  if (!value) return std::nullopt;
+  return bandwidth_gBps(*value);
+}
+
+std::optional<double> optional_time(JsonObject& object, std::string_view key) {
+  const std::optional<JsonValue> value = object.get(key);
+  if (!value) return std::nullopt;
+  return time_us(*value);
+}
+
 std::string optional_string(JsonObject& object, std::string_view key) {
   const std::optional<JsonValue> value = object.get(key);
   return value ? value->as_string() : std::string();
-}
-
-std::optional<double> optional_positive(JsonObject& object, std::string_view key) {
-  const std::optional<JsonValue> value = object.get(key);
-  if (!value) return std::nullopt;
-  return value->as_positive_number();
 }
 
 int read_int(const JsonValue& value, std::int64_t min, std::int64_t max = kMaxInt) {
@@ -65,7 +98,7 @@ GemmMeasurement read_gemm(const JsonValue& value) {
   gemm.m = object.require("m").as_int(1);
   gemm.n = object.require("n").as_int(1);
   gemm.k = object.require("k").as_int(1);
-  gemm.tflops = object.require("tflops").as_positive_number();
+  gemm.tflops = tflops(object.require("tflops"));
   object.finish();
   return gemm;
 }
@@ -75,8 +108,8 @@ P2pMeasurement read_p2p(const JsonValue& value) {
   P2pMeasurement p2p;
   p2p.src = read_int(object.require("src"), 0);
   p2p.dst = read_int(object.require("dst"), 0);
-  p2p.bandwidth_gBps = object.require("bandwidth_gBps").as_positive_number();
-  p2p.latency_us = optional_positive(object, "latency_us");
+  p2p.bandwidth_gBps = bandwidth_gBps(object.require("bandwidth_gBps"));
+  p2p.latency_us = optional_time(object, "latency_us");
   object.finish();
   if (p2p.src == p2p.dst) value.fail("src and dst are the same GPU (" + std::to_string(p2p.src) + ")");
   return p2p;
@@ -89,12 +122,12 @@ GpuSection read_gpu(const JsonValue& value) {
   gpu.name = object.require("name").as_string();
   gpu.catalog_gpu = optional_string(object, "catalog_gpu");
   if (auto gemm = object.get("gemm")) gpu.gemm = read_list<GemmMeasurement>(*gemm, read_gemm);
-  gpu.memory_bandwidth_gBps = optional_positive(object, "memory_bandwidth_gBps");
-  gpu.h2d_gBps = optional_positive(object, "h2d_gBps");
-  gpu.d2h_gBps = optional_positive(object, "d2h_gBps");
+  gpu.memory_bandwidth_gBps = optional_bandwidth(object, "memory_bandwidth_gBps");
+  gpu.h2d_gBps = optional_bandwidth(object, "h2d_gBps");
+  gpu.d2h_gBps = optional_bandwidth(object, "d2h_gBps");
   if (auto p2p = object.get("p2p")) gpu.p2p = read_list<P2pMeasurement>(*p2p, read_p2p);
-  gpu.kernel_launch_us = optional_positive(object, "kernel_launch_us");
-  gpu.context_switch_us = optional_positive(object, "context_switch_us");
+  gpu.kernel_launch_us = optional_time(object, "kernel_launch_us");
+  gpu.context_switch_us = optional_time(object, "context_switch_us");
   if (auto share = object.get("collective_sm_share")) gpu.collective_sm_share = share->as_number(0, 0.999);
   object.finish();
   return gpu;
@@ -106,10 +139,10 @@ CollectivePoint read_collective_point(const JsonValue& value) {
   JsonObject object = value.as_object();
   CollectivePoint point;
   point.bytes = object.require("bytes").as_int(1, kMaxBytes);
-  point.time_us = object.require("time_us").as_positive_number();
-  point.algbw_gBps = object.require("algbw_gBps").as_number(0);
-  point.busbw_gBps = object.require("busbw_gBps").as_number(0);
-  point.in_place_time_us = optional_positive(object, "in_place_time_us");
+  point.time_us = time_us(object.require("time_us"));
+  point.algbw_gBps = object.require("algbw_gBps").as_number(0, kMaxBandwidth_gBps);
+  point.busbw_gBps = object.require("busbw_gBps").as_number(0, kMaxBandwidth_gBps);
+  point.in_place_time_us = optional_time(object, "in_place_time_us");
   object.finish();
   return point;
 }
@@ -137,8 +170,8 @@ RdmaPoint read_rdma_point(const JsonValue& value) {
   JsonObject object = value.as_object();
   RdmaPoint point;
   point.bytes = object.require("bytes").as_int(1, kMaxBytes);
-  point.latency_us = optional_positive(object, "latency_us");
-  point.bandwidth_gBps = optional_positive(object, "bandwidth_gBps");
+  point.latency_us = optional_time(object, "latency_us");
+  point.bandwidth_gBps = optional_bandwidth(object, "bandwidth_gBps");
   object.finish();
   if (!point.latency_us && !point.bandwidth_gBps) value.fail("expected 'latency_us' or 'bandwidth_gBps'");
   return point;
@@ -215,7 +248,7 @@ MigProfileRow read_mig_row(const JsonValue& value) {
   row.id = read_int(object.require("id"), 0);
   row.instances_free = read_int(object.require("instances_free"), 0);
   row.instances_total = read_int(object.require("instances_total"), 0);
-  row.memory_gib = object.require("memory_gib").as_positive_number();
+  row.memory_gib = object.require("memory_gib").as_number(kMinMemory_gib, kMaxMemory_gib);
   row.p2p = object.require("p2p").as_bool();
   row.sms = read_int(object.require("sms"), 1);
   row.dec = read_int(object.require("dec"), 0);
@@ -242,8 +275,8 @@ FitSegment read_segment(const JsonValue& value) {
   JsonObject object = value.as_object();
   FitSegment segment;
   segment.from_bytes = object.require("from_bytes").as_int(0, kMaxBytes);
-  segment.alpha_us = object.require("alpha_us").as_number(0);
-  segment.beta_gBps = object.require("beta_gBps").as_positive_number();
+  segment.alpha_us = object.require("alpha_us").as_number(0, kMaxTime_us);
+  segment.beta_gBps = bandwidth_gBps(object.require("beta_gBps"));
   segment.residual = object.require("residual").as_number(0);
   segment.points = read_int(object.require("points"), 1);
   object.finish();
@@ -257,8 +290,8 @@ AlphaBetaFit read_alpha_beta(const JsonValue& value) {
   fit.subject = object.require("subject").as_string();
   if (auto link_class = object.get("link_class")) fit.link_class = link_class->as_choice(kClasses);
   if (auto transport = object.get("transport")) fit.transport = transport->as_choice(rdma_transport_names());
-  fit.alpha_us = object.require("alpha_us").as_number(0);
-  fit.beta_gBps = object.require("beta_gBps").as_positive_number();
+  fit.alpha_us = object.require("alpha_us").as_number(0, kMaxTime_us);
+  fit.beta_gBps = bandwidth_gBps(object.require("beta_gBps"));
   fit.residual = object.require("residual").as_number(0);
   fit.points = read_int(object.require("points"), 1);
   if (auto segments = object.get("segments")) fit.segments = read_list<FitSegment>(*segments, read_segment);
@@ -279,12 +312,14 @@ GemmEfficiencyCurve read_curve(const JsonValue& value) {
   JsonObject object = value.as_object();
   GemmEfficiencyCurve curve;
   curve.precision = read_precision(object.require("precision"));
-  curve.asymptotic_tflops = object.require("asymptotic_tflops").as_positive_number();
-  curve.half_rate_gflop = object.require("half_rate_gflop").as_number(0);
+  curve.asymptotic_tflops = tflops(object.require("asymptotic_tflops"));
+  curve.half_rate_gflop = object.require("half_rate_gflop").as_number(0, 1e9);  // up to 1 EFLOP per kernel
   curve.residual = object.require("residual").as_number(0);
   curve.points = read_int(object.require("points"), 1);
-  curve.catalog_peak_tflops = optional_positive(object, "catalog_peak_tflops");
-  curve.max_efficiency = optional_positive(object, "max_efficiency");
+  if (auto peak = object.get("catalog_peak_tflops")) curve.catalog_peak_tflops = tflops(*peak);
+  if (auto efficiency = object.get("max_efficiency")) {
+    curve.max_efficiency = efficiency->as_number(kMinEfficiency, kMaxEfficiency);
+  }
   object.finish();
   return curve;
 }
@@ -332,7 +367,7 @@ StepTimeSeries read_step_times(const JsonValue& value) {
   series.log_format = object.require("log_format").as_choice(kFormats);
   series.field = object.require("field").as_string();
   const JsonValue times = object.require("times_s");
-  series.times_s = read_list<double>(times, [](const JsonValue& t) { return t.as_positive_number(); });
+  series.times_s = read_list<double>(times, [](const JsonValue& t) { return t.as_number(1e-6, kMaxStep_s); });
   if (series.times_s.size() < 2) times.fail("expected at least two step times");
   object.finish();
   return series;

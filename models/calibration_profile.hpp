@@ -270,7 +270,11 @@ CalibrationProfile parse_calibration_profile(const nlohmann::json& json, const s
 CalibrationProfile load_calibration_profile(const std::string& file);
 /// The profile as a JSON document; parse_calibration_profile(calibration_profile_json(p)) equals p (but `file`).
 nlohmann::json calibration_profile_json(const CalibrationProfile& profile);
-/// Writes the profile as indented JSON; a file that cannot be written is an InputError.
+/// The profile as indented JSON text, checked to load (parse_calibration_profile) as `file`: an InputError naming the
+/// value the loader would refuse otherwise.
+std::string checked_calibration_profile_text(const CalibrationProfile& profile, const std::string& file);
+/// Writes checked_calibration_profile_text atomically (a temporary file, synced, renamed over `file`): a failure leaves
+/// the old profile as it was. A value the loader would refuse, or a file that cannot be written, is an InputError.
 void save_calibration_profile(const CalibrationProfile& profile, const std::string& file);
 
 }  // namespace vtsim

@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include "models/calibration_profile.hpp"
+
+#include "models/atomic_file.hpp"
 #include "models/error.hpp"
 
 namespace vtsim {
@@ -176,11 +178,20 @@ nlohmann::json calibration_profile_json(const CalibrationProfile& profile) {
   return document;
 }
 
+std::string checked_calibration_profile_text(const CalibrationProfile& profile, const std::string& file) {
+  const nlohmann::json document = calibration_profile_json(profile);
+  // What an importer or a fit produced must be what the loader reads: a value outside the loader's bounds (an
+  // in-place time of 0, a bandwidth of 1e308) would leave a profile no command can use.
+  try {
+    parse_calibration_profile(document, file);
+  } catch (const InputError& error) {
+    throw InputError(std::string(error.what()) + " (not written: the profile would not load)");
+  }
+  return document.dump(2) + "\n";
+}
+
 void save_calibration_profile(const CalibrationProfile& profile, const std::string& file) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  if (!out) throw InputError(file + ": cannot write file");
-  out << calibration_profile_json(profile).dump(2) << '\n';
-  if (!out.flush()) throw InputError(file + ": cannot write file");
+  write_file_atomically(file, checked_calibration_profile_text(profile, file));
 }
 
 }  // namespace vtsim

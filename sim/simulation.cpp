@@ -7,9 +7,11 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <simgrid/s4u/Engine.hpp>
 
+#include "models/atomic_file.hpp"
 #include "models/collective_model.hpp"
 #include "models/ddp_buckets.hpp"
 #include "models/error.hpp"
@@ -431,11 +433,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.calibration_profile = scenario.calibration_profile;
   result.calibrated = calibrated_values(scenario, active);
   if (tracer != nullptr) {
-    std::ofstream out(options.trace_file);
-    if (!out) throw InputError(options.trace_file + ": cannot write the trace");
-    trace.write(out);
-    out.flush();
-    if (!out) throw InputError(options.trace_file + ": writing the trace failed (is the disk full?)");
+    std::ostringstream text;
+    trace.write(text);
+    write_file_atomically(options.trace_file, text.str());  // a failed write leaves no half trace behind
   }
   return result;
 }

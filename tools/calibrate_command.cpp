@@ -17,6 +17,7 @@
 #include "calibrate/step_times_importer.hpp"
 #include "models/variability.hpp"
 #include "calibrate/topology_importer.hpp"
+#include "models/atomic_file.hpp"
 #include "models/error.hpp"
 #include "models/input_file.hpp"
 #include "tools/calibrate_show.hpp"
@@ -49,7 +50,7 @@ std::string drop_fits(CalibrationProfile& profile) {
 void write_or_print(const CalibrationProfile& profile, const std::string& out_file,
                     const std::vector<std::string>& lines) {
   if (out_file.empty()) {
-    std::cout << calibration_profile_json(profile).dump(2) << '\n';
+    std::cout << checked_calibration_profile_text(profile, "the imported profile");
     for (const std::string& line : lines) std::cerr << "vtsim: " << line << '\n';
     return;
   }
@@ -281,6 +282,7 @@ Command add_calibrate_command(CLI::App& parent) {
             if (*fit) fit_command(options->profile);
             if (*show) show_command(options->profile, options->format == "json");
             if (*import) {
+              refuse_overwriting_inputs(options->into, options->import.logs, "--into");
               CalibrationProfile profile = load_or_new_profile(options->into);
               const std::vector<std::string> lines = import_logs(profile, options->import);
               write_or_print(profile, options->into, lines);

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "models/error.hpp"
-#include "tools/atomic_file.hpp"
+#include "models/atomic_file.hpp"
 #include "tools/command.hpp"
 #include "tools/sweep_folder.hpp"
 #include "tools/sweep_output.hpp"

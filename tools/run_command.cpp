@@ -5,6 +5,7 @@
 #include <system_error>
 #include <memory>
 
+#include "models/atomic_file.hpp"
 #include "models/error.hpp"
 #include "models/scenario.hpp"
 #include "tools/check_command.hpp"
@@ -19,14 +20,12 @@ void run_command(const RunRequest& request, std::ostream& out) {
   std::vector<std::string> compare = request.compare;
   if (request.scenario_file.empty() && compare.empty()) compare.push_back("cluster.host.nvlink.enabled=false");
 
-  // The trace must not overwrite the scenario it comes from.
-  std::error_code error;
-  if (!request.trace_file.empty() && !request.scenario_file.empty() &&
-      std::filesystem::equivalent(request.trace_file, request.scenario_file, error)) {
-    throw InputError(request.trace_file + ": --trace would overwrite the scenario file");
-  }
   // Load every variant here first, so that a bad scenario or override fails fast, once, before any simulation.
   const Scenario scenario = load_scenario_or_default(request.scenario_file, request.overrides);
+  // The trace must not overwrite the files the run reads: its scenario and its calibration profile.
+  if (!request.trace_file.empty()) {
+    refuse_overwriting_inputs(request.trace_file, {request.scenario_file, scenario.calibration_profile}, "--trace");
+  }
   std::vector<Scenario> variants;
   for (const std::string& assignment : compare) {
     std::vector<std::string> overrides = request.overrides;

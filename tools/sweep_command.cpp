@@ -8,7 +8,7 @@
 
 #include "models/error.hpp"
 #include "models/scenario_loader.hpp"
-#include "tools/atomic_file.hpp"
+#include "models/atomic_file.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/point_runner.hpp"

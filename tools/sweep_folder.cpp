@@ -6,7 +6,7 @@
 
 #include "models/error.hpp"
 #include "models/json_reader.hpp"
-#include "tools/atomic_file.hpp"
+#include "models/atomic_file.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tools/atomic_file.hpp"
+#include "models/atomic_file.hpp"
 #include "tools/csv.hpp"
 #include "tools/sweep_csv.hpp"
 

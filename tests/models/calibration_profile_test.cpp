@@ -1,5 +1,8 @@
 #include "models/calibration_profile.hpp"
 
+#include <cstdio>
+#include <functional>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -90,7 +93,7 @@ TEST(CalibrationProfile, MisspeltKeySuggestsTheNearest) {
 TEST(CalibrationProfile, ErrorsNameTheJsonPath) {
   json document = calibration_profile_json(full_profile());
   document["collectives"][0]["points"][1]["time_us"] = -3;
-  EXPECT_EQ(error_of(document), "p.json: collectives[0].points[1].time_us: expected a number > 0, got -3");
+  EXPECT_EQ(error_of(document), "p.json: collectives[0].points[1].time_us: expected a number from 0.001 to 1e+09, got -3");
 
   document = calibration_profile_json(full_profile());
   document["version"] = 2;
@@ -111,6 +114,48 @@ TEST(CalibrationProfile, ErrorsNameTheJsonPath) {
   document = calibration_profile_json(full_profile());
   document["gpu"]["provenance"].erase("tool");
   EXPECT_EQ(error_of(document), "p.json: gpu.provenance: missing required key 'tool'");
+}
+
+TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
+  // Each would stall or crash SimGrid (a rate of 1e-310 never ends a transfer) or hang a run (issue 11, item 6).
+  const std::vector<std::pair<std::function<void(json&)>, std::string>> cases = {
+      {[](json& d) { d["gpu"]["p2p"][0]["bandwidth_gBps"] = 1e-310; }, "p.json: gpu.p2p[0].bandwidth_gBps: "},
+      {[](json& d) { d["gpu"]["h2d_gBps"] = 1e-310; }, "p.json: gpu.h2d_gBps: "},
+      {[](json& d) { d["gpu"]["memory_bandwidth_gBps"] = 1e9; }, "p.json: gpu.memory_bandwidth_gBps: "},
+      {[](json& d) { d["fits"]["alpha_beta"][0]["alpha_us"] = 1e308; }, "p.json: fits.alpha_beta[0].alpha_us: "},
+      {[](json& d) { d["gemm_efficiency"]["curves"][0]["max_efficiency"] = 1e-310; },
+       "p.json: gemm_efficiency.curves[0].max_efficiency: "},
+      {[](json& d) { d["gpu"]["kernel_launch_us"] = 1e-12; }, "p.json: gpu.kernel_launch_us: "},
+      {[](json& d) { d["rdma"][1]["points"][0]["bandwidth_gBps"] = 1e308; }, "p.json: rdma[1].points[0].bandwidth_gBps: "},
+      {[](json& d) { d["gpu"]["gemm"][0]["tflops"] = 1e7; }, "p.json: gpu.gemm[0].tflops: "},
+  };
+  for (const auto& [change, message] : cases) {
+    json document = calibration_profile_json(full_profile());
+    change(document);
+    EXPECT_THAT(error_of(document), HasSubstr(message));
+    EXPECT_THAT(error_of(document), HasSubstr("expected a number from "));
+  }
+}
+
+TEST(CalibrationProfile, AProfileTheLoaderWouldRefuseIsNeitherWrittenNorPrinted) {
+  // An importer that let an in-place time of 0 through (issue 11, item 13): the check names the value, and the good
+  // profile on disk stays as it was.
+  const std::string file = ::testing::TempDir() + "vtsim-profile-check.json";
+  save_calibration_profile(full_profile(), file);
+  const CalibrationProfile before = load_calibration_profile(file);
+  CalibrationProfile bad = full_profile();
+  bad.collectives[0].points[0].in_place_time_us = 0.0;
+  try {
+    save_calibration_profile(bad, file);
+    ADD_FAILURE() << "written";
+  } catch (const InputError& error) {
+    EXPECT_THAT(std::string(error.what()), HasSubstr("collectives[0].points[0].in_place_time_us"));
+    EXPECT_THAT(std::string(error.what()), HasSubstr("not written"));
+  }
+  CalibrationProfile after = load_calibration_profile(file);
+  after.file = before.file;
+  EXPECT_EQ(after, before);
+  std::remove(file.c_str());
 }
 
 TEST(CalibrationProfile, TopologyConnectionHelpers) {

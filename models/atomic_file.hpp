@@ -2,17 +2,24 @@
 // Writing a file so that a reader, or a rerun after a crash, sees either the old content or the new, never a part.
 
 #include <string>
+#include <vector>
 
-namespace vtsim::tools {
+namespace vtsim {
 
-/// Writes `content` to `file` through a temporary file in the same folder, synced, then renamed over `file`.
-/// Throws std::runtime_error on an I/O failure.
+/// Throws InputError "OUTPUT: OPTION would overwrite the input INPUT" when `output` is the same file as one of
+/// `inputs` (through any path or link); nothing when it does not exist yet.
+void refuse_overwriting_inputs(const std::string& output, const std::vector<std::string>& inputs,
+                               const std::string& option);
+
+/// Writes `content` to `file` through a temporary file in the same folder, synced, then renamed over `file`; a device
+/// or a pipe (/dev/stdout, a FIFO) is written in place.
+/// Throws InputError on an I/O failure (the target keeps its old content).
 void write_file_atomically(const std::string& file, const std::string& content);
 
 /// An output file written through a temporary that is renamed over the target by commit(); abandoned otherwise.
 class AtomicOutput {
  public:
-  /// Opens FILE.tmp-PID for writing. Throws std::runtime_error.
+  /// Opens FILE.tmp-PID for writing (FILE itself when it is a device or a pipe). Throws InputError.
   explicit AtomicOutput(std::string file);
   ~AtomicOutput();
   AtomicOutput(const AtomicOutput&) = delete;
@@ -31,4 +38,4 @@ class AtomicOutput {
   int fd_ = -1;
 };
 
-}  // namespace vtsim::tools
+}  // namespace vtsim

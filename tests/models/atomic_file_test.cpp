@@ -1,0 +1,101 @@
+// Output files are written whole or not at all (issue 11, item 12): a failed write keeps the old content and leaves no
+// temporary behind; a device is written in place, never replaced; an output that is one of the inputs is refused.
+
+#include "models/atomic_file.hpp"
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "models/error.hpp"
+
+namespace vtsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Folder {
+  fs::path path;
+  Folder() {
+    char name[] = "/tmp/vtsim-atomic-XXXXXX";
+    path = ::mkdtemp(name);
+  }
+  ~Folder() { fs::remove_all(path); }
+};
+
+std::string contents(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TEST(AtomicFile, ReplacesTheContentWhole) {
+  const Folder folder;
+  const fs::path file = folder.path / "out.json";
+  write_file_atomically(file, "old\n");
+  write_file_atomically(file, "new\n");
+  EXPECT_EQ(contents(file), "new\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(folder.path), fs::directory_iterator()), 1);
+}
+
+TEST(AtomicFile, AFailedWriteKeepsTheOldContentAndNoTemporary) {
+  // A child whose files may not grow past 1 KiB (the disk is "full"): writing 1 MiB fails.
+  const Folder folder;
+  const fs::path file = folder.path / "profile.json";
+  write_file_atomically(file, "good profile\n");
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{1024, 1024};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      write_file_atomically(file, std::string(1 << 20, 'x'));
+    } catch (const InputError&) {
+      ::_exit(0);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the failed write was not an InputError";
+  EXPECT_EQ(contents(file), "good profile\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(folder.path), fs::directory_iterator()), 1);
+}
+
+TEST(AtomicFile, ADeviceIsWrittenInPlaceNotReplaced) {
+  write_file_atomically("/dev/null", "discarded\n");
+  struct stat device {};
+  ASSERT_EQ(::stat("/dev/null", &device), 0);
+  EXPECT_TRUE(S_ISCHR(device.st_mode));
+  EXPECT_THROW(write_file_atomically("/dev/full", "x"), InputError);
+  ASSERT_EQ(::stat("/dev/full", &device), 0);
+  EXPECT_TRUE(S_ISCHR(device.st_mode));
+}
+
+TEST(AtomicFile, AnOutputThatIsAnInputIsRefused) {
+  const Folder folder;
+  const fs::path scenario = folder.path / "s.json";
+  write_file_atomically(scenario, "{}\n");
+  const std::string same = (folder.path / "." / "s.json").string();
+  try {
+    refuse_overwriting_inputs(same, {"other.json", scenario.string()}, "--trace");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), same + ": --trace would overwrite the input " + scenario.string());
+  }
+  EXPECT_NO_THROW(refuse_overwriting_inputs((folder.path / "trace.json").string(), {scenario.string()}, "--trace"));
+}
+
+}  // namespace
+}  // namespace vtsim
