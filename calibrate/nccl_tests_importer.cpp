@@ -19,6 +19,7 @@ struct Columns {
   std::size_t size = 0;
   std::size_t type = 0;
   std::size_t redop = 0;
+  std::optional<std::size_t> root;         // rooted collectives print their root; the others -1
   std::size_t time = 0;                    // out-of-place time; algbw, busbw, #wrong follow
   std::optional<std::size_t> in_place;     // in-place time
   std::size_t needed = 0;                  // tokens a row must have
@@ -55,6 +56,7 @@ std::optional<Columns> header_columns(const LogText& log, std::size_t index) {
   if (!type || !redop) log.fail(index, "expected 'type' and 'redop' in the column header");
   columns.type = *type;
   columns.redop = *redop;
+  columns.root = find_token(tokens, 0, {"root"});
   columns.time = *time;
   columns.needed = *time + 4;
   const auto in_place = find_token(tokens, *time + 4, {"time", "cputime"});
@@ -78,6 +80,46 @@ std::string join(const std::set<std::string>& names, std::string_view separator)
   return text;
 }
 
+// nccl-tests' data type names (-d): a line whose type column holds one is a data row, however malformed its size.
+bool is_nccl_tests_type(std::string_view token) {
+  static const std::set<std::string_view> kTypes = {"int8",   "uint8",  "int32", "uint32",   "int64",  "uint64",
+                                                    "half",   "float",  "double", "bfloat16", "f8e4m3", "f8e5m2",
+                                                    "fp8_e4m3", "fp8_e5m2"};
+  return kTypes.contains(token);
+}
+
+// The log's text without the rank prefixes launchers add to every line: `srun -l` ("  0: "), `mpirun --tag-output`
+// ("[1,0]<stdout>:") and `mpirun --output-filename`-less Open MPI timestamps are not stripped. Line numbers stay.
+std::string without_launcher_prefixes(std::string_view text) {
+  static const std::regex kPrefix(R"(^(\s*\d+:\s?|\[\d+,\d+\]<std(?:out|err)>:\s?))");
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string line(text.substr(start, end - start));
+    out += std::regex_replace(line, kPrefix, "", std::regex_constants::format_first_only);
+    if (end < text.size()) out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
+
+// The collective a log measured, from its bus factor (busbw / algbw) and its reduction and root columns, when the
+// log does not name it: 2(n-1)/n is all_reduce; (n-1)/n with a reduction reduce_scatter; 1 with a reduction reduce,
+// with a root broadcast. all_gather and alltoall (both (n-1)/n, no reduction, no root) cannot be told apart.
+std::optional<std::string> collective_from_factor(double factor, int ranks, bool reduces, bool rooted) {
+  const double n = ranks;
+  const auto near = [&](double expected) { return std::abs(factor - expected) <= 0.01 * expected; };
+  if (ranks >= 2 && near(2 * (n - 1) / n) && !near(1.0)) return "all_reduce";  // n = 2: 2(n-1)/n = 1
+  if (ranks >= 2 && near((n - 1) / n) && !near(1.0)) return reduces ? std::optional<std::string>("reduce_scatter") : std::nullopt;
+  if (near(1.0)) {
+    if (reduces) return ranks == 2 ? std::nullopt : std::optional<std::string>("reduce");
+    if (rooted) return "broadcast";
+  }
+  return std::nullopt;
+}
+
 // Validation: nccl-tests prints the number of wrong elements, or N/A when it did not check.
 void check_wrong(const LogText& log, std::size_t index, std::string_view token) {
   if (token == "N/A") return;
@@ -86,10 +128,23 @@ void check_wrong(const LogText& log, std::size_t index, std::string_view token) 
   }
 }
 
+// The collective of a log that does not name it, from its fastest row's bus factor (precise enough at >= 5 GB/s) and
+// the number of ranks its "#  Rank" lines give.
+std::optional<std::string> infer_collective(const std::vector<std::pair<std::size_t, CollectivePoint>>& rows,
+                                            std::size_t ranks, bool reduces, bool rooted) {
+  if (ranks < 2 || rows.empty()) return std::nullopt;
+  const auto& fastest = *std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.second.algbw_gBps < b.second.algbw_gBps;
+  });
+  if (fastest.second.algbw_gBps < 5) return std::nullopt;
+  return collective_from_factor(fastest.second.busbw_gBps / fastest.second.algbw_gBps, static_cast<int>(ranks), reduces,
+                                rooted);
+}
+
 }  // namespace
 
 CollectiveSeries import_nccl_tests(std::string_view text, const std::string& file, const NcclTestsOptions& options) {
-  const LogText log(file, text);
+  const LogText log(file, without_launcher_prefixes(text));
   // "#  Rank  0 Group  0 Pid  1234 on HOST device  0 [0000:07:00] NAME"; Group and Pid are absent in older versions.
   static const std::regex kRank(R"(^\s*#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+\d+\s+)?)"
                                 R"(on\s+(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s+(.*\S)\s*$)");
@@ -103,6 +158,8 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
   std::optional<Columns> columns;
   std::optional<std::pair<std::string, std::string>> type_and_op;
   std::vector<std::pair<std::size_t, CollectivePoint>> rows;  // with their line index
+  std::map<std::int64_t, std::size_t> row_of_size;            // line of each size seen
+  bool rooted = false;                                        // a row printed a root >= 0
 
   for (std::size_t i = 0; i < log.size(); ++i) {
     const std::string& line = log.line(i);
@@ -117,15 +174,23 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
         program = match[1].str();
       } else if (std::regex_search(line, match, kLibrary)) {
         nccl = nccl_version_from_code(log.integer(i, match[1].str(), "nccl-library", 0));
-      } else if (!columns) {
-        columns = header_columns(log, i);
+      } else if (auto header = header_columns(log, i)) {
+        // A second result table: two runs concatenated, or one log pasted twice.
+        if (columns) log.fail(i, "a second nccl-tests result table: import one run per log");
+        columns = header;
       }
       continue;
     }
     if (std::regex_search(line, match, kNcclVersion)) nccl = "NCCL " + match[1].str();
     const std::vector<std::string_view> tokens = split_tokens(line);
-    if (!is_unsigned_integer(tokens[0])) continue;  // NCCL INFO/WARN lines, launcher noise
+    // A data row: its size is a whole number, or its type column names a data type (a row whose size is malformed,
+    // which must not be dropped without a word). Anything else is NCCL INFO/WARN output or launcher noise.
+    const bool typed_row = columns && tokens.size() > columns->type && is_nccl_tests_type(tokens[columns->type]);
+    if (!is_unsigned_integer(tokens[0]) && !typed_row) continue;
     if (!columns) log.fail(i, "data row before the nccl-tests column header ('#  size  count  type ...')");
+    if (!is_unsigned_integer(tokens[columns->size])) {
+      log.fail(i, "size: expected a whole number of bytes, got '" + std::string(tokens[columns->size]) + "'");
+    }
     if (tokens.size() < columns->needed) {
       log.fail(i, "expected at least " + std::to_string(columns->needed) + " columns as the header says, got " +
                       std::to_string(tokens.size()));
@@ -145,6 +210,21 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
     }
     point.algbw_gBps = log.number(i, tokens[columns->time + 1], "algbw", 0);
     point.busbw_gBps = log.number(i, tokens[columns->time + 2], "busbw", 0);
+    // algbw is size / time (nccl-tests doc/PERFORMANCE.md), both printed rounded: time to 2 decimals or 3 digits,
+    // algbw to 2 decimals.
+    const double expected_algbw = static_cast<double>(point.bytes) / (point.time_us * 1e3);
+    if (std::abs(point.algbw_gBps - expected_algbw) > 0.011 + 0.02 * expected_algbw) {
+      std::ostringstream message;
+      message << "algbw " << point.algbw_gBps << " GB/s is not size / time = " << point.bytes << " B / "
+              << point.time_us << " us = " << expected_algbw << " GB/s";
+      log.fail(i, message.str());
+    }
+    if (const auto seen = row_of_size.find(point.bytes); seen != row_of_size.end()) {
+      log.fail(i, "size " + std::to_string(point.bytes) + " again (first on line " + std::to_string(seen->second + 1) +
+                      "): import one run per log");
+    }
+    row_of_size[point.bytes] = i;
+    if (columns->root) rooted = rooted || log.integer(i, tokens[*columns->root], "root", -1) >= 0;
     check_wrong(log, i, tokens[columns->time + 3]);
     if (columns->in_place) {
       point.in_place_time_us = log.number(i, tokens[*columns->in_place], "in-place time", 0);
@@ -162,9 +242,11 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
     series.op = *op;
   } else if (auto from_file = collective_in_name(file.substr(file.find_last_of('/') + 1))) {
     series.op = *from_file;
+  } else if (auto inferred = infer_collective(rows, ranks.size(), type_and_op->second != "none", rooted)) {
+    series.op = *inferred;
   } else {
     log.fail("cannot tell which collective this log measured (no 'Collective test starting' line, no collective in "
-             "the file name): pass --op");
+             "the file name, and busbw / algbw with its reduction and root columns does not say): pass --op");
   }
   if (std::find(collective_ops().begin(), collective_ops().end(), series.op) == collective_ops().end()) {
     log.fail("unknown collective '" + series.op + "'");

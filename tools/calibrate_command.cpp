@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -172,16 +173,35 @@ CalibrationProfile load_or_new_profile(const std::string& file) {
   return load_calibration_profile(file);
 }
 
+/// Refuses `series` when `existing` already holds its measurements (the same points, whatever the provenance): a log
+/// imported twice into one profile would weigh twice in every fit.
+template <typename Series>
+void refuse_reimport(const std::vector<Series>& existing, Series series, const std::string& section,
+                     const std::string& log) {
+  for (std::size_t i = 0; i < existing.size(); ++i) {
+    series.provenance = existing[i].provenance;
+    if (series == existing[i]) {
+      throw InputError(log + ": already in the profile as " + section + "[" + std::to_string(i) +
+                       "]: each measurement counts once");
+    }
+  }
+}
+
 std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRequest& request) {
   std::vector<std::string> lines;
   const bool single = request.tool == "topo" || request.tool == "mig-lgip";
   if (single && request.logs.size() != 1) {
     throw InputError("import " + request.tool + ": expected one LOG, got " + std::to_string(request.logs.size()));
   }
+  std::map<std::string, std::string> log_of_text;  // a log given twice, under any name, would count twice
   for (const std::string& log : request.logs) {
     const std::string text = read_input_file(log);
+    if (const auto [seen, fresh] = log_of_text.emplace(text, log); !fresh) {
+      throw InputError(log + ": the same log as " + seen->second + ": each measurement counts once");
+    }
     if (request.tool == "nccl-tests") {
       CollectiveSeries series = calibrate::import_nccl_tests(text, log, {request.op});
+      refuse_reimport(profile.collectives, series, "collectives", log);
       apply(series.provenance, request.overrides, log);
       profile.collectives.push_back(series);
       lines.push_back("added collectives[" + std::to_string(profile.collectives.size() - 1) + "]: " + series.op +
@@ -189,6 +209,7 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
                       " sizes, from " + log);
     } else if (request.tool == "perftest") {
       RdmaSeries series = calibrate::import_perftest(text, log, {request.transport});
+      refuse_reimport(profile.rdma, series, "rdma", log);
       apply(series.provenance, request.overrides, log);
       profile.rdma.push_back(series);
       lines.push_back("added rdma[" + std::to_string(profile.rdma.size() - 1) + "]: " + series.transport + " RDMA " +
@@ -196,6 +217,7 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
                       log);
     } else if (request.tool == "step-times") {
       StepTimeSeries series = calibrate::import_step_times(text, log, request.skip_first);
+      refuse_reimport(profile.step_times, series, "step_times", log);
       apply(series.provenance, request.overrides, log);
       profile.step_times.push_back(series);
       char spread[32];

@@ -104,14 +104,76 @@ TEST(NcclTestsImporter, BusBandwidthOfAnotherCollectiveIsAnError) {
   EXPECT_THAT(message, HasSubstr("(all_gather over 8 ranks, nccl-tests doc/PERFORMANCE.md): is this log from another"));
 }
 
-TEST(NcclTestsImporter, UnknownCollectiveNeedsOp) {
+TEST(NcclTestsImporter, AnUnnamedCollectiveIsInferredFromItsBusFactor) {
+  // 8 ranks, busbw / algbw = 1.75 = 2 x 7/8, a reduction: all_reduce.
   std::string text = read_fixture("all_reduce_perf_8xa100.log");
   const std::string program_line = "# Collective test starting: all_reduce_perf\n";
   text.erase(text.find(program_line), program_line.size());
-  EXPECT_EQ(error_of([&] { import_nccl_tests(text, "run7.log", {}); }),
-            "run7.log: cannot tell which collective this log measured (no 'Collective test starting' line, no "
-            "collective in the file name): pass --op");
+  EXPECT_EQ(import_nccl_tests(text, "run7.log", {}).op, "all_reduce");
   EXPECT_EQ(import_nccl_tests(text, "run7.log", {"all_reduce"}).op, "all_reduce");
+}
+
+TEST(NcclTestsImporter, AllGatherAndAlltoallCannotBeToldApartWithoutAName) {
+  // 4 ranks, busbw / algbw = 3/4, no reduction, no root: all_gather or alltoall.
+  EXPECT_EQ(error_of([] { import_nccl_tests(read_fixture("all_gather_perf_4xv100.log"), "run8.log", {}); }),
+            "run8.log: cannot tell which collective this log measured (no 'Collective test starting' line, no "
+            "collective in the file name, and busbw / algbw with its reduction and root columns does not say): "
+            "pass --op");
+  EXPECT_EQ(import_nccl_tests(read_fixture("all_gather_perf_4xv100.log"), "run8.log", {"all_gather"}).op,
+            "all_gather");
+}
+
+TEST(NcclTestsImporter, AMalformedSizeIsAnErrorNotADroppedRow) {
+  const std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const std::string row = "        1024           256     float     sum      -1    12.01";
+  ASSERT_NE(text.find(row), std::string::npos);
+  for (const std::string size : {"NaN", "x", "-1", "0x10", "1,5"}) {
+    std::string bad = text;
+    bad.replace(bad.find(row), 12, std::string(12 - size.size(), ' ') + size);
+    EXPECT_THAT(error_of([&] { import_nccl_tests(bad, "bad.log", {}); }),
+                HasSubstr(": size: expected a whole number of bytes, got '" + size + "'"))
+        << size;
+  }
+}
+
+TEST(NcclTestsImporter, TimeAndAlgbwThatContradictEachOtherAreRefused) {
+  // 1 GiB in 8181.77 us is 131.24 GB/s; the row says 200.00.
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const std::size_t at = text.find("  1073741824");
+  ASSERT_NE(at, std::string::npos);
+  const std::size_t algbw = text.find("131.", at);
+  ASSERT_NE(algbw, std::string::npos);
+  text.replace(algbw, 6, "200.00");
+  EXPECT_THAT(error_of([&] { import_nccl_tests(text, "bad.log", {}); }),
+              HasSubstr("algbw 200 GB/s is not size / time = 1073741824 B / "));
+}
+
+TEST(NcclTestsImporter, TwoRunsInOneLogAreRefused) {
+  const std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  EXPECT_THAT(error_of([&] { import_nccl_tests(text + text, "twice.log", {}); }),
+              HasSubstr("a second nccl-tests result table: import one run per log"));
+  // The same rows twice under one header.
+  const std::size_t first = text.find("\n           8 ") + 1;
+  const std::size_t end = text.find("# Out of bounds");
+  const std::string doubled = text.substr(0, end) + text.substr(first, end - first) + text.substr(end);
+  EXPECT_THAT(error_of([&] { import_nccl_tests(doubled, "twice.log", {}); }),
+              HasSubstr("size 8 again (first on line "));
+}
+
+TEST(NcclTestsImporter, LogsWithLauncherRankPrefixesImport) {
+  const std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const CollectiveSeries plain = import_nccl_tests(text, "plain.log", {});
+  for (const std::string prefix : {"0: ", "  0: ", "[1,0]<stdout>:"}) {
+    std::string tagged;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = text.find('\n', start);
+      tagged += prefix + text.substr(start, end - start + 1);
+      start = end + 1;
+    }
+    CollectiveSeries series = import_nccl_tests(tagged, "plain.log", {});
+    EXPECT_EQ(series, plain) << prefix;
+  }
 }
 
 }  // namespace
