@@ -479,7 +479,14 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
     scenario.calibration_profile = path.string();
     const CalibrationProfile loaded = load_calibration_profile(scenario.calibration_profile);
-    if (loaded.gpu && !loaded.gpu->catalog_gpu.empty() && loaded.gpu->catalog_gpu != scenario.cluster.host.gpu_model) {
+    // GPU measurements apply to the GPU model they were taken on: a profile that does not say which it was cannot be
+    // checked against the cluster's, so it is refused rather than applied to any GPU.
+    if (loaded.gpu && loaded.gpu->catalog_gpu.empty()) {
+      profile->fail("the profile's gpu section does not name the catalog GPU it measured (gpu.catalog_gpu, one of "
+                    "`vtsim catalog gpus`, e.g. \"" + scenario.cluster.host.gpu_model + "\"), so it cannot be checked "
+                    "against the cluster's GPUs; add it to the profile");
+    }
+    if (loaded.gpu && loaded.gpu->catalog_gpu != scenario.cluster.host.gpu_model) {
       profile->fail("the profile measured a " + loaded.gpu->catalog_gpu + " but the cluster's GPUs are " +
                     scenario.cluster.host.gpu_model + "; calibrate on the GPU model you simulate");
     }

@@ -187,8 +187,36 @@ Sweep parse_sweep(std::string_view text, const std::string& file, const std::str
     fingerprint.add("derived " + fields[f].path + "=" + json["derived"][fields[f].path].get<std::string>() + "\n");
   }
   for (const SweepPoint& point : sweep.points) fingerprint.add(point.id + "\n");
+  // The points also read their calibration profiles: a profile that changed makes another sweep (resuming would mix
+  // rows computed from the old and the new measurements).
+  for (const std::string& profile : calibration_profiles(sweep)) {
+    std::string content = "(missing)";
+    try {
+      content = read_input_file(profile);
+    } catch (const InputError&) {
+      // The points that need it fail with the loader's own message.
+    }
+    fingerprint.add("file " + profile + "\n" + content + "\n");
+  }
   sweep.fingerprint = fingerprint.hex();
   return sweep;
+}
+
+std::set<std::string> calibration_profiles(const Sweep& sweep) {
+  std::set<std::string> files;
+  const auto add = [&](const nlohmann::json& scenario) {
+    const auto profile = scenario.find("calibration_profile");
+    if (profile == scenario.end() || !profile->is_string()) return;
+    std::filesystem::path path = profile->get<std::string>();
+    if (path.is_relative()) path = (std::filesystem::path(sweep.scenario_dir) / path).lexically_normal();
+    files.insert(path.string());
+  };
+  add(sweep.base_scenario);
+  const std::vector<std::string> columns = sweep.columns();
+  if (std::find(columns.begin(), columns.end(), "calibration_profile") != columns.end()) {
+    for (const SweepPoint& point : sweep.points) add(point_scenario_json(sweep, point));
+  }
+  return files;
 }
 
 Sweep load_sweep_file(const std::string& file, std::span<const std::string> extra_set) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <span>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,10 @@ Sweep load_sweep_file(const std::string& file, std::span<const std::string> extr
 /// Loads and expands sweep text: `file` names it in messages, a relative scenario path resolves against `base_dir`.
 Sweep parse_sweep(std::string_view text, const std::string& file, const std::string& base_dir,
                   std::span<const std::string> extra_set = {});
+
+/// The calibration profiles the sweep's points read (the base scenario's, and each point's where the profile is
+/// swept), resolved against the scenario's folder: their contents are part of the fingerprint.
+std::set<std::string> calibration_profiles(const Sweep& sweep);
 
 /// The scenario JSON of `point`: the base scenario with the point's swept and derived values set.
 nlohmann::json point_scenario_json(const Sweep& sweep, const SweepPoint& point);

@@ -1,8 +1,12 @@
 // A calibration profile's measurements replace the catalog defaults, and the run says where each value came from.
 
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
+#include "models/calibration_profile.hpp"
 #include "models/collective_model.hpp"
+#include "models/error.hpp"
 #include "models/link_defaults.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
@@ -87,6 +91,31 @@ TEST(Calibration, MeasuredLaunchCostMovesADeviceBoundStepByKernelsTimesTheDiffer
   EXPECT_DOUBLE_EQ(before["jobs"][0]["compute_model"]["kernel_fixed_us"].get<double>(), 3.0);
   const double step_before = before["jobs"][0]["step_time_s"]["mean"].get<double>();
   EXPECT_NEAR(after["jobs"][0]["step_time_s"]["mean"].get<double>() - step_before, kernels * 4e-6, 1e-9);
+}
+
+TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
+  // Its GPU measurements could be from any GPU: applied to the cluster's they might be another model's (issue 11,
+  // item 16).
+  CalibrationProfile profile;
+  GpuSection gpu;
+  gpu.provenance.tool = "vtsim calibrate probe gpu";
+  gpu.name = "Some GPU";
+  gpu.memory_bandwidth_gBps = 1400;
+  profile.gpu = gpu;
+  const std::string file = ::testing::TempDir() + "vtsim-unnamed-gpu-profile.json";
+  save_calibration_profile(profile, file);
+  try {
+    scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
+                 {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+                 {"calibration_profile", file}});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("test.json: calibration_profile: the profile's gpu section does not name "
+                                             "the catalog GPU it measured"),
+              std::string::npos)
+        << error.what();
+  }
+  std::remove(file.c_str());
 }
 
 }  // namespace

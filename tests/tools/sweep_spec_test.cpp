@@ -1,5 +1,7 @@
 #include "tools/sweep_spec.hpp"
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -204,6 +206,29 @@ TEST(SweepSpec, FingerprintChangesWithTheScenarioAndExtraSet) {
   const std::vector<std::string> extra = {"jobs[0].iterations=2"};
   EXPECT_NE(parse_sweep(text, "a.json", ".", extra).fingerprint, base.fingerprint);
   EXPECT_EQ(parse_sweep(text, "a.json", ".", extra).points[0].id, base.points[0].id);
+}
+
+TEST(SweepSpec, FingerprintCoversTheContentsOfTheCalibrationProfilesThePointsRead) {
+  // Resuming a sweep after its profile changed would mix rows from the old and the new measurements (issue 11,
+  // item 16): the profile's bytes are part of the fingerprint, for the base scenario's profile and a swept one.
+  const std::string dir = ::testing::TempDir();
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+  };
+  write("fp-a.json", "{\"format\": \"vtsim-calibration-profile\", \"version\": 1}\n");
+  write("fp-b.json", "{\"format\": \"vtsim-calibration-profile\", \"version\": 1}\n");
+  const std::string base = sweep_text(R"("set": ["calibration_profile=fp-a.json"])");
+  const std::string swept = sweep_text(R"("axes": [{"grid": {"calibration_profile": ["fp-a.json", "fp-b.json"]}}])");
+  const std::string base_before = parse_sweep(base, "s.json", dir).fingerprint;
+  const std::string swept_before = parse_sweep(swept, "s.json", dir).fingerprint;
+  EXPECT_EQ(parse_sweep(base, "s.json", dir).fingerprint, base_before);  // unchanged file, same sweep
+  write("fp-b.json", "{\"format\": \"vtsim-calibration-profile\", \"version\": 1, \"notes\": 2}\n");
+  EXPECT_EQ(parse_sweep(base, "s.json", dir).fingerprint, base_before);  // fp-b is not read by `base`
+  EXPECT_NE(parse_sweep(swept, "s.json", dir).fingerprint, swept_before);
+  write("fp-a.json", "{\"format\": \"vtsim-calibration-profile\", \"version\": 1, \"notes\": 1}\n");
+  EXPECT_NE(parse_sweep(base, "s.json", dir).fingerprint, base_before);
+  std::remove((dir + "/fp-a.json").c_str());
+  std::remove((dir + "/fp-b.json").c_str());
 }
 
 TEST(SweepSpec, ScenarioFileResolvesAgainstTheSweepFolder) {
