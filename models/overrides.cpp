@@ -87,4 +87,38 @@ void apply_override(nlohmann::json& json, std::string_view assignment) {
   set_json_path(json, assignment.substr(0, equals), parse_override_value(assignment.substr(equals + 1)));
 }
 
+std::vector<std::string> split_assignments(std::string_view text) {
+  // Where a new assignment may start: a path (letters, digits, '_', '.', '[', ']') and then '='.
+  const auto starts_assignment = [&](std::size_t from) {
+    std::size_t end = from;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_' ||
+                                 text[end] == '.' || text[end] == '[' || text[end] == ']')) {
+      ++end;
+    }
+    return end > from && end < text.size() && text[end] == '=' &&
+           std::isalpha(static_cast<unsigned char>(text[from])) != 0;
+  };
+  std::vector<std::string> parts;
+  int depth = 0;
+  bool quoted = false;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '\\') ++i;
+      else if (c == '"') quoted = false;
+      continue;
+    }
+    if (c == '"') quoted = true;
+    else if (c == '[' || c == '{') ++depth;
+    else if ((c == ']' || c == '}') && depth > 0) --depth;
+    else if (c == ',' && depth == 0 && starts_assignment(i + 1)) {
+      parts.emplace_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.emplace_back(text.substr(start));
+  return parts;
+}
+
 }  // namespace vtsim

@@ -27,6 +27,10 @@ nlohmann::json parse_override_value(std::string_view text);
 /// Throws InputError naming the override on a malformed path or a path that crosses a non-object.
 void set_json_path(nlohmann::json& json, std::string_view path, const nlohmann::json& value);
 
+/// Splits "A=1,B=2" into {"A=1", "B=2"}: at each comma outside brackets, braces and quotes that is followed by
+/// another PATH= (so that `gpu_ids=[0,1]` and `name=a,b` stay whole). One assignment gives itself.
+std::vector<std::string> split_assignments(std::string_view text);
+
 /// Applies one "path=value" assignment.
 void apply_override(nlohmann::json& json, std::string_view assignment);
 

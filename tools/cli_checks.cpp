@@ -25,6 +25,18 @@ CLI::Validator assignment_check() {
       "PATH=VALUE");
 }
 
+CLI::Validator assignments_check() {
+  const CLI::Validator one = assignment_check();
+  return CLI::Validator(
+      [one](const std::string& text) -> std::string {
+        for (std::string assignment : split_assignments(text)) {
+          if (std::string why = one(assignment); !why.empty()) return why;
+        }
+        return "";
+      },
+      "PATH=VALUE[,PATH=VALUE...]");
+}
+
 CLI::Validator shard_check() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {

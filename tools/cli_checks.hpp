@@ -8,6 +8,9 @@ namespace vtsim::tools {
 
 /// PATH=VALUE with a path that parses (`--set`, `--compare`).
 CLI::Validator assignment_check();
+/// One or more PATH=VALUE separated by commas (overrides.hpp split_assignments), each with a path that parses
+/// (`--compare`).
+CLI::Validator assignments_check();
 /// i/N with 0 <= i < N (`--shard`).
 CLI::Validator shard_check();
 /// A whole number >= 1 (`--jobs`, `--shards`).

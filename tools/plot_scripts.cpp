@@ -207,6 +207,13 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
   // Columns of the (first) job's breakdown beyond the three every result has: scheduler wait, context switches.
   std::vector<std::string> extras;
   const std::string prefix = multi ? "job0." : "";
+  // A results.csv without the breakdown's columns would draw an empty plot: say which is missing instead.
+  for (const char* name : {"compute_s", "interference_s", "exposed_communication_s"}) {
+    if (!table.column(prefix + name)) {
+      throw InputError(table.file() + ": no '" + prefix + name + "' column: not the results of `vtsim sweep`, or "
+                       "cut short; nothing to draw a step-time breakdown from");
+    }
+  }
   for (const char* name : {"scheduler_wait_s", "context_switch_s", "context_switches_s"}) {
     if (table.column(prefix + name)) extras.push_back(name);
   }

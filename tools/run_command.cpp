@@ -7,6 +7,7 @@
 
 #include "models/atomic_file.hpp"
 #include "models/error.hpp"
+#include "models/overrides.hpp"
 #include "models/scenario.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
@@ -27,9 +28,9 @@ void run_command(const RunRequest& request, std::ostream& out) {
     refuse_overwriting_inputs(request.trace_file, {request.scenario_file, scenario.calibration_profile}, "--trace");
   }
   std::vector<Scenario> variants;
-  for (const std::string& assignment : compare) {
+  for (const std::string& variant : compare) {
     std::vector<std::string> overrides = request.overrides;
-    overrides.push_back(assignment);
+    for (const std::string& assignment : split_assignments(variant)) overrides.push_back(assignment);
     variants.push_back(load_scenario_or_default(request.scenario_file, overrides));
   }
 
@@ -60,9 +61,10 @@ Command add_run_command(CLI::App& parent) {
       ->allow_extra_args(false)
       ->check(assignment_check());
   app->add_option("--compare", request->compare,
-                  "Also run the scenario with PATH=VALUE and show it side by side; repeatable")
+                  "Also run the scenario with PATH=VALUE[,PATH=VALUE...] (one variant) and show it side by side; "
+                  "repeatable")
       ->allow_extra_args(false)
-      ->check(assignment_check());
+      ->check(assignments_check());
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_option("--trace", request->trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
   return {app, [request, format] {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "models/error.hpp"
+#include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/atomic_file.hpp"
 #include "tools/cli_checks.hpp"
@@ -43,6 +44,37 @@ std::string simulate_record(const Sweep& sweep, std::size_t index) {
     return record_line(sweep, index, "error", error.what());
   } catch (const std::exception& error) {
     return record_line(sweep, index, "error", std::string("simulation failed: ") + error.what());
+  }
+}
+
+// The prefixes of a swept path at which the loader could find an unknown key: "a", "a.b", "a.b[0]", "a.b[0].c".
+std::vector<std::string> path_prefixes(const std::string& path) {
+  std::vector<std::string> prefixes;
+  for (std::size_t i = 1; i <= path.size(); ++i) {
+    if (i == path.size() || path[i] == '.' || path[i] == '[') prefixes.push_back(path.substr(0, i));
+  }
+  return prefixes;
+}
+
+// Refuses, before any point runs, a swept or derived path the scenario format does not have (a typo would otherwise
+// fail every point one by one): the base scenario with that one path set to its first point's value must not be an
+// unknown key there. Other errors (a value a point cannot take) stay the point's.
+void check_swept_paths(const Sweep& sweep) {
+  if (sweep.points.empty()) return;
+  const std::vector<std::string> columns = sweep.columns();
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    nlohmann::json json = sweep.base_scenario;
+    set_json_path(json, columns[c], sweep.points.front().values[c]);
+    try {
+      load_scenario(json, sweep.scenario_label, sweep.scenario_dir);
+    } catch (const InputError& error) {
+      const std::string message = error.what();
+      for (const std::string& prefix : path_prefixes(columns[c])) {
+        const std::size_t at = message.find(": " + prefix + ": unknown key");
+        if (at == std::string::npos) continue;
+        throw InputError(sweep.file + ": swept path " + columns[c] + ": " + message.substr(at + 2));
+      }
+    }
   }
 }
 
@@ -163,6 +195,7 @@ SweepSummary sweep_command(const SweepRequest& request, std::ostream& out) {
     return {};
   }
   if (request.out_dir.empty()) throw InputError("--out DIR is required (unless --list)");
+  check_swept_paths(sweep);
   if (request.emit_slurm) {
     emit_slurm(request, sweep, out);
     return {};

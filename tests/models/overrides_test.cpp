@@ -53,5 +53,17 @@ TEST(ApplyOverride, RejectsMalformedAssignments) {
   EXPECT_EQ(error_of_override(json, "cluster.=1"), "--set cluster.: path ends with '.'");
 }
 
+TEST(SplitAssignments, SeveralKeysPerVariantSplitOnlyBeforeAnotherPath) {
+  using List = std::vector<std::string>;
+  EXPECT_EQ(split_assignments("a=1"), List{"a=1"});
+  EXPECT_EQ(split_assignments("cluster.hosts_per_rack=2,jobs[0].gpus=8"),
+            (List{"cluster.hosts_per_rack=2", "jobs[0].gpus=8"}));
+  // Commas inside a JSON array or object, inside quotes, or not followed by PATH= belong to the value.
+  EXPECT_EQ(split_assignments("jobs[0].gpu_ids=[0,1],name=x"), (List{"jobs[0].gpu_ids=[0,1]", "name=x"}));
+  EXPECT_EQ(split_assignments("set={\"a\": 1, \"b\": 2}"), List{"set={\"a\": 1, \"b\": 2}"});
+  EXPECT_EQ(split_assignments("name=\"a,b=c\""), List{"name=\"a,b=c\""});
+  EXPECT_EQ(split_assignments("description=one, two"), List{"description=one, two"});
+}
+
 }  // namespace
 }  // namespace vtsim

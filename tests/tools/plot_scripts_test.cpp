@@ -147,6 +147,17 @@ TEST(PlotScripts, FiguresThatAreNotNumbersAreRefused) {
   }
 }
 
+TEST(BreakdownPlot, AResultsFileWithoutTheBreakdownColumnsIsAnErrorNotAnEmptyPlot) {
+  // A CSV that ResultsTable reads (id, a parameter, the job column) but whose breakdown columns were cut away.
+  const std::string csv = "point,id,cluster.transport,job,ranks,samples_per_s,error\n0,a0,tcp,j,1,100,\n";
+  try {
+    breakdown_plot(table_of(csv));
+    FAIL() << "drew an empty plot";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find(": no 'compute_s' column"), std::string::npos) << error.what();
+  }
+}
+
 // End to end: `vtsim plot` on the injected CSV draws the plots and runs nothing.
 TEST(PlotCommand, InjectedValuesDoNotRunThroughGnuplot) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
