@@ -1,9 +1,21 @@
 #include "sim/engine_setup.hpp"
 
+#include <csignal>
+
 #include <simgrid/s4u/Engine.hpp>
 #include <xbt/log.h>
 
 namespace vtsim::sim {
+namespace {
+
+/// Whether the process started with SIGINT ignored, as a shell starts a backgrounded job without job control: read
+/// at startup, before any Engine installs its own handler.
+const bool kSigintIgnoredAtStart = [] {
+  struct sigaction action {};
+  return ::sigaction(SIGINT, nullptr, &action) == 0 && action.sa_handler == SIG_IGN;
+}();
+
+}  // namespace
 
 void configure_engine(std::size_t actor_count) {
   namespace sg4 = simgrid::s4u;
@@ -16,6 +28,10 @@ void configure_engine(std::size_t actor_count) {
   sg4::Engine::set_config("contexts/stack-size:128");
   // Above ~32 k actors the guard pages exhaust the kernel's vm.max_map_count (docs/simgrid-notes.md).
   if (actor_count > 30000) sg4::Engine::set_config("contexts/guard-size:0");
+  // SimGrid's Engine answers SIGINT with a status dump and an exit. A backgrounded sweep ignores SIGINT, and its
+  // simulation processes must too: else an interrupt meant for the foreground would end points that then read as
+  // failed.
+  if (kSigintIgnoredAtStart) std::signal(SIGINT, SIG_IGN);
 }
 
 }  // namespace vtsim::sim

@@ -6,6 +6,7 @@
 namespace vtsim::sim {
 
 /// Sets SimGrid's models and context options. Call once, after creating the Engine and before building the platform.
+/// A process that started with SIGINT ignored (a backgrounded job) keeps ignoring it: the Engine's handler is undone.
 ///
 /// Network model: CM02 with cross-traffic off and an unbounded TCP window (gamma). That is the pure alpha-beta model:
 /// a flow takes sum(latency) + bytes / (its max-min fair share of bandwidth). SimGrid's default LV08 model multiplies
