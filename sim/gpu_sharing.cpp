@@ -49,9 +49,11 @@ std::pair<TimeSliceScheduler*, int> GpuSharing::slot(int gpu, std::size_t job) c
   return {found->second.scheduler.get(), static_cast<int>(position - jobs.begin())};
 }
 
-std::vector<GpuSharing::GpuReport> GpuSharing::reports() const {
+std::vector<GpuSharing::GpuReport> GpuSharing::reports(double end_s) const {
   std::vector<GpuReport> reports;
-  for (const auto& [gpu, shared] : gpus_) reports.push_back({gpu, shared.names, shared.scheduler->statistics()});
+  for (const auto& [gpu, shared] : gpus_) {
+    reports.push_back({gpu, shared.names, shared.scheduler->statistics_until(end_s)});
+  }
   return reports;
 }
 

@@ -25,13 +25,13 @@ class GpuSharing {
   void start(const Platform& platform);
   /// The scheduler of `gpu` and the vGPU index job `job` has there, or {nullptr, -1} when the GPU is not time-sliced.
   std::pair<TimeSliceScheduler*, int> slot(int gpu, std::size_t job) const;
-  /// Per time-sliced GPU: its index, the names of its vGPUs, and what its scheduler did.
+  /// Per time-sliced GPU: its index, the names of its vGPUs, and what its scheduler did before `end_s`.
   struct GpuReport {
     int gpu;
     std::vector<std::string> vgpus;
     SchedulerStatistics statistics;
   };
-  std::vector<GpuReport> reports() const;
+  std::vector<GpuReport> reports(double end_s) const;
 
  private:
   struct Shared {

@@ -69,8 +69,8 @@ struct LinkClassResult {
 struct GpuResult {
   int gpu = 0;
   std::vector<std::string> vgpus;  ///< the jobs holding its vGPUs, in round-robin order
-  double busy_fraction = 0;        ///< of the whole simulated time, running some vGPU's kernels
-  double switch_time_s = 0;        ///< lost to context switches over the whole run
+  double busy_fraction = 0;        ///< of the shared window (while every tenant runs), running some vGPU's kernels
+  double switch_time_s = 0;        ///< lost to context switches in the shared window
   long switches = 0;
 };
 

@@ -80,6 +80,9 @@ double job_end_s(const TrainingJob& job) {
   return end;
 }
 
+/// `value`, or 0 when it is rounding noise of a sum of simulated times: below 1e-9 of `scale` (a step time).
+double without_noise(double value, double scale) { return std::abs(value) <= 1e-9 * scale ? 0.0 : value; }
+
 /// Figures of one job. Only iterations that end by `window_end_s` count (several tenants: while all of them still run,
 /// so that no tenant's "shared" figures include time it ran alone); at least the first measured one always counts.
 JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job,
@@ -126,13 +129,15 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
       static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
+  const double step_s = result.step.mean_s;
   result.compute_s = compute_sum / rank_iterations;
-  result.interference_s = interference_sum / rank_iterations;
-  result.scheduler_wait_s = scheduler_wait_sum / rank_iterations;
-  result.data_wait_s = data_wait_sum / rank_iterations;
-  result.straggler_wait_s = straggler_sum / rank_iterations;
-  result.exposed_communication_s = std::max(0.0, result.step.mean_s - result.compute_s - result.scheduler_wait_s -
-                                                     result.data_wait_s - result.straggler_wait_s);
+  result.interference_s = without_noise(interference_sum / rank_iterations, step_s);
+  result.scheduler_wait_s = without_noise(scheduler_wait_sum / rank_iterations, step_s);
+  result.data_wait_s = without_noise(data_wait_sum / rank_iterations, step_s);
+  result.straggler_wait_s = without_noise(straggler_sum / rank_iterations, step_s);
+  result.exposed_communication_s = without_noise(
+      std::max(0.0, step_s - result.compute_s - result.scheduler_wait_s - result.data_wait_s - result.straggler_wait_s),
+      step_s);
   result.step_time_cv = compute.spread.cv;
   result.allreduce_bytes_per_step = job.allreduce_bytes_per_iteration();
   result.allreduces_per_step = job.allreduces_per_iteration();
@@ -344,10 +349,11 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   return plan;
 }
 
-std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double simulated_s) {
+/// Per time-sliced GPU, over [0, window_end_s] (while every tenant runs): its busy fraction, switch time and count.
+std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double window_end_s) {
   std::vector<GpuResult> results;
-  for (const GpuSharing::GpuReport& report : sharing.reports()) {
-    results.push_back({report.gpu, report.vgpus, report.statistics.busy_s / simulated_s,
+  for (const GpuSharing::GpuReport& report : sharing.reports(window_end_s)) {
+    results.push_back({report.gpu, report.vgpus, report.statistics.busy_s / window_end_s,
                        report.statistics.switch_s, report.statistics.switches});
   }
   return results;
@@ -428,7 +434,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     step_s.push_back(result.jobs.back().step.mean_s);
   }
   result.link_classes = link_class_results(topology, traffic, step_s);
-  result.gpus = gpu_results(sharing, result.simulated_time_s);
+  result.gpus = gpu_results(sharing, window_end);
   result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
   result.calibration_profile = scenario.calibration_profile;
   result.calibrated = calibrated_values(scenario, active);

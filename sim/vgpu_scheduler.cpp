@@ -37,6 +37,13 @@ struct TimeSliceScheduler::State {
   sg4::MutexPtr mutex;
   sg4::ConditionVariablePtr changed;
   SchedulerStatistics statistics;
+  /// What the GPU did, in order: runs of kernels and context switches (for figures over a window).
+  struct Interval {
+    double start_s;
+    double duration_s;
+    bool context_switch;
+  };
+  std::vector<Interval> intervals;
 
   int vgpu_count() const { return static_cast<int>(setup.vgpu_names.size()); }
   bool any(VgpuState wanted) const {
@@ -88,6 +95,7 @@ struct TimeSliceScheduler::State {
           lock.lock();
           statistics.switch_s += cost;
           ++statistics.switches;
+          intervals.push_back({start, cost, true});
           last_running = vgpu;
           if (trace != nullptr && cost > 0) trace->span(trace_pid, trace_tid, "context switch", start, start + cost);
           continue;
@@ -99,6 +107,7 @@ struct TimeSliceScheduler::State {
         sg4::this_actor::sleep_for(run_s);
         lock.lock();
         statistics.busy_s += run_s;
+        intervals.push_back({start, run_s, false});
         if (trace != nullptr) trace->span(trace_pid, trace_tid, setup.vgpu_names[static_cast<std::size_t>(vgpu)], start, start + run_s);
         remaining -= run_s;
         if (remaining <= kNegligible_s) {
@@ -151,5 +160,20 @@ void TimeSliceScheduler::idle(int vgpu) {
 }
 
 SchedulerStatistics TimeSliceScheduler::statistics() const { return state_->statistics; }
+
+SchedulerStatistics TimeSliceScheduler::statistics_until(double end_s) const {
+  SchedulerStatistics statistics;
+  for (const State::Interval& interval : state_->intervals) {
+    if (interval.start_s >= end_s) continue;
+    const double part = std::min(interval.duration_s, end_s - interval.start_s);
+    if (interval.context_switch) {
+      statistics.switch_s += part;
+      ++statistics.switches;
+    } else {
+      statistics.busy_s += part;
+    }
+  }
+  return statistics;
+}
 
 }  // namespace vtsim::sim

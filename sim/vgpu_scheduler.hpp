@@ -56,6 +56,9 @@ class TimeSliceScheduler {
   void idle(int vgpu);
   /// What the scheduler did so far.
   SchedulerStatistics statistics() const;
+  /// The same, counting only what happened before `end_s` (a switch or a run that straddles it, in part; a switch
+  /// counts when it started before `end_s`).
+  SchedulerStatistics statistics_until(double end_s) const;
 
  private:
   struct State;

@@ -127,6 +127,11 @@ TEST(TimeSlicing, TenantsAreMeasuredWhileAllOfThemRun) {
   const double expected = alone_s(result) * 2 * 2e-3 / (2e-3 - 100e-6);  // 2 ms slices, 100 us switches (defaults)
   EXPECT_NEAR(step_s(result, 0), expected, 0.02 * expected);
   EXPECT_NEAR(step_s(result, 1), expected, 0.02 * expected);
+  // The GPU's figures cover the same window: each 2 ms slot is 100 us of switch and 1.9 ms of kernels, so it is busy
+  // 0.95 of the time (over the whole run, with the long tenant alone for most of it, it would be about 0.99).
+  const nlohmann::json& gpu = result["time_sliced_gpus"][0];
+  EXPECT_NEAR(gpu["busy_fraction"].get<double>(), 0.95, 0.01) << gpu.dump();
+  EXPECT_NEAR(gpu["switch_time_s"].get<double>() / gpu["switches"].get<double>(), 100e-6, 1e-9) << gpu.dump();
 }
 
 TEST(Mig, InstancesDoNotInterfere) {
