@@ -58,6 +58,13 @@ nlohmann::json lookup(const nlohmann::json& json, const std::vector<const char*>
   return *node;
 }
 
+const nlohmann::json& time_sliced_gpus_of(const nlohmann::json& record) {
+  static const nlohmann::json kNone = nlohmann::json::array();
+  if (!record.contains("result") || !record["result"].contains("time_sliced_gpus")) return kNone;
+  const nlohmann::json& gpus = record["result"]["time_sliced_gpus"];
+  return gpus.is_array() ? gpus : kNone;
+}
+
 const nlohmann::json& jobs_of(const nlohmann::json& record) {
   static const nlohmann::json kNone = nlohmann::json::array();
   if (!record.contains("result") || !record["result"].contains("jobs")) return kNone;
@@ -77,6 +84,7 @@ SweepCsvLayout::SweepCsvLayout(std::vector<std::string> columns) : columns_(std:
 void SweepCsvLayout::add(const nlohmann::json& record) {
   const nlohmann::json& jobs = jobs_of(record);
   max_jobs_ = std::max(max_jobs_, jobs.size());
+  time_sliced_ = time_sliced_ || !time_sliced_gpus_of(record).empty();
   for (const nlohmann::json& job : jobs) {
     if (!job.contains("breakdown_s") || !job["breakdown_s"].is_object()) continue;
     for (const auto& item : job["breakdown_s"].items()) {
@@ -105,6 +113,7 @@ std::vector<std::string> SweepCsvLayout::header() const {
       for (const std::string& name : per_job) names.push_back("job" + std::to_string(j) + "." + name);
     }
   }
+  if (time_sliced_) names.insert(names.end(), {"gpu_busy_fraction", "context_switches", "context_switch_time_s"});
   names.emplace_back("error");
   return names;
 }
@@ -146,6 +155,24 @@ std::vector<std::string> SweepCsvLayout::row(const nlohmann::json& record) const
       }
     }
     for (std::size_t j = 0; j < max_jobs_; ++j) job_fields(j < jobs.size() ? jobs[j] : no_job);
+  }
+  if (time_sliced_) {
+    const nlohmann::json& gpus = time_sliced_gpus_of(record);
+    if (gpus.empty()) {
+      fields.insert(fields.end(), 3, "");
+    } else {
+      double busy = 0;
+      double switch_s = 0;
+      long switches = 0;
+      for (const nlohmann::json& gpu : gpus) {
+        busy += gpu.value("busy_fraction", 0.0);
+        switch_s += gpu.value("switch_time_s", 0.0);
+        switches += gpu.value("switches", 0L);
+      }
+      fields.push_back(nlohmann::json(busy / static_cast<double>(gpus.size())).dump());
+      fields.push_back(std::to_string(switches));
+      fields.push_back(nlohmann::json(switch_s).dump());
+    }
   }
   fields.push_back(csv_cell(record.value("error", nlohmann::json())));
   return fields;

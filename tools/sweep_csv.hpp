@@ -10,7 +10,9 @@
 // figures are `jobs`, `total_samples_per_s`, `jain_fairness`, then the same per-job columns prefixed job0., job1., ...
 // up to the most jobs any point has (empty where a point has fewer). `jain_fairness` is the result's fairness.jain
 // (each tenant's throughput shared over alone) when it has one, else Jain's index of the jobs' scaling efficiencies
-// (throughput over the same job's ideal alone). A failed point has empty figures and its error.
+// (throughput over the same job's ideal alone). When any point time-slices a GPU, `gpu_busy_fraction` (the mean over
+// its time-sliced GPUs), `context_switches` and `context_switch_time_s` (their sums) come before `error`. A failed
+// point has empty figures and its error.
 
 #include <cstddef>
 #include <string>
@@ -37,6 +39,7 @@ class SweepCsvLayout {
   std::vector<std::string> columns_;
   std::size_t max_jobs_ = 1;
   std::vector<std::string> extra_breakdown_;  // breakdown_s entries beyond compute, interference, exposed communication
+  bool time_sliced_ = false;                  // some point time-slices a GPU: its busy fraction and switches
 };
 
 /// The text of a CSV cell for a JSON value: strings bare, numbers and booleans as JSON writes them, null empty,

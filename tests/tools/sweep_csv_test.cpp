@@ -99,5 +99,31 @@ TEST(SweepCsvLayout, UsesTheResultsOwnFairnessWhenItHasOne) {
   EXPECT_EQ(layout.row(two)[4], "0.75");
 }
 
+TEST(SweepCsvLayout, TimeSlicedGpusGiveBusyFractionAndSwitchColumns) {
+  // Two time-sliced GPUs, busy 0.9 and 0.7 with 10 and 30 switches of 100 us: mean 0.8, 40 switches, 4 ms.
+  SweepCsvLayout layout({});
+  nlohmann::json sliced = record(0, nlohmann::json::array({job("t-1", 300.0, 1.0)}));
+  sliced["result"]["time_sliced_gpus"] = {{{"gpu", 0}, {"busy_fraction", 0.9}, {"switches", 10}, {"switch_time_s", 1e-3}},
+                                          {{"gpu", 1}, {"busy_fraction", 0.7}, {"switches", 30}, {"switch_time_s", 3e-3}}};
+  const nlohmann::json bare = record(1, nlohmann::json::array({job("t-1", 300.0, 1.0)}));
+  layout.add(sliced);
+  layout.add(bare);
+  const std::vector<std::string> header = layout.header();
+  ASSERT_GE(header.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(header.end() - 4, header.end()),
+            (std::vector<std::string>{"gpu_busy_fraction", "context_switches", "context_switch_time_s", "error"}));
+  const std::vector<std::string> row = layout.row(sliced);
+  EXPECT_NEAR(std::stod(row[row.size() - 4]), 0.8, 1e-12);
+  EXPECT_EQ(row[row.size() - 3], "40");
+  EXPECT_NEAR(std::stod(row[row.size() - 2]), 4e-3, 1e-15);
+  const std::vector<std::string> empty = layout.row(bare);  // a point without time-slicing leaves them empty
+  EXPECT_EQ(std::vector<std::string>(empty.end() - 4, empty.end() - 1), (std::vector<std::string>{"", "", ""}));
+  // Without any time-sliced GPU the columns are not there.
+  SweepCsvLayout plain({});
+  plain.add(bare);
+  EXPECT_EQ(plain.header().back(), "error");
+  EXPECT_NE(plain.header()[plain.header().size() - 2], "context_switch_time_s");
+}
+
 }  // namespace
 }  // namespace vtsim::tools

@@ -1,0 +1,14 @@
+// Scenario loader and the compute planning a run does before any simulation (memory fit, kernel times).
+#include "fuzz/fuzz_targets.hpp"
+#include "models/job_compute.hpp"
+#include "models/json_reader.hpp"
+#include "models/scenario_loader.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return vtsim::fuzz::feed(data, size, [](std::string_view text) {
+    const vtsim::Scenario scenario = vtsim::load_scenario(vtsim::parse_json_text(text, "fuzz.json"), "fuzz.json", ".");
+    for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+      if (!scenario.jobs[j].idle) vtsim::plan_job_compute(scenario, j);
+    }
+  });
+}
