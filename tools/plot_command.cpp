@@ -38,6 +38,9 @@ void add_results_plots(const PlotRequest& request, std::vector<PlotSpec>& plots)
   const ResultsTable table = ResultsTable::read(request.results_csv);
   if (request.kind == "scaling" || (request.kind == "auto" && has_scaling(table))) plots.push_back(scaling_plot(table));
   if (request.kind == "tenants" || (request.kind == "auto" && has_tenants(table))) plots.push_back(tenants_plot(table));
+  if (request.kind == "tenant_count" || (request.kind == "auto" && has_tenant_counts(table))) {
+    plots.push_back(tenant_count_plot(table));
+  }
   if (request.kind == "breakdown" || request.kind == "auto") plots.push_back(breakdown_plot(table));
 }
 
@@ -50,9 +53,9 @@ Command add_plot_command(CLI::App& parent) {
       ->required();
   app->add_option("--out", request->out_dir, "Output folder for KIND.svg, KIND.png, KIND.dat, KIND.gp")->required();
   app->add_option("--kind", request->kind,
-                  "scaling, tenants, breakdown, collectives, or auto (every kind the results allow; collectives for a "
-                  ".json file)")
-      ->check(CLI::IsMember({"scaling", "tenants", "breakdown", "collectives", "auto"}));
+                  "scaling, tenants, tenant_count, breakdown, collectives, or auto (every kind the results allow; "
+                  "collectives for a .json file)")
+      ->check(CLI::IsMember({"scaling", "tenants", "tenant_count", "breakdown", "collectives", "auto"}));
   app->add_option("--gnuplot", request->gnuplot, "The gnuplot command (default: gnuplot from PATH)");
   return {app, [request] { plot_command(*request, std::cout); }};
 }

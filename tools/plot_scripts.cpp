@@ -80,6 +80,18 @@ std::string bar_style(const std::string& first_label) {
          "set key outside top center horizontal\n";
 }
 
+/// Bars stay readable up to about this many labels along the x axis; beyond it only every k-th bar is labelled.
+constexpr std::size_t kMaxBarLabels = 25;
+/// Beyond this many curves the legend leaves the plot area (it would cover the curves).
+constexpr std::size_t kMaxLegendInside = 4;
+
+/// The data label of bar `index` of `count`: its own label for every k-th bar (k = ceil(count / kMaxBarLabels)), an
+/// empty one for the others, so that 100 points do not print 100 overlapping labels.
+std::string thinned_label(const std::string& label, std::size_t index, std::size_t count) {
+  const std::size_t every = (count + kMaxBarLabels - 1) / kMaxBarLabels;
+  return every <= 1 || index % every == 0 ? data_label(label) : std::string("\"\"");
+}
+
 }  // namespace
 
 std::string gnuplot_quote(const std::string& text) {
@@ -150,7 +162,10 @@ PlotSpec scaling_plot(const ResultsTable& table) {
   };
   std::string& c = plot.commands;
   c += "set multiplot layout 2,1 title " + gnuplot_quote("Scaling (" + printable(table.file()) + ")") + "\n";
-  c += "set grid\nset key inside left top box opaque\nset xlabel 'GPUs (ranks)'\n";
+  // A few curves keep their legend in the plot's empty corner; many get it beside the plot, in small type.
+  c += labels.size() <= kMaxLegendInside ? "set grid\nset key inside left top box opaque\n"
+                                         : "set grid\nset key outside right top vertical font ',8' spacing 0.9\n";
+  c += "set xlabel 'GPUs (ranks)'\n";
   if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
   c += "set ylabel 'samples/s'\nset yrange [0:*]\n" + curves(2);
   c += "unset key\nset ylabel 'scaling efficiency (same colours)'\nset yrange [0:1.05]\n" + curves(3);
@@ -167,8 +182,10 @@ PlotSpec tenants_plot(const ResultsTable& table) {
   while (table.column("job" + std::to_string(tenants) + ".samples_per_s")) ++tenants;
   const std::vector<std::string> varying = table.varying_parameters();
   PlotSpec plot{"tenants", "", ""};
-  for (const auto& row : table.ok_rows()) {
-    plot.data += data_label(row_label(table, row, varying));
+  const std::size_t rows = table.ok_rows().size();
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::vector<std::string>& row = table.ok_rows()[r];
+    plot.data += thinned_label(row_label(table, row, varying), r, rows);
     for (std::size_t k = 0; k < tenants; ++k) {
       plot.data += ' ';
       plot.data += data_number(table, row, "job" + std::to_string(k) + ".samples_per_s");
@@ -192,6 +209,69 @@ PlotSpec tenants_plot(const ResultsTable& table) {
   c += "\nset ylabel 'samples/s, all tenants'\nset y2label 'Jain''s fairness'\nset y2range [0:1.05]\nset y2tics\n";
   c += "plot 'tenants.dat' using " + total + ":xtic(1) title 'all tenants', \\\n     '' using 0:" + fairness +
        " axes x1y2 with linespoints pointtype 7 linewidth 2 title 'Jain''s fairness'\n";
+  c += "unset multiplot\n";
+  return plot;
+}
+
+bool has_tenant_counts(const ResultsTable& table) {
+  if (!table.column("jobs")) return false;
+  std::set<std::string> counts;
+  for (const auto& row : table.ok_rows()) counts.insert(table.field(row, "jobs"));
+  return counts.size() >= 2;
+}
+
+PlotSpec tenant_count_plot(const ResultsTable& table) {
+  if (!has_tenant_counts(table)) {
+    throw InputError(table.file() + ": no tenant counts to draw against: it needs at least two numbers of tenants (the "
+                     "jobs column) among the points that did not fail");
+  }
+  std::size_t tenants = 0;
+  while (table.column("job" + std::to_string(tenants) + ".samples_per_s")) ++tenants;
+  // Parameters that set the tenant count (jobs[0].copies) are the x axis; the others tell the variants apart.
+  std::vector<std::string> variant_columns;
+  for (const std::string& parameter : table.varying_parameters()) {
+    if (!table.one_to_one(parameter, "jobs")) variant_columns.push_back(parameter);
+  }
+  std::vector<std::string> labels;
+  std::map<std::string, std::vector<const std::vector<std::string>*>> groups;
+  for (const auto& row : table.ok_rows()) {
+    const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
+    if (!groups.count(label)) labels.push_back(label);
+    groups[label].push_back(&row);
+  }
+  PlotSpec plot{"tenant_count", "", ""};
+  for (std::size_t g = 0; g < labels.size(); ++g) {
+    auto& rows = groups[labels[g]];
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
+      return number(table, *a, "jobs") < number(table, *b, "jobs");
+    });
+    plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + printable(labels[g]) + "\n";
+    for (const auto* row : rows) {
+      const double count = number(table, *row, "jobs");
+      const double total = number(table, *row, "total_samples_per_s");
+      plot.data += data_number(table, *row, "jobs") + " " + data_number(table, *row, "total_samples_per_s") + " " +
+                   format_number(count > 0 ? total / count : 0.0) + " " + data_number(table, *row, "jain_fairness") +
+                   "\n";
+    }
+  }
+  // One curve per variant of `columns`, as a comma-separated list of plot elements.
+  const auto curves = [&](const std::string& columns, const std::string& what, bool titled) {
+    std::string command;
+    for (std::size_t g = 0; g < labels.size(); ++g) {
+      command += (g > 0 ? ", \\\n     " : "") + std::string(g == 0 ? "'tenant_count.dat'" : "''") + " index " +
+                 std::to_string(g) + " using " + columns + " with linespoints pointtype 7" +
+                 (titled ? " title " + gnuplot_quote(labels.size() == 1 ? what : labels[g] + ", " + what)
+                         : std::string(" notitle"));
+    }
+    return command;
+  };
+  std::string& c = plot.commands;
+  c += "set multiplot layout 2,1 title " + gnuplot_quote("Tenants per GPU (" + printable(table.file()) + ")") + "\n";
+  c += 2 * labels.size() <= kMaxLegendInside ? "set grid\nset key inside right top box opaque\n"
+                                         : "set grid\nset key outside right top vertical font ',8' spacing 0.9\n";
+  c += "set xlabel 'tenants'\nset xtics 1\nset ylabel 'samples/s'\nset yrange [0:*]\n";
+  c += "plot " + curves("1:2", "all tenants", true) + ", \\\n     " + curves("1:3", "mean per tenant", true) + "\n";
+  c += "unset key\nset ylabel 'Jain''s fairness'\nset yrange [0:1.05]\nplot " + curves("1:4", "", false) + "\n";
   c += "unset multiplot\n";
   return plot;
 }
@@ -230,14 +310,16 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
   };
   const std::vector<std::string> varying = table.varying_parameters();
   PlotSpec plot{"breakdown", "", ""};
-  for (const auto& row : table.ok_rows()) {
+  const std::size_t rows = table.ok_rows().size();
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::vector<std::string>& row = table.ok_rows()[r];
     const std::string compute = mean_over_jobs(row, "compute_s");
     const std::string interference = mean_over_jobs(row, "interference_s");
     const std::string own = compute == "?" || interference == "?"
                                 ? std::string("?")
                                 : format_number(std::strtod(compute.c_str(), nullptr) -
                                                 std::strtod(interference.c_str(), nullptr));
-    plot.data += data_label(row_label(table, row, varying)) + " " + own + " " + interference + " " +
+    plot.data += thinned_label(row_label(table, row, varying), r, rows) + " " + own + " " + interference + " " +
                  mean_over_jobs(row, "exposed_communication_s");
     for (const std::string& extra : extras) {
       plot.data += ' ';

@@ -7,6 +7,8 @@
 //   (sweeps whose points have several jobs);
 // - breakdown: each point's step time stacked as compute, interference, exposed communication, and any scheduler
 //   wait or context-switch columns (the mean over tenants when a point has several jobs);
+// - tenant_count: when the number of tenants varies, all tenants' samples/s and the mean per tenant against the count
+//   (one line per variant), then Jain's fairness against the count;
 // - collectives: the bus bandwidth against size of `vtsim collectives --format json`, simulated, and measured when it
 //   was run with --compare (both curves, log-scaled sizes).
 
@@ -31,6 +33,10 @@ bool has_scaling(const ResultsTable& table);
 /// Whether the results have several jobs per point (a `jobs` column).
 bool has_tenants(const ResultsTable& table);
 
+/// Whether the results' points have at least two tenant counts (the `jobs` column).
+bool has_tenant_counts(const ResultsTable& table);
+/// The tenant-count plot. Throws InputError when !has_tenant_counts(table).
+PlotSpec tenant_count_plot(const ResultsTable& table);
 /// The scaling plot. Throws InputError when !has_scaling(table).
 PlotSpec scaling_plot(const ResultsTable& table);
 /// The per-tenant plot. Throws InputError when !has_tenants(table).

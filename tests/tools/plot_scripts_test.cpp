@@ -158,6 +158,60 @@ TEST(BreakdownPlot, AResultsFileWithoutTheBreakdownColumnsIsAnErrorNotAnEmptyPlo
   }
 }
 
+// A results.csv of `rows` one-job points varying hosts_per_rack (= ranks) and `variants` transports.
+std::string many_points_csv(int hosts, int variants) {
+  std::string csv =
+      "point,id,cluster.transport,cluster.hosts_per_rack,job,ranks,samples_per_s,scaling_efficiency,compute_s,"
+      "interference_s,exposed_communication_s,error\n";
+  int point = 0;
+  for (int v = 0; v < variants; ++v) {
+    for (int h = 1; h <= hosts; ++h, ++point) {
+      csv += std::to_string(point) + ",p" + std::to_string(point) + ",t" + std::to_string(v) + "," + std::to_string(h) +
+             ",j," + std::to_string(h) + "," + std::to_string(100 * h) + ",1.0,0.25,0.01,0.05,\n";
+    }
+  }
+  return csv;
+}
+
+TEST(PlotLegibility, ManyBarsAreLabelledEveryKthAndManyCurvesPutTheLegendOutside) {
+  // 100 bars (4 transports x 25 host counts): ceil(100 / 25) = 4, so bars 0, 4, 8, ... keep their labels.
+  const PlotSpec breakdown = breakdown_plot(table_of(many_points_csv(25, 4)));
+  std::size_t labelled = 0;
+  std::size_t blank = 0;
+  std::size_t start = 0;
+  while (start < breakdown.data.size()) {
+    const std::size_t end = breakdown.data.find('\n', start);
+    (breakdown.data.compare(start, 3, "\"\" ") == 0 ? blank : labelled) += 1;
+    start = end + 1;
+  }
+  EXPECT_EQ(labelled, 25u);
+  EXPECT_EQ(blank, 75u);
+  // 2 curves: the legend sits in the plot's corner; 8 curves: beside the plot.
+  EXPECT_NE(scaling_plot(table_of(many_points_csv(3, 2))).commands.find("set key inside"), std::string::npos);
+  EXPECT_NE(scaling_plot(table_of(many_points_csv(3, 8))).commands.find("set key outside right"), std::string::npos);
+  // Few bars keep every label.
+  EXPECT_EQ(breakdown_plot(table_of(many_points_csv(3, 2))).data.find("\"\" "), std::string::npos);
+}
+
+TEST(TenantCountPlot, ThroughputAndFairnessAgainstTheNumberOfTenantsPerVariant) {
+  const ResultsTable table = table_of(
+      "point,id,virtualization.scheduler.policy,jobs[0].copies,jobs,total_samples_per_s,jain_fairness,job0.job,"
+      "job0.samples_per_s,job0.compute_s,job0.interference_s,job0.exposed_communication_s,error\n"
+      "0,a0,best_effort,4,4,400,0.98,t,100,0.03,0,0,\n"
+      "1,a1,best_effort,2,2,300,1.0,t,150,0.03,0,0,\n"
+      "2,a2,equal_share,2,2,280,1.0,t,140,0.03,0,0,\n"
+      "3,a3,equal_share,4,4,360,0.97,t,90,0.03,0,0,\n");
+  ASSERT_TRUE(has_tenant_counts(table));
+  EXPECT_FALSE(has_tenant_counts(table_of(kScalingCsv)));
+  const PlotSpec plot = tenant_count_plot(table);
+  // Per policy, sorted by count: count, all tenants, mean per tenant (total / count), fairness.
+  EXPECT_EQ(plot.data,
+            "# policy=best_effort\n2 300 150 1.0\n4 400 100 0.98\n"
+            "\n\n# policy=equal_share\n2 280 140 1.0\n4 360 90 0.97\n");
+  EXPECT_NE(plot.commands.find("title 'policy=equal_share, mean per tenant'"), std::string::npos);
+  EXPECT_NE(plot.commands.find("set ylabel 'Jain''s fairness'"), std::string::npos);
+}
+
 // End to end: `vtsim plot` on the injected CSV draws the plots and runs nothing.
 TEST(PlotCommand, InjectedValuesDoNotRunThroughGnuplot) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
