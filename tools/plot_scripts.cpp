@@ -80,6 +80,32 @@ std::string bar_style(const std::string& first_label) {
          "set key outside top center horizontal\n";
 }
 
+/// The ok rows of `table` grouped into curves: one per variant (the values of the varying parameters that do not
+/// map one-to-one to `x_column`, which is the x axis), in order of first appearance, each sorted by `x_column`.
+struct Curves {
+  std::vector<std::string> labels;
+  std::map<std::string, std::vector<const std::vector<std::string>*>> rows;  // by label
+};
+
+Curves curves_along(const ResultsTable& table, const std::string& x_column) {
+  std::vector<std::string> variant_columns;
+  for (const std::string& parameter : table.varying_parameters()) {
+    if (!table.one_to_one(parameter, x_column)) variant_columns.push_back(parameter);
+  }
+  Curves curves;
+  for (const auto& row : table.ok_rows()) {
+    const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
+    if (!curves.rows.count(label)) curves.labels.push_back(label);
+    curves.rows[label].push_back(&row);
+  }
+  for (auto& [label, rows] : curves.rows) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
+      return number(table, *a, x_column) < number(table, *b, x_column);
+    });
+  }
+  return curves;
+}
+
 /// Bars stay readable up to about this many labels along the x axis; beyond it only every k-th bar is labelled.
 constexpr std::size_t kMaxBarLabels = 25;
 /// Beyond this many curves the legend leaves the plot area (it would cover the curves).
@@ -108,12 +134,15 @@ std::string gnuplot_quote(const std::string& text) {
   return quoted + "'";
 }
 
-bool has_scaling(const ResultsTable& table) {
-  if (!table.column("ranks")) return false;
-  std::set<std::string> ranks;
-  for (const auto& row : table.ok_rows()) ranks.insert(table.field(row, "ranks"));
-  return ranks.size() >= 2;
+/// Whether `column` exists and takes at least two values over the ok rows (an x axis to draw along).
+static bool has_two_values(const ResultsTable& table, const std::string& column) {
+  if (!table.column(column)) return false;
+  std::set<std::string> values;
+  for (const auto& row : table.ok_rows()) values.insert(table.field(row, column));
+  return values.size() >= 2;
 }
+
+bool has_scaling(const ResultsTable& table) { return has_two_values(table, "ranks"); }
 
 bool has_tenants(const ResultsTable& table) { return table.column("jobs").has_value() && !table.ok_rows().empty(); }
 
@@ -123,28 +152,18 @@ PlotSpec scaling_plot(const ResultsTable& table) {
                      "counts (the ranks column) among the points that did not fail");
   }
   // Parameters in one-to-one correspondence with the GPU count are the x axis, not variants.
-  std::vector<std::string> variant_columns;
-  for (const std::string& parameter : table.varying_parameters()) {
-    if (!table.one_to_one(parameter, "ranks")) variant_columns.push_back(parameter);
-  }
-  std::vector<std::string> labels;
-  std::map<std::string, std::vector<const std::vector<std::string>*>> groups;
+  const Curves groups = curves_along(table, "ranks");
+  const std::vector<std::string>& labels = groups.labels;
   double min_ranks = 0;
   double max_ranks = 0;
   for (const auto& row : table.ok_rows()) {
-    const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
-    if (!groups.count(label)) labels.push_back(label);
-    groups[label].push_back(&row);
     const double ranks = number(table, row, "ranks");
     min_ranks = min_ranks == 0 ? ranks : std::min(min_ranks, ranks);
     max_ranks = std::max(max_ranks, ranks);
   }
   PlotSpec plot{"scaling", "", ""};
   for (std::size_t g = 0; g < labels.size(); ++g) {
-    auto& rows = groups[labels[g]];
-    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
-      return number(table, *a, "ranks") < number(table, *b, "ranks");
-    });
+    const auto& rows = groups.rows.at(labels[g]);
     plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + printable(labels[g]) + "\n";
     for (const auto* row : rows) {
       plot.data += data_number(table, *row, "ranks") + " " + data_number(table, *row, "samples_per_s") + " " +
@@ -213,38 +232,19 @@ PlotSpec tenants_plot(const ResultsTable& table) {
   return plot;
 }
 
-bool has_tenant_counts(const ResultsTable& table) {
-  if (!table.column("jobs")) return false;
-  std::set<std::string> counts;
-  for (const auto& row : table.ok_rows()) counts.insert(table.field(row, "jobs"));
-  return counts.size() >= 2;
-}
+bool has_tenant_counts(const ResultsTable& table) { return has_two_values(table, "jobs"); }
 
 PlotSpec tenant_count_plot(const ResultsTable& table) {
   if (!has_tenant_counts(table)) {
     throw InputError(table.file() + ": no tenant counts to draw against: it needs at least two numbers of tenants (the "
                      "jobs column) among the points that did not fail");
   }
-  std::size_t tenants = 0;
-  while (table.column("job" + std::to_string(tenants) + ".samples_per_s")) ++tenants;
   // Parameters that set the tenant count (jobs[0].copies) are the x axis; the others tell the variants apart.
-  std::vector<std::string> variant_columns;
-  for (const std::string& parameter : table.varying_parameters()) {
-    if (!table.one_to_one(parameter, "jobs")) variant_columns.push_back(parameter);
-  }
-  std::vector<std::string> labels;
-  std::map<std::string, std::vector<const std::vector<std::string>*>> groups;
-  for (const auto& row : table.ok_rows()) {
-    const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
-    if (!groups.count(label)) labels.push_back(label);
-    groups[label].push_back(&row);
-  }
+  const Curves groups = curves_along(table, "jobs");
+  const std::vector<std::string>& labels = groups.labels;
   PlotSpec plot{"tenant_count", "", ""};
   for (std::size_t g = 0; g < labels.size(); ++g) {
-    auto& rows = groups[labels[g]];
-    std::stable_sort(rows.begin(), rows.end(), [&](const auto* a, const auto* b) {
-      return number(table, *a, "jobs") < number(table, *b, "jobs");
-    });
+    const auto& rows = groups.rows.at(labels[g]);
     plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + printable(labels[g]) + "\n";
     for (const auto* row : rows) {
       const double count = number(table, *row, "jobs");
