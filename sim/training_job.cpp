@@ -32,6 +32,7 @@ struct RankRuntime {
   Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
   bool collective_in_flight = false;
   double kernel_demand_Bps = 0;  ///< memory bandwidth the running stretch of kernels asks for (0: none running)
+  double sliced_rate = 1;        ///< time-sliced vGPU: the speed its kernels run at now (1 - SM share with a collective)
   /// Signalled whenever collective_in_flight changes, so that running kernels re-rate.
   sg4::MutexPtr collective_mutex = sg4::Mutex::create();
   sg4::ConditionVariablePtr collective_changed = sg4::ConditionVariable::create();
@@ -136,8 +137,7 @@ struct TrainingJob::State {
 
   /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
   /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed while a collective
-  /// runs there (run_shared; on a time-sliced GPU the slowdown is decided when the stretch starts, as the scheduler
-  /// takes a duration). The durations come from the compute model, so the actor waits rather than executing on
+  /// runs there (run_shared; on a time-sliced GPU the scheduler reads the rank's rate at each turn). The durations come from the compute model, so the actor waits rather than executing on
   /// SimGrid's CPU model, which would add nothing for a device that runs one kernel at a time.
   void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
     // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
@@ -155,9 +155,8 @@ struct TrainingJob::State {
         scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
         sg4::this_actor::sleep_for(stall);
       }
-      if (rank.collective_in_flight) busy = stretch.gpu_s / (1.0 - plan.collective_sm_share);
       const double start = sg4::Engine::get_clock();
-      scheduler->run(vgpu, busy);
+      busy = scheduler->run(vgpu, stretch.gpu_s, &rank.sliced_rate);
       const double waited = sg4::Engine::get_clock() - start - busy;
       record.scheduler_wait_s += waited;
       rank.host_ahead_s += waited;
@@ -272,6 +271,7 @@ struct TrainingJob::State {
   void set_collective_in_flight(int position, RankRuntime& rank, bool running) {
     std::unique_lock lock(*rank.collective_mutex);
     rank.collective_in_flight = running;
+    rank.sliced_rate = running ? 1.0 - plan.collective_sm_share : 1.0;
     update_memory_link(position, rank);
     rank.collective_changed->notify_all();
   }

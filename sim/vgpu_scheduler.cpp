@@ -32,7 +32,9 @@ struct TimeSliceScheduler::State {
   int trace_pid = 0;
   int trace_tid = 0;
   std::vector<VgpuState> vgpu_state;
-  std::vector<double> remaining_s;
+  std::vector<double> remaining_s;         ///< per vGPU, its kernels' time alone still to run
+  std::vector<const double*> rate;         ///< per vGPU, the speed its kernels run at now (null: 1)
+  std::vector<double> ran_s;               ///< per vGPU, GPU time its current run() took so far
   std::vector<sg4::SemaphorePtr> kernel_done;
   sg4::MutexPtr mutex;
   sg4::ConditionVariablePtr changed;
@@ -101,16 +103,19 @@ struct TimeSliceScheduler::State {
           continue;
         }
         double& remaining = remaining_s[static_cast<std::size_t>(vgpu)];
-        const double run_s = std::min(remaining, slice_end - sg4::Engine::get_clock());
+        const double* speed = rate[static_cast<std::size_t>(vgpu)];
+        const double r = speed != nullptr ? *speed : 1.0;
+        const double run_s = std::min(remaining / r, slice_end - sg4::Engine::get_clock());
         const double start = sg4::Engine::get_clock();
         lock.unlock();
         sg4::this_actor::sleep_for(run_s);
         lock.lock();
         statistics.busy_s += run_s;
         intervals.push_back({start, run_s, false});
+        ran_s[static_cast<std::size_t>(vgpu)] += run_s;
         if (trace != nullptr) trace->span(trace_pid, trace_tid, setup.vgpu_names[static_cast<std::size_t>(vgpu)], start, start + run_s);
-        remaining -= run_s;
-        if (remaining <= kNegligible_s) {
+        remaining -= run_s * r;
+        if (remaining <= kNegligible_s * r) {
           vgpu_state[static_cast<std::size_t>(vgpu)] = VgpuState::deciding;
           kernel_done[static_cast<std::size_t>(vgpu)]->release();
         }
@@ -136,20 +141,27 @@ void TimeSliceScheduler::start(sg4::Host* host) {
   s.changed = sg4::ConditionVariable::create();
   s.vgpu_state.assign(static_cast<std::size_t>(s.vgpu_count()), VgpuState::idle);
   s.remaining_s.assign(static_cast<std::size_t>(s.vgpu_count()), 0.0);
+  s.rate.assign(static_cast<std::size_t>(s.vgpu_count()), nullptr);
+  s.ran_s.assign(static_cast<std::size_t>(s.vgpu_count()), 0.0);
   for (int v = 0; v < s.vgpu_count(); ++v) s.kernel_done.push_back(sg4::Semaphore::create(0));
   sg4::Actor::create(host->get_name() + ".scheduler", host, [&s] { s.scheduler_actor(); })->daemonize();
 }
 
-void TimeSliceScheduler::run(int vgpu, double seconds) {
-  if (seconds <= 0) return;
+double TimeSliceScheduler::run(int vgpu, double seconds, const double* rate) {
+  if (seconds <= 0) return 0.0;
+  assert(rate == nullptr || *rate > 0);
   State& s = *state_;
+  const auto v = static_cast<std::size_t>(vgpu);
   {
     std::unique_lock lock(*s.mutex);
-    s.vgpu_state[static_cast<std::size_t>(vgpu)] = VgpuState::pending;
-    s.remaining_s[static_cast<std::size_t>(vgpu)] = seconds;
+    s.vgpu_state[v] = VgpuState::pending;
+    s.remaining_s[v] = seconds;
+    s.rate[v] = rate;
+    s.ran_s[v] = 0;
     s.changed->notify_all();
   }
-  s.kernel_done[static_cast<std::size_t>(vgpu)]->acquire();
+  s.kernel_done[v]->acquire();
+  return s.ran_s[v];
 }
 
 void TimeSliceScheduler::idle(int vgpu) {

@@ -50,8 +50,11 @@ class TimeSliceScheduler {
 
   /// Creates the scheduler's actor on `host` (a daemon: it ends with the simulation).
   void start(simgrid::s4u::Host* host);
-  /// Gives vGPU `vgpu` `seconds` of GPU time, waiting for its turns. Called from that vGPU's rank actor.
-  void run(int vgpu, double seconds);
+  /// Runs `seconds` of vGPU `vgpu`'s kernels (their time alone), waiting for its turns. They progress at `*rate` of
+  /// their speed alone (1 when null), read at the start of each turn's run, so that a change (a collective starting or
+  /// ending beside them) takes effect within one time slice. Returns the GPU time they took, waits excluded. Called
+  /// from that vGPU's rank actor. REQUIRES: *rate > 0.
+  double run(int vgpu, double seconds, const double* rate = nullptr);
   /// Says vGPU `vgpu` has no GPU work until its next run().
   void idle(int vgpu);
   /// What the scheduler did so far.

@@ -90,5 +90,39 @@ TEST(MemoryContention, SlowsKernelsOnlyWhereACollectiveOverlapsThem) {
   EXPECT_EQ(after["breakdown_s"]["of_which_interference"].get<double>(), 0.0) << after["breakdown_s"].dump();
 }
 
+/// Two A100s without P2P (NVLink off: both paths stage through host memory) training VGG-16 (long backward kernels,
+/// short allreduces that start and end inside them) under Horovod, on vGPUs time-sliced with an idle co-tenant (best
+/// effort: the busy one has the GPU) or passed through, the collective's kernels taking half the SMs (as a profile
+/// could have measured).
+nlohmann::json half_sm_share(bool time_sliced) {
+  nlohmann::json json = {
+      {"cluster", {{"host", {{"gpus", 2}, {"gpu_model", "a100-40gb-sxm4"}, {"nvlink", {{"enabled", false}}}}}}},
+      {"virtualization", {{"mode", "passthrough"}}},
+      {"jobs",
+       {{{"name", "train"}, {"workload", "vgg-16"}, {"batch_per_gpu", 64}, {"gpus", 2}, {"iterations", 10},
+         {"data_parallel", "horovod"}, {"horovod", {{"cycle_time_ms", 1}}}, {"data_loading_cpu_ms_per_sample", 0}}}}};
+  if (time_sliced) {
+    json["virtualization"] = {{"mode", "vgpu"}, {"vgpu_profile", "A100X-20C"}, {"scheduler", {{"policy", "best_effort"}}}};
+    json["jobs"].push_back({{"name", "idle"}, {"idle", true}, {"gpus", 2}});
+  }
+  Scenario scenario = scenario_of(json);
+  scenario.calibration.collective_sm_share = CalibratedValue{0.5, "test profile"};
+  scenario.calibration_profile = "test-profile.json";
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); })["jobs"][0];
+}
+
+TEST(Contention, ATimeSlicedVgpuReRatesItsKernelsAsCollectivesComeAndGo) {
+  // With the GPU to itself (its co-tenant idle), a time-sliced vGPU runs as a passed-through GPU does, and so must its
+  // kernels' slowdown: re-rated at each turn (2 ms slices), not decided for a whole stretch when it starts.
+  const nlohmann::json sliced = half_sm_share(true);
+  const nlohmann::json whole = half_sm_share(false);
+  const double expected = whole["breakdown_s"]["of_which_interference"].get<double>();
+  ASSERT_GT(expected, 0.0);
+  EXPECT_NEAR(sliced["breakdown_s"]["of_which_interference"].get<double>(), expected, 0.03 * expected)
+      << sliced["breakdown_s"].dump() << " vs " << whole["breakdown_s"].dump();
+  EXPECT_NEAR(sliced["step_time_s"]["mean"].get<double>(), whole["step_time_s"]["mean"].get<double>(),
+              0.01 * whole["step_time_s"]["mean"].get<double>());
+}
+
 }  // namespace
 }  // namespace vtsim::sim
