@@ -35,8 +35,7 @@ double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbm
 
 }  // namespace
 
-Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps)
-    : gpu_memory_Bps_(gpu_memory_Bps) {
+Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());

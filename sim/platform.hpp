@@ -44,8 +44,6 @@ class Platform {
   explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {},
                     double gpu_memory_Bps = 0);
 
-  /// Achievable memory bandwidth of each GPU, bytes/s; 0 when the platform has no memory links.
-  double gpu_memory_Bps() const { return gpu_memory_Bps_; }
   /// Lets the flows through GPU `gpu`'s memory use `collective_Bps` of it (re-rating flows in progress). Does nothing
   /// on a platform without memory links. REQUIRES: a running engine.
   void set_collective_memory(int gpu, double collective_Bps) const;
@@ -59,8 +57,7 @@ class Platform {
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links()
-  std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when gpu_memory_Bps_ > 0
-  double gpu_memory_Bps_ = 0;
+  std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when built with the memory's bandwidth
 };
 
 }  // namespace vtsim::sim

@@ -252,6 +252,11 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
   return {used.begin(), used.end()};
 }
 
+/// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send.
+double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
+  return kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9;
+}
+
 /// Horovod's negotiation per coordinator tick: with its response cache (on by default) the ranks agree on the ready
 /// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
 /// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
@@ -267,13 +272,13 @@ double horovod_negotiation_s(const JobRings& rings, const Topology& topology) {
 
 /// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
-                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu) {
+                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu, double gpu_memory_Bps) {
   const JobConfig& config = scenario.jobs[active.index];
   const JobRings& rings = active.rings;
   JobPlan plan;
   plan.name = config.name;
   plan.platform = &platform;
-  plan.memory_Bps = platform.gpu_memory_Bps();
+  plan.memory_Bps = gpu_memory_Bps;
   for (int g : rings.ring) {
     plan.rank_hosts.push_back(platform.gpu_host(g));
     const auto [scheduler, vgpu] = sharing.slot(g, active.index);
@@ -332,7 +337,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                      : collective_sm_share(nccl.channels, device_sms);
     plan.collective_sm_share = active.collective_sm_share;
     // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
-    active.collective_memory_demand_Bps = kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9;
+    active.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
     plan.collective_memory_demand_Bps = active.collective_memory_demand_Bps;
     plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
                                     &active.nccl_choices);
@@ -393,7 +398,14 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     gpu_memory_Bps = std::max(gpu_memory_Bps, job.compute.device.memory_bandwidth_Bps *
                                                   job.compute.resolved.parameters.memory_efficiency);
   }
-  const Platform platform(topology, ports, gpu_memory_Bps);
+  // The memory links only ever narrow a collective whose demand exceeds half the memory (max-min meets a smaller one
+  // in full); without such a job they would only slow the simulation down, so the platform goes without them.
+  bool memory_can_bind = false;
+  for (const ActiveJob& job : active) {
+    if (job.rings.ring.size() < 2) continue;
+    memory_can_bind |= collective_memory_demand_Bps(nccl_communicator(scenario, job.rings, topology)) > gpu_memory_Bps / 2;
+  }
+  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0);
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
@@ -407,7 +419,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sharing.start(platform);
   std::set<LinkClass> classes_used;
   for (std::size_t a = 0; a < active.size(); ++a) {
-    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu);
+    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu, gpu_memory_Bps);
     for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     active[a].job->start();
