@@ -56,7 +56,8 @@ std::optional<Columns> header_columns(const LogText& log, std::size_t index) {
   if (!type || !redop) log.fail(index, "expected 'type' and 'redop' in the column header");
   columns.type = *type;
   columns.redop = *redop;
-  columns.root = find_token(tokens, 0, {"root"});
+  // nccl-tests prints the root before the times; a "root" anywhere else is not that column (a row need not reach it).
+  if (const auto root = find_token(tokens, 0, {"root"}); root && *root < *time) columns.root = root;
   columns.time = *time;
   columns.needed = *time + 4;
   const auto in_place = find_token(tokens, *time + 4, {"time", "cputime"});

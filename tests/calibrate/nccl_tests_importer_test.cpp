@@ -176,5 +176,17 @@ TEST(NcclTestsImporter, LogsWithLauncherRankPrefixesImport) {
   }
 }
 
+TEST(NcclTestsImporter, ARootWordAfterTheTimesIsNotTheRootColumn) {
+  // Found by the fuzzer (tests/fuzz/corpus/nccl_tests/crash-root-column-after-the-times): a header with "root" after
+  // the time columns made every row's root read past its last token. Only a "root" before the times is the column.
+  std::string text = read_fixture("all_gather_perf_4xv100.log");
+  const std::string header = "busbw  error";
+  const std::size_t at = text.rfind(header);
+  ASSERT_NE(at, std::string::npos);
+  text.insert(at + header.size(), "  root");
+  const CollectiveSeries series = import_nccl_tests(text, "all_gather_perf.log", {});
+  EXPECT_EQ(series.points.size(), 9u);
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate
