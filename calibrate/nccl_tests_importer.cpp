@@ -189,12 +189,12 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
     const bool typed_row = columns && tokens.size() > columns->type && is_nccl_tests_type(tokens[columns->type]);
     if (!is_unsigned_integer(tokens[0]) && !typed_row) continue;
     if (!columns) log.fail(i, "data row before the nccl-tests column header ('#  size  count  type ...')");
-    if (!is_unsigned_integer(tokens[columns->size])) {
-      log.fail(i, "size: expected a whole number of bytes, got '" + std::string(tokens[columns->size]) + "'");
-    }
     if (tokens.size() < columns->needed) {
       log.fail(i, "expected at least " + std::to_string(columns->needed) + " columns as the header says, got " +
                       std::to_string(tokens.size()));
+    }
+    if (!is_unsigned_integer(tokens[columns->size])) {
+      log.fail(i, "size: expected a whole number of bytes, got '" + std::string(tokens[columns->size]) + "'");
     }
     const std::pair<std::string, std::string> this_type(tokens[columns->type], tokens[columns->redop]);
     if (!type_and_op) type_and_op = this_type;

@@ -188,5 +188,18 @@ TEST(NcclTestsImporter, ARootWordAfterTheTimesIsNotTheRootColumn) {
   EXPECT_EQ(series.points.size(), 9u);
 }
 
+TEST(NcclTestsImporter, AShortRowIsRefusedBeforeItsSizeIsRead) {
+  // Found by the fuzzer (tests/fuzz/corpus/nccl_tests/crash-short-row-size-past-its-tokens): a one-number line after
+  // a header whose size column is not the first was read past its end. It is a short row, refused as such.
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const std::string header = "#       size ";
+  const std::size_t at = text.find(header);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, header.size(), "#  x    size ");
+  text += "   17\n";
+  EXPECT_THAT(error_of([&] { import_nccl_tests(text, "short.log", {}); }),
+              HasSubstr("columns as the header says, got 1"));
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate
