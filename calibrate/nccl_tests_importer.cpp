@@ -184,6 +184,7 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
     }
     if (std::regex_search(line, match, kNcclVersion)) nccl = "NCCL " + match[1].str();
     const std::vector<std::string_view> tokens = split_tokens(line);
+    if (tokens.empty()) continue;  // only blanks that are not spaces or tabs (\r, \f, \v)
     // A data row: its size is a whole number, or its type column names a data type (a row whose size is malformed,
     // which must not be dropped without a word). Anything else is NCCL INFO/WARN output or launcher noise.
     const bool typed_row = columns && tokens.size() > columns->type && is_nccl_tests_type(tokens[columns->type]);

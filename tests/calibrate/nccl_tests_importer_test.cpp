@@ -201,5 +201,13 @@ TEST(NcclTestsImporter, AShortRowIsRefusedBeforeItsSizeIsRead) {
               HasSubstr("columns as the header says, got 1"));
 }
 
+TEST(NcclTestsImporter, ALineOfOtherBlanksIsSkipped) {
+  // Found by the fuzzer (tests/fuzz/corpus/nccl_tests/crash-line-of-only-carriage-returns): a line of \f or \v alone
+  // has no token, and its first token was read all the same.
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  text.insert(text.find("# Out of bounds"), "\f\v\f\n");
+  EXPECT_EQ(import_nccl_tests(text, "blanks.log", {}).points.size(), 28u);
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate
