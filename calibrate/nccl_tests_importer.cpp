@@ -65,6 +65,8 @@ std::optional<Columns> header_columns(const LogText& log, std::size_t index) {
     columns.in_place = *in_place;
     columns.needed = *in_place + 4;
   }
+  // A row must reach every column read from it, wherever an odd header put them.
+  columns.needed = std::max({columns.needed, columns.size + 1, columns.type + 1, columns.redop + 1});
   return columns;
 }
 

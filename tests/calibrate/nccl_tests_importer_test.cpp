@@ -209,5 +209,18 @@ TEST(NcclTestsImporter, ALineOfOtherBlanksIsSkipped) {
   EXPECT_EQ(import_nccl_tests(text, "blanks.log", {}).points.size(), 28u);
 }
 
+TEST(NcclTestsImporter, ARowMustReachEveryColumnTheHeaderNames) {
+  // Found by the fuzzer (tests/fuzz/corpus/nccl_tests/crash-type-column-after-the-times): a header naming its type
+  // column after the times let a row shorter than that be read past its end. Such a row is short, and refused.
+  std::string text = read_fixture("all_gather_perf_4xv100.log");
+  const std::string header = "#       size         count    type   redop";
+  const std::size_t at = text.find(header);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.replace(at, header.size(), "#       size         count    tipe   redop");
+  const std::string last = "busbw  error";
+  text.insert(text.rfind(last) + last.size(), "  type");
+  EXPECT_THAT(error_of([&] { import_nccl_tests(text, "odd.log", {}); }), HasSubstr("columns as the header says"));
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate
