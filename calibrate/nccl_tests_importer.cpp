@@ -115,7 +115,9 @@ std::optional<std::string> collective_from_factor(double factor, int ranks, bool
   const double n = ranks;
   const auto near = [&](double expected) { return std::abs(factor - expected) <= 0.01 * expected; };
   if (ranks >= 2 && near(2 * (n - 1) / n) && !near(1.0)) return "all_reduce";  // n = 2: 2(n-1)/n = 1
-  if (ranks >= 2 && near((n - 1) / n) && !near(1.0)) return reduces ? std::optional<std::string>("reduce_scatter") : std::nullopt;
+  if (ranks >= 2 && near((n - 1) / n) && !near(1.0)) {
+    return reduces ? std::optional<std::string>("reduce_scatter") : std::nullopt;
+  }
   if (near(1.0)) {
     if (reduces) return ranks == 2 ? std::nullopt : std::optional<std::string>("reduce");
     if (rooted) return "broadcast";

@@ -3,5 +3,6 @@
 #include "tools/sweep_spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return vtsim::fuzz::feed(data, size, [](std::string_view text) { vtsim::tools::parse_sweep(text, "fuzz.json", "."); });
+  return vtsim::fuzz::feed(data, size,
+                           [](std::string_view text) { vtsim::tools::parse_sweep(text, "fuzz.json", "."); });
 }

@@ -16,7 +16,8 @@ namespace vtsim {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, const std::string& file) {
-  // A file that cannot be written (a full disk, a read-only folder) is the user's to fix: exit 1, not an internal error.
+  // A file that cannot be written (a full disk, a read-only folder) is the user's to fix: exit 1, not an internal
+  // error.
   throw InputError(what + " " + file + ": " + std::strerror(errno));
 }
 

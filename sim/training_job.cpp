@@ -137,8 +137,9 @@ struct TrainingJob::State {
 
   /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
   /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed while a collective
-  /// runs there (run_shared; on a time-sliced GPU the scheduler reads the rank's rate at each turn). The durations come from the compute model, so the actor waits rather than executing on
-  /// SimGrid's CPU model, which would add nothing for a device that runs one kernel at a time.
+  /// runs there (run_shared; on a time-sliced GPU the scheduler reads the rank's rate at each turn). The durations
+  /// come from the compute model, so the actor waits rather than executing on SimGrid's CPU model, which would add
+  /// nothing for a device that runs one kernel at a time.
   void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
     // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
     double stall = stretch.total_s - stretch.gpu_s > 1e-9 ? stretch.total_s - stretch.gpu_s : 0.0;
