@@ -11,6 +11,7 @@
 #include <set>
 
 #include "models/gpu_catalog.hpp"
+#include "models/vm_cpu.hpp"
 #include "models/workload_catalog.hpp"
 
 namespace vtsim {
@@ -457,15 +458,16 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                     " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
   }
 
-  // One core per rank drives its training loop; the ranks' loader workers share the rest (at least one core in all).
+  // One core per rank drives its training loop; with TCP the socket threads take theirs; the ranks' loader workers
+  // share the rest (models/vm_cpu.hpp).
   const double loader_cores =
-      std::max(host.vm_cpu_cores - host.ranks_per_vm, 1) / static_cast<double>(host.ranks_per_vm);
+      vm_cpu_budget(host.vm_cpu_cores, host.ranks_per_vm, host.tcp_between_hosts).loader_cores / host.ranks_per_vm;
   const double cpu_s_per_sample = host.data_loading_cpu_s_per_sample.value_or(data_loading_cpu_s_per_sample(workload));
   parameters.data_loading_s = batch * cpu_s_per_sample / loader_cores;
   const std::string loading = "data loading " + format_number(cpu_s_per_sample * 1e3) + " ms CPU per " +
                               workload.sample_unit + ", " + format_number(loader_cores) + " loader cores per rank (" +
                               std::to_string(host.vm_cpu_cores) + " in the VM, " + std::to_string(host.ranks_per_vm) +
-                              " ranks)";
+                              " ranks" + (host.tcp_between_hosts ? ", TCP socket threads" : "") + ")";
   if (host.data_loading_cpu_s_per_sample) {
     resolved.sources.push_back(loading + ": CPU time given in the scenario");
   } else {

@@ -98,6 +98,7 @@ struct HostSide {
   std::optional<double> data_loading_cpu_s_per_sample;
   int vm_cpu_cores = 24;  ///< cores of the VM the job's ranks on one host share
   int ranks_per_vm = 1;   ///< one core each drives a training loop; the loader workers share the rest
+  bool tcp_between_hosts = false;  ///< the ranks' socket threads take cores too (models/vm_cpu.hpp)
 };
 
 /// REQUIRES: batch >= 1, host.vm_cpu_cores >= 1, host.ranks_per_vm >= 1.

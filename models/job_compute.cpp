@@ -6,6 +6,7 @@
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
+#include "models/nic_catalog.hpp"
 #include "models/vgpu_catalog.hpp"
 #include "models/workload_catalog.hpp"
 
@@ -24,6 +25,14 @@ int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
   int most = 1;
   for (int gpu : job.gpu_ids) most = std::max(most, ++ranks_per_host[gpu / scenario.cluster.host.gpus]);
   return most;
+}
+
+// Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
+bool tcp_between_hosts(const Scenario& scenario, const JobConfig& job) {
+  if (transport_spec(scenario.cluster.transport).stack_core_Bps <= 0) return false;
+  const int gpus = scenario.cluster.host.gpus;
+  return std::any_of(job.gpu_ids.begin(), job.gpu_ids.end(),
+                     [&](int gpu) { return gpu / gpus != job.gpu_ids.front() / gpus; });
 }
 
 }  // namespace
@@ -60,7 +69,8 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .host_dispatch_s = job.host_dispatch_s,
                       .data_loading_cpu_s_per_sample = job.data_loading_cpu_s_per_sample,
                       .vm_cpu_cores = scenario.virtualization.vm_cpu_cores,
-                      .ranks_per_vm = ranks_per_vm(scenario, job)};
+                      .ranks_per_vm = ranks_per_vm(scenario, job),
+                      .tcp_between_hosts = tcp_between_hosts(scenario, job)};
   compute.resolved = resolve_compute(gpu, job.precision, compute.workload, job.batch_per_gpu, host,
                                        published_compute_fit(), scenario.calibration);
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,

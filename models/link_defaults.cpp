@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "models/units.hpp"
+#include "models/vm_cpu.hpp"
 
 // Sources. [P] primary, [S] secondary.
 //   HW REF     docs/hardware-facts.md: "NVLink ring collectives reach roughly 80% of NVLink line rate after
@@ -20,6 +21,8 @@
 //              two cards (Turing whitepaper; Quadro RTX 6000/8000 datasheets).
 //   NIC CAT    models/nic_catalog.hpp: one message between hosts costs nic.latency_s + transport.added_latency_s
 //              + bytes / (nic.line_rate_Bps * transport.bandwidth_efficiency), each figure cited there.
+//   NCCL BUF   [P] NVIDIA NCCL: NCCL_BUFFSIZE default 4 MiB (environment variables documentation), split into
+//              NCCL_STEPS = 8 slots (src/include/device.h): a network transfer moves 512 KiB per step with Simple.
 //   SCENARIO   models/scenario.hpp, FabricConfig: switch_latency_s default 300 ns, uncalibrated.
 
 namespace vtsim {
@@ -30,6 +33,7 @@ constexpr double us(double value) { return value * units::kSecondsPerUs; }
 constexpr double kNvlinkStepLatency_s = us(0.6);  // NCCL TUNE, hwLat NVLINK Ring/LL
 constexpr double kPcieStepLatency_s = us(1.0);    // NCCL TUNE, hwLat PCI Ring/LL
 constexpr double kHostMemoryGen4_Bps = 5e9;       // HW REF [S]: 4x A100 PCIe, all pairs SYS, ~5 GB/s busbw
+constexpr double kNcclNetSlotBytes = 4.0 * 1024 * 1024 / 8;  // NCCL BUF: NCCL_BUFFSIZE / NCCL_STEPS
 
 const PcieSpec& pcie_spec(int pcie_gen) {
   const PcieSpec* spec = find_pcie(pcie_gen);
@@ -46,6 +50,7 @@ std::string_view to_string(LinkClass link_class) {
     case LinkClass::host_memory: return "host_memory";
     case LinkClass::nic: return "nic";
     case LinkClass::fabric: return "fabric";
+    case LinkClass::tcp_stack: return "tcp_stack";
   }
   return "?";
 }
@@ -129,6 +134,23 @@ LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport) {
                     transport.source};
 }
 
+double staging_fill_s(const TransportSpec& transport, double pcie_Bps) {
+  return transport.gpudirect_rdma ? 0.0 : kNcclNetSlotBytes / pcie_Bps;
+}
+
+LinkDefault tcp_stack_default(const TransportSpec& transport, int vm_cpu_cores, int ranks_per_vm) {
+  assert(transport.stack_core_Bps > 0);
+  const VmCpuBudget budget = vm_cpu_budget(vm_cpu_cores, ranks_per_vm, true);
+  char cores[128];
+  std::snprintf(cores, sizeof cores, "%.3g network cores of %d vCPUs for %d ranks, %.3g Gb/s per core",
+                budget.network_cores, vm_cpu_cores, ranks_per_vm, transport.stack_core_Bps * 8 / 1e9);
+  return {.bandwidth_Bps = tcp_stack_Bps_per_direction(budget, ranks_per_vm, transport.stack_core_Bps),
+          .latency_s = 0,  // the stack's per-message cost is the transport's added latency, on the NIC link
+          .uncalibrated = true,
+          .source = std::string("uncalibrated: ") + cores + " (a sending and a receiving socket thread per rank, "
+                    "NCCL net_socket.cc defaults; per core: ESnet, VMware [S])"};
+}
+
 LinkDefault uplink_default(const ClusterConfig& cluster) {
   const FabricConfig& fabric = cluster.fabric;
   // One leaf port to one spine, at the fabric's uplink line rate (the NIC's by default). The transport's efficiency
@@ -186,6 +208,13 @@ ScenarioLinks scenario_links(const Scenario& scenario) {
   if (const CalibratedLink* measured = calibration.nic_for(transport.transport)) {
     links.nic = with_calibration(links.nic, *measured);
   }
+  if (const double fill_s = staging_fill_s(transport, links.pcie.bandwidth_Bps); fill_s > 0) {
+    links.nic.latency_s += 2 * fill_s;
+    char fill[160];
+    std::snprintf(fill, sizeof fill, "; no GPUDirect RDMA: + %.3g us per end staging a 512 KiB NCCL slot over PCIe "
+                  "(NCCL_BUFFSIZE / NCCL_STEPS)", fill_s * 1e6);
+    links.nic.source += fill;
+  }
   links.uplink = uplink_default(cluster);
   return links;
 }
@@ -203,6 +232,12 @@ std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
   if (host.gpus >= 2) defaults.push_back({LinkClass::host_memory, links.host_memory});
   if (cluster.total_hosts() > 1 && host.nics > 0) defaults.push_back({LinkClass::nic, links.nic});
   if (cluster.racks > 1 && host.nics > 0) defaults.push_back({LinkClass::fabric, links.uplink});
+  const TransportSpec& transport = transport_spec(cluster.transport);
+  if (cluster.total_hosts() > 1 && host.nics > 0 && transport.stack_core_Bps > 0) {
+    // Shown for a VM holding all of a host's GPUs; each rank's link takes its own VM's count (sim/topology.cpp).
+    defaults.push_back(
+        {LinkClass::tcp_stack, tcp_stack_default(transport, scenario.virtualization.vm_cpu_cores, host.gpus)});
+  }
   return defaults;
 }
 

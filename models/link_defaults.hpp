@@ -25,9 +25,10 @@ enum class LinkClass {
   host_memory,  ///< the CPU-side transport through host memory used by GPUs without peer-to-peer access
   nic,          ///< a NIC port and its cable to the rack's leaf switch, with the transport's costs
   fabric,       ///< a leaf-to-spine uplink
+  tcp_stack,    ///< one rank's share of its VM's cores running the guest's TCP stack (TCP between hosts only)
 };
 
-/// The spelling used in names and results: "nvlink", "pcie", "host_memory", "nic", "fabric".
+/// The spelling used in names and results: "nvlink", "pcie", "host_memory", "nic", "fabric", "tcp_stack".
 std::string_view to_string(LinkClass link_class);
 
 /// Default figures of one link class.
@@ -72,6 +73,15 @@ LinkDefault host_memory_default(int pcie_gen);
 /// A NIC port with its transport; latency is one message between two hosts' NICs, before switches.
 LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport);
 
+/// What staging through host memory adds to one message between hosts when the transport has no GPUDirect RDMA: at
+/// each end, one of NCCL's network slots crosses the GPU's PCIe link before the NIC (or the socket) can take it, and
+/// after it has delivered it (the pipeline's fill). 0 for a transport with GPUDirect RDMA.
+double staging_fill_s(const TransportSpec& transport, double pcie_Bps);
+
+/// One rank's share of the guest's TCP stack, per direction (models/vm_cpu.hpp), in a VM of `vm_cpu_cores` running
+/// `ranks_per_vm` ranks. REQUIRES: transport.stack_core_Bps > 0.
+LinkDefault tcp_stack_default(const TransportSpec& transport, int vm_cpu_cores, int ranks_per_vm);
+
 /// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
 LinkDefault uplink_default(const ClusterConfig& cluster);
 
@@ -80,7 +90,9 @@ LinkDefault uplink_default(const ClusterConfig& cluster);
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated);
 
 /// The five link defaults of `scenario`'s cluster with its calibration profile's measurements applied (the NVLink one is
-/// meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs).
+/// meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs). The NIC's
+/// latency includes staging_fill_s at both ends for a transport without GPUDirect RDMA, measured or not (a perftest
+/// measures host memory to host memory).
 struct ScenarioLinks {
   LinkDefault nvlink;
   LinkDefault pcie;

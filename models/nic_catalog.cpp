@@ -24,6 +24,14 @@
 //              VirtualVmxnet3Vrdma.deviceProtocol: rocev1 | rocev2.
 //   PT RDMA    VMware study of passthrough RDMA in VMs, QDR InfiniBand [P] (as summarised in
 //              docs/hardware-facts.md): 1.75 us half round trip for Send.
+//   GDR        NVIDIA GPUDirect RDMA documentation: a NIC with peer-memory support (nvidia-peermem) reads and writes
+//              GPU memory; NCCL's socket transport supports host pointers only (src/transport/net_socket.cc,
+//              ncclSocketPtrSupport: NCCL_PTR_HOST); a guest's PVRDMA device has no GPUDirect RDMA (PVRDMA DOC: a
+//              paravirtual device backed by the host's HCA, which the guest's GPU driver cannot peer with).
+//   TCP CORE   [S] ESnet fasterdata, "Performance Expectations for a 100G Host" (2024-01-17): one TCP stream, i.e.
+//              one core, reaches 15-35 Gb/s on a tuned 100G host; N. Hagoort (VMware), "Auto-Tuning vMotion
+//              Streams" (2021-03-09): one vMotion stream, one core, fills about 15 GbE. The low end, 15 Gb/s per
+//              core, is taken for a guest's virtual NIC path; uncalibrated for any particular VM.
 //   IEEE 802.3 Ethernet framing: 1500-byte MTU, 14-byte header, 4-byte FCS, 8-byte preamble/SFD, 12-byte inter-frame
 //              gap; RFC 791/9293: 20-byte IPv4 and TCP headers; RFC 7323: 12-byte TCP timestamp option.
 
@@ -40,6 +48,7 @@ constexpr double kRdmaAddedLatency_s = 0.81e-6 - 600e-9;
 // TCP payload per Ethernet frame at MTU 1500 over what the wire carries (IEEE 802.3, RFC 791/9293/7323):
 // (1500 - 20 IP - 20 TCP - 12 timestamps) / (1500 + 14 + 4 + 8 + 12) = 1448 / 1538.
 constexpr double kTcpFramingEfficiency = 1448.0 / 1538.0;
+constexpr double kTcpCoreBps = 15e9 / 8;  // TCP CORE [S]: 15 Gb/s per core, the low end of the published range
 
 std::vector<TransportSpec> build_transport_catalog() {
   return {
@@ -48,6 +57,8 @@ std::vector<TransportSpec> build_transport_catalog() {
        .added_latency_s = kRdmaAddedLatency_s,
        .bandwidth_efficiency = kRdmaEfficiency,
        .routable = false,  // ROCE SPEC, Annex A16
+       .gpudirect_rdma = true,  // GDR: a passed-through or SR-IOV ConnectX with nvidia-peermem
+       .stack_core_Bps = 0,
        .uncalibrated = false,
        .source = "IBTA RoCE Annex A16; ib_send_bw ~97 Gb/s on 100 GbE [S]; ib_send_lat 0.81 us [S]"},
       {.transport = Transport::roce_v2,
@@ -55,6 +66,8 @@ std::vector<TransportSpec> build_transport_catalog() {
        .added_latency_s = kRdmaAddedLatency_s,
        .bandwidth_efficiency = kRdmaEfficiency,  // v2's 28-byte IP+UDP vs v1's 40-byte GRH: < 0.3% apart at 4 KiB MTU
        .routable = true,                         // ROCE SPEC, Annex A17
+       .gpudirect_rdma = true,                   // GDR
+       .stack_core_Bps = 0,
        .uncalibrated = false,
        .source = "IBTA RoCEv2 Annex A17; RoCE v2 SEND 97.6 Gb/s [S]; ib_send_lat 0.81 us [S]"},
       // PVRDMA: uncalibrated. No published latency or bandwidth figure was found. Defaults: the latency is the
@@ -66,6 +79,8 @@ std::vector<TransportSpec> build_transport_catalog() {
        .added_latency_s = us(1.75),
        .bandwidth_efficiency = kRdmaEfficiency,
        .routable = true,
+       .gpudirect_rdma = false,  // GDR: staged through guest memory
+       .stack_core_Bps = 0,      // verbs on the paravirtual device bypass the guest's stack
        .uncalibrated = true,
        .source = "uncalibrated: latency = vSphere passthrough RDMA 1.75 us, efficiency = RoCE's; calibrate"},
       // TCP: uncalibrated. The efficiency is the framing ceiling at MTU 1500 (derived above); the stack latency is a
@@ -76,8 +91,11 @@ std::vector<TransportSpec> build_transport_catalog() {
        .added_latency_s = us(10),
        .bandwidth_efficiency = kTcpFramingEfficiency,
        .routable = true,
+       .gpudirect_rdma = false,  // GDR: NCCL's sockets take host memory only
+       .stack_core_Bps = kTcpCoreBps,
        .uncalibrated = true,
-       .source = "uncalibrated: efficiency = MTU 1500 framing (1448/1538), latency = 10 us placeholder"},
+       .source = "uncalibrated: efficiency = MTU 1500 framing (1448/1538), latency = 10 us placeholder, 15 Gb/s per "
+                 "core through the stack (ESnet, VMware [S])"},
   };
 }
 

@@ -34,6 +34,12 @@ struct TransportSpec {
   double added_latency_s = 0;            ///< one-way per-message software/stack latency added to the NIC's own, s
   double bandwidth_efficiency = 1;       ///< achievable fraction of the NIC line rate for large messages, (0, 1]
   bool routable = true;                  ///< false for RoCE v1 (L2 only: one broadcast domain)
+  /// Whether the NIC reads and writes GPU memory directly (GPUDirect RDMA); otherwise NCCL stages every message
+  /// through host memory (the GPU's kernels write it there, the NIC or the socket reads it).
+  bool gpudirect_rdma = false;
+  /// What one CPU core moves through the guest's network stack per direction, bytes/s; 0 for RDMA, which bypasses
+  /// it. Drawn from the VM's cores (models/vm_cpu.hpp).
+  double stack_core_Bps = 0;
   bool uncalibrated = true;              ///< true where no published figure backs these defaults
   std::string source;                    ///< short citation, or where an uncalibrated default came from
 };

@@ -228,7 +228,8 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
       case LinkClass::pcie: measured = &calibration.pcie; break;
       case LinkClass::host_memory: measured = &calibration.host_memory; break;
       case LinkClass::nic: measured = calibration.nic_for(scenario.cluster.transport); break;
-      case LinkClass::fabric: break;
+      case LinkClass::fabric:
+      case LinkClass::tcp_stack: break;
     }
     if (measured != nullptr && (measured->bandwidth_Bps || measured->latency_s)) {
       used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
@@ -411,7 +412,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
   if (tracer != nullptr) {
     trace.name_process(kLinksTracePid, "links");
-    for (LinkClass c : {LinkClass::nvlink, LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}) {
+    for (LinkClass c : {LinkClass::nvlink, LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric,
+                        LinkClass::tcp_stack}) {
       trace.name_thread(kLinksTracePid, static_cast<int>(c), std::string(to_string(c)));
     }
   }

@@ -105,6 +105,37 @@ struct Topology::Builder {
     return index;
   }
 
+  /// A link that no route search crosses: routes insert it by index.
+  int add_loose_link(Vertex source, std::string name, const LinkDefault& value) {
+    const int index = static_cast<int>(topology.links_.size());
+    topology.links_.push_back({std::move(name), LinkClass::tcp_stack, value.bandwidth_Bps, value.latency_s});
+    topology.link_source_.push_back(source);
+    return index;
+  }
+
+  /// Per GPU, its rank's share of the VM's TCP stack: the VM is the GPU's job's ranks on its host (the first job
+  /// listing the GPU; a GPU no job uses counts as in a VM of the whole host).
+  void add_tcp_stacks(const Scenario& scenario) {
+    const TransportSpec& transport = transport_spec(scenario.cluster.transport);
+    if (transport.stack_core_Bps <= 0 || topology.nics_per_host_ == 0 || topology.host_count_ < 2) return;
+    const int gpus = topology.gpus_per_host_;
+    std::vector<int> ranks_per_vm(static_cast<std::size_t>(topology.gpu_count_), 0);
+    for (const JobConfig& job : scenario.jobs) {
+      std::map<int, int> on_host;
+      for (int g : job.gpu_ids) ++on_host[g / gpus];
+      for (int g : job.gpu_ids) {
+        if (ranks_per_vm[static_cast<std::size_t>(g)] == 0) ranks_per_vm[static_cast<std::size_t>(g)] = on_host[g / gpus];
+      }
+    }
+    for (int g = 0; g < topology.gpu_count_; ++g) {
+      const int ranks = ranks_per_vm[static_cast<std::size_t>(g)] > 0 ? ranks_per_vm[static_cast<std::size_t>(g)] : gpus;
+      const LinkDefault stack = tcp_stack_default(transport, scenario.virtualization.vm_cpu_cores, ranks);
+      topology.tcp_stack_links_.push_back(add_loose_link(
+          static_cast<Vertex>(g), "host" + std::to_string(g / gpus) + "/gpu" + std::to_string(g % gpus) + "/tcp_stack",
+          stack));
+    }
+  }
+
   void add_nvlinks(int host, const LinkDefault& nvlink) {
     const int gpus = topology.gpus_per_host_;
     const auto gpu_vertex = [&](int local) { return static_cast<Vertex>(host * gpus + local); };
@@ -193,6 +224,7 @@ struct Topology::Builder {
                                                nic_link.bandwidth_Bps, nic_latency_s));
       }
     }
+    add_tcp_stacks(scenario);
   }
 };
 
@@ -319,6 +351,7 @@ std::vector<Hop> Topology::gpu_to_network(int gpu) const {
   const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),
                           .structural = true};
   std::vector<Hop> hops = search(static_cast<std::size_t>(gpu), graph_->nics[nic], to_nic);
+  if (!tcp_stack_links_.empty()) hops.push_back({tcp_stack_links_[static_cast<std::size_t>(gpu)], true});
   hops.push_back({nic_links_[nic], true});
   return hops;
 }

@@ -11,6 +11,9 @@
 //                                    the switch; each carries half a GPU-to-GPU step's latency
 //   PCIe root - NIC                  no link of its own: the NIC's measured rate and latency were taken through its
 //                                    own slot, so they are in its nic link
+//   GPU -tcp_stack-                  with TCP between hosts only: the GPU's rank's share of its VM's cores running the
+//                                    guest's network stack (models/vm_cpu.hpp), on the route to the NIC after the
+//                                    PCIe link; forward = sending; not an edge of the graph (no route search needs it)
 //   NIC -nic- leaf                   forward = to the leaf; latency = half of (NIC + transport + one leaf switch), so
 //                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once
 //   leaf -fabric- spine              one uplink port per leaf and spine; forward = up; latency = one switch (the
@@ -107,7 +110,8 @@ class Topology {
 
   /// Route from GPU a to GPU b in the same host (a != b), chosen by the P2P rules for the jobs on them.
   std::vector<Hop> intra_host_route(int a, int b) const;
-  /// Route from GPU g up to the leaf: its PCIe link, then the link of NIC (local index % nics). REQUIRES: nics > 0.
+  /// Route from GPU g up to the leaf: its PCIe link, with TCP its rank's share of the VM's network stack, then the link
+  /// of NIC (local index % nics). REQUIRES: nics > 0.
   std::vector<Hop> gpu_to_network(int gpu) const;
   /// The spine that ECMP hashes flow `flow` from GPU a to GPU b onto: a hash of (simulation.seed, a, b, flow) modulo
   /// the spines, as a leaf hashes each connection's header fields; `flow` tells apart a pair's several connections
@@ -170,6 +174,7 @@ class Topology {
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
   std::vector<int> nic_links_;                      ///< per host x nics
+  std::vector<int> tcp_stack_links_;                ///< per GPU, with TCP between hosts; else empty
   std::vector<int> uplinks_;                        ///< per rack x spines
   std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
   std::unique_ptr<const Graph> graph_;

@@ -33,6 +33,7 @@ TEST(LinkClass, SpellingsAreTheResultKeys) {
   EXPECT_EQ(to_string(LinkClass::host_memory), "host_memory");
   EXPECT_EQ(to_string(LinkClass::nic), "nic");
   EXPECT_EQ(to_string(LinkClass::fabric), "fabric");
+  EXPECT_EQ(to_string(LinkClass::tcp_stack), "tcp_stack");
 }
 
 TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
@@ -94,6 +95,32 @@ TEST(LinkDefaults, NicIsLineRateTimesTransportEfficiency) {
   EXPECT_TRUE(tcp.uncalibrated);
 }
 
+TEST(LinkDefaults, TransportsWithoutGpudirectStageOneNcclSlotOverPcieAtEachEnd) {
+  // PVRDMA and TCP stage through host memory: a 4 MiB / 8 = 512 KiB slot crosses the GPU's PCIe link before the NIC
+  // takes it and after it delivers it. RoCE reads GPU memory directly.
+  Scenario scenario = single_host("t4", 1);
+  scenario.cluster.hosts_per_rack = 2;
+  const double pcie_Bps = scenario_links(scenario).pcie.bandwidth_Bps;
+  const double slot_fill_s = 512.0 * 1024 / pcie_Bps;
+  EXPECT_DOUBLE_EQ(staging_fill_s(transport_spec(Transport::roce_v2), pcie_Bps), 0.0);
+  EXPECT_DOUBLE_EQ(staging_fill_s(transport_spec(Transport::pvrdma), pcie_Bps), slot_fill_s);
+  EXPECT_DOUBLE_EQ(staging_fill_s(transport_spec(Transport::tcp), pcie_Bps), slot_fill_s);
+  const NicSpec& cx5 = *find_nic(scenario.cluster.host.nic_model);
+  for (Transport transport : {Transport::roce_v2, Transport::pvrdma, Transport::tcp}) {
+    scenario.cluster.transport = transport;
+    const double catalog_s = nic_default(cx5, transport_spec(transport)).latency_s;
+    const double staged_s = transport == Transport::roce_v2 ? 0.0 : 2 * slot_fill_s;
+    EXPECT_DOUBLE_EQ(scenario_links(scenario).nic.latency_s, catalog_s + staged_s) << to_string(transport);
+  }
+}
+
+TEST(LinkDefaults, TcpStackIsARanksShareOfTheVmsNetworkCores) {
+  // 6 vCPUs, 4 ranks: 2 spare cores, 8 socket threads get half of them: 1 core for 8 threads, 1/8 core each way.
+  const LinkDefault stack = tcp_stack_default(transport_spec(Transport::tcp), 6, 4);
+  EXPECT_DOUBLE_EQ(stack.bandwidth_Bps, 15e9 / 8 / 8);
+  EXPECT_TRUE(stack.uncalibrated);
+}
+
 TEST(LinkDefaults, UplinkIsOnePortAtTheFabricsUplinkRateAfterTheTransportsEfficiency) {
   ClusterConfig cluster;
   cluster.racks = 2;
@@ -135,10 +162,12 @@ TEST(LinkDefaultsFor, ListsTheUncalibratedDefaultsOfAT4TcpCluster) {
   scenario.cluster.racks = 2;
   scenario.cluster.hosts_per_rack = 2;
   scenario.cluster.transport = Transport::tcp;
+  // TCP adds the ranks' shares of the guest's network stack, whose per-core rate no measurement of this VM backs.
   EXPECT_EQ(classes_of(link_defaults_for(scenario)),
-            (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}));
+            (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric,
+                                    LinkClass::tcp_stack}));
   EXPECT_EQ(classes_of(uncalibrated_link_defaults(scenario)),
-            (std::vector<LinkClass>{LinkClass::host_memory, LinkClass::nic, LinkClass::fabric}));
+            (std::vector<LinkClass>{LinkClass::host_memory, LinkClass::nic, LinkClass::fabric, LinkClass::tcp_stack}));
 }
 
 TEST(LinkDefaultsFor, DisabledNvlinkIsNotListed) {
