@@ -15,6 +15,7 @@
 #include "models/calibrated_parameters.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/framework.hpp"
+#include "models/operations.hpp"
 #include "models/precision.hpp"
 #include "models/variability.hpp"
 #include "models/workload_catalog.hpp"
@@ -198,6 +199,8 @@ struct JobConfig {
   /// Micro-batches per optimizer step: forward and backward run this many times, the gradients are reduced once, on
   /// the last. Default 1.
   int gradient_accumulation = 1;
+  /// Checkpoints (models/operations.hpp). Default none.
+  CheckpointConfig checkpoint;
   /// vgpu mode: this job's vGPU profile. Default: virtualization.vgpu_profile.
   std::string vgpu_profile;
   /// mig mode: this job's MIG profile. Default: virtualization.mig_profile.
@@ -241,6 +244,10 @@ struct Scenario {
   /// What that profile calibrates (empty without one): its values replace the catalog defaults they measure.
   CalibratedParameters calibration;
   SimulationConfig simulation;
+  /// vSphere's figures for the events. Defaults in models/operations.hpp.
+  OperationsConfig operations;
+  /// vMotions, host failures and maintenance during training, in the file's order. Default none.
+  std::vector<OperationEvent> events;
   /// The file the scenario came from, for error messages (not part of the format).
   std::string file;
 };

@@ -17,6 +17,7 @@
 #include "models/mig_catalog.hpp"
 #include "models/nearest_name.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/operations_loader.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_checks.hpp"
 #include "models/units.hpp"
@@ -330,6 +331,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> mig_profile = job.get("mig_profile");
   const std::optional<JsonValue> idle = job.get("idle");
   const std::optional<JsonValue> copies = job.get("copies");
+  const std::optional<JsonValue> checkpoint = job.get("checkpoint");
   JobConfig config;
   config.json_path = job.value().path();
   config.idle = idle && idle->as_bool();
@@ -342,7 +344,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod,
-                            data_parallel, ddp, accumulation, step_time_cv}) {
+                            data_parallel, ddp, accumulation, step_time_cv, checkpoint}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -381,6 +383,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (ddp) config.ddp = read_ddp(ddp->as_object());
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));
   if (step_time_cv) config.step_time_cv = step_time_cv->as_number(0.0, 1.0);
+  if (checkpoint) config.checkpoint = read_checkpoint(checkpoint->as_object());
   // DDP is PyTorch's; other frameworks' jobs, or jobs that give Horovod settings, reduce with Horovod.
   config.data_parallel = config.framework == Framework::pytorch && !horovod ? DataParallel::pytorch_ddp
                                                                             : DataParallel::horovod;
@@ -460,6 +463,8 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   const std::optional<JsonValue> jobs = root.get("jobs");
   const std::optional<JsonValue> profile = root.get("calibration_profile");
   const std::optional<JsonValue> simulation = root.get("simulation");
+  const std::optional<JsonValue> operations = root.get("operations");
+  const std::optional<JsonValue> events = root.get("events");
   root.finish();
 
   Scenario scenario;
@@ -522,6 +527,9 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     }
     options.finish();
   }
+
+  scenario.operations = read_operations(operations);
+  if (events) scenario.events = read_events(*events, scenario);
 
   check_scheduler_timing(scenario, json);
   check_gpu_sharing(scenario);

@@ -83,6 +83,11 @@ nlohmann::json job_to_json(const JobConfig& job) {
   }
   json["gradient_accumulation"] = job.gradient_accumulation;
   if (job.step_time_cv) json["step_time_cv"] = *job.step_time_cv;
+  if (job.checkpoint.interval_iterations > 0) {
+    json["checkpoint"] = {{"interval_iterations", job.checkpoint.interval_iterations},
+                          {"storage_bandwidth_gbps", job.checkpoint.storage_Bps / units::kBytesPerSecondPerGbps}};
+    if (job.checkpoint.size_bytes) json["checkpoint"]["size_gb"] = *job.checkpoint.size_bytes / 1e9;
+  }
   if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
   if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
   return json;
@@ -109,6 +114,25 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
           {"duration_ms", scenario.simulation.stalls.duration_s / units::kSecondsPerMs}}}}},
   };
   if (!scenario.calibration_profile.empty()) json["calibration_profile"] = scenario.calibration_profile;
+  const OperationsConfig& operations = scenario.operations;
+  json["operations"] = {{"vm_memory_gb", operations.vm_memory_bytes / units::kBytesPerGiB},
+                        {"stun_fixed_s", operations.stun_fixed_s},
+                        {"stun_s_per_framebuffer_gib", operations.stun_s_per_framebuffer_gib},
+                        {"stun_limit_s", operations.stun_limit_s},
+                        {"ha_detection_s", operations.ha_detection_s},
+                        {"vm_boot_s", operations.vm_boot_s},
+                        {"job_restart_s", operations.job_restart_s}};
+  if (!scenario.events.empty()) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const OperationEvent& event : scenario.events) {
+      nlohmann::json entry = {{"type", std::string(to_string(event.type))}, {"host", event.host}};
+      if (event.at_s) entry["at_s"] = *event.at_s;
+      if (event.at_iteration) entry["at_iteration"] = *event.at_iteration;
+      if (event.job >= 0) entry["job"] = scenario.jobs[static_cast<std::size_t>(event.job)].name;
+      events.push_back(entry);
+    }
+    json["events"] = events;
+  }
   return json;
 }
 

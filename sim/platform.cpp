@@ -35,7 +35,8 @@ double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbm
 
 }  // namespace
 
-Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps) {
+Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps,
+                   const std::vector<int>& migration_hosts, double migration_Bps) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());
@@ -143,6 +144,22 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     }
     port_zone->seal();
   }
+  if (!migration_hosts.empty()) {
+    assert(topology.has_nics() && migration_Bps > 0);
+    sg4::NetZone* zone = sg4::create_star_zone("vmotion")->set_parent(cluster);
+    for (int host : migration_hosts) {
+      if (migration_hosts_.contains(host)) continue;
+      const std::string name = "vmotion.h" + std::to_string(host);
+      sg4::Host* source = zone->create_host(name + ".src", 1.0)->seal();
+      sg4::Host* destination = zone->create_host(name + ".dst", 1.0)->seal();
+      const Hop nic = topology.gpu_to_network(host * gpus_per_host).back();  // the host's first NIC
+      zone->add_route(source->get_netpoint(), nullptr, nullptr, nullptr, to_simgrid({nic}, links_), false);
+      sg4::Link* spare = zone->create_link(name + ".spare_nic", migration_Bps)->set_latency(0)->seal();
+      zone->add_route(nullptr, destination->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(spare)}, false);
+      migration_hosts_[host] = {source, destination};
+    }
+    zone->seal();
+  }
   cluster->seal();
 }
 
@@ -152,6 +169,18 @@ void Platform::set_collective_memory(int gpu, double collective_Bps) const {
   sg4::Link* link = memory_links_[static_cast<std::size_t>(gpu)];
   const double bandwidth = memory_link_Bps(collective_Bps);
   if (link->get_bandwidth() != bandwidth) link->set_bandwidth(bandwidth);
+}
+
+sg4::Host* Platform::migration_source(int host) const {
+  const auto found = migration_hosts_.find(host);
+  assert(found != migration_hosts_.end() && "a host the platform was built with");
+  return found->second.first;
+}
+
+sg4::Host* Platform::migration_destination(int host) const {
+  const auto found = migration_hosts_.find(host);
+  assert(found != migration_hosts_.end() && "a host the platform was built with");
+  return found->second.second;
 }
 
 sg4::Host* Platform::port_host(int gpu, int spine) const {

@@ -22,6 +22,10 @@
 // bandwidth, which max-min sharing always leaves a collective; and memory links on them would join every host's flows
 // into one max-min system, making each re-rating cost the whole cluster's flows instead of one host's.
 //
+// vMotion's pre-copy runs between two hosts of a star zone of their own, per migrating host: the source's route is
+// the host's first NIC link up to its leaf, the destination's a link of its own at the spare host's NIC rate (the
+// spare host is outside the cluster: only the source's NIC is shared with the jobs).
+//
 // GPUs are SimGrid hosts so that communications have endpoints; kernels do not run on SimGrid's CPU model: a kernel's
 // duration comes from the compute model and the rank's actor sleeps for it (see training_job.hpp).
 
@@ -41,8 +45,10 @@ class Platform {
  public:
   /// Builds zones, links and routes, and a port host for each (GPU, spine) in `ports` (duplicates allowed); with
   /// `gpu_memory_Bps` > 0 (each GPU's achievable memory bandwidth), the GPUs' memory links.
+  /// For each host in `migration_hosts`, a vMotion source and destination (the destination's link at
+  /// `migration_Bps`). REQUIRES: NICs when `migration_hosts` is not empty.
   explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {},
-                    double gpu_memory_Bps = 0);
+                    double gpu_memory_Bps = 0, const std::vector<int>& migration_hosts = {}, double migration_Bps = 0);
 
   /// Lets the flows through GPU `gpu`'s memory use `collective_Bps` of it (re-rating flows in progress). Does nothing
   /// on a platform without memory links. REQUIRES: a running engine.
@@ -52,10 +58,14 @@ class Platform {
   simgrid::s4u::Host* gpu_host(int gpu) const { return gpu_hosts_[static_cast<std::size_t>(gpu)]; }
   /// The port host of GPU `gpu` towards spine `spine`. REQUIRES: the pair was among the constructor's ports.
   simgrid::s4u::Host* port_host(int gpu, int spine) const;
+  /// The vMotion source and destination of host `host`. REQUIRES: the host was among the migration hosts.
+  simgrid::s4u::Host* migration_source(int host) const;
+  simgrid::s4u::Host* migration_destination(int host) const;
 
  private:
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
+  std::map<int, std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> migration_hosts_;
   std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links()
   std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when built with the memory's bandwidth
 };

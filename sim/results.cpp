@@ -73,7 +73,36 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"kernels_per_step", job.kernels_per_step},
           {"gpu_busy_fraction_alone", job.gpu_busy_fraction_alone},
           {"sources", job.compute_sources}}},
+        {"operations",
+         {{"time_to_train_s", job.operations.time_to_train_s},
+          {"time_to_train_without_events_s", job.operations.time_to_train_without_events_s},
+          {"checkpoints", job.operations.checkpoints},
+          {"checkpoint_write_s", job.operations.checkpoint_write_s},
+          {"lost_iterations", job.operations.lost_iterations},
+          {"iterations_run", job.operations.iterations_run}}},
     });
+  }
+  nlohmann::json events = nlohmann::json::array();
+  for (const EventResult& event : result.events) {
+    nlohmann::json costs = nlohmann::json::array();
+    for (const EventCost& cost : event.jobs) {
+      nlohmann::json entry = {{"job", cost.job}, {"cost_s", cost.cost_s}};
+      if (event.type == "host_failure") {
+        entry["checkpoint_end_s"] = cost.checkpoint_end_s;
+        entry["resumed_s"] = cost.resumed_s;
+        entry["lost_iterations"] = cost.lost_iterations;
+      } else {
+        entry["precopy_s"] = cost.precopy_s;
+        entry["precopy_gib"] = cost.precopy_bytes / units::kBytesPerGiB;
+        entry["precopy_slowdown_s"] = cost.precopy_slowdown_s;
+        entry["framebuffer_gib"] = cost.framebuffer_bytes / units::kBytesPerGiB;
+        entry["stun_s"] = cost.stun_s;
+        entry["over_stun_limit"] = cost.over_stun_limit;
+      }
+      costs.push_back(entry);
+    }
+    events.push_back({{"type", event.type}, {"host", event.host}, {"reached", event.reached}, {"at_s", event.at_s},
+                      {"jobs", costs}});
   }
   nlohmann::json links = nlohmann::json::array();
   for (const LinkClassResult& link : result.link_classes) {
@@ -96,6 +125,7 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"jobs", jobs},
           {"link_classes", links},
           {"time_sliced_gpus", gpus},
+          {"events", events},
           {"uncalibrated_defaults", result.uncalibrated},
           {"calibration", {{"profile", result.calibration_profile}, {"values", result.calibrated}}}};
 }

@@ -22,6 +22,44 @@ struct StepStatistics {
 /// Nearest-rank percentiles and the mean of `samples`. REQUIRES: samples not empty.
 StepStatistics step_statistics(std::vector<double> samples);
 
+/// A job's time to train through checkpoints and vSphere operations (sim/operations.hpp).
+struct JobOperations {
+  double time_to_train_s = 0;  ///< from the start to the end of the job's last iteration, as simulated
+  /// time_to_train_s less what the events cost (checkpoints stay: they are part of training either way).
+  double time_to_train_without_events_s = 0;
+  int checkpoints = 0;           ///< written
+  double checkpoint_write_s = 0;  ///< each
+  int lost_iterations = 0;       ///< run again after host failures
+  /// Iterations run in all, lost ones included; the step figures leave out those an operation touched.
+  int iterations_run = 0;
+};
+
+/// What one event cost one job.
+struct EventCost {
+  std::string job;
+  double cost_s = 0;  ///< the job's time to train lengthened by this much
+  // vmotion and maintenance: the VM on the event's host.
+  double precopy_s = 0;
+  double precopy_bytes = 0;
+  double precopy_slowdown_s = 0;  ///< the job's iterations during the pre-copy, beyond their undisturbed mean
+  double framebuffer_bytes = 0;
+  double stun_s = 0;
+  bool over_stun_limit = false;
+  // host_failure.
+  double checkpoint_end_s = 0;  ///< the checkpoint it resumed from (0: the job's start)
+  double resumed_s = 0;
+  int lost_iterations = 0;
+};
+
+/// One event of the scenario.
+struct EventResult {
+  std::string type;
+  int host = 0;
+  bool reached = false;  ///< false when the jobs ended before it came
+  double at_s = 0;
+  std::vector<EventCost> jobs;
+};
+
 /// One job's figures.
 struct JobResult {
   std::string name;
@@ -55,6 +93,7 @@ struct JobResult {
   int kernels_per_step = 0;              ///< kernels one rank launches per iteration
   std::vector<std::string> compute_sources;  ///< where the compute model's fitted or given values came from
   double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
+  JobOperations operations;
 };
 
 /// Traffic on one class of links.
@@ -81,6 +120,7 @@ struct SimulationResult {
   std::vector<JobResult> jobs;
   std::vector<LinkClassResult> link_classes;
   std::vector<GpuResult> gpus;             ///< time-sliced GPUs only
+  std::vector<EventResult> events;         ///< the scenario's events, in its order
   std::vector<std::string> uncalibrated;  ///< defaults used that no measurement backs
   std::string calibration_profile;        ///< the scenario's profile; "" for none
   std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured

@@ -26,6 +26,7 @@
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
 #include "sim/gpu_sharing.hpp"
+#include "sim/operations.hpp"
 #include "sim/platform.hpp"
 #include "sim/topology.hpp"
 #include "sim/training_job.hpp"
@@ -38,7 +39,7 @@ namespace sg4 = simgrid::s4u;
 // Trace processes: link-class tracks, time-sliced GPU tracks, then one per job.
 constexpr int kLinksTracePid = 0;
 constexpr int kGpusTracePid = 1;
-constexpr int kFirstJobTracePid = 2;
+constexpr int kFirstJobTracePid = 2;  // then one per job, then the vSphere operations
 
 std::string format_fraction(double value) {
   char text[32];
@@ -81,15 +82,51 @@ double job_end_s(const TrainingJob& job) {
 }
 
 /// `value`, or 0 when it is rounding noise of a sum of simulated times: below 1e-9 of `scale` (a step time).
+/// Bytes one checkpoint of the job writes: as stated, else its weights and optimizer state.
+double checkpoint_bytes(const JobConfig& config, const JobCompute& compute) {
+  return config.checkpoint.size_bytes.value_or(compute.memory.weights_bytes + compute.memory.optimizer_bytes);
+}
+
 double without_noise(double value, double scale) { return std::abs(value) <= 1e-9 * scale ? 0.0 : value; }
+
+/// Per iteration of a job, all ranks together (lost ones too): from the previous one's end (after the checkpoint that
+/// followed it, if any) to its own end.
+struct IterationSpan {
+  double begin_s = 0;
+  double end_s = 0;
+  bool operated = false;  ///< paused by an operation, followed by a checkpoint, or lost
+};
+
+std::vector<IterationSpan> iteration_spans(const std::vector<std::vector<IterationRecord>>& records) {
+  std::vector<IterationSpan> spans;
+  double previous_end = 0;
+  for (std::size_t k = 0; k < records.front().size(); ++k) {
+    IterationSpan span{previous_end, 0, false};
+    previous_end = 0;
+    for (const auto& rank : records) {
+      span.end_s = std::max(span.end_s, rank[k].end_s);
+      span.operated |= rank[k].operations_s > 0 || rank[k].checkpoint_s > 0 || rank[k].lost;
+      previous_end = std::max(previous_end, rank[k].end_s + rank[k].checkpoint_s);
+    }
+    spans.push_back(span);
+  }
+  return spans;
+}
+
+bool overlaps(const IterationSpan& span, const std::vector<std::pair<double, double>>& windows) {
+  return std::any_of(windows.begin(), windows.end(),
+                     [&](const auto& window) { return span.begin_s < window.second && span.end_s > window.first; });
+}
 
 /// Figures of one job. Only iterations that end by `window_end_s` count (several tenants: while all of them still run,
 /// so that no tenant's "shared" figures include time it ran alone); at least the first measured one always counts.
+/// The step figures leave out iterations an operation touched (a pause, a checkpoint after it, lost to a failure,
+/// running during one of `precopy_windows`), unless that leaves none.
 JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job,
-                     double window_end_s) {
+                     double window_end_s, const std::vector<std::pair<double, double>>& precopy_windows) {
   const JobConfig& config = scenario.jobs[index];
   const auto records = job.records();
-  const std::size_t total = records.front().size();
+  const std::vector<IterationSpan> spans = iteration_spans(records);
   JobResult result;
   result.name = config.name;
   result.workload = compute.workload.id;
@@ -97,18 +134,16 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.device = compute.device_name;
   result.ranks = static_cast<int>(records.size());
   result.batch_per_gpu = config.batch_per_gpu;
-  double previous_end = 0;
   double compute_sum = 0;
   double interference_sum = 0;
   double scheduler_wait_sum = 0;
   double data_wait_sum = 0;
   double straggler_sum = 0;
-  for (std::size_t k = 0; k < total; ++k) {
-    double end = 0;
-    for (const auto& rank : records) end = std::max(end, rank[k].end_s);
-    const bool in_window = end <= window_end_s * (1 + 1e-12) || result.step_times_s.empty();
-    if (static_cast<int>(k) >= config.warmup_iterations && in_window) {
-      result.step_times_s.push_back(end - previous_end);
+  for (const bool undisturbed_only : {true, false}) {
+    for (std::size_t k = static_cast<std::size_t>(config.warmup_iterations); k < spans.size(); ++k) {
+      const bool in_window = spans[k].end_s <= window_end_s * (1 + 1e-12) || result.step_times_s.empty();
+      if (!in_window || (undisturbed_only && (spans[k].operated || overlaps(spans[k], precopy_windows)))) continue;
+      result.step_times_s.push_back(spans[k].end_s - spans[k].begin_s);
       double slowest = 0;
       for (const auto& rank : records) slowest = std::max(slowest, rank[k].compute_s);
       for (const auto& rank : records) {
@@ -119,7 +154,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
         straggler_sum += slowest - rank[k].compute_s;
       }
     }
-    previous_end = end;
+    if (!result.step_times_s.empty()) break;
   }
   result.step = step_statistics(result.step_times_s);
   const double samples = static_cast<double>(result.ranks) * config.batch_per_gpu * config.gradient_accumulation;
@@ -147,7 +182,27 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.kernels_per_step = compute.kernels.kernels;
   result.compute_sources = compute.resolved.sources;
   result.gpu_busy_fraction_alone = compute.kernels.gpu_busy_s / compute.single_gpu_step_s;
+  JobOperations& operations = result.operations;
+  operations.time_to_train_s = spans.back().end_s;
+  operations.time_to_train_without_events_s = operations.time_to_train_s;  // less the events' costs, later
+  operations.iterations_run = static_cast<int>(spans.size());
+  operations.checkpoint_write_s =
+      config.checkpoint.interval_iterations > 0 ? checkpoint_bytes(config, compute) / config.checkpoint.storage_Bps : 0;
+  for (const IterationRecord& record : records.front()) {
+    operations.checkpoints += record.checkpoint_s > 0 ? 1 : 0;
+    operations.lost_iterations += record.lost ? 1 : 0;
+  }
   return result;
+}
+
+/// The time the job's iterations during [from_s, to_s] took beyond its undisturbed mean step (those an operation
+/// paused excepted: their pause is counted apart).
+double slowdown_during(const TrainingJob& job, double from_s, double to_s, double mean_step_s) {
+  double extra = 0;
+  for (const IterationSpan& span : iteration_spans(job.records())) {
+    if (!span.operated && overlaps(span, {{from_s, to_s}})) extra += span.end_s - span.begin_s - mean_step_s;
+  }
+  return std::max(0.0, extra);
 }
 
 /// A job that runs (idle jobs only hold their vGPUs): its place in the scenario and what it computes.
@@ -207,6 +262,19 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
     if (classes_used.count(entry.link_class) == 0) continue;
     notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+  }
+  const auto has = [&](EventType type) {
+    return std::any_of(scenario.events.begin(), scenario.events.end(),
+                       [type](const OperationEvent& event) { return event.type == type; });
+  };
+  const bool default_storage = std::any_of(active.begin(), active.end(), [&](const ActiveJob& job) {
+    const CheckpointConfig& checkpoint = scenario.jobs[job.index].checkpoint;
+    return checkpoint.interval_iterations > 0 && checkpoint.storage_Bps == CheckpointConfig{}.storage_Bps;
+  });
+  for (const std::string& note : uncalibrated_operations(scenario.operations, has(EventType::vmotion) ||
+                                                         has(EventType::maintenance), has(EventType::host_failure),
+                                                         default_storage)) {
+    notes.insert(note);
   }
   if (scenario.simulation.fidelity == Fidelity::analytic && active.size() > 1 && !classes_used.empty()) {
     notes.insert("analytic fidelity: each job's collectives are timed on its own bottleneck; contention between the " +
@@ -288,6 +356,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     // The memory link is the rank's alone when no other rank runs on its GPU.
     const bool alone = scheduler == nullptr && ranks_per_gpu.at(g) == 1 && plan.memory_Bps > 0;
     plan.rank_memory_gpu.push_back(alone ? g : -1);
+    plan.rank_host_index.push_back(g / scenario.cluster.host.gpus);
   }
   plan.kernels = active.compute.kernels;
   plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
@@ -326,6 +395,8 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   }
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
+  plan.checkpoint_interval = config.checkpoint.interval_iterations;
+  plan.checkpoint_write_s = checkpoint_bytes(config, active.compute) / config.checkpoint.storage_Bps;
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
   const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
                              ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
@@ -361,6 +432,48 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double window_end_
   for (const GpuSharing::GpuReport& report : sharing.reports(window_end_s)) {
     results.push_back({report.gpu, report.vgpus, report.statistics.busy_s / window_end_s,
                        report.statistics.switch_s, report.statistics.switches});
+  }
+  return results;
+}
+
+/// What each event cost each job, and each job's time to train without its events.
+std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes, const std::vector<ActiveJob>& active,
+                                       std::vector<JobResult>& jobs) {
+  const auto job_position = [&](const std::string& name) {
+    const auto found = std::find_if(jobs.begin(), jobs.end(), [&](const JobResult& job) { return job.name == name; });
+    assert(found != jobs.end());
+    return static_cast<std::size_t>(found - jobs.begin());
+  };
+  std::vector<EventResult> results;
+  for (const EventOutcome& outcome : outcomes) {
+    EventResult event{std::string(to_string(outcome.type)), outcome.host, outcome.reached, outcome.at_s, {}};
+    for (const VmMigration& migration : outcome.migrations) {
+      const std::size_t j = job_position(migration.job);
+      EventCost cost;
+      cost.job = migration.job;
+      cost.precopy_s = migration.precopy_end_s - migration.precopy_start_s;
+      cost.precopy_bytes = migration.precopy_bytes;
+      cost.precopy_slowdown_s = slowdown_during(*active[j].job, migration.precopy_start_s, migration.precopy_end_s,
+                                                jobs[j].step.mean_s);
+      cost.framebuffer_bytes = migration.framebuffer_bytes;
+      cost.stun_s = migration.stun_s;
+      cost.over_stun_limit = migration.over_stun_limit;
+      cost.cost_s = cost.stun_s + cost.precopy_slowdown_s;
+      jobs[j].operations.time_to_train_without_events_s -= cost.cost_s;
+      event.jobs.push_back(cost);
+    }
+    for (const FailureImpact& failure : outcome.failures) {
+      const std::size_t j = job_position(failure.job);
+      EventCost cost;
+      cost.job = failure.job;
+      cost.checkpoint_end_s = failure.checkpoint_end_s;
+      cost.resumed_s = failure.resumed_s;
+      cost.lost_iterations = failure.lost_iterations;
+      cost.cost_s = failure.resumed_s - failure.checkpoint_end_s;  // the work since the checkpoint, and the restart
+      jobs[j].operations.time_to_train_without_events_s -= cost.cost_s;
+      event.jobs.push_back(cost);
+    }
+    results.push_back(event);
   }
   return results;
 }
@@ -406,7 +519,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     if (job.rings.ring.size() < 2) continue;
     memory_can_bind |= collective_memory_demand_Bps(nccl_communicator(scenario, job.rings, topology)) > gpu_memory_Bps / 2;
   }
-  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0);
+  // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
+  const double migration_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps *
+                               transport_spec(Transport::tcp).bandwidth_efficiency;
+  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario),
+                          migration_Bps);
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
@@ -426,6 +543,14 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     active[a].job->start();
   }
+  std::vector<OperatedJob> operated(scenario.jobs.size());
+  for (ActiveJob& job : active) {
+    operated[job.index] = {job.job.get(), job.compute.memory.total_bytes(),
+                           checkpoint_bytes(scenario.jobs[job.index], job.compute)};
+  }
+  OperationsRunner operations(scenario, platform, std::move(operated), tracer,
+                              kFirstJobTracePid + static_cast<int>(active.size()));
+  operations.start();
   engine.run();
 
   SimulationResult result;
@@ -437,8 +562,15 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // With several jobs, figures cover the window in which all of them run: up to the first job's end.
   double window_end = result.simulated_time_s;
   for (const ActiveJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
+  std::map<std::string, std::vector<std::pair<double, double>>> precopies;  // per job
+  for (const EventOutcome& outcome : operations.outcomes()) {
+    for (const VmMigration& migration : outcome.migrations) {
+      precopies[migration.job].emplace_back(migration.precopy_start_s, migration.precopy_end_s);
+    }
+  }
   for (const ActiveJob& job : active) {
-    result.jobs.push_back(job_result(scenario, job.index, job.compute, *job.job, window_end));
+    result.jobs.push_back(
+        job_result(scenario, job.index, job.compute, *job.job, window_end, precopies[scenario.jobs[job.index].name]));
     const JobConfig& config = scenario.jobs[job.index];
     const double iterations = static_cast<double>(config.warmup_iterations + config.iterations);
     for (const auto& [choice, calls] : job.nccl_choices) {
@@ -447,6 +579,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     traffic.push_back(job.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }
+  result.events = event_results(operations.outcomes(), active, result.jobs);
   result.link_classes = link_class_results(topology, traffic, step_s);
   result.gpus = gpu_results(sharing, window_end);
   result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());

@@ -78,6 +78,11 @@ struct TrainingJob::State {
   std::unique_ptr<Counter> ready_events;
   long tensors_dispatched = 0;
   long measured_buffers = 0;
+  // vSphere operations: pauses to take, the iterations started, the last checkpoint.
+  std::vector<OperationsPause> pauses;
+  int next_unstarted = 0;
+  std::unique_ptr<Counter> rank0_starts;
+  CheckpointMark checkpoint;
   std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
@@ -212,8 +217,12 @@ struct TrainingJob::State {
     const int total = plan.warmup_iterations + plan.iterations;
     ComputeNoise noise(plan.seed, plan.rank_streams[static_cast<std::size_t>(position)], plan.step_time_cv, plan.stalls);
     const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
-    for (int iteration = 0; iteration < total; ++iteration) {
+    int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
+    for (int iteration = 0; progress < total; ++iteration) {
       IterationRecord record;
+      next_unstarted = std::max(next_unstarted, iteration + 1);
+      if (position == 0) rank0_starts->add(1);
+      take_pauses(position, iteration, rank, record, progress);
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
       double factor = speed;
       if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
@@ -256,6 +265,15 @@ struct TrainingJob::State {
       rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
+      ++progress;
+      if (plan.checkpoint_interval > 0 && progress % plan.checkpoint_interval == 0 && !restart_pending(iteration)) {
+        // Rank 0 writes it; the others would wait for it at the next collective: all of them wait here.
+        gpu_idle(position);
+        sg4::this_actor::sleep_for(plan.checkpoint_write_s);
+        record.checkpoint_s = plan.checkpoint_write_s;
+        if (position == 0) checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
+        if (trace != nullptr) trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
+      }
       rank.records.push_back(record);
       if (trace != nullptr) {
         trace->span(trace_pid, 2 * position, "forward", record.start_s, backward_start);
@@ -265,6 +283,35 @@ struct TrainingJob::State {
       }
     }
     gpu_idle(position);
+  }
+
+  /// Whether a host failure has already happened that the job will restart from at a later iteration: a checkpoint
+  /// after it would be one the failed job never wrote.
+  bool restart_pending(int iteration) const {
+    return std::any_of(pauses.begin(), pauses.end(),
+                       [&](const OperationsPause& pause) { return pause.restart && pause.iteration > iteration; });
+  }
+
+  /// Takes the pauses due as the rank starts `iteration`; after a restart the iterations since the checkpoint are
+  /// lost and `progress` goes back to what the checkpoint holds.
+  void take_pauses(int position, int iteration, RankRuntime& rank, IterationRecord& record, int& progress) {
+    for (const OperationsPause& pause : pauses) {
+      if (pause.iteration != iteration || !pause.ranks[static_cast<std::size_t>(position)]) continue;
+      gpu_idle(position);
+      const double from = sg4::Engine::get_clock();
+      if (pause.restart) {
+        if (pause.until_s > from) sg4::this_actor::sleep_until(pause.until_s);
+        progress = pause.resume_progress;
+        for (std::size_t k = static_cast<std::size_t>(pause.lost_from); k < rank.records.size(); ++k) {
+          rank.records[k].lost = true;
+        }
+        rank.next_batch_ready_s = sg4::Engine::get_clock();  // the restarted loader starts afresh
+      } else {
+        sg4::this_actor::sleep_for(pause.seconds);
+      }
+      record.operations_s += sg4::Engine::get_clock() - from;
+      if (trace != nullptr) trace->span(trace_pid, 2 * position, pause.label, from, sg4::Engine::get_clock());
+    }
   }
 
   /// Marks the rank's collective as running or not, re-rates its GPU's memory link and wakes its running kernels to
@@ -346,6 +393,7 @@ void TrainingJob::start() {
   State& s = *state_;
   s.ready_ranks.assign(s.plan.tensors.size(), 0);
   s.ready_events = std::make_unique<Counter>();
+  s.rank0_starts = std::make_unique<Counter>();
   s.bucket_of_tensor.assign(s.plan.tensors.size(), 0);
   for (std::size_t b = 0; b < s.plan.buckets.size(); ++b) {
     for (int t : s.plan.buckets[b]) s.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
@@ -385,5 +433,18 @@ double TrainingJob::allreduce_bytes_per_iteration() const {
 double TrainingJob::allreduces_per_iteration() const {
   return static_cast<double>(state_->measured_buffers) / std::max(1, state_->plan.iterations);
 }
+
+int TrainingJob::next_unstarted_iteration() const { return state_->next_unstarted; }
+
+Counter& TrainingJob::rank0_iteration_starts() { return *state_->rank0_starts; }
+
+void TrainingJob::add_pause(OperationsPause pause) {
+  assert(pause.iteration >= state_->next_unstarted && pause.ranks.size() == state_->plan.rank_hosts.size());
+  state_->pauses.push_back(std::move(pause));
+}
+
+CheckpointMark TrainingJob::last_checkpoint() const { return state_->checkpoint; }
+
+const std::vector<int>& TrainingJob::rank_host_indices() const { return state_->plan.rank_host_index; }
 
 }  // namespace vtsim::sim

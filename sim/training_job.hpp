@@ -30,6 +30,7 @@
 #include "models/variability.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
+#include "sim/sync.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
 
@@ -43,6 +44,29 @@ struct IterationRecord {
   double interference_s = 0;  ///< part of compute_s due to collectives running at the same time
   double scheduler_wait_s = 0;  ///< time-sliced vGPU: waiting for the GPU while other vGPUs had it
   double data_wait_s = 0;       ///< waiting for the loader's batch before the iteration
+  double operations_s = 0;      ///< paused before the iteration by a vSphere operation (vMotion stun, HA restart)
+  double checkpoint_s = 0;      ///< writing a checkpoint after the iteration
+  bool lost = false;            ///< undone by a host failure: the job ran it again from its last checkpoint
+};
+
+/// A pause the job's ranks take as they start an iteration: a vMotion's stun (for the VM's ranks) or the wait for
+/// vSphere HA to restart the job (every rank), which then resumes from its last checkpoint.
+struct OperationsPause {
+  int iteration = 0;          ///< the ranks take it as they start this iteration (one none of them has started)
+  std::vector<char> ranks;    ///< per rank: whether it pauses
+  double seconds = 0;         ///< a stun: pause this long
+  double until_s = -1;        ///< a restart: pause until this time (when later than the rank's arrival)
+  bool restart = false;       ///< resume from the checkpoint below: the iterations since it are lost
+  int resume_progress = 0;    ///< restart: iterations the checkpoint holds
+  int lost_from = 0;          ///< restart: the first iteration after the checkpoint
+  std::string label;          ///< for the trace
+};
+
+/// The last checkpoint a job wrote (none: the start of the job).
+struct CheckpointMark {
+  int first_iteration_after = 0;  ///< the iteration the job would resume with
+  int progress = 0;               ///< iterations that count towards training, held by the checkpoint
+  double end_s = 0;               ///< when it was written
 };
 
 /// A gradient tensor: one layer's parameters, in backward order.
@@ -76,6 +100,9 @@ struct JobPlan {
   std::vector<double> rank_speed;           ///< per rank: its GPU's time factor (1 when all GPUs are alike)
   int iterations = 1;
   int warmup_iterations = 0;
+  /// Checkpoints: every `checkpoint_interval` iterations that count (0: none), all ranks wait `checkpoint_write_s`.
+  int checkpoint_interval = 0;
+  double checkpoint_write_s = 0;
   double collective_sm_share = 0;  ///< fraction of a GPU's compute the collective kernels take while they run
   /// Device memory shared by kernels and collectives: per rank, the GPU whose memory link is the rank's alone, or -1
   /// where the memory is shared with other jobs or not modelled (MIG, time-sliced vGPU); the memory's achievable
@@ -88,6 +115,7 @@ struct JobPlan {
   /// Trace tracks (thread ids under process `links_trace_pid`) of the link classes the job's collectives use.
   std::vector<int> link_class_tracks;
   int links_trace_pid = -1;
+  std::vector<int> rank_host_index;  ///< per rank: the index of its host in the cluster (for operations)
 };
 
 /// A job being simulated. Create it, call start() before the engine runs, read records() after.
@@ -107,6 +135,18 @@ class TrainingJob {
   double allreduce_bytes_per_iteration() const;
   /// Allreduce calls (fusion buffers) per iteration, measured after warm-up.
   double allreduces_per_iteration() const;
+
+  // vSphere operations (sim/operations.hpp) act on a running job through these.
+  /// The first iteration no rank has started yet.
+  int next_unstarted_iteration() const;
+  /// Counts the iterations rank 0 has started: wait_for(i + 1) returns once it starts iteration i.
+  Counter& rank0_iteration_starts();
+  /// Adds a pause. REQUIRES: pause.iteration >= next_unstarted_iteration(), one flag per rank.
+  void add_pause(OperationsPause pause);
+  /// The last checkpoint written.
+  CheckpointMark last_checkpoint() const;
+  /// Each rank's host index, in rank order.
+  const std::vector<int>& rank_host_indices() const;
 
  private:
   struct State;

@@ -48,6 +48,14 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     }
     return nullptr;
   };
+  // Time to train is shown where checkpoints or vSphere events make it differ from iterations x step time.
+  bool operations = false;
+  for (const Variant& variant : variants) {
+    operations |= variant.result.contains("events") && !variant.result["events"].empty();
+    for (const json& job : variant.result["jobs"]) {
+      operations |= job.contains("operations") && job["operations"]["checkpoints"].get<int>() > 0;
+    }
+  }
   for (const std::string& name : names) {
     const json* described = nullptr;
     for (const Variant& variant : variants) {
@@ -84,6 +92,16 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       return format_number(j["memory_per_gpu"]["total_gib"], 3) + " of " +
              format_number(j["memory_per_gpu"]["device_capacity_gib"], 3);
     });
+    if (operations) {
+      row("time to train (s)", [](const json& j) { return format_number(j["operations"]["time_to_train_s"], 5); });
+      row("  without the events (s)",
+          [](const json& j) { return format_number(j["operations"]["time_to_train_without_events_s"], 5); });
+      row("checkpoints (s each) / lost iterations", [](const json& j) {
+        const json& o = j["operations"];
+        return std::to_string(o["checkpoints"].get<int>()) + " (" + format_number(o["checkpoint_write_s"], 3) +
+               ") / " + std::to_string(o["lost_iterations"].get<int>());
+      });
+    }
     table.print(out);
   }
   std::set<std::string> classes;
@@ -155,6 +173,39 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     add_row(table, "Jain's fairness", variants, [&](const json& r) -> std::string {
       return r.contains("fairness") ? format_number(r["fairness"]["jain"], 4) : "-";
     });
+    table.print(out);
+  }
+  std::size_t event_rows = 0;
+  for (const Variant& variant : variants) {
+    if (variant.result.contains("events")) event_rows = std::max(event_rows, variant.result["events"].size());
+  }
+  if (event_rows > 0) {
+    out << "\nevents: what each cost each job (s); a vMotion's stun and pre-copy, a failure's lost work and restart\n";
+    TextTable table(headers);
+    for (std::size_t e = 0; e < event_rows; ++e) {
+      const json* described = nullptr;
+      for (const Variant& variant : variants) {
+        if (described == nullptr && e < variant.result["events"].size()) described = &variant.result["events"][e];
+      }
+      const std::string label = "events[" + std::to_string(e) + "] " + text((*described)["type"]) + " host " +
+                                std::to_string((*described)["host"].get<int>());
+      add_row(table, label, variants, [&](const json& r) -> std::string {
+        if (!r.contains("events") || e >= r["events"].size()) return "-";
+        const json& event = r["events"][e];
+        if (!event["reached"].get<bool>()) return "not reached";
+        std::string cell;
+        for (const json& cost : event["jobs"]) {
+          cell += (cell.empty() ? "" : "; ") + text(cost["job"]) + " " + format_number(cost["cost_s"], 4);
+          if (cost.contains("stun_s")) {
+            cell += " (stun " + format_number(cost["stun_s"], 4) + (cost["over_stun_limit"].get<bool>() ? " over limit" : "") +
+                    ", pre-copy " + format_number(cost["precopy_s"], 3) + ")";
+          } else {
+            cell += " (" + std::to_string(cost["lost_iterations"].get<int>()) + " iterations lost)";
+          }
+        }
+        return cell;
+      });
+    }
     table.print(out);
   }
   if (!first["calibration"]["values"].empty()) {

@@ -40,6 +40,8 @@ const std::vector<JobFigure>& trailing_job_figures() {
       {"allreduce_calls_per_step", {"allreduce", "calls_per_step"}},
       {"memory_total_gib", {"memory_per_gpu", "total_gib"}},
       {"memory_capacity_gib", {"memory_per_gpu", "device_capacity_gib"}},
+      {"time_to_train_s", {"operations", "time_to_train_s"}},
+      {"time_to_train_without_events_s", {"operations", "time_to_train_without_events_s"}},
   };
   return figures;
 }

@@ -1,0 +1,98 @@
+#pragma once
+// vSphere operations during training: vMotion of a VM with vGPUs, a host failure that vSphere HA recovers from,
+// planned maintenance (every VM of a host moved), and the checkpoints that bound what a failure loses
+// (docs/vsphere-model.md, "Operations").
+//
+// These are the scenario's settings and the closed forms the engine uses; sim/operations.cpp runs them on the
+// simulated cluster. A VM is a job's group of ranks on one host.
+//
+// Sources. [P] primary, [S] secondary.
+//   VGPU VMOTION  [P] VMware vSphere 6.7 documentation, "vMotion of vGPU VMs": stun time against the vGPU framebuffer
+//                 in use, measured on 10 GbE with a Tesla P40: 1 GB 9.0 s, 2 GB 16.5 s, 4 GB 31.4 s, 8 GB 61.3 s,
+//                 10 GB 76.3 s, 12 GB 91.2 s, 16 and 24 GB over the 100 s vMotion stun timeout; the worst case, all
+//                 of the framebuffer in use. [S] D. Epping (yellow-bricks.com): the framebuffer is neither pre-copied
+//                 nor dirty-tracked; it moves while the VM is stunned.
+//   SWITCHOVER    [P] Broadcom KB 436882: pre-copy ends when the remaining dirty pages fit the 500 ms switchover
+//                 goal.
+//   HA            [P] VMware vSphere HA documentation, "Failure Detection and Host Network Isolation": a host without
+//                 heartbeats for 15 s is declared failed; [P] Broadcom KB 322784: the restart of its VMs begins at the
+//                 15th second.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace vtsim {
+
+/// What happens to the cluster during training.
+enum class EventType {
+  vmotion,       ///< a live migration of one VM to a spare host
+  host_failure,  ///< a host fails; vSphere HA restarts its VMs on spare capacity; jobs resume from their checkpoints
+  maintenance,   ///< a planned evacuation: every VM of the host is moved by vMotion, at once
+};
+
+/// The scenario spelling: "vmotion", "host_failure", "maintenance".
+std::string_view to_string(EventType type);
+
+/// One event of the scenario's `events` list.
+struct OperationEvent {
+  EventType type = EventType::vmotion;
+  /// When: a simulated time, or the start of an iteration (counting from 0, warm-up included) of the event's job
+  /// (vmotion) or of the first job with ranks on the host (host_failure, maintenance). Exactly one is set.
+  std::optional<double> at_s;
+  std::optional<int> at_iteration;
+  /// The host: the VM's host for a vmotion, the failing or evacuated host otherwise.
+  int host = 0;
+  /// vmotion: the job whose VM on `host` moves (index into Scenario::jobs). -1 for the other types.
+  int job = -1;
+  /// Where the event came from in the file ("events[1]"), for error messages.
+  std::string json_path;
+};
+
+/// The vSphere figures the events use. Each default states its source or that it is uncalibrated.
+struct OperationsConfig {
+  /// Guest memory of each VM, pre-copied by vMotion while the VM runs. Default 64 GiB, uncalibrated (the seed
+  /// study does not state its VM's memory).
+  double vm_memory_bytes = 64.0 * 1024 * 1024 * 1024;
+  /// Stun time of a vGPU VM: a fixed part plus a part per GiB of framebuffer in use, summed over the VM's vGPUs.
+  /// Default: the least-squares line through the VGPU VMOTION table, 1.53 s + 7.47 s per GiB (largest residual
+  /// 0.035 s); measured on 10 GbE with vSphere 6.7, whose framebuffer moves during the stun.
+  double stun_fixed_s = 1.53;
+  double stun_s_per_framebuffer_gib = 7.47;
+  /// vMotion's stun limit: a migration whose stun would exceed it is reported as one vSphere would refuse or time
+  /// out. Default 100 s (VGPU VMOTION).
+  double stun_limit_s = 100;
+  /// Time for vSphere HA to declare a host failed. Default 15 s (HA).
+  double ha_detection_s = 15;
+  /// Time for a restarted VM's guest to boot. Default 60 s, uncalibrated.
+  double vm_boot_s = 60;
+  /// Time for the training job to start again in the restarted VMs (framework start, NCCL communicator set-up),
+  /// before it reads its checkpoint. Default 30 s, uncalibrated.
+  double job_restart_s = 30;
+};
+
+/// A job's checkpoints.
+struct CheckpointConfig {
+  /// Iterations between checkpoints (counted in iterations that count towards training, warm-up included); 0 for
+  /// none, the default: a failure then loses everything since the job started.
+  int interval_iterations = 0;
+  /// Bytes one checkpoint writes. Default: the model's weights and optimizer state (models/memory_model.hpp).
+  std::optional<double> size_bytes;
+  /// Bandwidth of the storage the checkpoint goes to and is read back from. Default 1 GB/s, uncalibrated (a shared
+  /// NFS or vSAN datastore; measure yours).
+  double storage_Bps = 1e9;
+};
+
+/// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all.
+double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes);
+
+/// From a host failure to the job running again: detection, boot, job restart, then reading the checkpoint back
+/// (`restore_s`).
+double ha_restart_s(const OperationsConfig& operations, double restore_s);
+
+/// Which of the configuration's defaults no measurement backs, one line each, for a scenario whose events or
+/// checkpoints use them.
+std::vector<std::string> uncalibrated_operations(const OperationsConfig& operations, bool vmotion, bool failure,
+                                                 bool storage);
+
+}  // namespace vtsim

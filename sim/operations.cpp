@@ -1,0 +1,153 @@
+#include "sim/operations.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdint>
+#include <set>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
+
+namespace vtsim::sim {
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+/// Per rank of `job`, whether it runs on `host`.
+std::vector<char> ranks_on(const TrainingJob& job, int host) {
+  std::vector<char> on;
+  for (int h : job.rank_host_indices()) on.push_back(h == host ? 1 : 0);
+  return on;
+}
+
+/// The scenario's running jobs with ranks on `host`.
+std::vector<int> jobs_on(const std::vector<OperatedJob>& jobs, int host) {
+  std::vector<int> found;
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs[j].job == nullptr) continue;
+    const std::vector<int>& hosts = jobs[j].job->rank_host_indices();
+    if (std::find(hosts.begin(), hosts.end(), host) != hosts.end()) found.push_back(static_cast<int>(j));
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<int> migrating_hosts(const Scenario& scenario) {
+  std::set<int> hosts;
+  for (const OperationEvent& event : scenario.events) {
+    if (event.type != EventType::host_failure) hosts.insert(event.host);
+  }
+  return {hosts.begin(), hosts.end()};
+}
+
+OperationsRunner::OperationsRunner(const Scenario& scenario, const Platform& platform, std::vector<OperatedJob> jobs,
+                                   TraceRecorder* trace, int trace_pid)
+    : scenario_(scenario), platform_(platform), jobs_(std::move(jobs)), trace_(trace), trace_pid_(trace_pid) {
+  assert(jobs_.size() == scenario.jobs.size());
+  for (const OperationEvent& event : scenario.events) outcomes_.push_back({event.type, event.host, false, 0, {}, {}});
+}
+
+void OperationsRunner::start() {
+  if (trace_ != nullptr && !outcomes_.empty()) trace_->name_process(trace_pid_, "vSphere operations");
+  for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
+    if (trace_ != nullptr) {
+      trace_->name_thread(trace_pid_, static_cast<int>(e), scenario_.events[e].json_path + " " +
+                                                               std::string(to_string(scenario_.events[e].type)));
+    }
+    // A daemon: an event still waiting when every job has ended must not keep the simulation going.
+    sg4::Actor::create("event" + std::to_string(e), platform_.gpu_host(0), [this, e] { run_event(e); })->daemonize();
+  }
+}
+
+void OperationsRunner::run_event(std::size_t index) {
+  const OperationEvent& event = scenario_.events[index];
+  EventOutcome& outcome = outcomes_[index];
+  const std::vector<int> touched = event.type == EventType::vmotion ? std::vector<int>{event.job}
+                                                                     : jobs_on(jobs_, event.host);
+  assert(!touched.empty() && "the loader refuses events that touch no job");
+  if (event.at_s) {
+    sg4::this_actor::sleep_until(*event.at_s);
+  } else {
+    jobs_[static_cast<std::size_t>(touched.front())].job->rank0_iteration_starts().wait_for(*event.at_iteration + 1);
+  }
+  outcome.reached = true;
+  outcome.at_s = sg4::Engine::get_clock();
+  if (event.type == EventType::host_failure) {
+    fail(event.host, outcome);
+  } else {
+    migrate(touched, event.host, outcome);
+  }
+}
+
+void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutcome& outcome) {
+  const OperationsConfig& operations = scenario_.operations;
+  // The VMs' guest memories leave through the host's NIC at once, beside the jobs' flows.
+  std::vector<sg4::CommPtr> precopies;
+  for (std::size_t v = 0; v < jobs.size(); ++v) {
+    precopies.push_back(sg4::Comm::sendto_async(platform_.migration_source(host), platform_.migration_destination(host),
+                                                static_cast<std::uint64_t>(operations.vm_memory_bytes)));
+  }
+  for (const sg4::CommPtr& precopy : precopies) precopy->wait();
+  const double end = sg4::Engine::get_clock();
+  for (int j : jobs) {
+    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
+    std::vector<char> ranks = ranks_on(*operated.job, host);
+    const auto on_host = static_cast<double>(std::count(ranks.begin(), ranks.end(), 1));
+    VmMigration migration;
+    migration.job = scenario_.jobs[static_cast<std::size_t>(j)].name;
+    migration.host = host;
+    migration.precopy_start_s = outcome.at_s;
+    migration.precopy_end_s = end;
+    migration.precopy_bytes = operations.vm_memory_bytes;
+    migration.framebuffer_bytes = on_host * operated.memory_per_rank_bytes;
+    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes);
+    migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
+    operated.job->add_pause({.iteration = operated.job->next_unstarted_iteration(),
+                             .ranks = std::move(ranks),
+                             .seconds = migration.stun_s,
+                             .until_s = -1,
+                             .restart = false,
+                             .resume_progress = 0,
+                             .lost_from = 0,
+                             .label = "vMotion stun"});
+    if (trace_ != nullptr) {
+      const auto tid = static_cast<int>(&outcome - outcomes_.data());
+      trace_->span(trace_pid_, tid, "pre-copy " + migration.job + " (host " + std::to_string(host) + ")",
+                   outcome.at_s, end);
+    }
+    outcome.migrations.push_back(migration);
+  }
+}
+
+void OperationsRunner::fail(int host, EventOutcome& outcome) {
+  for (int j : jobs_on(jobs_, host)) {
+    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
+    const JobConfig& config = scenario_.jobs[static_cast<std::size_t>(j)];
+    const CheckpointMark checkpoint = operated.job->last_checkpoint();
+    const double restore_s = checkpoint.progress > 0 ? operated.checkpoint_bytes / config.checkpoint.storage_Bps : 0.0;
+    const int restart_iteration = operated.job->next_unstarted_iteration();
+    FailureImpact impact;
+    impact.job = config.name;
+    impact.checkpoint_end_s = checkpoint.end_s;
+    impact.resumed_s = outcome.at_s + ha_restart_s(scenario_.operations, restore_s);
+    impact.lost_iterations = restart_iteration - checkpoint.first_iteration_after;
+    operated.job->add_pause({.iteration = restart_iteration,
+                             .ranks = std::vector<char>(operated.job->rank_host_indices().size(), 1),
+                             .seconds = 0,
+                             .until_s = impact.resumed_s,
+                             .restart = true,
+                             .resume_progress = checkpoint.progress,
+                             .lost_from = checkpoint.first_iteration_after,
+                             .label = "HA restart"});
+    if (trace_ != nullptr) {
+      const auto tid = static_cast<int>(&outcome - outcomes_.data());
+      trace_->span(trace_pid_, tid, "host " + std::to_string(host) + " down: " + config.name + " restarts",
+                   outcome.at_s, impact.resumed_s);
+    }
+    outcome.failures.push_back(impact);
+  }
+}
+
+}  // namespace vtsim::sim

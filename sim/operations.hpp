@@ -1,0 +1,93 @@
+#pragma once
+// vSphere operations on a running simulation (models/operations.hpp): one actor per event.
+//
+// - vmotion: when the event comes, the VM's guest memory is pre-copied from its host's first NIC to a spare host,
+//   competing with the jobs' flows on that NIC (Platform::migration_source). When the pre-copy ends, the VM's ranks
+//   are stunned for vmotion_stun_s() of the framebuffer their job uses on that host, as they start the next
+//   iteration none of them has started: its step is the stun longer (a stun mid-iteration would pause whatever the
+//   ranks were doing; the job loses the same time).
+// - maintenance: a vmotion of every VM of the host, pre-copies at once.
+// - host_failure: every job with ranks on the host stops; as its ranks start the next iteration none has started
+//   they wait until the failure time plus ha_restart_s() (the iterations they run meanwhile stand for nothing: the
+//   job had failed), then resume from the last checkpoint; the iterations since it are lost and run again. The
+//   restarted VMs run on spare capacity of the same kind: the simulation keeps their places.
+// An event that comes after its jobs have ended is reported as not reached.
+
+#include <string>
+#include <vector>
+
+#include "models/scenario.hpp"
+#include "sim/platform.hpp"
+#include "sim/trace.hpp"
+#include "sim/training_job.hpp"
+
+namespace vtsim::sim {
+
+/// What one VM's migration did.
+struct VmMigration {
+  std::string job;
+  int host = 0;
+  double precopy_start_s = 0;
+  double precopy_end_s = 0;
+  double precopy_bytes = 0;
+  double framebuffer_bytes = 0;  ///< in use by the VM's vGPUs, moved during the stun
+  double stun_s = 0;
+  bool over_stun_limit = false;  ///< vSphere would refuse it or time out (OperationsConfig::stun_limit_s)
+};
+
+/// What a host failure did to one job.
+struct FailureImpact {
+  std::string job;
+  double checkpoint_end_s = 0;  ///< the checkpoint it resumed from (0: the job's start)
+  double resumed_s = 0;         ///< the failure time plus the HA restart and the checkpoint's read-back
+  int lost_iterations = 0;      ///< run since the checkpoint, run again
+};
+
+/// One event as it happened.
+struct EventOutcome {
+  EventType type = EventType::vmotion;
+  int host = 0;
+  bool reached = false;  ///< false when the jobs ended before it came
+  double at_s = 0;       ///< when it came
+  std::vector<VmMigration> migrations;  ///< vmotion, maintenance
+  std::vector<FailureImpact> failures;  ///< host_failure
+};
+
+/// Per scenario job, what the operations need: the running job (null for idle jobs), the device memory one rank
+/// uses, the checkpoint's size.
+struct OperatedJob {
+  TrainingJob* job = nullptr;
+  double memory_per_rank_bytes = 0;
+  double checkpoint_bytes = 0;
+};
+
+/// Runs the scenario's events. Create after the jobs have started, before the engine runs.
+class OperationsRunner {
+ public:
+  /// `jobs` has one entry per scenario job. `trace` (may be null) receives the pre-copies on thread `trace_tid` of
+  /// process `trace_pid`.
+  OperationsRunner(const Scenario& scenario, const Platform& platform, std::vector<OperatedJob> jobs,
+                   TraceRecorder* trace, int trace_pid);
+
+  /// Creates one (daemon) actor per event.
+  void start();
+  /// The events in the scenario's order.
+  const std::vector<EventOutcome>& outcomes() const { return outcomes_; }
+
+ private:
+  void run_event(std::size_t index);
+  void migrate(const std::vector<int>& jobs, int host, EventOutcome& outcome);
+  void fail(int host, EventOutcome& outcome);
+
+  const Scenario& scenario_;
+  const Platform& platform_;
+  std::vector<OperatedJob> jobs_;
+  TraceRecorder* trace_;
+  int trace_pid_;
+  std::vector<EventOutcome> outcomes_;
+};
+
+/// The hosts whose VMs some event moves (the platform's migration hosts).
+std::vector<int> migrating_hosts(const Scenario& scenario);
+
+}  // namespace vtsim::sim
