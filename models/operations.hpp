@@ -55,10 +55,11 @@ struct OperationsConfig {
   /// study does not state its VM's memory).
   double vm_memory_bytes = 64.0 * 1024 * 1024 * 1024;
   /// Stun time of a vGPU VM: a fixed part plus a part per GiB of framebuffer in use, summed over the VM's vGPUs.
-  /// Default: the least-squares line through the VGPU VMOTION table, 1.53 s + 7.47 s per GiB (largest residual
-  /// 0.035 s); measured on 10 GbE with vSphere 6.7, whose framebuffer moves during the stun.
-  double stun_fixed_s = 1.53;
-  double stun_s_per_framebuffer_gib = 7.47;
+  /// Default: the least-squares line through the VGPU VMOTION table, 1.5298 s + 7.4736 s per GiB (largest residual
+  /// 0.035 s; the table says GB, read as GiB, the unit vGPU profiles are sized in); measured on 10 GbE with
+  /// vSphere 6.7, whose framebuffer moves during the stun.
+  double stun_fixed_s = 1.5298;
+  double stun_s_per_framebuffer_gib = 7.4736;
   /// vMotion's stun limit: a migration whose stun would exceed it is reported as one vSphere would refuse or time
   /// out. Default 100 s (VGPU VMOTION).
   double stun_limit_s = 100;

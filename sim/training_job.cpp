@@ -305,7 +305,6 @@ struct TrainingJob::State {
         for (std::size_t k = static_cast<std::size_t>(pause.lost_from); k < rank.records.size(); ++k) {
           rank.records[k].lost = true;
         }
-        rank.next_batch_ready_s = sg4::Engine::get_clock();  // the restarted loader starts afresh
       } else {
         sg4::this_actor::sleep_for(pause.seconds);
       }

@@ -192,6 +192,33 @@ std::vector<ErrorCase> error_cases() {
        "s.json: name: expected a name without control characters (newline, tab, escape, ...), got 'a\\tb'"},
       {"TooManyClusterGpus", with({{"cluster.racks", 100000}, {"cluster.hosts_per_rack", 100}}),
        "s.json: cluster: 40000000 GPUs (racks x hosts_per_rack x host.gpus); at most 1048576 are supported"},
+      {"EventOnBareMetal", with({{"events", {{{"type", "vmotion"}, {"host", 0}, {"at_s", 1}}}}}),
+       "s.json: events[0].type: events are vSphere operations on VMs: virtualization.mode is 'bare_metal'"},
+      {"VmotionOfAPassedThroughGpu",
+       with({{"virtualization.mode", "passthrough"}, {"events", {{{"type", "maintenance"}, {"host", 0}, {"at_s", 1}}}}}),
+       "s.json: events[0].type: a VM with a passed-through GPU (DirectPath I/O) cannot be moved by vMotion: use "
+       "'vgpu' or 'mig'"},
+      {"EventWithoutATime", with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "vmotion"}, {"host", 0}}}}}),
+       "s.json: events[0]: give exactly one of 'at_s' and 'at_iteration'"},
+      {"EventOnAHostWithoutJobs",
+       with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "host_failure"}, {"host", 1}, {"at_s", 1}}}}}),
+       "s.json: events[0].host: no job runs on host 1: the event changes nothing"},
+      {"EventAfterTheJobEnds",
+       with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 22}}}}}),
+       "s.json: events[0].at_iteration: expected an integer from 0 to 21, got 22"},
+      {"MisspeltEventType",
+       with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "vmotoin"}, {"host", 0}, {"at_s", 1}}}}}),
+       "s.json: events[0].type: expected one of 'vmotion', 'host_failure' or 'maintenance', got 'vmotoin'; did you "
+       "mean 'vmotion'?"},
+      {"VmotionOfAnotherHostsJob",
+       second_job({{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {4}}},
+                  {{"virtualization.mode", "vgpu"},
+                   {"events", {{{"type", "vmotion"}, {"host", 0}, {"job", "b"}, {"at_s", 1}}}}}),
+       "s.json: events[0].job: job 'b' runs no ranks on host 0"},
+      {"CheckpointWithoutInterval", with({{"jobs[0].checkpoint", nlohmann::json::object()}}),
+       "s.json: jobs[0].checkpoint: missing required key 'interval_iterations'"},
+      {"MisspeltOperationsKey", with({{"operations.vm_boot", 30}}),
+       "s.json: operations.vm_boot: unknown key; did you mean 'vm_boot_s'?"},
   };
 }
 

@@ -1,0 +1,142 @@
+// vSphere operations on a running simulation (sim/operations.hpp), against hand derivations: a stun of S seconds adds
+// S; a host failure loses the work since the last checkpoint plus the restart; a pre-copy takes its bytes over what
+// the NIC leaves it. Variability is off: every undisturbed iteration takes the same time.
+
+#include "sim/operations.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/simulation.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+/// Two hosts of one T4 each (vGPU T4-16C, the whole GPU), a ConnectX-5 100 GbE each, ResNet-50 over both.
+nlohmann::json two_t4_hosts() {
+  return {{"cluster",
+           {{"hosts_per_rack", 2},
+            {"host", {{"gpus", 1}, {"gpu_model", "t4"}, {"nics", 1}, {"nic_model", "connectx-5-100gbe"}}},
+            {"transport", "roce_v2"}}},
+          {"virtualization", {{"mode", "vgpu"}}},
+          {"jobs", {{{"name", "r50"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"iterations", 10},
+                     {"warmup_iterations", 1}}}}};
+}
+
+nlohmann::json run(const nlohmann::json& json) {
+  const Scenario scenario = testing::scenario_of(json);
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+}
+
+double time_to_train_s(const nlohmann::json& result) {
+  return result["jobs"][0]["operations"]["time_to_train_s"].get<double>();
+}
+
+TEST(Operations, AVmotionStunOfSSecondsAddsSToTheRun) {
+  nlohmann::json json = two_t4_hosts();
+  // A stun of exactly 2 s (no framebuffer term) after a pre-copy of 1 KiB, which takes no time worth counting.
+  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gb", 1.0 / (1 << 20)}};
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"at_iteration", 3}}};
+  const nlohmann::json moved = run(json);
+  EXPECT_NEAR(time_to_train_s(moved) - time_to_train_s(quiet), 2.0, 1e-6);
+  const nlohmann::json& cost = moved["events"][0]["jobs"][0];
+  EXPECT_DOUBLE_EQ(cost["stun_s"].get<double>(), 2.0);
+  EXPECT_NEAR(cost["cost_s"].get<double>(), 2.0, 1e-6);
+  EXPECT_NEAR(moved["jobs"][0]["operations"]["time_to_train_without_events_s"].get<double>(), time_to_train_s(quiet),
+              1e-6);
+  // The stunned iteration and the one the pre-copy ran in are left out of the step figures, which stay those of the
+  // quiet run.
+  EXPECT_NEAR(moved["jobs"][0]["step_time_s"]["mean"].get<double>(), quiet["jobs"][0]["step_time_s"]["mean"].get<double>(),
+              1e-9);
+  EXPECT_EQ(moved["jobs"][0]["step_times_s"].size() + 2, quiet["jobs"][0]["step_times_s"].size());
+}
+
+TEST(Operations, TheStunGrowsWithTheFramebufferTheJobUses) {
+  // Defaults: 1.5298 s + 7.4736 s per GiB in use (VMware's vGPU vMotion table), one rank's memory on the host.
+  nlohmann::json json = two_t4_hosts();
+  json["operations"] = {{"vm_memory_gb", 1.0 / (1 << 20)}};
+  json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_s", 0.5}}};
+  const nlohmann::json result = run(json);
+  const double in_use_gib = result["jobs"][0]["memory_per_gpu"]["total_gib"].get<double>();
+  const nlohmann::json& cost = result["events"][0]["jobs"][0];
+  EXPECT_NEAR(cost["framebuffer_gib"].get<double>(), in_use_gib, 1e-12);
+  EXPECT_NEAR(cost["stun_s"].get<double>(), 1.5298 + 7.4736 * in_use_gib, 1e-9);
+  EXPECT_EQ(cost["over_stun_limit"].get<bool>(), 1.5298 + 7.4736 * in_use_gib > 100);
+}
+
+TEST(Operations, APreCopyTakesItsBytesOverWhatTheNicLeavesIt) {
+  // 8 GiB of guest memory leaves through host 0's NIC, beside the job's ring: at most the spare host's TCP rate
+  // (100 Gb/s x 1448/1538), slower where the ring's flows take their share; the job's iterations meanwhile slow down.
+  nlohmann::json json = two_t4_hosts();
+  json["operations"] = {{"vm_memory_gb", 8.0}, {"stun_fixed_s", 0.0}, {"stun_s_per_framebuffer_gib", 0.0}};
+  json["jobs"][0]["iterations"] = 40;
+  json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 1}}};
+  const nlohmann::json result = run(json);
+  const nlohmann::json& cost = result["events"][0]["jobs"][0];
+  const double bytes = 8.0 * 1024 * 1024 * 1024;
+  EXPECT_GT(cost["precopy_s"].get<double>(), bytes / (100e9 / 8 * 1448.0 / 1538.0));
+  EXPECT_GT(cost["precopy_slowdown_s"].get<double>(), 0.0);
+  EXPECT_NEAR(cost["cost_s"].get<double>(), cost["precopy_slowdown_s"].get<double>(), 1e-12);  // no stun
+}
+
+TEST(Operations, AHostFailureLosesTheWorkSinceTheLastCheckpointPlusTheRestart) {
+  // Checkpoints every 4 iterations (warm-up included), 1 GB each at 1 GB/s: 1 s to write, 1 s to read back. The
+  // failure comes as rank 0 starts iteration 6: the checkpoint after iteration 3 holds 4 iterations; iterations 4, 5
+  // and 6 are lost. The
+  // run is longer by the work since the checkpoint (iterations 4 and 5, 2 steps) plus the restart: 15 s detection,
+  // 60 s boot, 30 s job restart, 1 s read-back.
+  nlohmann::json json = two_t4_hosts();
+  json["jobs"][0]["checkpoint"] = {{"interval_iterations", 4}, {"size_gb", 1.0}, {"storage_bandwidth_gbps", 8.0}};
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "host_failure"}, {"host", 0}, {"at_iteration", 6}}};
+  const nlohmann::json failed = run(json);
+  const double step_s = quiet["jobs"][0]["step_time_s"]["mean"].get<double>();
+  const double restart_s = 15 + 60 + 30 + 1.0;
+  EXPECT_NEAR(time_to_train_s(failed) - time_to_train_s(quiet), 2 * step_s + restart_s, 1e-6);
+  const nlohmann::json& cost = failed["events"][0]["jobs"][0];
+  EXPECT_EQ(cost["lost_iterations"].get<int>(), 3);
+  EXPECT_NEAR(cost["cost_s"].get<double>(), 2 * step_s + restart_s, 1e-6);
+  const nlohmann::json& operations = failed["jobs"][0]["operations"];
+  EXPECT_EQ(operations["lost_iterations"].get<int>(), 3);
+  EXPECT_EQ(operations["iterations_run"].get<int>(), 14);   // 11, and 3 again
+  EXPECT_EQ(operations["checkpoints"].get<int>(), 2);  // after iterations 4 and 8 that count
+  EXPECT_DOUBLE_EQ(operations["checkpoint_write_s"].get<double>(), 1.0);
+  EXPECT_NEAR(operations["time_to_train_without_events_s"].get<double>(), time_to_train_s(quiet), 1e-6);
+}
+
+TEST(Operations, WithoutACheckpointAFailureLosesEverythingSinceTheStart) {
+  nlohmann::json json = two_t4_hosts();
+  json["events"] = {{{"type", "host_failure"}, {"host", 1}, {"at_s", 1.0}}};
+  const nlohmann::json failed = run(json);
+  const nlohmann::json& cost = failed["events"][0]["jobs"][0];
+  EXPECT_DOUBLE_EQ(cost["checkpoint_end_s"].get<double>(), 0.0);
+  EXPECT_NEAR(cost["cost_s"].get<double>(), 1.0 + 15 + 60 + 30, 1e-9);  // no checkpoint to read back
+}
+
+TEST(Operations, MaintenanceMovesEveryVmOfTheHost) {
+  // Two jobs, each with a rank on each of two hosts of two T4s: evacuating host 0 moves both jobs' VMs there.
+  nlohmann::json json = two_t4_hosts();
+  json["cluster"]["host"]["gpus"] = 2;
+  json["jobs"] = {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}}},
+                  {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {1, 3}}}};
+  json["operations"] = {{"vm_memory_gb", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
+  json["events"] = {{{"type", "maintenance"}, {"host", 0}, {"at_s", 0.2}}};
+  const nlohmann::json result = run(json);
+  const nlohmann::json& moved = result["events"][0]["jobs"];
+  ASSERT_EQ(moved.size(), 2u);
+  EXPECT_EQ(moved[0]["job"], "a");
+  EXPECT_EQ(moved[1]["job"], "b");
+  for (const nlohmann::json& cost : moved) EXPECT_GE(cost["cost_s"].get<double>(), 1.0);
+}
+
+TEST(Operations, AnEventAfterTheJobsEndIsNotReached) {
+  nlohmann::json json = two_t4_hosts();
+  json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_s", 1e6}}};
+  const nlohmann::json result = run(json);
+  EXPECT_FALSE(result["events"][0]["reached"].get<bool>());
+  EXPECT_LT(result["simulated_time_s"].get<double>(), 1e6);
+}
+
+}  // namespace
+}  // namespace vtsim::sim
