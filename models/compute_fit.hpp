@@ -99,6 +99,10 @@ struct HostSide {
   int vm_cpu_cores = 24;  ///< cores of the VM the job's ranks on one host share
   int ranks_per_vm = 1;   ///< one core each drives a training loop; the loader workers share the rest
   bool tcp_between_hosts = false;  ///< the ranks' socket threads take cores too (models/vm_cpu.hpp)
+  /// In a VM: how much slower the fitted host-side work runs (VirtualizationConfig::vm_cpu_overhead), and whether
+  /// the scenario stated it. Values the scenario states (dispatch, loading CPU time) are taken as measured in the VM.
+  double vm_cpu_overhead = 0;
+  bool vm_cpu_overhead_stated = false;
 };
 
 /// REQUIRES: batch >= 1, host.vm_cpu_cores >= 1, host.ranks_per_vm >= 1.

@@ -27,6 +27,13 @@ int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
   return most;
 }
 
+// The host-side slowdown of a VM (models/scenario.hpp VirtualizationConfig::vm_cpu_overhead).
+double vm_cpu_overhead(const VirtualizationConfig& virtualization) {
+  constexpr double kDefaultVmCpuOverhead = 0.02;  // uncalibrated; bounded by published VM results, see scenario.hpp
+  if (virtualization.vm_cpu_overhead) return *virtualization.vm_cpu_overhead;
+  return virtualization.mode == VirtualizationMode::bare_metal ? 0.0 : kDefaultVmCpuOverhead;
+}
+
 // Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
 bool tcp_between_hosts(const Scenario& scenario, const JobConfig& job) {
   if (transport_spec(scenario.cluster.transport).stack_core_Bps <= 0) return false;
@@ -70,7 +77,9 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .data_loading_cpu_s_per_sample = job.data_loading_cpu_s_per_sample,
                       .vm_cpu_cores = scenario.virtualization.vm_cpu_cores,
                       .ranks_per_vm = ranks_per_vm(scenario, job),
-                      .tcp_between_hosts = tcp_between_hosts(scenario, job)};
+                      .tcp_between_hosts = tcp_between_hosts(scenario, job),
+                      .vm_cpu_overhead = vm_cpu_overhead(scenario.virtualization),
+                      .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
   compute.resolved = resolve_compute(gpu, job.precision, compute.workload, job.batch_per_gpu, host,
                                        published_compute_fit(), scenario.calibration);
   compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,

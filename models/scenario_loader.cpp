@@ -225,6 +225,10 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
   }
   config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s, calibration);
   config.vm_cpu_cores = read_int(virtualization, "vm_cpu_cores", config.vm_cpu_cores, 1, 4096);
+  if (auto overhead = virtualization.get("vm_cpu_overhead")) {
+    if (config.mode == VirtualizationMode::bare_metal) overhead->fail("bare metal runs no VM");
+    config.vm_cpu_overhead = overhead->as_number(0.0, 1.0);
+  }
   if (auto mixed = virtualization.get("mixed_sizes")) {
     if (config.mode != VirtualizationMode::vgpu) mixed->fail("only used when virtualization.mode is 'vgpu'");
     config.mixed_sizes = mixed->as_bool();
