@@ -138,17 +138,22 @@ double staging_fill_s(const TransportSpec& transport, double pcie_Bps) {
   return transport.gpudirect_rdma ? 0.0 : kNcclNetSlotBytes / pcie_Bps;
 }
 
-LinkDefault tcp_stack_default(const TransportSpec& transport, int vm_cpu_cores, int ranks_per_vm) {
+LinkDefault tcp_stack_default(const Scenario& scenario, int ranks_per_vm) {
+  const TransportSpec& transport = transport_spec(scenario.cluster.transport);
   assert(transport.stack_core_Bps > 0);
+  const int vm_cpu_cores = scenario.virtualization.vm_cpu_cores;
+  const std::optional<double> stated = scenario.virtualization.tcp_core_Bps;
+  const double core_Bps = stated.value_or(transport.stack_core_Bps);
   const VmCpuBudget budget = vm_cpu_budget(vm_cpu_cores, ranks_per_vm, true);
   char cores[128];
   std::snprintf(cores, sizeof cores, "%.3g network cores of %d vCPUs for %d ranks, %.3g Gb/s per core",
-                budget.network_cores, vm_cpu_cores, ranks_per_vm, transport.stack_core_Bps * 8 / 1e9);
-  return {.bandwidth_Bps = tcp_stack_Bps_per_direction(budget, ranks_per_vm, transport.stack_core_Bps),
+                budget.network_cores, vm_cpu_cores, ranks_per_vm, core_Bps * 8 / 1e9);
+  return {.bandwidth_Bps = tcp_stack_Bps_per_direction(budget, ranks_per_vm, core_Bps),
           .latency_s = 0,  // the stack's per-message cost is the transport's added latency, on the NIC link
-          .uncalibrated = true,
-          .source = std::string("uncalibrated: ") + cores + " (a sending and a receiving socket thread per rank, "
-                    "NCCL net_socket.cc defaults; per core: ESnet, VMware [S])"};
+          .uncalibrated = !stated,
+          .source = std::string(stated ? "" : "uncalibrated: ") + cores +
+                    " (a sending and a receiving socket thread per rank, NCCL net_socket.cc defaults; per core: " +
+                    (stated ? "virtualization.tcp_gbps_per_core" : "ESnet, VMware [S]") + ")"};
 }
 
 LinkDefault uplink_default(const ClusterConfig& cluster) {
@@ -236,7 +241,7 @@ std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
   if (cluster.total_hosts() > 1 && host.nics > 0 && transport.stack_core_Bps > 0) {
     // Shown for a VM holding all of a host's GPUs; each rank's link takes its own VM's count (sim/topology.cpp).
     defaults.push_back(
-        {LinkClass::tcp_stack, tcp_stack_default(transport, scenario.virtualization.vm_cpu_cores, host.gpus)});
+        {LinkClass::tcp_stack, tcp_stack_default(scenario, host.gpus)});
   }
   return defaults;
 }

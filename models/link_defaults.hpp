@@ -78,9 +78,10 @@ LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport);
 /// after it has delivered it (the pipeline's fill). 0 for a transport with GPUDirect RDMA.
 double staging_fill_s(const TransportSpec& transport, double pcie_Bps);
 
-/// One rank's share of the guest's TCP stack, per direction (models/vm_cpu.hpp), in a VM of `vm_cpu_cores` running
-/// `ranks_per_vm` ranks. REQUIRES: transport.stack_core_Bps > 0.
-LinkDefault tcp_stack_default(const TransportSpec& transport, int vm_cpu_cores, int ranks_per_vm);
+/// One rank's share of the guest's TCP stack, per direction (models/vm_cpu.hpp), in a VM of the scenario's
+/// vm_cpu_cores running `ranks_per_vm` ranks, at the scenario's tcp_gbps_per_core or the transport's default.
+/// REQUIRES: a TCP cluster.
+LinkDefault tcp_stack_default(const Scenario& scenario, int ranks_per_vm);
 
 /// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
 LinkDefault uplink_default(const ClusterConfig& cluster);

@@ -136,6 +136,10 @@ struct VirtualizationConfig {
   /// (VMware MLPerf Inference on vSphere, 2021: 94.4-100%; Dell's vGPU training white paper: under 5%), which bounds
   /// it but does not measure it.
   std::optional<double> vm_cpu_overhead;
+  /// TCP between hosts: what one vCPU moves through the guest's network stack per direction, bytes/s (JSON
+  /// tcp_gbps_per_core, Gbit/s; measure it with one iperf3 stream between two VMs). Default: the TCP transport's,
+  /// 15 Gb/s, uncalibrated (models/nic_catalog.cpp).
+  std::optional<double> tcp_core_Bps;
   /// vgpu mode: allow time-sliced vGPUs of different sizes on one GPU (NVIDIA vGPU 17 "mixed-size mode"; fixed share is
   /// then not supported). Default false: one profile size per GPU.
   bool mixed_sizes = false;

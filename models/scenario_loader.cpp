@@ -229,6 +229,9 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
     if (config.mode == VirtualizationMode::bare_metal) overhead->fail("bare metal runs no VM");
     config.vm_cpu_overhead = overhead->as_number(0.0, 1.0);
   }
+  if (auto per_core = virtualization.get("tcp_gbps_per_core")) {
+    config.tcp_core_Bps = units::gbps_to_Bps(per_core->as_positive_number(1e4));
+  }
   if (auto mixed = virtualization.get("mixed_sizes")) {
     if (config.mode != VirtualizationMode::vgpu) mixed->fail("only used when virtualization.mode is 'vgpu'");
     config.mixed_sizes = mixed->as_bool();

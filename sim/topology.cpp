@@ -129,7 +129,7 @@ struct Topology::Builder {
     }
     for (int g = 0; g < topology.gpu_count_; ++g) {
       const int ranks = ranks_per_vm[static_cast<std::size_t>(g)] > 0 ? ranks_per_vm[static_cast<std::size_t>(g)] : gpus;
-      const LinkDefault stack = tcp_stack_default(transport, scenario.virtualization.vm_cpu_cores, ranks);
+      const LinkDefault stack = tcp_stack_default(scenario, ranks);
       topology.tcp_stack_links_.push_back(add_loose_link(
           static_cast<Vertex>(g), "host" + std::to_string(g / gpus) + "/gpu" + std::to_string(g % gpus) + "/tcp_stack",
           stack));

@@ -116,9 +116,16 @@ TEST(LinkDefaults, TransportsWithoutGpudirectStageOneNcclSlotOverPcieAtEachEnd) 
 
 TEST(LinkDefaults, TcpStackIsARanksShareOfTheVmsNetworkCores) {
   // 6 vCPUs, 4 ranks: 2 spare cores, 8 socket threads get half of them: 1 core for 8 threads, 1/8 core each way.
-  const LinkDefault stack = tcp_stack_default(transport_spec(Transport::tcp), 6, 4);
+  Scenario scenario = single_host("t4", 4);
+  scenario.cluster.transport = Transport::tcp;
+  scenario.virtualization.vm_cpu_cores = 6;
+  const LinkDefault stack = tcp_stack_default(scenario, 4);
   EXPECT_DOUBLE_EQ(stack.bandwidth_Bps, 15e9 / 8 / 8);
   EXPECT_TRUE(stack.uncalibrated);
+  // A measured rate per core (say iperf3, one stream, in the VM) replaces the default.
+  scenario.virtualization.tcp_core_Bps = 24e9 / 8;
+  EXPECT_DOUBLE_EQ(tcp_stack_default(scenario, 4).bandwidth_Bps, 24e9 / 8 / 8);
+  EXPECT_FALSE(tcp_stack_default(scenario, 4).uncalibrated);
 }
 
 TEST(LinkDefaults, UplinkIsOnePortAtTheFabricsUplinkRateAfterTheTransportsEfficiency) {
