@@ -90,10 +90,10 @@ LinkDefault uplink_default(const ClusterConfig& cluster);
 /// longer uncalibrated once both of its figures are measured.
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated);
 
-/// The five link defaults of `scenario`'s cluster with its calibration profile's measurements applied (the NVLink one is
-/// meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs). The NIC's
-/// latency includes staging_fill_s at both ends for a transport without GPUDirect RDMA, measured or not (a perftest
-/// measures host memory to host memory).
+/// The five link defaults of `scenario`'s cluster with its calibration profile's measurements applied (the NVLink one
+/// is meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs). The
+/// NIC's latency includes staging_fill_s at both ends for a transport without GPUDirect RDMA, measured or not (a
+/// perftest measures host memory to host memory).
 struct ScenarioLinks {
   LinkDefault nvlink;
   LinkDefault pcie;

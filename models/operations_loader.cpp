@@ -37,9 +37,13 @@ OperationsConfig read_operations(const std::optional<JsonValue>& operations) {
   OperationsConfig config;
   if (!operations) return config;
   JsonObject object = operations->as_object();
-  if (auto memory = object.get("vm_memory_gb")) config.vm_memory_bytes = memory->as_number(0.0, 1e5) * units::kBytesPerGiB;
+  if (auto memory = object.get("vm_memory_gb")) {
+    config.vm_memory_bytes = memory->as_number(0.0, 1e5) * units::kBytesPerGiB;
+  }
   if (auto fixed = object.get("stun_fixed_s")) config.stun_fixed_s = fixed->as_number(0.0, 1e5);
-  if (auto per_gib = object.get("stun_s_per_framebuffer_gib")) config.stun_s_per_framebuffer_gib = per_gib->as_number(0.0, 1e5);
+  if (auto per_gib = object.get("stun_s_per_framebuffer_gib")) {
+    config.stun_s_per_framebuffer_gib = per_gib->as_number(0.0, 1e5);
+  }
   if (auto limit = object.get("stun_limit_s")) config.stun_limit_s = limit->as_positive_number(1e6);
   if (auto detection = object.get("ha_detection_s")) config.ha_detection_s = detection->as_number(0.0, 1e5);
   if (auto boot = object.get("vm_boot_s")) config.vm_boot_s = boot->as_number(0.0, 1e5);

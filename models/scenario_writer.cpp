@@ -36,7 +36,9 @@ nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization
       {"vm_cpu_cores", virtualization.vm_cpu_cores},
   };
   if (virtualization.vm_cpu_overhead) json["vm_cpu_overhead"] = *virtualization.vm_cpu_overhead;
-  if (virtualization.tcp_core_Bps) json["tcp_gbps_per_core"] = *virtualization.tcp_core_Bps / units::kBytesPerSecondPerGbps;
+  if (virtualization.tcp_core_Bps) {
+    json["tcp_gbps_per_core"] = *virtualization.tcp_core_Bps / units::kBytesPerSecondPerGbps;
+  }
   if (!virtualization.vgpu_profile.empty()) json["vgpu_profile"] = virtualization.vgpu_profile;
   if (virtualization.mode == VirtualizationMode::vgpu) json["mixed_sizes"] = virtualization.mixed_sizes;
   if (!virtualization.mig_profile.empty()) json["mig_profile"] = virtualization.mig_profile;

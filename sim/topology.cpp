@@ -124,11 +124,13 @@ struct Topology::Builder {
       std::map<int, int> on_host;
       for (int g : job.gpu_ids) ++on_host[g / gpus];
       for (int g : job.gpu_ids) {
-        if (ranks_per_vm[static_cast<std::size_t>(g)] == 0) ranks_per_vm[static_cast<std::size_t>(g)] = on_host[g / gpus];
+        int& ranks = ranks_per_vm[static_cast<std::size_t>(g)];
+        if (ranks == 0) ranks = on_host[g / gpus];
       }
     }
     for (int g = 0; g < topology.gpu_count_; ++g) {
-      const int ranks = ranks_per_vm[static_cast<std::size_t>(g)] > 0 ? ranks_per_vm[static_cast<std::size_t>(g)] : gpus;
+      const int listed = ranks_per_vm[static_cast<std::size_t>(g)];
+      const int ranks = listed > 0 ? listed : gpus;
       const LinkDefault stack = tcp_stack_default(scenario, ranks);
       topology.tcp_stack_links_.push_back(add_loose_link(
           static_cast<Vertex>(g), "host" + std::to_string(g / gpus) + "/gpu" + std::to_string(g % gpus) + "/tcp_stack",

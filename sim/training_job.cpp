@@ -272,7 +272,9 @@ struct TrainingJob::State {
         sg4::this_actor::sleep_for(plan.checkpoint_write_s);
         record.checkpoint_s = plan.checkpoint_write_s;
         if (position == 0) checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
-        if (trace != nullptr) trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
+        if (trace != nullptr) {
+          trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
+        }
       }
       rank.records.push_back(record);
       if (trace != nullptr) {

@@ -197,8 +197,9 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
         for (const json& cost : event["jobs"]) {
           cell += (cell.empty() ? "" : "; ") + text(cost["job"]) + " " + format_number(cost["cost_s"], 4);
           if (cost.contains("stun_s")) {
-            cell += " (stun " + format_number(cost["stun_s"], 4) + (cost["over_stun_limit"].get<bool>() ? " over limit" : "") +
-                    ", pre-copy " + format_number(cost["precopy_s"], 3) + ")";
+            const std::string limit = cost["over_stun_limit"].get<bool>() ? " over limit" : "";
+            cell += " (stun " + format_number(cost["stun_s"], 4) + limit + ", pre-copy " +
+                    format_number(cost["precopy_s"], 3) + ")";
           } else {
             cell += " (" + std::to_string(cost["lost_iterations"].get<int>()) + " iterations lost)";
           }

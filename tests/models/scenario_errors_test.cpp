@@ -195,7 +195,8 @@ std::vector<ErrorCase> error_cases() {
       {"EventOnBareMetal", with({{"events", {{{"type", "vmotion"}, {"host", 0}, {"at_s", 1}}}}}),
        "s.json: events[0].type: events are vSphere operations on VMs: virtualization.mode is 'bare_metal'"},
       {"VmotionOfAPassedThroughGpu",
-       with({{"virtualization.mode", "passthrough"}, {"events", {{{"type", "maintenance"}, {"host", 0}, {"at_s", 1}}}}}),
+       with({{"virtualization.mode", "passthrough"},
+             {"events", {{{"type", "maintenance"}, {"host", 0}, {"at_s", 1}}}}}),
        "s.json: events[0].type: a VM with a passed-through GPU (DirectPath I/O) cannot be moved by vMotion: use "
        "'vgpu' or 'mig'"},
       {"EventWithoutATime", with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "vmotion"}, {"host", 0}}}}}),

@@ -47,8 +47,8 @@ TEST(Operations, AVmotionStunOfSSecondsAddsSToTheRun) {
               1e-6);
   // The stunned iteration and the one the pre-copy ran in are left out of the step figures, which stay those of the
   // quiet run.
-  EXPECT_NEAR(moved["jobs"][0]["step_time_s"]["mean"].get<double>(), quiet["jobs"][0]["step_time_s"]["mean"].get<double>(),
-              1e-9);
+  EXPECT_NEAR(moved["jobs"][0]["step_time_s"]["mean"].get<double>(),
+              quiet["jobs"][0]["step_time_s"]["mean"].get<double>(), 1e-9);
   EXPECT_EQ(moved["jobs"][0]["step_times_s"].size() + 2, quiet["jobs"][0]["step_times_s"].size());
 }
 
