@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <map>
+
+#include "models/collective_model.hpp"
 
 namespace vtsim::calibrate {
 
@@ -14,13 +17,16 @@ const std::vector<std::string>& collective_ops() {
 
 double bus_factor(std::string_view op, int ranks) {
   assert(ranks >= 1);
-  const double n = ranks;
-  if (op == "all_reduce") return 2 * (n - 1) / n;
-  if (op == "all_gather" || op == "reduce_scatter" || op == "alltoall" || op == "scatter" || op == "gather") {
-    return (n - 1) / n;
-  }
-  assert((op == "broadcast" || op == "reduce" || op == "sendrecv") && "unknown collective");
-  return 1;
+  // nccl-tests' scatter and gather move what allgather and reduce-scatter move: (n-1)/n of the buffer per rank.
+  static const std::map<std::string_view, Collective> kCollectives = {
+      {"all_reduce", Collective::allreduce}, {"all_gather", Collective::allgather},
+      {"gather", Collective::allgather},     {"reduce_scatter", Collective::reduce_scatter},
+      {"scatter", Collective::reduce_scatter}, {"alltoall", Collective::alltoall},
+      {"broadcast", Collective::broadcast},  {"reduce", Collective::reduce},
+      {"sendrecv", Collective::sendrecv}};
+  const auto found = kCollectives.find(op);
+  assert(found != kCollectives.end() && "unknown collective");
+  return busbw_factor(found->second, ranks);
 }
 
 std::optional<std::string> collective_in_name(std::string_view name) {

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -210,6 +211,7 @@ struct ActiveJob {
   std::size_t index;
   JobCompute compute;
   JobRings rings;
+  std::optional<NcclCommunicator> nccl;  ///< what NCCL sees of the job's ranks (none for one rank)
   std::unique_ptr<TrainingJob> job;
   std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
@@ -401,8 +403,8 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
                              ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
                              : gpu.sm_count;
-  if (rings.ring.size() > 1) {
-    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+  if (active.nccl) {
+    const NcclCommunicator& nccl = *active.nccl;
     active.nccl_channels = nccl.channels;
     active.collective_sm_share = scenario.calibration.collective_sm_share
                                      ? scenario.calibration.collective_sm_share->value
@@ -483,13 +485,14 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
+    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
   for (ActiveJob& job : active) {
     job.rings = job_rings(scenario, job.index, topology);
     if (job.rings.ring.size() < 2) continue;
+    job.nccl = nccl_communicator(scenario, job.rings, topology);
     const auto more = cross_rack_ports(scenario.jobs[job.index], job.rings, topology);
     ports.insert(ports.end(), more.begin(), more.end());
   }
@@ -516,8 +519,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // in full); without such a job they would only slow the simulation down, so the platform goes without them.
   bool memory_can_bind = false;
   for (const ActiveJob& job : active) {
-    if (job.rings.ring.size() < 2) continue;
-    memory_can_bind |= collective_memory_demand_Bps(nccl_communicator(scenario, job.rings, topology)) > gpu_memory_Bps / 2;
+    if (job.nccl) memory_can_bind |= collective_memory_demand_Bps(*job.nccl) > gpu_memory_Bps / 2;
   }
   // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
   const double migration_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps *
