@@ -421,26 +421,27 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     }
   }
 
+  // In a VM the fitted host-side work runs slower (HostSide::vm_cpu_overhead); values the scenario states do not.
+  const double vm_factor = 1 + host.vm_cpu_overhead;
   const auto dispatch = fit.host_dispatch_s.find(framework);
   if (host.host_dispatch_s) {
     parameters.host_dispatch_s = *host.host_dispatch_s;
     resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
                                " us per kernel: given in the scenario");
   } else if (dispatch != fit.host_dispatch_s.end()) {
-    parameters.host_dispatch_s = dispatch->second;
+    parameters.host_dispatch_s = dispatch->second * vm_factor;
     resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) + " us per kernel (" +
-                               std::string(to_string(framework)) + "): fitted to published single-device rows");
+                               std::string(to_string(framework)) + "): fitted to published single-device rows" +
+                               (vm_factor > 1 ? ", with the VM's CPU overhead" : ""));
   } else {
     double sum = 0.0;
     for (const auto& entry : fit.host_dispatch_s) sum += entry.second;
-    parameters.host_dispatch_s = sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
+    parameters.host_dispatch_s =
+        vm_factor * sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
     resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
                                     " us per kernel: " + std::string(to_string(framework)) +
                                     " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
   }
-
-  const double vm_factor = 1 + host.vm_cpu_overhead;
-  if (!host.host_dispatch_s) parameters.host_dispatch_s *= vm_factor;
 
   parameters.memory_efficiency = kMemoryEfficiency;
   if (calibration.memory_bandwidth_Bps) {

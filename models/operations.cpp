@@ -23,20 +23,19 @@ double ha_restart_s(const OperationsConfig& operations, double restore_s) {
 }
 
 std::vector<std::string> uncalibrated_operations(const OperationsConfig& operations, bool vmotion, bool failure,
-                                                 bool storage) {
-  const OperationsConfig defaults;
+                                                 bool default_storage) {
   std::vector<std::string> lines;
-  if (vmotion && operations.vm_memory_bytes == defaults.vm_memory_bytes) {
-    lines.push_back("VM guest memory 64 GiB pre-copied by vMotion: uncalibrated default (operations.vm_memory_gb)");
+  if (vmotion && !operations.vm_memory_stated) {
+    lines.push_back("VM guest memory 64 GiB pre-copied by vMotion: uncalibrated default (operations.vm_memory_gib)");
   }
-  if (failure && operations.vm_boot_s == defaults.vm_boot_s) {
+  if (failure && !operations.vm_boot_stated) {
     lines.push_back("VM boot 60 s after an HA restart: uncalibrated default (operations.vm_boot_s)");
   }
-  if (failure && operations.job_restart_s == defaults.job_restart_s) {
+  if (failure && !operations.job_restart_stated) {
     lines.push_back("job restart 30 s (framework and NCCL start) after an HA restart: uncalibrated default "
                     "(operations.job_restart_s)");
   }
-  if (storage) {
+  if (default_storage) {
     lines.push_back("checkpoint storage bandwidth 1 GB/s: uncalibrated default "
                     "(jobs[i].checkpoint.storage_bandwidth_gbps)");
   }

@@ -67,9 +67,13 @@ struct OperationsConfig {
   double ha_detection_s = 15;
   /// Time for a restarted VM's guest to boot. Default 60 s, uncalibrated.
   double vm_boot_s = 60;
-  /// Time for the training job to start again in the restarted VMs (framework start, NCCL communicator set-up),
-  /// before it reads its checkpoint. Default 30 s, uncalibrated.
+  /// Time for the training job to start again in the restarted VMs (framework start, NCCL communicator set-up, the
+  /// loader's first batch), before it reads its checkpoint. Default 30 s, uncalibrated.
   double job_restart_s = 30;
+  /// Which of the uncalibrated defaults above the scenario stated (not part of the format).
+  bool vm_memory_stated = false;
+  bool vm_boot_stated = false;
+  bool job_restart_stated = false;
 };
 
 /// A job's checkpoints.
@@ -82,6 +86,7 @@ struct CheckpointConfig {
   /// Bandwidth of the storage the checkpoint goes to and is read back from. Default 1 GB/s, uncalibrated (a shared
   /// NFS or vSAN datastore; measure yours).
   double storage_Bps = 1e9;
+  bool storage_stated = false;  ///< whether the scenario stated storage_Bps (not part of the format)
 };
 
 /// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all.
@@ -91,9 +96,10 @@ double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_byt
 /// (`restore_s`).
 double ha_restart_s(const OperationsConfig& operations, double restore_s);
 
-/// Which of the configuration's defaults no measurement backs, one line each, for a scenario whose events or
-/// checkpoints use them.
+/// Which of the configuration's uncalibrated defaults the scenario left in place, one line each, for a scenario
+/// whose events (vMotion or maintenance; host failures) or checkpoints (`default_storage`: some job's at the default
+/// storage bandwidth) use them.
 std::vector<std::string> uncalibrated_operations(const OperationsConfig& operations, bool vmotion, bool failure,
-                                                 bool storage);
+                                                 bool default_storage);
 
 }  // namespace vtsim

@@ -25,9 +25,10 @@ bool has_ranks_on(const Scenario& scenario, const JobConfig& job, int host) {
 CheckpointConfig read_checkpoint(JsonObject checkpoint) {
   CheckpointConfig config;
   config.interval_iterations = static_cast<int>(checkpoint.require("interval_iterations").as_int(1, 1 << 30));
-  if (auto size = checkpoint.get("size_gb")) config.size_bytes = size->as_number(0.0, 1e6) * 1e9;
+  if (auto size = checkpoint.get("size_gb")) config.size_bytes = size->as_positive_number(1e6) * 1e9;
   if (auto bandwidth = checkpoint.get("storage_bandwidth_gbps")) {
     config.storage_Bps = units::gbps_to_Bps(bandwidth->as_positive_number(1e6));
+    config.storage_stated = true;
   }
   checkpoint.finish();
   return config;
@@ -37,8 +38,9 @@ OperationsConfig read_operations(const std::optional<JsonValue>& operations) {
   OperationsConfig config;
   if (!operations) return config;
   JsonObject object = operations->as_object();
-  if (auto memory = object.get("vm_memory_gb")) {
+  if (auto memory = object.get("vm_memory_gib")) {
     config.vm_memory_bytes = memory->as_number(0.0, 1e5) * units::kBytesPerGiB;
+    config.vm_memory_stated = true;
   }
   if (auto fixed = object.get("stun_fixed_s")) config.stun_fixed_s = fixed->as_number(0.0, 1e5);
   if (auto per_gib = object.get("stun_s_per_framebuffer_gib")) {
@@ -46,8 +48,14 @@ OperationsConfig read_operations(const std::optional<JsonValue>& operations) {
   }
   if (auto limit = object.get("stun_limit_s")) config.stun_limit_s = limit->as_positive_number(1e6);
   if (auto detection = object.get("ha_detection_s")) config.ha_detection_s = detection->as_number(0.0, 1e5);
-  if (auto boot = object.get("vm_boot_s")) config.vm_boot_s = boot->as_number(0.0, 1e5);
-  if (auto restart = object.get("job_restart_s")) config.job_restart_s = restart->as_number(0.0, 1e5);
+  if (auto boot = object.get("vm_boot_s")) {
+    config.vm_boot_s = boot->as_number(0.0, 1e5);
+    config.vm_boot_stated = true;
+  }
+  if (auto restart = object.get("job_restart_s")) {
+    config.job_restart_s = restart->as_number(0.0, 1e5);
+    config.job_restart_stated = true;
+  }
   object.finish();
   return config;
 }

@@ -505,6 +505,9 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     scenario.calibration = calibrated_parameters(loaded);
   }
   scenario.virtualization = read_virtualization(virtualization, gpu, file, scenario.calibration);
+  if (scenario.virtualization.tcp_core_Bps && scenario.cluster.transport != Transport::tcp) {
+    throw InputError(file + ": virtualization.tcp_gbps_per_core: only used when cluster.transport is 'tcp'");
+  }
 
   if (!jobs) root.value().fail("missing required key 'jobs'");
   std::set<std::string> job_names;

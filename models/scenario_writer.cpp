@@ -88,8 +88,10 @@ nlohmann::json job_to_json(const JobConfig& job) {
   json["gradient_accumulation"] = job.gradient_accumulation;
   if (job.step_time_cv) json["step_time_cv"] = *job.step_time_cv;
   if (job.checkpoint.interval_iterations > 0) {
-    json["checkpoint"] = {{"interval_iterations", job.checkpoint.interval_iterations},
-                          {"storage_bandwidth_gbps", job.checkpoint.storage_Bps / units::kBytesPerSecondPerGbps}};
+    json["checkpoint"] = {{"interval_iterations", job.checkpoint.interval_iterations}};
+    if (job.checkpoint.storage_stated) {  // the default stays one, reported as uncalibrated
+      json["checkpoint"]["storage_bandwidth_gbps"] = job.checkpoint.storage_Bps / units::kBytesPerSecondPerGbps;
+    }
     if (job.checkpoint.size_bytes) json["checkpoint"]["size_gb"] = *job.checkpoint.size_bytes / 1e9;
   }
   if (!job.vgpu_profile.empty()) json["vgpu_profile"] = job.vgpu_profile;
@@ -119,13 +121,14 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
   };
   if (!scenario.calibration_profile.empty()) json["calibration_profile"] = scenario.calibration_profile;
   const OperationsConfig& operations = scenario.operations;
-  json["operations"] = {{"vm_memory_gb", operations.vm_memory_bytes / units::kBytesPerGiB},
-                        {"stun_fixed_s", operations.stun_fixed_s},
+  // The uncalibrated defaults are written only when stated, so that they stay defaults (and reported so) when read.
+  json["operations"] = {{"stun_fixed_s", operations.stun_fixed_s},
                         {"stun_s_per_framebuffer_gib", operations.stun_s_per_framebuffer_gib},
                         {"stun_limit_s", operations.stun_limit_s},
-                        {"ha_detection_s", operations.ha_detection_s},
-                        {"vm_boot_s", operations.vm_boot_s},
-                        {"job_restart_s", operations.job_restart_s}};
+                        {"ha_detection_s", operations.ha_detection_s}};
+  if (operations.vm_memory_stated) json["operations"]["vm_memory_gib"] = operations.vm_memory_bytes / units::kBytesPerGiB;
+  if (operations.vm_boot_stated) json["operations"]["vm_boot_s"] = operations.vm_boot_s;
+  if (operations.job_restart_stated) json["operations"]["job_restart_s"] = operations.job_restart_s;
   if (!scenario.events.empty()) {
     nlohmann::json events = nlohmann::json::array();
     for (const OperationEvent& event : scenario.events) {

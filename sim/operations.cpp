@@ -83,66 +83,80 @@ void OperationsRunner::run_event(std::size_t index) {
 
 void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutcome& outcome) {
   const OperationsConfig& operations = scenario_.operations;
-  // The VMs' guest memories leave through the host's NIC at once, beside the jobs' flows.
+  const auto tid = static_cast<int>(&outcome - outcomes_.data());
+  // The VMs' guest memories leave through the host's NIC at once, beside the jobs' flows. Recorded before they end:
+  // the jobs may end first (the actor is then killed mid-wait).
   std::vector<sg4::CommPtr> precopies;
-  for (std::size_t v = 0; v < jobs.size(); ++v) {
+  for (int j : jobs) {
+    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
+    const std::vector<char> ranks = ranks_on(*operated.job, host);
+    VmMigration migration;
+    migration.job = scenario_.jobs[static_cast<std::size_t>(j)].name;
+    migration.host = host;
+    migration.precopy_start_s = outcome.at_s;
+    migration.precopy_bytes = operations.vm_memory_bytes;
+    migration.framebuffer_bytes =
+        static_cast<double>(std::count(ranks.begin(), ranks.end(), 1)) * operated.memory_per_rank_bytes;
+    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes);
+    migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
+    outcome.migrations.push_back(migration);
     precopies.push_back(sg4::Comm::sendto_async(platform_.migration_source(host), platform_.migration_destination(host),
                                                 static_cast<std::uint64_t>(operations.vm_memory_bytes)));
   }
   for (const sg4::CommPtr& precopy : precopies) precopy->wait();
   const double end = sg4::Engine::get_clock();
-  for (int j : jobs) {
-    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
-    std::vector<char> ranks = ranks_on(*operated.job, host);
-    const auto on_host = static_cast<double>(std::count(ranks.begin(), ranks.end(), 1));
-    VmMigration migration;
-    migration.job = scenario_.jobs[static_cast<std::size_t>(j)].name;
-    migration.host = host;
-    migration.precopy_start_s = outcome.at_s;
+  for (std::size_t v = 0; v < jobs.size(); ++v) {
+    TrainingJob& job = *jobs_[static_cast<std::size_t>(jobs[v])].job;
+    VmMigration& migration = outcome.migrations[v];
     migration.precopy_end_s = end;
-    migration.precopy_bytes = operations.vm_memory_bytes;
-    migration.framebuffer_bytes = on_host * operated.memory_per_rank_bytes;
-    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes);
-    migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
-    operated.job->add_pause({.iteration = operated.job->next_unstarted_iteration(),
-                             .ranks = std::move(ranks),
-                             .seconds = migration.stun_s,
-                             .until_s = -1,
-                             .restart = false,
-                             .resume_progress = 0,
-                             .lost_from = 0,
-                             .label = "vMotion stun"});
+    migration.stun = job.add_pause({.iteration = job.next_unstarted_iteration(),
+                                    .ranks = ranks_on(job, host),
+                                    .seconds = migration.stun_s,
+                                    .until_s = -1,
+                                    .restart = false,
+                                    .resume_progress = 0,
+                                    .lost_from = 0,
+                                    .label = "vMotion stun"});
     if (trace_ != nullptr) {
-      const auto tid = static_cast<int>(&outcome - outcomes_.data());
       trace_->span(trace_pid_, tid, "pre-copy " + migration.job + " (host " + std::to_string(host) + ")",
                    outcome.at_s, end);
     }
-    outcome.migrations.push_back(migration);
   }
 }
 
 void OperationsRunner::fail(int host, EventOutcome& outcome) {
+  const auto tid = static_cast<int>(&outcome - outcomes_.data());
   for (int j : jobs_on(jobs_, host)) {
-    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
+    TrainingJob& job = *jobs_[static_cast<std::size_t>(j)].job;
     const JobConfig& config = scenario_.jobs[static_cast<std::size_t>(j)];
-    const CheckpointMark checkpoint = operated.job->last_checkpoint();
-    const double restore_s = checkpoint.progress > 0 ? operated.checkpoint_bytes / config.checkpoint.storage_Bps : 0.0;
-    const int restart_iteration = operated.job->next_unstarted_iteration();
+    const CheckpointMark checkpoint = job.last_checkpoint();
+    const double restore_s =
+        checkpoint.progress > 0 ? jobs_[static_cast<std::size_t>(j)].checkpoint_bytes / config.checkpoint.storage_Bps
+                                : 0.0;
     FailureImpact impact;
     impact.job = config.name;
-    impact.checkpoint_end_s = checkpoint.end_s;
     impact.resumed_s = outcome.at_s + ha_restart_s(scenario_.operations, restore_s);
-    impact.lost_iterations = restart_iteration - checkpoint.first_iteration_after;
-    operated.job->add_pause({.iteration = restart_iteration,
-                             .ranks = std::vector<char>(operated.job->rank_host_indices().size(), 1),
-                             .seconds = 0,
-                             .until_s = impact.resumed_s,
-                             .restart = true,
-                             .resume_progress = checkpoint.progress,
-                             .lost_from = checkpoint.first_iteration_after,
-                             .label = "HA restart"});
+    if (const std::optional<std::size_t> waiting = job.restart_in_progress(outcome.at_s)) {
+      // Down already: this failure can only keep the job down longer.
+      impact.extended = true;
+      impact.restart = *waiting;
+      impact.checkpoint_end_s = job.restart_end_s(*waiting);
+      impact.resumed_s = std::max(impact.resumed_s, impact.checkpoint_end_s);
+      job.extend_restart(*waiting, impact.resumed_s);
+    } else {
+      const int restart_iteration = job.next_unstarted_iteration();
+      impact.checkpoint_end_s = checkpoint.end_s;
+      impact.lost_iterations = restart_iteration - checkpoint.first_iteration_after;
+      impact.restart = job.add_pause({.iteration = restart_iteration,
+                                      .ranks = std::vector<char>(job.rank_host_indices().size(), 1),
+                                      .seconds = 0,
+                                      .until_s = impact.resumed_s,
+                                      .restart = true,
+                                      .resume_progress = checkpoint.progress,
+                                      .lost_from = checkpoint.first_iteration_after,
+                                      .label = "HA restart"});
+    }
     if (trace_ != nullptr) {
-      const auto tid = static_cast<int>(&outcome - outcomes_.data());
       trace_->span(trace_pid_, tid, "host " + std::to_string(host) + " down: " + config.name + " restarts",
                    outcome.at_s, impact.resumed_s);
     }

@@ -13,6 +13,7 @@
 //   restarted VMs run on spare capacity of the same kind: the simulation keeps their places.
 // An event that comes after its jobs have ended is reported as not reached.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct VmMigration {
   std::string job;
   int host = 0;
   double precopy_start_s = 0;
-  double precopy_end_s = 0;
+  double precopy_end_s = -1;     ///< -1: the jobs ended before the pre-copy did
+  std::optional<std::size_t> stun;  ///< the stun's pause in the job (TrainingJob::pause_taken), once pre-copied
   double precopy_bytes = 0;
   double framebuffer_bytes = 0;  ///< in use by the VM's vGPUs, moved during the stun
   double stun_s = 0;
@@ -41,6 +43,10 @@ struct FailureImpact {
   double checkpoint_end_s = 0;  ///< the checkpoint it resumed from (0: the job's start)
   double resumed_s = 0;         ///< the failure time plus the HA restart and the checkpoint's read-back
   int lost_iterations = 0;      ///< run since the checkpoint, run again
+  std::size_t restart = 0;      ///< the restart's pause in the job (TrainingJob::pause_taken)
+  /// The job was already waiting for a restart (an earlier failure): this one only moved its end, from
+  /// checkpoint_end_s (then the earlier restart's end) to resumed_s, and lost nothing more.
+  bool extended = false;
 };
 
 /// One event as it happened.
@@ -64,8 +70,8 @@ struct OperatedJob {
 /// Runs the scenario's events. Create after the jobs have started, before the engine runs.
 class OperationsRunner {
  public:
-  /// `jobs` has one entry per scenario job. `trace` (may be null) receives the pre-copies on thread `trace_tid` of
-  /// process `trace_pid`.
+  /// `jobs` has one entry per scenario job. `trace` (may be null) receives each event's spans on a thread of its own
+  /// (the event's index) of process `trace_pid`.
   OperationsRunner(const Scenario& scenario, const Platform& platform, std::vector<OperatedJob> jobs,
                    TraceRecorder* trace, int trace_pid);
 

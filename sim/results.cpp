@@ -86,8 +86,9 @@ nlohmann::json to_json(const SimulationResult& result) {
   for (const EventResult& event : result.events) {
     nlohmann::json costs = nlohmann::json::array();
     for (const EventCost& cost : event.jobs) {
-      nlohmann::json entry = {{"job", cost.job}, {"cost_s", cost.cost_s}};
+      nlohmann::json entry = {{"job", cost.job}, {"cost_s", cost.cost_s}, {"completed", cost.completed}};
       if (event.type == "host_failure") {
+        entry["extended_earlier_restart"] = cost.extended;
         entry["checkpoint_end_s"] = cost.checkpoint_end_s;
         entry["resumed_s"] = cost.resumed_s;
         entry["lost_iterations"] = cost.lost_iterations;

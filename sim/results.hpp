@@ -38,6 +38,10 @@ struct JobOperations {
 struct EventCost {
   std::string job;
   double cost_s = 0;  ///< the job's time to train lengthened by this much
+  /// Whether the event ran its course on the job: false when the job ended before its pre-copy, stun or restart
+  /// (only what it cost until then counts).
+  bool completed = true;
+  bool extended = false;  ///< host_failure: the job was already down; this failure kept it down longer
   // vmotion and maintenance: the VM on the event's host.
   double precopy_s = 0;
   double precopy_bytes = 0;

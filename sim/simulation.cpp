@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cassert>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -271,7 +272,7 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
   };
   const bool default_storage = std::any_of(active.begin(), active.end(), [&](const ActiveJob& job) {
     const CheckpointConfig& checkpoint = scenario.jobs[job.index].checkpoint;
-    return checkpoint.interval_iterations > 0 && checkpoint.storage_Bps == CheckpointConfig{}.storage_Bps;
+    return checkpoint.interval_iterations > 0 && !checkpoint.storage_stated;
   });
   for (const std::string& note : uncalibrated_operations(scenario.operations, has(EventType::vmotion) ||
                                                          has(EventType::maintenance), has(EventType::host_failure),
@@ -447,20 +448,33 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
     return static_cast<std::size_t>(found - jobs.begin());
   };
   std::vector<EventResult> results;
+  // Stuns of one job's VMs that come before the same iteration pause its ranks side by side: the iteration is as much
+  // longer as the longest of them. Each event is charged what it adds beyond the earlier events' (scenario order).
+  std::map<std::pair<std::size_t, int>, double> stunned;  // (job, iteration) -> stun charged so far
   for (const EventOutcome& outcome : outcomes) {
     EventResult event{std::string(to_string(outcome.type)), outcome.host, outcome.reached, outcome.at_s, {}};
     for (const VmMigration& migration : outcome.migrations) {
       const std::size_t j = job_position(migration.job);
+      const TrainingJob& job = *active[j].job;
       EventCost cost;
       cost.job = migration.job;
-      cost.precopy_s = migration.precopy_end_s - migration.precopy_start_s;
+      // A pre-copy the job outlived ran until its end.
+      const double precopy_end_s =
+          migration.precopy_end_s >= 0 ? migration.precopy_end_s : jobs[j].operations.time_to_train_s;
+      cost.precopy_s = precopy_end_s - migration.precopy_start_s;
       cost.precopy_bytes = migration.precopy_bytes;
-      cost.precopy_slowdown_s = slowdown_during(*active[j].job, migration.precopy_start_s, migration.precopy_end_s,
-                                                jobs[j].step.mean_s);
+      cost.precopy_slowdown_s = slowdown_during(job, migration.precopy_start_s, precopy_end_s, jobs[j].step.mean_s);
       cost.framebuffer_bytes = migration.framebuffer_bytes;
       cost.stun_s = migration.stun_s;
       cost.over_stun_limit = migration.over_stun_limit;
-      cost.cost_s = cost.stun_s + cost.precopy_slowdown_s;
+      cost.completed = migration.stun && job.pause_taken(*migration.stun);
+      double stun_cost_s = 0;
+      if (cost.completed) {
+        double& charged = stunned[{j, job.pause_iteration(*migration.stun)}];
+        stun_cost_s = std::max(0.0, cost.stun_s - charged);
+        charged = std::max(charged, cost.stun_s);
+      }
+      cost.cost_s = stun_cost_s + cost.precopy_slowdown_s;
       jobs[j].operations.time_to_train_without_events_s -= cost.cost_s;
       event.jobs.push_back(cost);
     }
@@ -470,8 +484,14 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
       cost.job = failure.job;
       cost.checkpoint_end_s = failure.checkpoint_end_s;
       cost.resumed_s = failure.resumed_s;
-      cost.lost_iterations = failure.lost_iterations;
-      cost.cost_s = failure.resumed_s - failure.checkpoint_end_s;  // the work since the checkpoint, and the restart
+      cost.extended = failure.extended;
+      cost.completed = active[j].job->pause_taken(failure.restart);
+      if (cost.completed) {
+        // The work since the checkpoint and the restart; for a failure while the job was already down, the time it
+        // kept the job down beyond the earlier restart's end.
+        cost.lost_iterations = failure.lost_iterations;
+        cost.cost_s = failure.resumed_s - failure.checkpoint_end_s;
+      }
       jobs[j].operations.time_to_train_without_events_s -= cost.cost_s;
       event.jobs.push_back(cost);
     }
@@ -567,16 +587,17 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   std::map<std::string, std::vector<std::pair<double, double>>> precopies;  // per job
   for (const EventOutcome& outcome : operations.outcomes()) {
     for (const VmMigration& migration : outcome.migrations) {
-      precopies[migration.job].emplace_back(migration.precopy_start_s, migration.precopy_end_s);
+      const double end_s = migration.precopy_end_s >= 0 ? migration.precopy_end_s
+                                                         : std::numeric_limits<double>::infinity();
+      precopies[migration.job].emplace_back(migration.precopy_start_s, end_s);
     }
   }
   for (const ActiveJob& job : active) {
     result.jobs.push_back(
         job_result(scenario, job.index, job.compute, *job.job, window_end, precopies[scenario.jobs[job.index].name]));
-    const JobConfig& config = scenario.jobs[job.index];
-    const double iterations = static_cast<double>(config.warmup_iterations + config.iterations);
     for (const auto& [choice, calls] : job.nccl_choices) {
-      result.jobs.back().nccl_choices_per_step[choice] = static_cast<double>(calls) / iterations;
+      result.jobs.back().nccl_choices_per_step[choice] =
+          static_cast<double>(calls) / result.jobs.back().operations.iterations_run;
     }
     traffic.push_back(job.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);

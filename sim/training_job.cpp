@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 
 #include <simgrid/s4u/Actor.hpp>
@@ -79,7 +80,8 @@ struct TrainingJob::State {
   long tensors_dispatched = 0;
   long measured_buffers = 0;
   // vSphere operations: pauses to take, the iterations started, the last checkpoint.
-  std::vector<OperationsPause> pauses;
+  std::deque<OperationsPause> pauses;  // a deque: a rank sleeping in one may see others added
+  std::vector<char> pause_taken;
   int next_unstarted = 0;
   std::unique_ptr<Counter> rank0_starts;
   CheckpointMark checkpoint;
@@ -271,7 +273,10 @@ struct TrainingJob::State {
         gpu_idle(position);
         sg4::this_actor::sleep_for(plan.checkpoint_write_s);
         record.checkpoint_s = plan.checkpoint_write_s;
-        if (position == 0) checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
+        // A failure during the write leaves no checkpoint behind.
+        if (position == 0 && !restart_pending(iteration)) {
+          checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
+        }
         if (trace != nullptr) {
           trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
         }
@@ -294,24 +299,33 @@ struct TrainingJob::State {
                        [&](const OperationsPause& pause) { return pause.restart && pause.iteration > iteration; });
   }
 
-  /// Takes the pauses due as the rank starts `iteration`; after a restart the iterations since the checkpoint are
-  /// lost and `progress` goes back to what the checkpoint holds.
+  /// Takes the pauses due as the rank starts `iteration`. A stun freezes the VM, its loader with it; after a restart
+  /// the iterations since the checkpoint are lost, `progress` goes back to what the checkpoint holds, and the new
+  /// loader has only the batch it prepared during the job's restart time.
   void take_pauses(int position, int iteration, RankRuntime& rank, IterationRecord& record, int& progress) {
-    for (const OperationsPause& pause : pauses) {
-      if (pause.iteration != iteration || !pause.ranks[static_cast<std::size_t>(position)]) continue;
+    std::vector<std::size_t> due;  // by index: other events may add pauses (for later iterations) meanwhile
+    for (std::size_t k = 0; k < pauses.size(); ++k) {
+      if (pauses[k].iteration == iteration && pauses[k].ranks[static_cast<std::size_t>(position)]) due.push_back(k);
+    }
+    for (std::size_t k : due) {
       gpu_idle(position);
+      pause_taken[k] = 1;
       const double from = sg4::Engine::get_clock();
-      if (pause.restart) {
-        if (pause.until_s > from) sg4::this_actor::sleep_until(pause.until_s);
-        progress = pause.resume_progress;
-        for (std::size_t k = static_cast<std::size_t>(pause.lost_from); k < rank.records.size(); ++k) {
-          rank.records[k].lost = true;
+      if (pauses[k].restart) {
+        // Another failure while the job waits moves the end later: wait until the end stays put.
+        while (pauses[k].until_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(pauses[k].until_s);
+        progress = pauses[k].resume_progress;
+        for (std::size_t r = static_cast<std::size_t>(pauses[k].lost_from); r < rank.records.size(); ++r) {
+          rank.records[r].lost = true;
         }
+        // The restarted loader has one batch ready, the one it prepared while the job started (job_restart_s).
+        rank.next_batch_ready_s = std::max(rank.next_batch_ready_s, sg4::Engine::get_clock() - plan.data_loading_s);
       } else {
-        sg4::this_actor::sleep_for(pause.seconds);
+        sg4::this_actor::sleep_for(pauses[k].seconds);
+        if (rank.next_batch_ready_s > from) rank.next_batch_ready_s += pauses[k].seconds;
       }
       record.operations_s += sg4::Engine::get_clock() - from;
-      if (trace != nullptr) trace->span(trace_pid, 2 * position, pause.label, from, sg4::Engine::get_clock());
+      if (trace != nullptr) trace->span(trace_pid, 2 * position, pauses[k].label, from, sg4::Engine::get_clock());
     }
   }
 
@@ -432,16 +446,45 @@ double TrainingJob::allreduce_bytes_per_iteration() const {
 }
 
 double TrainingJob::allreduces_per_iteration() const {
-  return static_cast<double>(state_->measured_buffers) / std::max(1, state_->plan.iterations);
+  return static_cast<double>(state_->measured_buffers) / std::max(1, measured_iterations_run());
 }
 
 int TrainingJob::next_unstarted_iteration() const { return state_->next_unstarted; }
 
 Counter& TrainingJob::rank0_iteration_starts() { return *state_->rank0_starts; }
 
-void TrainingJob::add_pause(OperationsPause pause) {
+std::size_t TrainingJob::add_pause(OperationsPause pause) {
   assert(pause.iteration >= state_->next_unstarted && pause.ranks.size() == state_->plan.rank_hosts.size());
   state_->pauses.push_back(std::move(pause));
+  state_->pause_taken.push_back(0);
+  return state_->pauses.size() - 1;
+}
+
+bool TrainingJob::pause_taken(std::size_t index) const { return state_->pause_taken[index] != 0; }
+
+int TrainingJob::pause_iteration(std::size_t index) const { return state_->pauses[index].iteration; }
+
+std::optional<std::size_t> TrainingJob::restart_in_progress(double now_s) const {
+  for (std::size_t k = 0; k < state_->pauses.size(); ++k) {
+    if (state_->pauses[k].restart && state_->pauses[k].until_s > now_s) return k;
+  }
+  return std::nullopt;
+}
+
+void TrainingJob::extend_restart(std::size_t index, double until_s) {
+  OperationsPause& pause = state_->pauses[index];
+  assert(pause.restart);
+  pause.until_s = std::max(pause.until_s, until_s);
+}
+
+double TrainingJob::restart_end_s(std::size_t index) const {
+  assert(state_->pauses[index].restart);
+  return state_->pauses[index].until_s;
+}
+
+int TrainingJob::measured_iterations_run() const {
+  const auto run = static_cast<int>(state_->ranks.empty() ? 0 : state_->ranks.front()->records.size());
+  return std::max(0, run - state_->plan.warmup_iterations);
 }
 
 CheckpointMark TrainingJob::last_checkpoint() const { return state_->checkpoint; }

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -133,6 +134,8 @@ class TrainingJob {
   std::vector<std::vector<IterationRecord>> records() const;
   /// Bytes each rank allreduced per iteration.
   double allreduce_bytes_per_iteration() const;
+  /// Iterations run after warm-up (iterations run again after a failure included).
+  int measured_iterations_run() const;
   /// Allreduce calls (fusion buffers) per iteration, measured after warm-up.
   double allreduces_per_iteration() const;
 
@@ -141,8 +144,19 @@ class TrainingJob {
   int next_unstarted_iteration() const;
   /// Counts the iterations rank 0 has started: wait_for(i + 1) returns once it starts iteration i.
   Counter& rank0_iteration_starts();
-  /// Adds a pause. REQUIRES: pause.iteration >= next_unstarted_iteration(), one flag per rank.
-  void add_pause(OperationsPause pause);
+  /// Adds a pause and returns its index. REQUIRES: pause.iteration >= next_unstarted_iteration(), one flag per rank.
+  std::size_t add_pause(OperationsPause pause);
+  /// Whether some rank has taken pause `index` (a job that ended first never does).
+  bool pause_taken(std::size_t index) const;
+  /// The iteration pause `index` comes before.
+  int pause_iteration(std::size_t index) const;
+  /// The restart the job is waiting for or will take (a host failure's), if its end is after `now_s`.
+  std::optional<std::size_t> restart_in_progress(double now_s) const;
+  /// Moves the end of restart `index` to `until_s` if later (another failure while the job waits). REQUIRES: a
+  /// restart.
+  void extend_restart(std::size_t index, double until_s);
+  /// When restart `index` ends. REQUIRES: a restart.
+  double restart_end_s(std::size_t index) const;
   /// The last checkpoint written.
   CheckpointMark last_checkpoint() const;
   /// Each rank's host index, in rank order.

@@ -29,6 +29,7 @@ void add_tenant_figures(const Scenario& scenario, nlohmann::json& result) {
   for (std::size_t t = 0; t < active.size(); ++t) {
     Scenario alone = scenario;
     alone.jobs = {*active[t]};
+    alone.events.clear();  // the baseline is the tenant alone and undisturbed (the events name the shared jobs)
     nlohmann::json key = scenario_to_json(alone);
     key["jobs"][0]["name"] = "";
     double& alone_step = alone_step_by_job[key.dump()];

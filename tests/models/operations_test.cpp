@@ -34,7 +34,7 @@ TEST(UncalibratedOperations, NamesOnlyTheDefaultsInUse) {
   EXPECT_EQ(uncalibrated_operations(defaults, true, false, false).size(), 1u);   // guest memory
   EXPECT_EQ(uncalibrated_operations(defaults, false, true, false).size(), 2u);   // boot, job restart
   OperationsConfig stated = defaults;
-  stated.vm_boot_s = 45;
+  stated.vm_boot_stated = true;  // stated, even at the default's value
   EXPECT_EQ(uncalibrated_operations(stated, false, true, true).size(), 2u);      // job restart, storage
 }
 

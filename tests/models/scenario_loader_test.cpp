@@ -97,6 +97,31 @@ TEST(ScenarioWriter, ResolvedScenarioLoadsBackIdentically) {
   EXPECT_EQ(written["cluster"]["host"]["nic_model"], "connectx-5-100gbe");
 }
 
+TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
+  const nlohmann::json json = {
+      {"cluster", {{"hosts_per_rack", 2}, {"host", {{"gpus", 2}, {"gpu_model", "t4"}}}, {"transport", "tcp"}}},
+      {"virtualization", {{"mode", "vgpu"}, {"vm_cpu_overhead", 0.05}, {"tcp_gbps_per_core", 20.0}}},
+      {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}},
+                 {"checkpoint", {{"interval_iterations", 5}, {"size_gb", 2.5}, {"storage_bandwidth_gbps", 16.0}}}},
+                {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {1, 3}}}}},
+      {"operations", {{"vm_memory_gib", 16.0}, {"vm_boot_s", 45.0}}},
+      {"events", {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_s", 2.5}},
+                  {{"type", "host_failure"}, {"host", 0}, {"at_iteration", 4}}}}};
+  const Scenario loaded = load(json);
+  const nlohmann::json written = scenario_to_json(loaded);
+  EXPECT_EQ(scenario_to_json(load(written)), written);
+  EXPECT_DOUBLE_EQ(written["virtualization"]["tcp_gbps_per_core"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(written["virtualization"]["vm_cpu_overhead"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(written["jobs"][0]["checkpoint"]["size_gb"].get<double>(), 2.5);
+  EXPECT_EQ(written["events"][0]["job"], "b");
+  EXPECT_DOUBLE_EQ(written["events"][0]["at_s"].get<double>(), 2.5);
+  EXPECT_EQ(written["events"][1]["at_iteration"], 4);
+  // A default left in place stays a default (and is reported as uncalibrated): it is not written.
+  EXPECT_FALSE(written["operations"].contains("job_restart_s"));
+  EXPECT_FALSE(load(written).operations.job_restart_stated);
+  EXPECT_TRUE(load(written).operations.vm_boot_stated);
+}
+
 TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   const std::filesystem::path folder = std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios";
   int count = 0;

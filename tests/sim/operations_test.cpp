@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include "models/memory_model.hpp"
+#include "models/workload_catalog.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
+#include "tools/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -35,7 +38,7 @@ double time_to_train_s(const nlohmann::json& result) {
 TEST(Operations, AVmotionStunOfSSecondsAddsSToTheRun) {
   nlohmann::json json = two_t4_hosts();
   // A stun of exactly 2 s (no framebuffer term) after a pre-copy of 1 KiB, which takes no time worth counting.
-  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gb", 1.0 / (1 << 20)}};
+  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
   const nlohmann::json quiet = run(json);
   json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"at_iteration", 3}}};
   const nlohmann::json moved = run(json);
@@ -55,10 +58,12 @@ TEST(Operations, AVmotionStunOfSSecondsAddsSToTheRun) {
 TEST(Operations, TheStunGrowsWithTheFramebufferTheJobUses) {
   // Defaults: 1.5298 s + 7.4736 s per GiB in use (VMware's vGPU vMotion table), one rank's memory on the host.
   nlohmann::json json = two_t4_hosts();
-  json["operations"] = {{"vm_memory_gb", 1.0 / (1 << 20)}};
+  json["operations"] = {{"vm_memory_gib", 1.0 / (1 << 20)}};
   json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_s", 0.5}}};
   const nlohmann::json result = run(json);
-  const double in_use_gib = result["jobs"][0]["memory_per_gpu"]["total_gib"].get<double>();
+  // One rank's footprint from the memory model (tested against its closed form in tests/models).
+  const double in_use_gib = memory_footprint(make_resnet50(), 32, Precision::fp16).total_bytes() /
+                            (1024.0 * 1024 * 1024);
   const nlohmann::json& cost = result["events"][0]["jobs"][0];
   EXPECT_NEAR(cost["framebuffer_gib"].get<double>(), in_use_gib, 1e-12);
   EXPECT_NEAR(cost["stun_s"].get<double>(), 1.5298 + 7.4736 * in_use_gib, 1e-9);
@@ -69,7 +74,7 @@ TEST(Operations, APreCopyTakesItsBytesOverWhatTheNicLeavesIt) {
   // 8 GiB of guest memory leaves through host 0's NIC, beside the job's ring: at most the spare host's TCP rate
   // (100 Gb/s x 1448/1538), slower where the ring's flows take their share; the job's iterations meanwhile slow down.
   nlohmann::json json = two_t4_hosts();
-  json["operations"] = {{"vm_memory_gb", 8.0}, {"stun_fixed_s", 0.0}, {"stun_s_per_framebuffer_gib", 0.0}};
+  json["operations"] = {{"vm_memory_gib", 8.0}, {"stun_fixed_s", 0.0}, {"stun_s_per_framebuffer_gib", 0.0}};
   json["jobs"][0]["iterations"] = 40;
   json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 1}}};
   const nlohmann::json result = run(json);
@@ -120,7 +125,7 @@ TEST(Operations, MaintenanceMovesEveryVmOfTheHost) {
   json["cluster"]["host"]["gpus"] = 2;
   json["jobs"] = {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}}},
                   {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {1, 3}}}};
-  json["operations"] = {{"vm_memory_gb", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
+  json["operations"] = {{"vm_memory_gib", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
   json["events"] = {{{"type", "maintenance"}, {"host", 0}, {"at_s", 0.2}}};
   const nlohmann::json result = run(json);
   const nlohmann::json& moved = result["events"][0]["jobs"];
@@ -128,6 +133,68 @@ TEST(Operations, MaintenanceMovesEveryVmOfTheHost) {
   EXPECT_EQ(moved[0]["job"], "a");
   EXPECT_EQ(moved[1]["job"], "b");
   for (const nlohmann::json& cost : moved) EXPECT_GE(cost["cost_s"].get<double>(), 1.0);
+}
+
+TEST(Operations, TwoStunsBeforeOneIterationCostItOnce) {
+  // Both VMs of the job are moved at once: each pre-copy of 1 KiB ends at once, both stuns of 2 s come before the
+  // same iteration, side by side: the run is 2 s longer, not 4, and the second event adds nothing beyond the first.
+  nlohmann::json json = two_t4_hosts();
+  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 3}},
+                    {{"type", "vmotion"}, {"host", 1}, {"at_iteration", 3}}};
+  const nlohmann::json moved = run(json);
+  EXPECT_NEAR(time_to_train_s(moved) - time_to_train_s(quiet), 2.0, 1e-6);
+  EXPECT_NEAR(moved["events"][0]["jobs"][0]["cost_s"].get<double>(), 2.0, 1e-6);
+  EXPECT_NEAR(moved["events"][1]["jobs"][0]["cost_s"].get<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(moved["jobs"][0]["operations"]["time_to_train_without_events_s"].get<double>(), time_to_train_s(quiet),
+              1e-6);
+}
+
+TEST(Operations, AFailureWhileTheJobIsDownOnlyKeepsItDownLonger) {
+  // No checkpoints. Host 0 fails at 1 s: everything since the start is lost, the job is back at 1 + 105 s. Host 1
+  // fails at 10 s, while the job waits: it is back at 10 + 105 s instead, 9 s later, and loses nothing more.
+  nlohmann::json json = two_t4_hosts();
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "host_failure"}, {"host", 0}, {"at_s", 1.0}},
+                    {{"type", "host_failure"}, {"host", 1}, {"at_s", 10.0}}};
+  const nlohmann::json failed = run(json);
+  const nlohmann::json& first = failed["events"][0]["jobs"][0];
+  const nlohmann::json& second = failed["events"][1]["jobs"][0];
+  EXPECT_NEAR(first["cost_s"].get<double>(), 1.0 + 105, 1e-9);
+  EXPECT_NEAR(second["cost_s"].get<double>(), 9.0, 1e-9);
+  EXPECT_TRUE(second["extended_earlier_restart"].get<bool>());
+  EXPECT_EQ(second["lost_iterations"].get<int>(), 0);
+  // The run starts again from nothing, but its first batch was loaded during the job's restart, where the first
+  // start waited for it: 32 images x 5 ms x 1.02 (the VM's CPU overhead) on 23 loader cores.
+  EXPECT_NEAR(time_to_train_s(failed) - time_to_train_s(quiet), 115.0 - 32 * 5e-3 * 1.02 / 23, 1e-6);
+}
+
+TEST(Operations, AStunTheJobEndsBeforeIsNotCharged) {
+  // A vMotion as the last iteration starts: its stun would come before an iteration the job never runs.
+  nlohmann::json json = two_t4_hosts();
+  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"at_iteration", 10}}};
+  const nlohmann::json moved = run(json);
+  const nlohmann::json& cost = moved["events"][0]["jobs"][0];
+  EXPECT_FALSE(cost["completed"].get<bool>());
+  EXPECT_NEAR(cost["cost_s"].get<double>(), 0.0, 1e-6);
+  EXPECT_NEAR(time_to_train_s(moved), time_to_train_s(quiet), 1e-6);
+}
+
+TEST(Operations, TenantsAloneRunWithoutTheEvents) {
+  // Two tenants, a vMotion of the second's VM: each tenant's alone run (its baseline) has no events to name it.
+  nlohmann::json json = two_t4_hosts();
+  json["cluster"]["host"]["gpus"] = 2;
+  json["jobs"] = {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}}},
+                  {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {1, 3}}}};
+  json["operations"] = {{"vm_memory_gib", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
+  json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_iteration", 2}}};
+  const Scenario scenario = testing::scenario_of(json);
+  const nlohmann::json result = vtsim::tools::simulate_point(scenario, "");
+  ASSERT_EQ(result["tenants"].size(), 2u);
+  EXPECT_EQ(result["events"][0]["jobs"][0]["job"], "b");
 }
 
 TEST(Operations, AnEventAfterTheJobsEndIsNotReached) {
