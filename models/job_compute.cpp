@@ -1,12 +1,15 @@
 #include "models/job_compute.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/parallel_strategy.hpp"
+#include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
 #include "models/workload_catalog.hpp"
 
@@ -32,6 +35,26 @@ double vm_cpu_overhead(const VirtualizationConfig& virtualization) {
   constexpr double kDefaultVmCpuOverhead = 0.02;  // uncalibrated; bounded by published VM results, see scenario.hpp
   if (virtualization.vm_cpu_overhead) return *virtualization.vm_cpu_overhead;
   return virtualization.mode == VirtualizationMode::bare_metal ? 0.0 : kDefaultVmCpuOverhead;
+}
+
+// For a transformer that does not fit: the simplest parallel strategies over the job's GPUs that would
+// (models/parallel_strategy.hpp), or that none would; "" for other workloads.
+std::string strategies_note(const Workload& workload, const JobConfig& job, int gpus_per_host, double capacity_bytes) {
+  if (workload.transformer.layers <= 0) return "";
+  const int gpus = static_cast<int>(job.gpu_ids.size());
+  const auto fitting = strategies_that_fit(workload, gpus, gpus_per_host, job.batch_per_gpu, job.precision,
+                                           capacity_bytes, 3);
+  if (fitting.empty()) {
+    return "; no split of its " + std::to_string(gpus) + " GPUs (tensor, pipeline, ZeRO, recomputation) fits it "
+           "either at micro-batch " + std::to_string(job.batch_per_gpu) + ": use more GPUs or larger ones";
+  }
+  std::string note = "; it would fit as";
+  for (std::size_t k = 0; k < fitting.size(); ++k) {
+    char gib[32];
+    std::snprintf(gib, sizeof gib, " (%.1f GiB)", fitting[k].second.total_bytes() / units::kBytesPerGiB);
+    note += (k == 0 ? " " : "; or ") + describe(fitting[k].first) + gib;
+  }
+  return note + " - strategies vtsim sizes but does not simulate yet (docs/large-models.md)";
 }
 
 // Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
@@ -70,7 +93,8 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const std::string shortfall = memory_shortfall(compute.memory, compute.device.memory_bytes, compute.device_name);
   if (!shortfall.empty()) {
     throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "]: " + compute.workload.name + " at batch " +
-                     std::to_string(job.batch_per_gpu) + " " + shortfall);
+                     std::to_string(job.batch_per_gpu) + " " + shortfall +
+                     strategies_note(compute.workload, job, scenario.cluster.host.gpus, compute.device.memory_bytes));
   }
   const HostSide host{.framework = job.framework,
                       .host_dispatch_s = job.host_dispatch_s,

@@ -66,6 +66,11 @@ Workload sequence_workload(const TransformerConfig& config, std::string id, std:
   // BERT: Adam (Devlin et al. 2019, Sec. A.2); NVIDIA DeepLearningExamples pre-trains it with LAMB, whose state is
   // Adam's two moments. GPT-2/GPT-3: Adam (Brown et al. 2020, Appendix B).
   workload.optimizer = Optimizer::adam;
+  workload.transformer = {.layers = config.layers,
+                          .hidden = config.hidden_size,
+                          .heads = config.heads,
+                          .sequence = config.sequence_length,
+                          .vocab = config.vocab_size};
   return workload;
 }
 

@@ -66,6 +66,15 @@ enum class Optimizer {
   adam,          ///< Adam and its kin (AdamW, LAMB): two fp32 moment tensors per parameter
 };
 
+/// The shape of a transformer, which parallel strategies split (models/parallel_strategy.hpp); all 0 for other models.
+struct TransformerShape {
+  int layers = 0;    ///< transformer blocks
+  int hidden = 0;    ///< model width h
+  int heads = 0;     ///< attention heads a
+  int sequence = 0;  ///< tokens per sample s
+  int vocab = 0;     ///< vocabulary V
+};
+
 /// A model with its training input, the source of its architecture and its layers in forward order.
 struct Workload {
   std::string id;                     ///< catalog id, e.g. "resnet-50"
@@ -79,6 +88,8 @@ struct Workload {
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
+  /// Transformers: their shape (layers 0 for the others).
+  TransformerShape transformer;
 
   /// All parameters, trainable or frozen (what sits in GPU memory as weights).
   double parameters() const;

@@ -1,0 +1,184 @@
+#include "models/parallel_strategy.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cstdio>
+#include <tuple>
+
+#include "models/units.hpp"
+
+namespace vtsim {
+namespace {
+
+bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
+
+// Bytes per parameter, as memory_model.cpp counts them (fp32 master, 16-bit copy under AMP, fp32 gradients, Adam's
+// two fp32 moments or SGD's one momentum).
+constexpr double kMasterWeightBytes = 4.0;
+constexpr double kHalfWeightBytes = 2.0;
+constexpr double kGradientBytes = 4.0;
+constexpr double kAdamStateBytes = 8.0;
+constexpr double kMomentumStateBytes = 4.0;
+
+std::vector<int> divisors(int n) {
+  std::vector<int> all;
+  for (int k = 1; k <= n; ++k) {
+    if (n % k == 0) all.push_back(k);
+  }
+  return all;
+}
+
+}  // namespace
+
+std::string_view to_string(PipelineSchedule schedule) {
+  switch (schedule) {
+    case PipelineSchedule::gpipe: return "gpipe";
+    case PipelineSchedule::one_f_one_b: return "1f1b";
+    case PipelineSchedule::interleaved: return "interleaved";
+  }
+  return "?";
+}
+
+std::string_view to_string(Recompute recompute) {
+  switch (recompute) {
+    case Recompute::none: return "none";
+    case Recompute::selective: return "selective";
+    case Recompute::full: return "full";
+  }
+  return "?";
+}
+
+std::string describe(const ParallelStrategy& strategy) {
+  std::string text = "TP " + std::to_string(strategy.tensor) + " x PP " + std::to_string(strategy.pipeline) +
+                     " x DP " + std::to_string(strategy.data);
+  if (strategy.zero_stage > 0) text += ", ZeRO-" + std::to_string(strategy.zero_stage);
+  text += ", micro-batch " + std::to_string(strategy.micro_batch_size) + " x " +
+          std::to_string(strategy.micro_batches);
+  if (strategy.pipeline > 1) text += ", " + std::string(to_string(strategy.schedule));
+  if (strategy.recompute != Recompute::none) text += ", " + std::string(to_string(strategy.recompute)) + " recomputation";
+  if (strategy.sequence_parallel) text += ", sequence parallel";
+  return text;
+}
+
+double activation_fraction(const TransformerShape& shape, const ParallelStrategy& strategy) {
+  assert(shape.layers > 0 && strategy.tensor >= 1);
+  const double t = strategy.tensor;
+  const double attention = 5.0 * shape.heads * shape.sequence / shape.hidden;  // 5 a s / h: scores, softmax, dropout
+  const double unsplit = 34.0 + attention;
+  const bool split_all = strategy.sequence_parallel || strategy.tensor == 1;
+  double kept = 0;
+  switch (strategy.recompute) {
+    case Recompute::none: kept = split_all ? unsplit / t : 10.0 + 24.0 / t + attention / t; break;
+    case Recompute::selective: kept = split_all ? 34.0 / t : 10.0 + 24.0 / t; break;
+    case Recompute::full: kept = split_all ? 2.0 / t : 2.0; break;
+  }
+  return kept / unsplit;
+}
+
+double activations_in_flight(const ParallelStrategy& strategy) {
+  assert(strategy.pipeline >= 1 && strategy.micro_batches >= 1 && strategy.virtual_stages >= 1);
+  const double p = strategy.pipeline;
+  const double m = strategy.micro_batches;
+  switch (strategy.schedule) {
+    case PipelineSchedule::gpipe: return m / p;
+    case PipelineSchedule::one_f_one_b: return std::min(p, m) / p;
+    case PipelineSchedule::interleaved: return std::min(p, m) / p * (1.0 + (p - 1.0) / (p * strategy.virtual_stages));
+  }
+  return 1.0;
+}
+
+MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy& strategy, Precision precision) {
+  assert(workload.transformer.layers > 0);
+  assert(strategy.tensor >= 1 && strategy.pipeline >= 1 && strategy.data >= 1 && strategy.micro_batch_size >= 1);
+  const double split = static_cast<double>(strategy.tensor) * strategy.pipeline;
+  const double d = strategy.data;
+  const int z = strategy.zero_stage;
+  const bool mixed = is_mixed_precision(precision);
+  const double parameters = workload.parameters() / split;
+  const double trainable = workload.trainable_parameters() / split;
+  // The fp32 master copy is optimizer state under AMP (ZeRO shards it from stage 1); without AMP it is the weights
+  // the kernels read (sharded from stage 3).
+  const double master_shards = (mixed ? z >= 1 : z >= 3) ? d : 1.0;
+  const double half = mixed ? kHalfWeightBytes / (z >= 3 ? d : 1.0) : 0.0;
+  const double state = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes;
+  MemoryFootprint memory;
+  memory.weights_bytes = parameters * (kMasterWeightBytes / master_shards + half);
+  memory.gradients_bytes = trainable * kGradientBytes / (z >= 2 ? d : 1.0);
+  memory.optimizer_bytes = trainable * state / (z >= 1 ? d : 1.0);
+  memory.activations_bytes = strategy.micro_batch_size * workload.stored_activation_elements() *
+                             activation_bytes(precision) * activation_fraction(workload.transformer, strategy) *
+                             activations_in_flight(strategy);
+  memory.workspace_bytes = workspace_allowance_bytes();
+  return memory;
+}
+
+double pipeline_bubble_fraction(const ParallelStrategy& strategy) {
+  const double p = strategy.pipeline;
+  const double m = strategy.micro_batches;
+  const double v = strategy.schedule == PipelineSchedule::interleaved ? strategy.virtual_stages : 1.0;
+  return (p - 1.0) / (v * m + p - 1.0);
+}
+
+double transformer_iteration_flop(const TransformerShape& shape, double sequences, bool recomputation) {
+  const double s = shape.sequence;
+  const double l = shape.layers;
+  const double h = shape.hidden;
+  const double base = sequences * s * l * h * h;
+  if (recomputation) return 96.0 * base * (1.0 + s / (6.0 * h) + shape.vocab / (16.0 * l * h));
+  return 72.0 * base * (1.0 + s / (6.0 * h) + shape.vocab / (12.0 * l * h));
+}
+
+double tensor_parallel_bytes_per_layer(const TransformerShape& shape, int micro_batch_size, int tensor,
+                                       double element_bytes) {
+  const double elements = static_cast<double>(micro_batch_size) * shape.sequence * shape.hidden;
+  const double ring = 2.0 * (tensor - 1) / tensor;  // what one GPU sends in a ring allreduce, per element
+  return 4.0 * ring * elements * element_bytes;       // two allreduces forward, two backward
+}
+
+double data_parallel_bytes(double parameters, double element_bytes, int data, int zero_stage) {
+  const double allreduce = 2.0 * (data - 1) / data * parameters * element_bytes;
+  return zero_stage >= 3 ? 1.5 * allreduce : allreduce;
+}
+
+std::vector<std::pair<ParallelStrategy, MemoryFootprint>> strategies_that_fit(const Workload& workload, int gpus,
+                                                                             int gpus_per_host, int micro_batch_size,
+                                                                             Precision precision,
+                                                                             double capacity_bytes,
+                                                                             std::size_t limit) {
+  const TransformerShape& shape = workload.transformer;
+  std::vector<std::pair<ParallelStrategy, MemoryFootprint>> fitting;
+  if (shape.layers <= 0) return fitting;
+  for (int t : divisors(std::min(gpus, gpus_per_host))) {
+    if (gpus % t != 0 || shape.heads % t != 0) continue;
+    for (int p : divisors(gpus / t)) {
+      if (p > shape.layers) continue;
+      const int d = gpus / (t * p);
+      for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
+        for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+          ParallelStrategy strategy;
+          strategy.tensor = t;
+          strategy.pipeline = p;
+          strategy.data = d;
+          strategy.zero_stage = z;
+          strategy.micro_batch_size = micro_batch_size;
+          strategy.micro_batches = p;  // 1F1B holds min(p, m) in flight: more micro-batches cost no memory
+          strategy.recompute = recompute;
+          strategy.sequence_parallel = t > 1;
+          const MemoryFootprint memory = strategy_memory(workload, strategy, precision);
+          if (memory.total_bytes() <= capacity_bytes) fitting.emplace_back(strategy, memory);
+        }
+      }
+    }
+  }
+  // Simplest first: fewest techniques, then the smallest model split, ZeRO stage and recomputation.
+  const auto key = [](const ParallelStrategy& s) {
+    const int techniques = (s.tensor > 1) + (s.pipeline > 1) + (s.zero_stage > 0) + (s.recompute != Recompute::none);
+    return std::make_tuple(techniques, s.tensor * s.pipeline, s.zero_stage, static_cast<int>(s.recompute));
+  };
+  std::stable_sort(fitting.begin(), fitting.end(),
+                   [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
+  if (fitting.size() > limit) fitting.resize(limit);
+  return fitting;
+}
+
+}  // namespace vtsim
