@@ -31,15 +31,19 @@ double MemoryFootprint::total_bytes() const {
 
 double workspace_allowance_bytes() { return kWorkspaceBytes; }
 
+StateBytesPerParameter state_bytes_per_parameter(const Workload& workload, Precision precision) {
+  return {.master = kMasterWeightBytes,
+          .half = is_mixed_precision(precision) ? kHalfWeightBytes : 0.0,
+          .gradient = kGradientBytes,
+          .optimizer = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes};
+}
+
 MemoryFootprint memory_footprint(const Workload& workload, int batch, Precision precision) {
   assert(batch >= 1);
-  const double parameters = workload.parameters();
-  const double trainable = workload.trainable_parameters();
-  const double weight_bytes = kMasterWeightBytes + (is_mixed_precision(precision) ? kHalfWeightBytes : 0.0);
-  const double state_bytes = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes;
-  return {.weights_bytes = parameters * weight_bytes,
-          .gradients_bytes = trainable * kGradientBytes,
-          .optimizer_bytes = trainable * state_bytes,
+  const StateBytesPerParameter bytes = state_bytes_per_parameter(workload, precision);
+  return {.weights_bytes = workload.parameters() * (bytes.master + bytes.half),
+          .gradients_bytes = workload.trainable_parameters() * bytes.gradient,
+          .optimizer_bytes = workload.trainable_parameters() * bytes.optimizer,
           .activations_bytes = batch * workload.stored_activation_elements() * activation_bytes(precision),
           .workspace_bytes = kWorkspaceBytes};
 }

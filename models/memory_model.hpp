@@ -29,6 +29,17 @@ struct MemoryFootprint {
   double total_bytes() const;
 };
 
+/// Bytes of model state per parameter, by what holds them (the file comment's figures).
+struct StateBytesPerParameter {
+  double master = 4;     ///< fp32 weights: the master copy under AMP, the weights themselves otherwise
+  double half = 0;       ///< the 16-bit copy AMP's kernels read (0 without AMP)
+  double gradient = 4;   ///< fp32 gradients, per trainable parameter
+  double optimizer = 4;  ///< per trainable parameter: Adam's two fp32 moments (8) or SGD's momentum (4)
+};
+
+/// What each parameter of `workload` costs in `precision`.
+StateBytesPerParameter state_bytes_per_parameter(const Workload& workload, Precision precision);
+
 /// The fixed allowance for the CUDA context, cuBLAS/cuDNN workspaces and allocator slack, bytes (uncalibrated).
 double workspace_allowance_bytes();
 

@@ -10,16 +10,6 @@
 namespace vtsim {
 namespace {
 
-bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
-
-// Bytes per parameter, as memory_model.cpp counts them (fp32 master, 16-bit copy under AMP, fp32 gradients, Adam's
-// two fp32 moments or SGD's one momentum).
-constexpr double kMasterWeightBytes = 4.0;
-constexpr double kHalfWeightBytes = 2.0;
-constexpr double kGradientBytes = 4.0;
-constexpr double kAdamStateBytes = 8.0;
-constexpr double kMomentumStateBytes = 4.0;
-
 std::vector<int> divisors(int n) {
   std::vector<int> all;
   for (int k = 1; k <= n; ++k) {
@@ -93,18 +83,17 @@ MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy
   const double split = static_cast<double>(strategy.tensor) * strategy.pipeline;
   const double d = strategy.data;
   const int z = strategy.zero_stage;
-  const bool mixed = is_mixed_precision(precision);
+  const StateBytesPerParameter bytes = state_bytes_per_parameter(workload, precision);
+  const bool mixed = bytes.half > 0;
   const double parameters = workload.parameters() / split;
   const double trainable = workload.trainable_parameters() / split;
   // The fp32 master copy is optimizer state under AMP (ZeRO shards it from stage 1); without AMP it is the weights
   // the kernels read (sharded from stage 3).
   const double master_shards = (mixed ? z >= 1 : z >= 3) ? d : 1.0;
-  const double half = mixed ? kHalfWeightBytes / (z >= 3 ? d : 1.0) : 0.0;
-  const double state = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes;
   MemoryFootprint memory;
-  memory.weights_bytes = parameters * (kMasterWeightBytes / master_shards + half);
-  memory.gradients_bytes = trainable * kGradientBytes / (z >= 2 ? d : 1.0);
-  memory.optimizer_bytes = trainable * state / (z >= 1 ? d : 1.0);
+  memory.weights_bytes = parameters * (bytes.master / master_shards + bytes.half / (z >= 3 ? d : 1.0));
+  memory.gradients_bytes = trainable * bytes.gradient / (z >= 2 ? d : 1.0);
+  memory.optimizer_bytes = trainable * bytes.optimizer / (z >= 1 ? d : 1.0);
   memory.activations_bytes = strategy.micro_batch_size * workload.stored_activation_elements() *
                              activation_bytes(precision) * activation_fraction(workload.transformer, strategy) *
                              activations_in_flight(strategy);
