@@ -45,7 +45,9 @@ std::string describe(const ParallelStrategy& strategy) {
   text += ", micro-batch " + std::to_string(strategy.micro_batch_size) + " x " +
           std::to_string(strategy.micro_batches);
   if (strategy.pipeline > 1) text += ", " + std::string(to_string(strategy.schedule));
-  if (strategy.recompute != Recompute::none) text += ", " + std::string(to_string(strategy.recompute)) + " recomputation";
+  if (strategy.recompute != Recompute::none) {
+    text += ", " + std::string(to_string(strategy.recompute)) + " recomputation";
+  }
   if (strategy.sequence_parallel) text += ", sequence parallel";
   return text;
 }

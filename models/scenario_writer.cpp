@@ -126,7 +126,9 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
                         {"stun_s_per_framebuffer_gib", operations.stun_s_per_framebuffer_gib},
                         {"stun_limit_s", operations.stun_limit_s},
                         {"ha_detection_s", operations.ha_detection_s}};
-  if (operations.vm_memory_stated) json["operations"]["vm_memory_gib"] = operations.vm_memory_bytes / units::kBytesPerGiB;
+  if (operations.vm_memory_stated) {
+    json["operations"]["vm_memory_gib"] = operations.vm_memory_bytes / units::kBytesPerGiB;
+  }
   if (operations.vm_boot_stated) json["operations"]["vm_boot_s"] = operations.vm_boot_s;
   if (operations.job_restart_stated) json["operations"]["job_restart_s"] = operations.job_restart_s;
   if (!scenario.events.empty()) {

@@ -505,7 +505,8 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (!scenario.jobs[j].idle) active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
+    if (scenario.jobs[j].idle) continue;
+    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
