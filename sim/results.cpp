@@ -123,6 +123,7 @@ nlohmann::json to_json(const SimulationResult& result) {
   return {{"scenario", result.scenario},
           {"fidelity", result.fidelity},
           {"simulated_time_s", result.simulated_time_s},
+          {"communications", result.communications},
           {"jobs", jobs},
           {"link_classes", links},
           {"time_sliced_gpus", gpus},

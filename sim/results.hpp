@@ -129,6 +129,7 @@ struct SimulationResult {
   std::string calibration_profile;        ///< the scenario's profile; "" for none
   std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured
   double simulated_time_s = 0;
+  long communications = 0;  ///< SimGrid communications started (what step fidelity's cost grows with)
 };
 
 /// The result as JSON, units in the key names. Deterministic: the same result gives the same bytes.

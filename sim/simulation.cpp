@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
 #include "models/atomic_file.hpp"
@@ -525,6 +526,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine(actors);
+  long communications = 0;
+  // Every communication that completes (Debian's SimGrid 3.32 exports no Comm::on_start signal).
+  sg4::Activity::on_completion_cb([&communications](const sg4::Activity& activity) {
+    if (dynamic_cast<const sg4::Comm*>(&activity) != nullptr) ++communications;
+  });
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
   // which one link per GPU cannot stand for: not modelled there.
@@ -580,6 +586,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.scenario = scenario.name;
   result.fidelity = std::string(to_string(scenario.simulation.fidelity));
   result.simulated_time_s = sg4::Engine::get_clock();
+  result.communications = communications;
   std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
   std::vector<double> step_s;
   // With several jobs, figures cover the window in which all of them run: up to the first job's end.

@@ -1,13 +1,29 @@
 #pragma once
-// `vtsim bench [--max-gpus N]`: how fast and how big simulations are, as a table (speed and memory targets are
-// checked here, not by timed unit tests).
+// `vtsim bench [--max-gpus N] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big simulations
+// are (speed and memory targets are checked here, not by timed unit tests; README.md, "Performance").
 
 #include <ostream>
+#include <string>
 
 namespace vtsim::tools {
 
-/// Simulates a leaf-spine cluster of 8-GPU A100 hosts training BERT-large at growing sizes, each size at each
-/// fidelity that is practical there, every point in its own process, and prints wall time and peak memory.
-void bench_command(std::ostream& out, int max_gpus);
+/// What to measure.
+struct BenchRequest {
+  /// Largest cluster: 16, 64, 256, 1,024, 4,096, 16,384 GPUs up to this. Default 1,024.
+  int max_gpus = 1024;
+  /// Runs per point; the best wall time and the smallest peak memory are reported. Default 1.
+  int repeat = 1;
+  /// Points of the sweep benchmark (64 to 1,024 GPUs, the default workers); 0 skips it. Default 0.
+  int sweep_points = 0;
+  /// "table" or "json".
+  std::string format = "table";
+};
+
+/// One iteration of BERT-large pre-training (PyTorch issuing the kernels, Horovod's hierarchical allreduce) on 8-GPU
+/// A100 hosts, 32 per rack on a RoCE v2 leaf-spine, at each size and fidelity that is practical there, every point
+/// in its own process: wall time and peak memory, simulated step time and communications; at step fidelity the
+/// communications per second; flow against step where both run; the sweep benchmark if asked. Rows are printed as
+/// they are measured (table), or one JSON document at the end.
+void bench_command(std::ostream& out, const BenchRequest& request);
 
 }  // namespace vtsim::tools
