@@ -98,7 +98,9 @@ std::pair<std::size_t, double> measure_sweep(int points) {
   const std::vector<std::pair<int, int>> sizes = {{1, 8}, {1, 16}, {1, 32}, {2, 32}, {4, 32}};  // racks, hosts
   const int seeds = (points + static_cast<int>(sizes.size()) - 1) / static_cast<int>(sizes.size());
   nlohmann::json size_points = nlohmann::json::array();
-  for (const auto& [racks, hosts] : sizes) size_points.push_back({{"cluster.racks", racks}, {"cluster.hosts_per_rack", hosts}});
+  for (const auto& [racks, hosts] : sizes) {
+    size_points.push_back({{"cluster.racks", racks}, {"cluster.hosts_per_rack", hosts}});
+  }
   nlohmann::json seed_list = nlohmann::json::array();
   for (int seed = 1; seed <= seeds; ++seed) seed_list.push_back(seed);
   const nlohmann::json sweep = {{"scenario", bench_scenario(64, "flow")},
