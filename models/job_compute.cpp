@@ -24,9 +24,8 @@ namespace {
 
 // The job's ranks on its busiest host: they share one VM's cores (a VM is a job's rank group on one host).
 int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
-  std::map<int, int> ranks_per_host;
   int most = 1;
-  for (int gpu : job.gpu_ids) most = std::max(most, ++ranks_per_host[gpu / scenario.cluster.host.gpus]);
+  for (const auto& [host, ranks] : ranks_per_host(job, scenario.cluster.host.gpus)) most = std::max(most, ranks);
   return most;
 }
 
@@ -60,9 +59,7 @@ std::string strategies_note(const Workload& workload, const JobConfig& job, int 
 // Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
 bool tcp_between_hosts(const Scenario& scenario, const JobConfig& job) {
   if (transport_spec(scenario.cluster.transport).stack_core_Bps <= 0) return false;
-  const int gpus = scenario.cluster.host.gpus;
-  return std::any_of(job.gpu_ids.begin(), job.gpu_ids.end(),
-                     [&](int gpu) { return gpu / gpus != job.gpu_ids.front() / gpus; });
+  return ranks_per_host(job, scenario.cluster.host.gpus).size() > 1;
 }
 
 }  // namespace

@@ -16,8 +16,7 @@ std::span<const std::pair<std::string, EventType>> event_type_names() {
 }
 
 bool has_ranks_on(const Scenario& scenario, const JobConfig& job, int host) {
-  const int gpus = scenario.cluster.host.gpus;
-  return !job.idle && std::any_of(job.gpu_ids.begin(), job.gpu_ids.end(), [&](int g) { return g / gpus == host; });
+  return !job.idle && ranks_per_host(job, scenario.cluster.host.gpus).contains(host);
 }
 
 }  // namespace

@@ -52,4 +52,10 @@ std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgor
 std::string_view to_string(Fidelity fidelity) { return name_of(kFidelities, fidelity); }
 std::string_view to_string(DataParallel data_parallel) { return name_of(kDataParallel, data_parallel); }
 
+std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
+  std::map<int, int> ranks;
+  for (int gpu : job.gpu_ids) ++ranks[gpu / gpus_per_host];
+  return ranks;
+}
+
 }  // namespace vtsim

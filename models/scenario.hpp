@@ -5,6 +5,7 @@
 // the JSON). Every field states its default. Values are SI (seconds, bytes); the JSON keys carry their unit.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -275,5 +276,9 @@ std::string_view to_string(SchedulerPolicy policy);
 std::string_view to_string(AllreduceAlgorithm algorithm);
 std::string_view to_string(Fidelity fidelity);
 std::string_view to_string(DataParallel data_parallel);
+
+/// The job's ranks on each host it uses, by host index (GPU g sits in host g / gpus_per_host): a VM is a job's group
+/// of ranks on one host. REQUIRES: gpus_per_host >= 1.
+std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host);
 
 }  // namespace vtsim

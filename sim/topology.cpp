@@ -121,8 +121,7 @@ struct Topology::Builder {
     const int gpus = topology.gpus_per_host_;
     std::vector<int> ranks_per_vm(static_cast<std::size_t>(topology.gpu_count_), 0);
     for (const JobConfig& job : scenario.jobs) {
-      std::map<int, int> on_host;
-      for (int g : job.gpu_ids) ++on_host[g / gpus];
+      std::map<int, int> on_host = ranks_per_host(job, gpus);
       for (int g : job.gpu_ids) {
         int& ranks = ranks_per_vm[static_cast<std::size_t>(g)];
         if (ranks == 0) ranks = on_host[g / gpus];

@@ -122,6 +122,12 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
   EXPECT_TRUE(load(written).operations.vm_boot_stated);
 }
 
+TEST(Scenario, RanksPerHostCountsAJobsGpusOnEachHost) {
+  JobConfig job;
+  job.gpu_ids = {0, 1, 5, 11};  // 4 GPUs per host: hosts 0, 0, 1, 2
+  EXPECT_EQ(ranks_per_host(job, 4), (std::map<int, int>{{0, 2}, {1, 1}, {2, 1}}));
+}
+
 TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   const std::filesystem::path folder = std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios";
   int count = 0;
