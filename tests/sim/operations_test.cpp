@@ -31,14 +31,19 @@ nlohmann::json run(const nlohmann::json& json) {
   return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
 }
 
+/// Operations whose vMotion costs exactly a 2 s stun (no framebuffer term) after a pre-copy of 1 KiB, which takes no
+/// time worth counting.
+nlohmann::json two_second_stun() {
+  return {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+}
+
 double time_to_train_s(const nlohmann::json& result) {
   return result["jobs"][0]["operations"]["time_to_train_s"].get<double>();
 }
 
 TEST(Operations, AVmotionStunOfSSecondsAddsSToTheRun) {
   nlohmann::json json = two_t4_hosts();
-  // A stun of exactly 2 s (no framebuffer term) after a pre-copy of 1 KiB, which takes no time worth counting.
-  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+  json["operations"] = two_second_stun();
   const nlohmann::json quiet = run(json);
   json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"at_iteration", 3}}};
   const nlohmann::json moved = run(json);
@@ -139,7 +144,7 @@ TEST(Operations, TwoStunsBeforeOneIterationCostItOnce) {
   // Both VMs of the job are moved at once: each pre-copy of 1 KiB ends at once, both stuns of 2 s come before the
   // same iteration, side by side: the run is 2 s longer, not 4, and the second event adds nothing beyond the first.
   nlohmann::json json = two_t4_hosts();
-  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+  json["operations"] = two_second_stun();
   const nlohmann::json quiet = run(json);
   json["events"] = {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 3}},
                     {{"type", "vmotion"}, {"host", 1}, {"at_iteration", 3}}};
@@ -173,7 +178,7 @@ TEST(Operations, AFailureWhileTheJobIsDownOnlyKeepsItDownLonger) {
 TEST(Operations, AStunTheJobEndsBeforeIsNotCharged) {
   // A vMotion as the last iteration starts: its stun would come before an iteration the job never runs.
   nlohmann::json json = two_t4_hosts();
-  json["operations"] = {{"stun_fixed_s", 2.0}, {"stun_s_per_framebuffer_gib", 0.0}, {"vm_memory_gib", 1.0 / (1 << 20)}};
+  json["operations"] = two_second_stun();
   const nlohmann::json quiet = run(json);
   json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"at_iteration", 10}}};
   const nlohmann::json moved = run(json);
