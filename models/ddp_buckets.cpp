@@ -26,4 +26,15 @@ std::vector<std::vector<int>> ddp_buckets(const std::vector<double>& tensor_byte
   return buckets;
 }
 
+std::vector<std::vector<int>> ddp_buckets_in_backward_order(const std::vector<double>& backward_bytes,
+                                                            double first_bucket_bytes, double bucket_cap_bytes) {
+  const std::vector<double> registered(backward_bytes.rbegin(), backward_bytes.rend());
+  const int count = static_cast<int>(backward_bytes.size());
+  std::vector<std::vector<int>> buckets = ddp_buckets(registered, first_bucket_bytes, bucket_cap_bytes);
+  for (std::vector<int>& bucket : buckets) {
+    for (int& index : bucket) index = count - 1 - index;
+  }
+  return buckets;
+}
+
 }  // namespace vtsim

@@ -19,4 +19,9 @@ namespace vtsim {
 std::vector<std::vector<int>> ddp_buckets(const std::vector<double>& tensor_bytes, double first_bucket_bytes,
                                           double bucket_cap_bytes);
 
+/// ddp_buckets for gradients listed in the order backward makes them (registration order reversed): the buckets'
+/// indices refer to `backward_bytes`.
+std::vector<std::vector<int>> ddp_buckets_in_backward_order(const std::vector<double>& backward_bytes,
+                                                            double first_bucket_bytes, double bucket_cap_bytes);
+
 }  // namespace vtsim

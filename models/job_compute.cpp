@@ -53,7 +53,33 @@ std::string strategies_note(const Workload& workload, const JobConfig& job, int 
     std::snprintf(gib, sizeof gib, " (%.1f GiB)", fitting[k].second.total_bytes() / units::kBytesPerGiB);
     note += (k == 0 ? " " : "; or ") + describe(fitting[k].first) + gib;
   }
-  return note + " - strategies vtsim sizes but does not simulate yet (docs/large-models.md)";
+  return note + " (jobs[i].parallelism, docs/large-models.md)";
+}
+
+// The kernels of one virtual stage at one micro-batch: recomputation reruns forward work in backward (all of it
+// under full recomputation, attention's core under selective, KORTHIKANTI in parallel_strategy.hpp), and under ZeRO
+// each data-parallel rank steps the optimizer over 1/d of the weights.
+KernelTimes stage_kernels(const StagePart& part, const ParallelStrategy& strategy, Precision precision,
+                          const DeviceCompute& device, const ComputeParameters& parameters) {
+  KernelTimes times = kernel_times(part.workload, strategy.micro_batch_size, precision, device, parameters);
+  for (std::size_t l = 0; l < part.workload.layers.size(); ++l) {
+    const bool rerun = strategy.recompute == Recompute::full ||
+                       (strategy.recompute == Recompute::selective &&
+                        part.workload.layers[l].name.ends_with(".attn.core"));
+    if (!rerun) continue;
+    times.backward_s[l] += times.forward_s[l];
+    times.backward_gpu_s[l] += times.forward_gpu_s[l];
+    times.backward_bytes[l] += times.forward_bytes[l];
+    times.gpu_busy_s += times.forward_gpu_s[l];
+  }
+  if (strategy.zero_stage >= 1) {
+    const double share = 1.0 / strategy.data;
+    times.gpu_busy_s -= times.optimizer_gpu_s * (1 - share);
+    times.optimizer_s *= share;
+    times.optimizer_gpu_s *= share;
+    times.optimizer_bytes *= share;
+  }
+  return times;
 }
 
 // Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
@@ -67,7 +93,7 @@ bool tcp_between_hosts(const Scenario& scenario, const JobConfig& job) {
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}};
+  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}, {}};
   switch (scenario.virtualization.mode) {
     case VirtualizationMode::mig: {
       const MigProfile& profile = *find_mig_profile(gpu.id, job.mig_profile);
@@ -86,9 +112,29 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
       compute.device = whole_gpu(gpu, job.precision, gpu.memory_bytes);
       break;
   }
-  compute.memory = memory_footprint(compute.workload, job.batch_per_gpu, job.precision);
-  const std::string shortfall = memory_shortfall(compute.memory, compute.device.memory_bytes, compute.device_name);
-  if (!shortfall.empty()) {
+  const std::string where = scenario.file + ": jobs[" + std::to_string(index) + "]";
+  const int batch = job.parallelism ? job.parallelism->micro_batch_size : job.batch_per_gpu;
+  if (job.parallelism) {
+    const ParallelStrategy& strategy = *job.parallelism;
+    if (const std::string problem = partition_problem(compute.workload, strategy); !problem.empty()) {
+      throw InputError(where + ".parallelism: " + problem);
+    }
+    compute.memory = strategy_memory(compute.workload, strategy, job.precision);
+    const std::string shortfall = memory_shortfall(compute.memory, compute.device.memory_bytes, compute.device_name);
+    if (!shortfall.empty()) {
+      JobConfig micro = job;
+      micro.batch_per_gpu = strategy.micro_batch_size;
+      throw InputError(where + ".parallelism: " + compute.workload.name + " as " + describe(strategy) + " " +
+                       shortfall +
+                       strategies_note(compute.workload, micro, scenario.cluster.host.gpus,
+                                       compute.device.memory_bytes));
+    }
+  } else {
+    compute.memory = memory_footprint(compute.workload, job.batch_per_gpu, job.precision);
+  }
+  if (const std::string shortfall =
+          memory_shortfall(compute.memory, compute.device.memory_bytes, compute.device_name);
+      !shortfall.empty()) {
     throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "]: " + compute.workload.name + " at batch " +
                      std::to_string(job.batch_per_gpu) + " " + shortfall +
                      strategies_note(compute.workload, job, scenario.cluster.host.gpus, compute.device.memory_bytes));
@@ -101,11 +147,18 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .tcp_between_hosts = tcp_between_hosts(scenario, job),
                       .vm_cpu_overhead = vm_cpu_overhead(scenario.virtualization),
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
-  compute.resolved = resolve_compute(gpu, job.precision, compute.workload, job.batch_per_gpu, host,
-                                       published_compute_fit(), scenario.calibration);
-  compute.kernels = kernel_times(compute.workload, job.batch_per_gpu, job.precision, compute.device,
-                                 compute.resolved.parameters);
-  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
+  compute.resolved = resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(),
+                                     scenario.calibration);
+  compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters);
+  const int micro_batches = job.parallelism ? job.parallelism->micro_batches : job.gradient_accumulation;
+  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, micro_batches);
+  if (job.parallelism) {
+    for (StagePart& part : partition_model(compute.workload, *job.parallelism, job.precision)) {
+      KernelTimes times =
+          stage_kernels(part, *job.parallelism, job.precision, compute.device, compute.resolved.parameters);
+      compute.stages.push_back({std::move(part), std::move(times)});
+    }
+  }
   if (!scenario.simulation.variability) {
     compute.spread = {0.0, "variability off (simulation.variability)", false};
   } else if (job.step_time_cv) {

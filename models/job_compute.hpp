@@ -9,10 +9,17 @@
 #include "models/compute_fit.hpp"
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
+#include "models/model_partition.hpp"
 #include "models/scenario.hpp"
 #include "models/variability.hpp"
 
 namespace vtsim {
+
+/// One virtual pipeline stage of a job with tensor, pipeline or sharded parallelism, as one of its GPUs runs it.
+struct StageCompute {
+  StagePart part;       ///< its layers, split over the tensor group, and their collectives
+  KernelTimes kernels;  ///< one micro-batch; recomputation added to backward; the optimizer over its share (ZeRO)
+};
 
 /// One job's compute, per rank.
 struct JobCompute {
@@ -26,6 +33,9 @@ struct JobCompute {
   /// Per-iteration spread of its compute: the scenario's, the profile's, else the workload class's default; 0 when
   /// the scenario turns variability off.
   StepTimeSpread spread;
+  /// With parallelism: per virtual stage, what its GPUs run. `kernels` and `single_gpu_step_s` are then the whole
+  /// model at one micro-batch on one device, as if it could hold it (the reference of scaling efficiency).
+  std::vector<StageCompute> stages;
 };
 
 /// The workload a job names: a catalog entry or its generated transformer.

@@ -17,6 +17,7 @@
 #include "models/nic_catalog.hpp"
 #include "models/framework.hpp"
 #include "models/operations.hpp"
+#include "models/parallel_strategy.hpp"
 #include "models/precision.hpp"
 #include "models/variability.hpp"
 #include "models/workload_catalog.hpp"
@@ -212,6 +213,11 @@ struct JobConfig {
   int gradient_accumulation = 1;
   /// Checkpoints (models/operations.hpp). Default none.
   CheckpointConfig checkpoint;
+  /// Tensor, pipeline and sharded data parallelism (models/parallel_strategy.hpp, docs/large-models.md), when the
+  /// scenario gives `parallelism`. The loader fills in the derived counts: `data` = the job's GPUs / (tensor x
+  /// pipeline), `micro_batches` = batch_per_gpu / micro_batch_size. With it, batch_per_gpu counts the samples one
+  /// model replica (tensor x pipeline GPUs) takes per optimizer step. Default none: plain data parallelism.
+  std::optional<ParallelStrategy> parallelism;
   /// vgpu mode: this job's vGPU profile. Default: virtualization.vgpu_profile.
   std::string vgpu_profile;
   /// mig mode: this job's MIG profile. Default: virtualization.mig_profile.

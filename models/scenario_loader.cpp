@@ -316,6 +316,75 @@ DdpConfig read_ddp(JsonObject ddp) {
   return config;
 }
 
+/// What a job with `parallelism` may not combine it with, and where its groups must lie: each tensor group inside
+/// one host (its NVLink domain), as Megatron-LM places them.
+void check_parallel_job(JobConfig& config, const JsonValue& parallelism, const std::optional<JsonValue>& accumulation,
+                        const std::optional<JsonValue>& horovod, const std::optional<JsonValue>& data_parallel,
+                        const ClusterConfig& cluster) {
+  ParallelStrategy& strategy = *config.parallelism;
+  if (accumulation) {
+    accumulation->fail("a job with parallelism takes micro-batches instead: batch_per_gpu / "
+                       "parallelism.micro_batch_size of them per step");
+  }
+  if (horovod || (data_parallel && data_parallel->as_enum(data_parallel_names()) == DataParallel::horovod)) {
+    (horovod ? *horovod : *data_parallel)
+        .fail("a job with parallelism reduces its gradients in DDP-style buckets (Megatron-LM, DeepSpeed), not with "
+              "Horovod");
+  }
+  if (config.batch_per_gpu % strategy.micro_batch_size != 0) {
+    parallelism.fail("micro_batch_size " + std::to_string(strategy.micro_batch_size) + " must divide the " +
+                     std::to_string(config.batch_per_gpu) + " samples each model replica takes per step");
+  }
+  strategy.micro_batches = config.batch_per_gpu / strategy.micro_batch_size;
+  for (const auto& [host, ranks] : ranks_per_host(config, cluster.host.gpus)) {
+    if (ranks % strategy.tensor != 0) {
+      parallelism.fail("tensor groups stay inside a host: host " + std::to_string(host) + " has " +
+                       std::to_string(ranks) + " of the job's GPUs, not a multiple of tensor " +
+                       std::to_string(strategy.tensor));
+    }
+  }
+}
+
+std::span<const std::pair<std::string, PipelineSchedule>> schedule_names() {
+  static const std::pair<std::string, PipelineSchedule> names[] = {{"gpipe", PipelineSchedule::gpipe},
+                                                                   {"1f1b", PipelineSchedule::one_f_one_b},
+                                                                   {"interleaved", PipelineSchedule::interleaved}};
+  return names;
+}
+
+std::span<const std::pair<std::string, Recompute>> recompute_names() {
+  static const std::pair<std::string, Recompute> names[] = {
+      {"none", Recompute::none}, {"selective", Recompute::selective}, {"full", Recompute::full}};
+  return names;
+}
+
+/// `parallelism` of a job over `gpus` GPUs; `data` and `micro_batches` are filled in once the batch is known.
+ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
+  ParallelStrategy strategy;
+  const std::optional<JsonValue> tensor = parallelism.get("tensor");
+  const std::optional<JsonValue> pipeline = parallelism.get("pipeline");
+  const std::optional<JsonValue> virtual_stages = parallelism.get("virtual_stages");
+  if (tensor) strategy.tensor = static_cast<int>(tensor->as_int(1, gpus));
+  if (pipeline) strategy.pipeline = static_cast<int>(pipeline->as_int(1, gpus));
+  if (auto zero = parallelism.get("zero_stage")) strategy.zero_stage = static_cast<int>(zero->as_int(0, 3));
+  if (auto micro = parallelism.get("micro_batch_size")) {
+    strategy.micro_batch_size = static_cast<int>(micro->as_int(1, kMaxInt));
+  }
+  if (auto schedule = parallelism.get("schedule")) strategy.schedule = schedule->as_enum(schedule_names());
+  if (virtual_stages) strategy.virtual_stages = static_cast<int>(virtual_stages->as_int(1, 1024));
+  if (auto recompute = parallelism.get("recompute")) strategy.recompute = recompute->as_enum(recompute_names());
+  if (auto sequence = parallelism.get("sequence_parallel")) strategy.sequence_parallel = sequence->as_bool();
+  parallelism.finish();
+  if (gpus % (strategy.tensor * strategy.pipeline) != 0) {
+    (pipeline ? *pipeline : *tensor)
+        .fail("tensor x pipeline (" + std::to_string(strategy.tensor * strategy.pipeline) + ") must divide the job's " +
+              std::to_string(gpus) + " GPUs");
+  }
+  if (strategy.schedule == PipelineSchedule::interleaved && !virtual_stages) strategy.virtual_stages = 2;
+  strategy.data = gpus / (strategy.tensor * strategy.pipeline);
+  return strategy;
+}
+
 /// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
 std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
                                 const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
@@ -339,6 +408,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> idle = job.get("idle");
   const std::optional<JsonValue> copies = job.get("copies");
   const std::optional<JsonValue> checkpoint = job.get("checkpoint");
+  const std::optional<JsonValue> parallelism = job.get("parallelism");
+  const std::optional<JsonValue> global_batch = job.get("global_batch");
   JobConfig config;
   config.json_path = job.value().path();
   config.idle = idle && idle->as_bool();
@@ -351,7 +422,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod,
-                            data_parallel, ddp, accumulation, step_time_cv, checkpoint}) {
+                            data_parallel, ddp, accumulation, step_time_cv, checkpoint, parallelism,
+                            global_batch}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -379,7 +451,10 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       precision->fail(std::string(to_string(config.precision)) + " is not supported by " + gpu.name);
     }
   }
-  if (!batch && !config.idle) job.value().fail("missing required key 'batch_per_gpu'");
+  if (!batch && !global_batch && !config.idle) {
+    job.value().fail("missing required key 'batch_per_gpu' (or 'global_batch')");
+  }
+  if (batch && global_batch) global_batch->fail("give either batch_per_gpu or global_batch, not both");
   if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
   if (framework) config.framework = framework->as_enum(framework_names());
   if (host_dispatch) config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
@@ -391,6 +466,21 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));
   if (step_time_cv) config.step_time_cv = step_time_cv->as_number(0.0, 1.0);
   if (checkpoint) config.checkpoint = read_checkpoint(checkpoint->as_object());
+  const int gpus = static_cast<int>(config.gpu_ids.size());
+  if (parallelism) config.parallelism = read_parallelism(parallelism->as_object(), gpus);
+  if (global_batch) {
+    // Samples per optimizer step: per model replica (data-parallel rank) and micro-batch, or per GPU.
+    const std::int64_t samples = global_batch->as_int(1, kMaxInt);
+    const std::int64_t shares =
+        config.parallelism ? config.parallelism->data : std::int64_t{gpus} * config.gradient_accumulation;
+    if (samples % shares != 0) {
+      global_batch->fail("expected a multiple of " + std::to_string(shares) + " (" +
+                         (config.parallelism ? "the data-parallel replicas" : "the GPUs x gradient_accumulation") +
+                         "), got " + std::to_string(samples));
+    }
+    config.batch_per_gpu = static_cast<int>(samples / shares);
+  }
+  if (config.parallelism) check_parallel_job(config, *parallelism, accumulation, horovod, data_parallel, cluster);
   // DDP is PyTorch's; other frameworks' jobs, or jobs that give Horovod settings, reduce with Horovod.
   config.data_parallel = config.framework == Framework::pytorch && !horovod ? DataParallel::pytorch_ddp
                                                                             : DataParallel::horovod;
@@ -399,6 +489,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (horovod && config.data_parallel != DataParallel::horovod) {
     horovod->fail("Horovod settings for a job whose data_parallel is 'pytorch_ddp'");
   }
+  if (config.parallelism) config.data_parallel = DataParallel::pytorch_ddp;  // check_parallel_job: never horovod
   if (ddp && config.data_parallel != DataParallel::pytorch_ddp) {
     ddp->fail("DDP settings for a job whose data_parallel is 'horovod'");
   }

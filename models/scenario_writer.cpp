@@ -85,7 +85,19 @@ nlohmann::json job_to_json(const JobConfig& job) {
     json["ddp"] = {{"bucket_cap_mb", job.ddp.bucket_cap_bytes / units::kBytesPerMiB},
                    {"first_bucket_mb", job.ddp.first_bucket_bytes / units::kBytesPerMiB}};
   }
-  json["gradient_accumulation"] = job.gradient_accumulation;
+  if (job.parallelism) {
+    const ParallelStrategy& strategy = *job.parallelism;
+    json["parallelism"] = {{"tensor", strategy.tensor},
+                           {"pipeline", strategy.pipeline},
+                           {"zero_stage", strategy.zero_stage},
+                           {"micro_batch_size", strategy.micro_batch_size},
+                           {"schedule", std::string(to_string(strategy.schedule))},
+                           {"virtual_stages", strategy.virtual_stages},
+                           {"recompute", std::string(to_string(strategy.recompute))},
+                           {"sequence_parallel", strategy.sequence_parallel}};
+  } else {
+    json["gradient_accumulation"] = job.gradient_accumulation;
+  }
   if (job.step_time_cv) json["step_time_cv"] = *job.step_time_cv;
   if (job.checkpoint.interval_iterations > 0) {
     json["checkpoint"] = {{"interval_iterations", job.checkpoint.interval_iterations}};

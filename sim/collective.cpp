@@ -9,13 +9,14 @@
 #include <simgrid/s4u/Comm.hpp>
 
 namespace vtsim::sim {
+
+std::uint64_t whole_bytes(double bytes) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))); }
+
 namespace {
 
 namespace sg4 = simgrid::s4u;
 
 using Rings = std::vector<std::unique_ptr<RingGroup>>;
-
-std::uint64_t whole_bytes(double bytes) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))); }
 
 /// One ring phase (reduce-scatter or allgather) for the rank at `position` on every ring at once: N-1 steps of
 /// `chunk_bytes` per ring.

@@ -14,6 +14,7 @@
 // starts when both its sender and its receiver have reached the step, as NCCL's sender waits for its receiver's
 // buffer, so a late rank holds up its ring neighbours (two semaphores per edge: one simcall each way).
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,6 +29,9 @@
 #include "models/scenario.hpp"
 
 namespace vtsim::sim {
+
+/// A simulated message size: `bytes` rounded to whole bytes, at least 0.
+std::uint64_t whole_bytes(double bytes);
 
 /// One directed ring edge: where its transfers leave from and arrive at, what one message pays on its route (the
 /// links carry the fastest protocol's latency), and the class of step it is for the protocols' extra latency.

@@ -88,8 +88,8 @@ std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>&
   return ports;
 }
 
-/// The class NCCL's latency table gives a ring step over `route`: NET when it leaves the host, NVLink when every hop
-/// is NVLink, else PCI (NCCL times every other intra-node path as PCI).
+}  // namespace
+
 NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {
   bool all_nvlink = !route.empty();
   for (const Hop& hop : route) {
@@ -99,6 +99,8 @@ NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {
   }
   return all_nvlink ? NcclHop::nvlink : NcclHop::pci;
 }
+
+namespace {
 
 /// The slowest step class of `flows`' routes (NET, then PCI, then NVLink): the one whose extra latency paces a ring.
 NcclHop slowest_hop(const Topology& topology, const std::vector<GpuFlow>& flows) {
@@ -158,10 +160,9 @@ std::map<int, int> positions(const std::vector<int>& gpus) {
 
 }  // namespace
 
-JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology) {
-  const JobConfig& job = scenario.jobs[index];
+JobRings group_rings(const std::vector<int>& gpus, int nics, const Topology& topology) {
   JobRings rings;
-  rings.ring = topology.ring_order(job.gpu_ids);
+  rings.ring = topology.ring_order(gpus);
   for (int gpu : rings.ring) {
     const int host = topology.location(gpu).host;
     if (rings.intra_host.empty() || topology.location(rings.intra_host.back().front()).host != host) {
@@ -169,10 +170,15 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
     }
     rings.intra_host.back().push_back(gpu);
   }
-  if (!hierarchical(job)) {
-    rings.channels = channel_rings(rings.intra_host, scenario.cluster.host.nics, topology);
-    return rings;
-  }
+  rings.channels = channel_rings(rings.intra_host, nics, topology);
+  return rings;
+}
+
+JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology) {
+  const JobConfig& job = scenario.jobs[index];
+  JobRings rings = group_rings(job.gpu_ids, scenario.cluster.host.nics, topology);
+  if (!hierarchical(job)) return rings;
+  rings.channels.clear();
   const std::size_t per_host = rings.intra_host.front().size();
   for (const auto& host_gpus : rings.intra_host) {
     if (host_gpus.size() != per_host) {

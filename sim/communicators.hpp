@@ -29,6 +29,14 @@ struct JobRings {
   std::vector<std::vector<int>> inter_host;      ///< hierarchical only: per local index, the GPUs with it on each host
 };
 
+/// The class NCCL's latency table gives a ring step over `route`: NET when it leaves the host, NVLink when every hop
+/// is NVLink, else PCI (NCCL times every other intra-node path as PCI).
+NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route);
+
+/// The flat rings of a communicator over `gpus` (a job, or a tensor or data-parallel group of one), `nics` NICs per
+/// host: topology-aware order, per host its GPUs, NCCL's channels (as JobRings::channels).
+JobRings group_rings(const std::vector<int>& gpus, int nics, const Topology& topology);
+
 /// The rings of job `index`. Throws InputError when a hierarchical job has unequal GPU counts on its hosts.
 JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology);
 

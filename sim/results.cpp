@@ -38,6 +38,29 @@ StepStatistics step_statistics(std::vector<double> samples) {
 nlohmann::json to_json(const SimulationResult& result) {
   nlohmann::json jobs = nlohmann::json::array();
   for (const JobResult& job : result.jobs) {
+    nlohmann::json parallel;  // null for plain data parallelism
+    if (job.parallel) {
+      const ParallelResult& p = *job.parallel;
+      parallel = {{"strategy", p.strategy},
+                  {"tensor", p.tensor},
+                  {"pipeline", p.pipeline},
+                  {"data", p.data},
+                  {"zero_stage", p.zero_stage},
+                  {"micro_batch_size", p.micro_batch_size},
+                  {"micro_batches", p.micro_batches},
+                  {"virtual_stages", p.virtual_stages},
+                  {"schedule", p.schedule},
+                  {"recompute", p.recompute},
+                  {"sequence_parallel", p.sequence_parallel},
+                  {"global_batch", p.global_batch},
+                  {"bubble_fraction_closed_form", p.bubble_fraction_closed_form},
+                  {"model_tflops_per_gpu", p.model_tflops_per_gpu},
+                  {"hardware_tflops_per_gpu", p.hardware_tflops_per_gpu},
+                  {"communication_s",
+                   {{"tensor_parallel", p.tensor_parallel_s},
+                    {"pipeline_wait", p.pipeline_wait_s},
+                    {"data_parallel_wait", p.data_parallel_wait_s}}}};
+    }
     jobs.push_back({
         {"name", job.name},
         {"workload", job.workload},
@@ -80,6 +103,7 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"checkpoint_write_s", job.operations.checkpoint_write_s},
           {"lost_iterations", job.operations.lost_iterations},
           {"iterations_run", job.operations.iterations_run}}},
+        {"parallelism", parallel},
     });
   }
   nlohmann::json events = nlohmann::json::array();

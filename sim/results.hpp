@@ -2,6 +2,7 @@
 // What a simulation reports: per job, per link class, and which values were uncalibrated defaults.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,31 @@ struct EventResult {
   std::vector<EventCost> jobs;
 };
 
+/// A job with tensor, pipeline or sharded parallelism: its split and what each dimension cost (docs/large-models.md).
+struct ParallelResult {
+  std::string strategy;  ///< describe(): "TP 4 x PP 1 x DP 1, micro-batch 1 x 8, ..."
+  int tensor = 1;
+  int pipeline = 1;
+  int data = 1;
+  int zero_stage = 0;
+  int micro_batch_size = 1;
+  int micro_batches = 1;
+  int virtual_stages = 1;
+  std::string schedule;
+  std::string recompute;
+  bool sequence_parallel = false;
+  int global_batch = 0;  ///< samples per optimizer step
+  /// Idle fraction of the pipeline with equal stages and free communication, the closed form (p-1)/(m+p-1), or
+  /// (p-1)/(v m+p-1) interleaved; 0 without a pipeline.
+  double bubble_fraction_closed_form = 0;
+  double model_tflops_per_gpu = 0;     ///< the model's flops per step (NARAYANAN, no recomputation) / step / GPUs
+  double hardware_tflops_per_gpu = 0;  ///< the same with the recomputed forward work counted
+  // Per step, mean over ranks: time in each dimension's communication, where the compute waited for it.
+  double tensor_parallel_s = 0;      ///< the tensor group's collectives (all on the critical path)
+  double pipeline_wait_s = 0;        ///< waiting for another stage's activations or gradients: bubble + transfers
+  double data_parallel_wait_s = 0;   ///< waiting for gradient buckets and ZeRO's weight gathers
+};
+
 /// One job's figures.
 struct JobResult {
   std::string name;
@@ -98,6 +124,7 @@ struct JobResult {
   std::vector<std::string> compute_sources;  ///< where the compute model's fitted or given values came from
   double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
   JobOperations operations;
+  std::optional<ParallelResult> parallel;  ///< jobs with parallelism only
 };
 
 /// Traffic on one class of links.

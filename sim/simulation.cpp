@@ -29,6 +29,7 @@
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
 #include "sim/gpu_sharing.hpp"
+#include "sim/model_parallel_plan.hpp"
 #include "sim/operations.hpp"
 #include "sim/platform.hpp"
 #include "sim/topology.hpp"
@@ -121,6 +122,63 @@ bool overlaps(const IterationSpan& span, const std::vector<std::pair<double, dou
                      [&](const auto& window) { return span.begin_s < window.second && span.end_s > window.first; });
 }
 
+/// What a job with parallelism reports beyond the common figures, over the iterations `result` counted (those of
+/// `spans` that `result.step_times_s` holds, matched by their length).
+ParallelResult parallel_result(const JobConfig& config, const JobCompute& compute,
+                               const std::vector<std::vector<IterationRecord>>& records,
+                               const std::vector<IterationSpan>& spans, const JobResult& result) {
+  const ParallelStrategy& strategy = *config.parallelism;
+  ParallelResult parallel;
+  parallel.strategy = describe(strategy);
+  parallel.tensor = strategy.tensor;
+  parallel.pipeline = strategy.pipeline;
+  parallel.data = strategy.data;
+  parallel.zero_stage = strategy.zero_stage;
+  parallel.micro_batch_size = strategy.micro_batch_size;
+  parallel.micro_batches = strategy.micro_batches;
+  parallel.virtual_stages = strategy.virtual_stages;
+  parallel.schedule = std::string(to_string(strategy.schedule));
+  parallel.recompute = std::string(to_string(strategy.recompute));
+  parallel.sequence_parallel = strategy.sequence_parallel;
+  parallel.global_batch = strategy.data * config.batch_per_gpu;
+  parallel.bubble_fraction_closed_form = pipeline_bubble_fraction(strategy);
+  const TransformerShape& shape = compute.workload.transformer;
+  const double sequences = parallel.global_batch;
+  const double per_gpu_step = result.step.mean_s * result.ranks * 1e12;
+  const double model_flop = transformer_iteration_flop(shape, sequences, false);
+  parallel.model_tflops_per_gpu = model_flop / per_gpu_step;
+  double hardware_flop = model_flop;
+  if (strategy.recompute == Recompute::full) hardware_flop = transformer_iteration_flop(shape, sequences, true);
+  if (strategy.recompute == Recompute::selective) {
+    // Attention's two products (Q K^T and softmax x V) again: 4 s^2 h flop per sequence and layer (NARAYANAN).
+    const double s = shape.sequence;
+    hardware_flop += 4.0 * sequences * s * s * shape.hidden * shape.layers;
+  }
+  parallel.hardware_tflops_per_gpu = hardware_flop / per_gpu_step;
+  double tensor_s = 0;
+  double pipeline_s = 0;
+  double data_s = 0;
+  double counted = 0;
+  for (std::size_t k = static_cast<std::size_t>(config.warmup_iterations); k < spans.size(); ++k) {
+    const double length = spans[k].end_s - spans[k].begin_s;
+    if (std::find(result.step_times_s.begin(), result.step_times_s.end(), length) == result.step_times_s.end()) {
+      continue;
+    }
+    for (const auto& rank : records) {
+      tensor_s += rank[k].tensor_parallel_s;
+      pipeline_s += rank[k].pipeline_wait_s;
+      data_s += rank[k].data_parallel_wait_s;
+      counted += 1;
+    }
+  }
+  if (counted > 0) {
+    parallel.tensor_parallel_s = tensor_s / counted;
+    parallel.pipeline_wait_s = pipeline_s / counted;
+    parallel.data_parallel_wait_s = data_s / counted;
+  }
+  return parallel;
+}
+
 /// Figures of one job. Only iterations that end by `window_end_s` count (several tenants: while all of them still run,
 /// so that no tenant's "shared" figures include time it ran alone); at least the first measured one always counts.
 /// The step figures leave out iterations an operation touched (a pause, a checkpoint after it, lost to a failure,
@@ -160,11 +218,16 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
     if (!result.step_times_s.empty()) break;
   }
   result.step = step_statistics(result.step_times_s);
-  const double samples = static_cast<double>(result.ranks) * config.batch_per_gpu * config.gradient_accumulation;
+  // Samples per step: every GPU's batch, or under model parallelism every model replica's.
+  const double samples = config.parallelism
+                             ? static_cast<double>(config.parallelism->data) * config.batch_per_gpu
+                             : static_cast<double>(result.ranks) * config.batch_per_gpu * config.gradient_accumulation;
   result.samples_per_s = samples / result.step.mean_s;
   result.single_gpu_step_s = compute.single_gpu_step_s;
   result.single_gpu_samples_per_s =
-      static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
+      config.parallelism
+          ? static_cast<double>(config.batch_per_gpu) / compute.single_gpu_step_s  // as if one GPU held the model
+          : static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
   const double step_s = result.step.mean_s;
@@ -195,6 +258,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
     operations.checkpoints += record.checkpoint_s > 0 ? 1 : 0;
     operations.lost_iterations += record.lost ? 1 : 0;
   }
+  if (config.parallelism) result.parallel = parallel_result(config, compute, records, spans, result);
   return result;
 }
 
@@ -221,6 +285,7 @@ struct ActiveJob {
   double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
   double collective_memory_demand_Bps = 0;          ///< of its GPU's memory, per rank, while a collective runs
   double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
+  std::optional<ModelParallelLayout> layout;        ///< tensor, pipeline or sharded parallelism
 };
 
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
@@ -386,14 +451,10 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   }
   if (config.data_parallel == DataParallel::pytorch_ddp) {
     // DDP registers parameters in forward order; plan.tensors are in backward order.
-    std::vector<double> registered;
-    for (auto tensor = plan.tensors.rbegin(); tensor != plan.tensors.rend(); ++tensor) registered.push_back(tensor->bytes);
-    const int count = static_cast<int>(plan.tensors.size());
-    for (std::vector<int> bucket : ddp_buckets(registered, config.ddp.first_bucket_bytes, config.ddp.bucket_cap_bytes)) {
-      for (int& index : bucket) index = count - 1 - index;
-      plan.buckets.push_back(std::move(bucket));
-    }
-  } else if (rings.ring.size() > 1) {
+    std::vector<double> bytes;
+    for (const GradientTensor& tensor : plan.tensors) bytes.push_back(tensor.bytes);
+    plan.buckets = ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes, config.ddp.bucket_cap_bytes);
+  } else if (rings.ring.size() > 1 && !active.layout) {
     active.negotiation_s = horovod_negotiation_s(rings, topology);
     plan.negotiation_s = active.negotiation_s;
   }
@@ -415,9 +476,20 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
     active.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
     plan.collective_memory_demand_Bps = active.collective_memory_demand_Bps;
-    plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
-                                    &active.nccl_choices);
-    for (const auto& [flow, share] : job_flows(config, rings)) active.traffic.push_back({flow, share * gradient_bytes});
+    if (active.layout) {
+      plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
+                                                     platform, &active.nccl_choices);
+      active.traffic = model_parallel_traffic(scenario, active.index, active.compute, *active.layout);
+    } else {
+      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
+                                      &active.nccl_choices);
+      for (const auto& [flow, share] : job_flows(config, rings)) {
+        active.traffic.push_back({flow, share * gradient_bytes});
+      }
+    }
+  } else if (active.layout) {
+    plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
+                                                   platform, &active.nccl_choices);
   }
   std::set<int> classes;
   for (const auto& [flow, bytes] : active.traffic) {
@@ -507,20 +579,31 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
     if (scenario.jobs[j].idle) continue;
-    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0});
+    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0, {}});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
   for (ActiveJob& job : active) {
+    const JobConfig& config = scenario.jobs[job.index];
     job.rings = job_rings(scenario, job.index, topology);
+    if (config.parallelism) {
+      // Ranks in Megatron-LM's order; NCCL's view is that of the group reducing gradients.
+      job.layout = model_parallel_layout(scenario, job.index, topology);
+      job.rings.ring = job.layout->rank_gpu;
+      if (job.rings.ring.size() < 2) continue;
+      job.nccl = model_parallel_communicator(scenario, *job.layout, topology);
+      const auto more = model_parallel_ports(config, *job.layout, topology);
+      ports.insert(ports.end(), more.begin(), more.end());
+      continue;
+    }
     if (job.rings.ring.size() < 2) continue;
     job.nccl = nccl_communicator(scenario, job.rings, topology);
-    const auto more = cross_rack_ports(scenario.jobs[job.index], job.rings, topology);
+    const auto more = cross_rack_ports(config, job.rings, topology);
     ports.insert(ports.end(), more.begin(), more.end());
   }
 
   std::size_t actors = 0;
-  for (const JobConfig& job : scenario.jobs) actors += 2 * job.gpu_ids.size() + 1;
+  for (const JobConfig& job : scenario.jobs) actors += 3 * job.gpu_ids.size() + 1;
   int argc = 1;
   char program[] = "vtsim";
   char* argv[] = {program, nullptr};

@@ -1,400 +1,8 @@
 #include "sim/training_job.hpp"
 
-#include <algorithm>
-#include <cassert>
-#include <cmath>
-#include <condition_variable>
-#include <deque>
-#include <mutex>
-
-#include <simgrid/s4u/Actor.hpp>
-#include <simgrid/s4u/ConditionVariable.hpp>
-#include <simgrid/s4u/Engine.hpp>
-#include <simgrid/s4u/Mutex.hpp>
-
-#include "models/interference.hpp"
-#include "sim/sync.hpp"
+#include "sim/training_job_state.hpp"
 
 namespace vtsim::sim {
-namespace {
-
-namespace sg4 = simgrid::s4u;
-
-/// A fusion buffer: consecutive ready gradients allreduced together.
-struct FusionBuffer {
-  int iteration;
-  int tensor_count;
-  double bytes;
-};
-
-/// What one rank shares between its compute and communication actors.
-struct RankRuntime {
-  Channel<FusionBuffer> queue;       ///< allreduces to run, in order
-  Counter tensors_reduced;           ///< cumulative count of gradients reduced on this rank
-  bool collective_in_flight = false;
-  double kernel_demand_Bps = 0;  ///< memory bandwidth the running stretch of kernels asks for (0: none running)
-  double sliced_rate = 1;        ///< time-sliced vGPU: the speed its kernels run at now (1 - SM share with a collective)
-  /// Signalled whenever collective_in_flight changes, so that running kernels re-rate.
-  sg4::MutexPtr collective_mutex = sg4::Mutex::create();
-  sg4::ConditionVariablePtr collective_changed = sg4::ConditionVariable::create();
-  /// Time the host issued kernels while this rank waited (for its vGPU's turn, for an allreduce), in the current
-  /// iteration: the host does not wait with it, so that much of its later stalls is already behind it (the queue
-  /// holds the kernels).
-  double host_ahead_s = 0;
-  /// When the loader has the next batch ready: it prepares batches back to back beside the device.
-  double next_batch_ready_s = 0;
-  /// DDP: gradients of each bucket ready on this rank in the current iteration, and the next bucket to launch.
-  std::vector<int> bucket_ready;
-  std::size_t next_bucket = 0;
-  std::vector<IterationRecord> records;
-};
-
-/// Consecutive kernels run as one sleep: their time in all, the part of it the GPU is busy, and the bytes they move
-/// in device memory.
-struct Stretch {
-  double total_s = 0;
-  double gpu_s = 0;
-  double bytes = 0;
-
-  void add(double layer_total_s, double layer_gpu_s, double layer_bytes) {
-    total_s += layer_total_s;
-    gpu_s += layer_gpu_s;
-    bytes += layer_bytes;
-  }
-  /// The stretch with its times scaled by `factor` (a rank's draw for the iteration); it moves the same bytes.
-  Stretch scaled(double factor) const { return {total_s * factor, gpu_s * factor, bytes}; }
-};
-
-}  // namespace
-
-struct TrainingJob::State {
-  JobPlan plan;
-  TraceRecorder* trace = nullptr;
-  int trace_pid = 0;
-  std::vector<std::unique_ptr<RankRuntime>> ranks;
-  // Coordinator: how many ranks have each gradient ready in the current iteration, and the gradients ready on all
-  // ranks that are not yet in a fusion buffer, in the order they became ready.
-  std::vector<int> ready_ranks;
-  std::vector<int> ready_everywhere;
-  std::unique_ptr<Counter> ready_events;
-  long tensors_dispatched = 0;
-  long measured_buffers = 0;
-  // vSphere operations: pauses to take, the iterations started, the last checkpoint.
-  std::deque<OperationsPause> pauses;  // a deque: a rank sleeping in one may see others added
-  std::vector<char> pause_taken;
-  int next_unstarted = 0;
-  std::unique_ptr<Counter> rank0_starts;
-  CheckpointMark checkpoint;
-  std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to
-
-  int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
-  int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
-
-  /// Whether the rank's GPU memory is modelled as shared between its kernels and its collective.
-  bool memory_shared(int position) const {
-    return plan.platform != nullptr && plan.collective_memory_demand_Bps > 0 &&
-           plan.rank_memory_gpu[static_cast<std::size_t>(position)] >= 0;
-  }
-
-  /// Narrows the memory link of the rank's GPU to the collective's share while kernels and a collective both run and
-  /// the share is below the collective's demand, and gives it all of the memory otherwise.
-  void update_memory_link(int position, const RankRuntime& rank) const {
-    if (!memory_shared(position)) return;
-    double collective_Bps = plan.memory_Bps;
-    if (rank.collective_in_flight && rank.kernel_demand_Bps > 0) {
-      const double share =
-          share_memory(plan.memory_Bps, rank.kernel_demand_Bps, plan.collective_memory_demand_Bps).collective_Bps;
-      // A share that meets the collective's demand does not bind its flows: leave the link as it is (no re-rating).
-      if (share < plan.collective_memory_demand_Bps) collective_Bps = share;
-    }
-    plan.platform->set_collective_memory(plan.rank_memory_gpu[static_cast<std::size_t>(position)], collective_Bps);
-  }
-
-  /// The rate at which the rank's running kernels progress, as a fraction of their speed alone: 1 without a
-  /// collective in flight; with one, the lesser of the SMs it leaves them and their share of memory over their demand.
-  double kernel_rate(int position, const RankRuntime& rank) const {
-    if (!rank.collective_in_flight) return 1.0;
-    double rate = 1.0 - plan.collective_sm_share;
-    if (memory_shared(position) && rank.kernel_demand_Bps > 0) {
-      const MemoryShares shares =
-          share_memory(plan.memory_Bps, rank.kernel_demand_Bps, plan.collective_memory_demand_Bps);
-      rate = std::min(rate, shares.kernels_Bps / rank.kernel_demand_Bps);
-    }
-    return rate;
-  }
-
-  /// Runs `stretch`'s kernels (gpu_s, their time alone) while the rank's collectives come and go, at kernel_rate,
-  /// re-rated whenever one starts or ends. Returns the time taken.
-  double run_shared(int position, RankRuntime& rank, const Stretch& stretch) {
-    const double start = sg4::Engine::get_clock();
-    double remaining = stretch.gpu_s;
-    std::unique_lock lock(*rank.collective_mutex);
-    rank.kernel_demand_Bps = stretch.gpu_s > 0 ? stretch.bytes / stretch.gpu_s : 0.0;
-    update_memory_link(position, rank);
-    while (remaining > 0) {
-      const double rate = kernel_rate(position, rank);
-      const double from = sg4::Engine::get_clock();
-      if (rank.collective_changed->wait_for(lock, remaining / rate) == std::cv_status::timeout) break;
-      remaining -= (sg4::Engine::get_clock() - from) * rate;
-    }
-    rank.kernel_demand_Bps = 0;
-    update_memory_link(position, rank);
-    return sg4::Engine::get_clock() - start;
-  }
-
-  /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
-  /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed while a collective
-  /// runs there (run_shared; on a time-sliced GPU the scheduler reads the rank's rate at each turn). The durations
-  /// come from the compute model, so the actor waits rather than executing on SimGrid's CPU model, which would add
-  /// nothing for a device that runs one kernel at a time.
-  void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
-    // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
-    double stall = stretch.total_s - stretch.gpu_s > 1e-9 ? stretch.total_s - stretch.gpu_s : 0.0;
-    if (stall + stretch.gpu_s <= 0) return;
-    double busy = stretch.gpu_s;
-    const double absorbed = std::min(stall, rank.host_ahead_s);
-    rank.host_ahead_s -= absorbed;
-    stall -= absorbed;
-    TimeSliceScheduler* scheduler =
-        plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
-    if (scheduler != nullptr) {
-      const int vgpu = plan.rank_vgpus[static_cast<std::size_t>(position)];
-      if (stall > 0) {
-        scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
-        sg4::this_actor::sleep_for(stall);
-      }
-      const double start = sg4::Engine::get_clock();
-      busy = scheduler->run(vgpu, stretch.gpu_s, &rank.sliced_rate);
-      const double waited = sg4::Engine::get_clock() - start - busy;
-      record.scheduler_wait_s += waited;
-      rank.host_ahead_s += waited;
-    } else {
-      if (stall > 0) sg4::this_actor::sleep_for(stall);
-      busy = run_shared(position, rank, stretch);
-    }
-    record.compute_s += stall + busy;
-    record.interference_s += busy - stretch.gpu_s;
-  }
-
-  /// Tells the rank's GPU scheduler, if any, that the rank will not run kernels until its next run_kernel().
-  void gpu_idle(int position) {
-    if (plan.rank_schedulers.empty()) return;
-    if (TimeSliceScheduler* scheduler = plan.rank_schedulers[static_cast<std::size_t>(position)]) {
-      scheduler->idle(plan.rank_vgpus[static_cast<std::size_t>(position)]);
-    }
-  }
-
-  void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
-    if (plan.data_parallel == DataParallel::pytorch_ddp) {
-      ++rank.bucket_ready[static_cast<std::size_t>(bucket_of_tensor[static_cast<std::size_t>(tensor)])];
-      while (rank.next_bucket < plan.buckets.size()) {
-        const std::vector<int>& bucket = plan.buckets[rank.next_bucket];
-        if (rank.bucket_ready[rank.next_bucket] < static_cast<int>(bucket.size())) break;
-        double bytes = 0;
-        for (int t : bucket) bytes += plan.tensors[static_cast<std::size_t>(t)].bytes;
-        rank.queue.push({iteration, static_cast<int>(bucket.size()), bytes});
-        if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
-        ++rank.next_bucket;
-      }
-      return;
-    }
-    if (++ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
-    ready_ranks[static_cast<std::size_t>(tensor)] = 0;
-    ready_everywhere.push_back(tensor);
-    ready_events->add(1);
-  }
-
-  void compute_actor(int position) {
-    RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
-    const KernelTimes& kernels = plan.kernels;
-    Stretch forward;
-    for (std::size_t l = 0; l < kernels.forward_s.size(); ++l) {
-      forward.add(kernels.forward_s[l], kernels.forward_gpu_s[l], kernels.forward_bytes[l]);
-    }
-    const Stretch optimizer{kernels.optimizer_s, kernels.optimizer_gpu_s, kernels.optimizer_bytes};
-    // tensor_of_layer[l] = index of layer l's gradient tensor, or -1.
-    std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
-    for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
-    const bool needs_allreduce = rank_count() > 1;
-    const int total = plan.warmup_iterations + plan.iterations;
-    ComputeNoise noise(plan.seed, plan.rank_streams[static_cast<std::size_t>(position)], plan.step_time_cv, plan.stalls);
-    const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
-    int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
-    for (int iteration = 0; progress < total; ++iteration) {
-      IterationRecord record;
-      next_unstarted = std::max(next_unstarted, iteration + 1);
-      if (position == 0) rank0_starts->add(1);
-      take_pauses(position, iteration, rank, record, progress);
-      rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
-      double factor = speed;
-      if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
-        gpu_idle(position);  // the host stalls (OS or hypervisor noise): its GPU has nothing to run meanwhile
-        sg4::this_actor::sleep_for(stall_s);
-        record.compute_s += stall_s;
-      }
-      rank.bucket_ready.assign(plan.buckets.size(), 0);
-      rank.next_bucket = 0;
-      double backward_start = 0;
-      for (int micro = 0; micro < plan.micro_batches; ++micro) {
-        const bool last = micro + 1 == plan.micro_batches;
-        // The batch: the loader started on it when the previous one was ready (the first one at time 0).
-        rank.next_batch_ready_s += plan.data_loading_s;
-        const double asked = sg4::Engine::get_clock();
-        if (rank.next_batch_ready_s > asked) {
-          sg4::this_actor::sleep_until(rank.next_batch_ready_s);
-          record.data_wait_s += rank.next_batch_ready_s - asked;
-        }
-        if (micro == 0) record.start_s = sg4::Engine::get_clock();
-        factor = speed * noise.next_multiplier();
-        run_kernel(position, rank, forward.scaled(factor), record);
-        backward_start = sg4::Engine::get_clock();
-        Stretch pending;
-        for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
-          pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l], kernels.backward_bytes[l]);
-          if (tensor_of_layer[l] < 0 || !last) continue;
-          run_kernel(position, rank, pending.scaled(factor), record);
-          pending = Stretch{};
-          if (needs_allreduce) gradient_ready(iteration, rank, position, tensor_of_layer[l]);
-        }
-        run_kernel(position, rank, pending.scaled(factor), record);
-      }
-      const double backward_end = sg4::Engine::get_clock();
-      if (needs_allreduce) {
-        gpu_idle(position);
-        rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
-      }
-      const double reduced = sg4::Engine::get_clock();
-      rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
-      run_kernel(position, rank, optimizer.scaled(factor), record);
-      record.end_s = sg4::Engine::get_clock();
-      ++progress;
-      if (plan.checkpoint_interval > 0 && progress % plan.checkpoint_interval == 0 && !restart_pending(iteration)) {
-        // Rank 0 writes it; the others would wait for it at the next collective: all of them wait here.
-        gpu_idle(position);
-        sg4::this_actor::sleep_for(plan.checkpoint_write_s);
-        record.checkpoint_s = plan.checkpoint_write_s;
-        // A failure during the write leaves no checkpoint behind.
-        if (position == 0 && !restart_pending(iteration)) {
-          checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
-        }
-        if (trace != nullptr) {
-          trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
-        }
-      }
-      rank.records.push_back(record);
-      if (trace != nullptr) {
-        trace->span(trace_pid, 2 * position, "forward", record.start_s, backward_start);
-        trace->span(trace_pid, 2 * position, "backward", backward_start, backward_end);
-        if (reduced > backward_end) trace->span(trace_pid, 2 * position, "wait for allreduce", backward_end, reduced);
-        trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
-      }
-    }
-    gpu_idle(position);
-  }
-
-  /// Whether a host failure has already happened that the job will restart from at a later iteration: a checkpoint
-  /// after it would be one the failed job never wrote.
-  bool restart_pending(int iteration) const {
-    return std::any_of(pauses.begin(), pauses.end(),
-                       [&](const OperationsPause& pause) { return pause.restart && pause.iteration > iteration; });
-  }
-
-  /// Takes the pauses due as the rank starts `iteration`. A stun freezes the VM, its loader with it; after a restart
-  /// the iterations since the checkpoint are lost, `progress` goes back to what the checkpoint holds, and the new
-  /// loader has only the batch it prepared during the job's restart time.
-  void take_pauses(int position, int iteration, RankRuntime& rank, IterationRecord& record, int& progress) {
-    std::vector<std::size_t> due;  // by index: other events may add pauses (for later iterations) meanwhile
-    for (std::size_t k = 0; k < pauses.size(); ++k) {
-      if (pauses[k].iteration == iteration && pauses[k].ranks[static_cast<std::size_t>(position)]) due.push_back(k);
-    }
-    for (std::size_t k : due) {
-      gpu_idle(position);
-      pause_taken[k] = 1;
-      const double from = sg4::Engine::get_clock();
-      if (pauses[k].restart) {
-        // Another failure while the job waits moves the end later: wait until the end stays put.
-        while (pauses[k].until_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(pauses[k].until_s);
-        progress = pauses[k].resume_progress;
-        for (std::size_t r = static_cast<std::size_t>(pauses[k].lost_from); r < rank.records.size(); ++r) {
-          rank.records[r].lost = true;
-        }
-        // The restarted loader has one batch ready, the one it prepared while the job started (job_restart_s).
-        rank.next_batch_ready_s = std::max(rank.next_batch_ready_s, sg4::Engine::get_clock() - plan.data_loading_s);
-      } else {
-        sg4::this_actor::sleep_for(pauses[k].seconds);
-        if (rank.next_batch_ready_s > from) rank.next_batch_ready_s += pauses[k].seconds;
-      }
-      record.operations_s += sg4::Engine::get_clock() - from;
-      if (trace != nullptr) trace->span(trace_pid, 2 * position, pauses[k].label, from, sg4::Engine::get_clock());
-    }
-  }
-
-  /// Marks the rank's collective as running or not, re-rates its GPU's memory link and wakes its running kernels to
-  /// re-rate.
-  void set_collective_in_flight(int position, RankRuntime& rank, bool running) {
-    std::unique_lock lock(*rank.collective_mutex);
-    rank.collective_in_flight = running;
-    rank.sliced_rate = running ? 1.0 - plan.collective_sm_share : 1.0;
-    update_memory_link(position, rank);
-    rank.collective_changed->notify_all();
-  }
-
-  void communication_actor(int position) {
-    RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
-    while (true) {
-      const FusionBuffer buffer = rank.queue.pop();
-      const double start = sg4::Engine::get_clock();
-      set_collective_in_flight(position, rank, true);
-      plan.allreduce->run(position, buffer.bytes);
-      set_collective_in_flight(position, rank, false);
-      if (trace != nullptr) {
-        const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
-        const double end = sg4::Engine::get_clock();
-        trace->span(trace_pid, 2 * position + 1, name, start, end);
-        if (position == 0) {  // the link classes carry the ring's traffic as long as rank 0's part lasts
-          for (int track : plan.link_class_tracks) trace->span(plan.links_trace_pid, track, plan.name + " " + name, start, end);
-        }
-      }
-      rank.tensors_reduced.add(buffer.tensor_count);
-    }
-  }
-
-  void coordinator_actor() {
-    long seen = 0;
-    while (true) {
-      ready_events->wait_for(seen + 1);
-      if (plan.cycle_time_s > 0) {  // wait for the next tick of the cycle
-        const double now = sg4::Engine::get_clock();
-        const double tick = std::ceil(now / plan.cycle_time_s) * plan.cycle_time_s;
-        if (tick > now) sg4::this_actor::sleep_for(tick - now);
-      }
-      seen = ready_events->value();
-      // The ranks agree on which tensors are ready everywhere (Horovod's negotiation) before any is reduced.
-      if (plan.negotiation_s > 0) sg4::this_actor::sleep_for(plan.negotiation_s);
-      dispatch_ready();
-    }
-  }
-
-  void dispatch_ready() {
-    FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
-    const auto flush = [&] {
-      if (buffer.tensor_count == 0) return;
-      for (auto& rank : ranks) rank->queue.push(buffer);
-      if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
-      buffer.tensor_count = 0;
-      buffer.bytes = 0;
-    };
-    for (int tensor : ready_everywhere) {
-      const double bytes = plan.tensors[static_cast<std::size_t>(tensor)].bytes;
-      if (buffer.tensor_count > 0 && buffer.bytes + bytes > plan.fusion_threshold_bytes) flush();
-      buffer.bytes += bytes;
-      ++buffer.tensor_count;
-      ++tensors_dispatched;
-    }
-    flush();
-    ready_everywhere.clear();
-  }
-};
 
 TrainingJob::TrainingJob(JobPlan plan, TraceRecorder* trace, int trace_pid) : state_(std::make_unique<State>()) {
   state_->plan = std::move(plan);
@@ -413,12 +21,38 @@ void TrainingJob::start() {
   for (std::size_t b = 0; b < s.plan.buckets.size(); ++b) {
     for (int t : s.plan.buckets[b]) s.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
   }
+  const ModelParallelPlan* mp = s.plan.model_parallel.get();
   for (int position = 0; position < s.rank_count(); ++position) {
     s.ranks.push_back(std::make_unique<RankRuntime>());
+    if (mp == nullptr) continue;
+    RankRuntime& rank = *s.ranks.back();
+    const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
+    for (std::size_t c = 0; c < chunks; ++c) {
+      rank.from_previous.push_back(std::make_unique<Channel<PipeMessage>>());
+      rank.from_next.push_back(std::make_unique<Channel<PipeMessage>>());
+    }
+    const auto& tensors = mp->rank_tensors[static_cast<std::size_t>(position)];
+    const auto& buckets = mp->rank_buckets[static_cast<std::size_t>(position)];
+    rank.bucket_of_tensor.assign(tensors.size(), 0);
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+      for (int t : buckets[b]) rank.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
+    }
+  }
+  // A model-parallel rank reduces gradients when its model replica has others (data > 1).
+  const bool reduces = mp == nullptr ? s.rank_count() > 1 : mp->strategy.data > 1;
+  for (int position = 0; position < s.rank_count(); ++position) {
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
     const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
-    sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.compute_actor(position); });
-    if (s.rank_count() > 1) {
+    if (mp == nullptr) {
+      sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.compute_actor(position); });
+    } else {
+      sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.model_parallel_actor(position); });
+      if (mp->strategy.zero_stage == 3 && reduces) {
+        sg4::Actor::create(prefix + ".gather", host, [&s, position] { s.weight_gather_actor(position); })
+            ->daemonize();
+      }
+    }
+    if (reduces) {
       sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
     }
     if (s.trace != nullptr) {
@@ -426,7 +60,8 @@ void TrainingJob::start() {
       s.trace->name_thread(s.trace_pid, 2 * position + 1, "rank " + std::to_string(position) + " allreduce");
     }
   }
-  if (s.rank_count() > 1 && s.tensor_count() > 0 && s.plan.data_parallel == DataParallel::horovod) {
+  if (mp == nullptr && s.rank_count() > 1 && s.tensor_count() > 0 &&
+      s.plan.data_parallel == DataParallel::horovod) {
     sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator_actor(); })
         ->daemonize();
   }
@@ -440,6 +75,12 @@ std::vector<std::vector<IterationRecord>> TrainingJob::records() const {
 }
 
 double TrainingJob::allreduce_bytes_per_iteration() const {
+  if (const ModelParallelPlan* mp = state_->plan.model_parallel.get()) {
+    // Rank 0's data-parallel group: its stage's share of the gradients.
+    double bytes = 0;
+    for (const GradientTensor& tensor : mp->rank_tensors.front()) bytes += tensor.bytes;
+    return mp->strategy.data > 1 ? bytes : 0.0;
+  }
   double bytes = 0;
   for (const GradientTensor& tensor : state_->plan.tensors) bytes += tensor.bytes;
   return state_->rank_count() > 1 ? bytes : 0.0;

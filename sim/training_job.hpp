@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "models/compute_model.hpp"
+#include "models/model_partition.hpp"
 #include "models/scenario.hpp"
 #include "models/variability.hpp"
 #include "sim/collective.hpp"
@@ -47,6 +48,10 @@ struct IterationRecord {
   double data_wait_s = 0;       ///< waiting for the loader's batch before the iteration
   double operations_s = 0;      ///< paused before the iteration by a vSphere operation (vMotion stun, HA restart)
   double checkpoint_s = 0;      ///< writing a checkpoint after the iteration
+  // Jobs with tensor, pipeline or sharded parallelism (ModelParallelPlan): where the rest of the iteration went.
+  double tensor_parallel_s = 0;      ///< in the tensor group's collectives (on the critical path: compute waits)
+  double pipeline_wait_s = 0;        ///< waiting for a neighbouring stage's activations or gradients (the bubble)
+  double data_parallel_wait_s = 0;   ///< waiting for the data-parallel collectives: gradients, sharded weights
   bool lost = false;            ///< undone by a host failure: the job ran it again from its last checkpoint
 };
 
@@ -74,6 +79,48 @@ struct CheckpointMark {
 struct GradientTensor {
   int layer;
   double bytes;
+};
+
+/// One virtual pipeline stage as a rank runs it: its kernels per micro-batch and the tensor-group collectives around
+/// each layer (models/model_partition.hpp).
+struct StageKernels {
+  KernelTimes kernels;                     ///< one micro-batch; recomputation included in backward
+  std::vector<LayerCalls> calls;           ///< per layer; bytes already per micro-batch
+  bool recompute_forward_calls = false;    ///< full recomputation: backward runs the forward's collectives again
+  std::vector<double> gather_bytes;        ///< ZeRO-3: per layer, its sharded weights gathered before each pass
+  double boundary_bytes = 0;               ///< activations sent to the next virtual stage per micro-batch
+};
+
+/// A message between pipeline stages: the receiver moves its bytes from the sender's GPU when it asks for it.
+struct PipeMessage {
+  simgrid::s4u::Host* source = nullptr;
+  double bytes = 0;
+  double extra_latency_s = 0;  ///< NCCL's per-step latency of the hop (Simple), beyond the route's
+};
+
+/// Under model parallelism a GradientTensor's `layer` is chunk x kLayersPerChunk + the layer's index in the chunk.
+constexpr int kLayersPerChunk = 1 << 20;
+
+/// Tensor, pipeline and sharded data parallelism: who each rank is in each dimension, and its groups' collectives.
+struct ModelParallelPlan {
+  ParallelStrategy strategy;
+  std::vector<StageKernels> stages;  ///< per virtual stage, p x v
+  std::vector<int> rank_stage;       ///< per rank: its pipeline stage (0 .. p - 1)
+  std::vector<int> rank_tensor_group, rank_tensor_position;
+  std::vector<int> rank_data_group, rank_data_position;
+  /// Per rank: the rank holding the same slice of the next (and previous) pipeline stage, -1 at the ends.
+  std::vector<int> rank_next_stage, rank_previous_stage;
+  /// Per rank, per model chunk: the gradient tensors the rank's data group reduces, in the order backward makes them.
+  std::vector<std::vector<GradientTensor>> rank_tensors;
+  std::vector<std::vector<std::vector<int>>> rank_buckets;  ///< per rank: DDP buckets over rank_tensors
+  /// Per tensor group: all_reduce, all_gather and reduce_scatter over its ranks (positions: rank_tensor_position).
+  std::vector<std::unique_ptr<Allreduce>> tensor_all_reduce, tensor_all_gather, tensor_reduce_scatter;
+  /// Per data group: the gradient reduction (allreduce; reduce-scatter under ZeRO) and, under ZeRO, the allgather of
+  /// the weights (after the optimizer for stages 1-2, before each layer's passes for stage 3).
+  std::vector<std::unique_ptr<Allreduce>> data_reduce, data_gather;
+  double weight_bytes_per_rank = 0;  ///< ZeRO-1/2: the 16-bit weights a rank's stage holds, gathered per step
+  double p2p_extra_latency_s = 0;    ///< NCCL's per-step latency of a point-to-point transfer (Simple, per hop)
+  std::vector<int> rank_gpu;         ///< per rank: its global GPU
 };
 
 /// Everything a job needs to run, prepared before the simulation starts.
@@ -117,6 +164,8 @@ struct JobPlan {
   std::vector<int> link_class_tracks;
   int links_trace_pid = -1;
   std::vector<int> rank_host_index;  ///< per rank: the index of its host in the cluster (for operations)
+  /// Tensor, pipeline or sharded parallelism; null for plain data parallelism (`allreduce` over every rank).
+  std::unique_ptr<ModelParallelPlan> model_parallel;
 };
 
 /// A job being simulated. Create it, call start() before the engine runs, read records() after.

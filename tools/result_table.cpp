@@ -62,9 +62,12 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       if (described == nullptr) described = job_named(variant.result, name);
     }
     const json& job = *described;
+    const bool parallel = job.contains("parallelism") && !job["parallelism"].is_null();
     out << "\njob " << text(job["name"]) << ": " << text(job["workload"]) << ", " << text(job["precision"]) << ", "
-        << job["ranks"].get<int>() << " ranks x batch " << job["batch_per_gpu"].get<int>() << " on "
-        << text(job["device"]) << "\n";
+        << job["ranks"].get<int>() << " ranks x "
+        << (parallel ? "global batch " + std::to_string(job["parallelism"]["global_batch"].get<int>())
+                     : "batch " + std::to_string(job["batch_per_gpu"].get<int>()))
+        << " on " << text(job["device"]) << "\n";
     TextTable table(headers);
     const auto row = [&](const std::string& label, const std::function<std::string(const json&)>& cell) {
       add_row(table, label, variants, [&](const json& result) {
@@ -92,6 +95,22 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       return format_number(j["memory_per_gpu"]["total_gib"], 3) + " of " +
              format_number(j["memory_per_gpu"]["device_capacity_gib"], 3);
     });
+    if (parallel) {
+      row("parallelism", [](const json& j) { return text(j["parallelism"]["strategy"]); });
+      row("model / hardware TFLOP/s per GPU", [](const json& j) {
+        return format_number(j["parallelism"]["model_tflops_per_gpu"], 4) + " / " +
+               format_number(j["parallelism"]["hardware_tflops_per_gpu"], 4);
+      });
+      row("pipeline bubble, closed form", [](const json& j) {
+        return percent(j["parallelism"]["bubble_fraction_closed_form"]);
+      });
+      row("tensor-parallel comm. (ms)",
+          [](const json& j) { return ms(j["parallelism"]["communication_s"]["tensor_parallel"]); });
+      row("waiting for other stages (ms)",
+          [](const json& j) { return ms(j["parallelism"]["communication_s"]["pipeline_wait"]); });
+      row("waiting for data-parallel comm. (ms)",
+          [](const json& j) { return ms(j["parallelism"]["communication_s"]["data_parallel_wait"]); });
+    }
     if (operations) {
       row("time to train (s)", [](const json& j) { return format_number(j["operations"]["time_to_train_s"], 5); });
       row("  without the events (s)",

@@ -67,7 +67,7 @@ std::vector<ErrorCase> error_cases() {
       {"MissingJobs", no_jobs, "s.json: missing required key 'jobs'"},
       {"EmptyJobs", with({{"jobs", nlohmann::json::array()}}), "s.json: jobs: expected at least 1 element, got 0"},
       {"MissingBatch", [] { nlohmann::json j = kBase; j["jobs"][0].erase("batch_per_gpu"); return j; }(),
-       "s.json: jobs[0]: missing required key 'batch_per_gpu'"},
+       "s.json: jobs[0]: missing required key 'batch_per_gpu' (or 'global_batch')"},
       {"TooManyGpus", with({{"jobs[0].gpus", 9}}), "s.json: jobs[0].gpus: expected an integer from 1 to 8, got 9"},
       {"GpuIndexOutOfRange", with({{"jobs[0].gpus", {0, 8}}}),
        "s.json: jobs[0].gpus[1]: expected an integer from 0 to 7, got 8"},

@@ -1,0 +1,251 @@
+#include "sim/model_parallel_plan.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "models/ddp_buckets.hpp"
+#include "models/memory_model.hpp"
+#include "sim/flow_analysis.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+/// Bytes one weight moves when ZeRO gathers it: its 16-bit copy under mixed precision, else the weight itself.
+double gathered_bytes_per_parameter(const Workload& workload, Precision precision) {
+  const StateBytesPerParameter state = state_bytes_per_parameter(workload, precision);
+  return state.half > 0 ? state.half : state.master;
+}
+
+/// What one iteration's tensor-group collectives move, in allreduce equivalents (an allgather or a reduce-scatter
+/// moves half an allreduce's bytes), per rank of a stage, for `micro_batches` micro-batches of `micro_batch_size`.
+double tensor_allreduce_equivalent_bytes(const StageCompute& stage, const ParallelStrategy& strategy) {
+  double bytes = 0;
+  const auto add = [&](const std::vector<TensorCall>& calls, double times) {
+    for (const TensorCall& call : calls) {
+      bytes += times * call.bytes_per_sample * (call.kind == TensorCollective::all_reduce ? 1.0 : 0.5);
+    }
+  };
+  const double forwards = strategy.recompute == Recompute::full ? 2.0 : 1.0;
+  for (const LayerCalls& calls : stage.part.calls) {
+    add(calls.forward_before, forwards);
+    add(calls.forward_after, forwards);
+    add(calls.backward_before, 1.0);
+    add(calls.backward_after, 1.0);
+  }
+  return bytes * strategy.micro_batch_size * strategy.micro_batches;
+}
+
+}  // namespace
+
+ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t index, const Topology& topology) {
+  const JobConfig& job = scenario.jobs[index];
+  assert(job.parallelism);
+  const ParallelStrategy& strategy = *job.parallelism;
+  const int t = strategy.tensor;
+  const int d = strategy.data;
+  const int p = strategy.pipeline;
+  ModelParallelLayout layout;
+  layout.rank_gpu = job.gpu_ids;
+  std::sort(layout.rank_gpu.begin(), layout.rank_gpu.end());
+  const int ranks = static_cast<int>(layout.rank_gpu.size());
+  std::vector<std::vector<int>> tensor_gpus(static_cast<std::size_t>(ranks / t));
+  std::vector<std::vector<int>> data_gpus(static_cast<std::size_t>(p * t));
+  for (int r = 0; r < ranks; ++r) {
+    const int stage = r / (t * d);
+    const int tensor_index = r % t;
+    const int data_group = stage * t + tensor_index;
+    const int gpu = layout.rank_gpu[static_cast<std::size_t>(r)];
+    layout.rank_stage.push_back(stage);
+    layout.rank_tensor_group.push_back(r / t);
+    layout.rank_tensor_position.push_back(tensor_index);
+    layout.rank_data_group.push_back(data_group);
+    layout.rank_data_position.push_back((r / t) % d);
+    tensor_gpus[static_cast<std::size_t>(r / t)].push_back(gpu);
+    data_gpus[static_cast<std::size_t>(data_group)].push_back(gpu);
+    const int stride = t * d;
+    layout.rank_next_stage.push_back(p > 1 ? (r + stride) % ranks : -1);
+    layout.rank_previous_stage.push_back(p > 1 ? (r - stride + ranks) % ranks : -1);
+  }
+  // Each group's positions are its members in rank order (tensor index; data index): its ring keeps NCCL's order.
+  const int nics = scenario.cluster.host.nics;
+  for (const std::vector<int>& gpus : tensor_gpus) {
+    layout.tensor_groups.push_back(group_rings(gpus, nics, topology));
+    layout.tensor_groups.back().ring = gpus;
+  }
+  for (const std::vector<int>& gpus : data_gpus) {
+    layout.data_groups.push_back(group_rings(gpus, nics, topology));
+    layout.data_groups.back().ring = gpus;
+  }
+  return layout;
+}
+
+std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, const ModelParallelLayout& layout,
+                                                      const Topology& topology) {
+  std::vector<std::pair<int, int>> ports;
+  for (const auto* groups : {&layout.tensor_groups, &layout.data_groups}) {
+    for (const JobRings& rings : *groups) {
+      if (rings.ring.size() < 2) continue;
+      const auto more = cross_rack_ports(job, rings, topology);
+      ports.insert(ports.end(), more.begin(), more.end());
+    }
+  }
+  return ports;
+}
+
+NcclCommunicator model_parallel_communicator(const Scenario& scenario, const ModelParallelLayout& layout,
+                                             const Topology& topology) {
+  const JobRings& group = layout.data_groups.front().ring.size() > 1 ? layout.data_groups.front()
+                                                                       : layout.tensor_groups.front();
+  return nccl_communicator(scenario, group, topology);
+}
+
+std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scenario, std::size_t index,
+                                                            const JobCompute& compute,
+                                                            const ModelParallelLayout& layout,
+                                                            const Topology& topology, const Platform& platform,
+                                                            NcclChoiceCounts* counts) {
+  const JobConfig& job = scenario.jobs[index];
+  const ParallelStrategy& strategy = *job.parallelism;
+  const Fidelity fidelity = scenario.simulation.fidelity;
+  auto plan = std::make_unique<ModelParallelPlan>();
+  plan->strategy = strategy;
+  const double gathered_per_parameter = gathered_bytes_per_parameter(compute.workload, job.precision);
+  const double b = strategy.micro_batch_size;
+  for (const StageCompute& stage : compute.stages) {
+    StageKernels kernels;
+    kernels.kernels = stage.kernels;
+    kernels.calls = stage.part.calls;
+    for (LayerCalls& calls : kernels.calls) {
+      for (auto* list : {&calls.forward_before, &calls.forward_after, &calls.backward_before, &calls.backward_after}) {
+        for (TensorCall& call : *list) call.bytes_per_sample *= b;  // now per micro-batch
+      }
+    }
+    kernels.recompute_forward_calls = strategy.recompute == Recompute::full;
+    if (strategy.zero_stage == 3) {
+      for (const Layer& layer : stage.part.workload.layers) {
+        kernels.gather_bytes.push_back(layer.parameters * gathered_per_parameter);
+      }
+    }
+    kernels.boundary_bytes = stage.part.boundary_bytes_per_sample * b;
+    plan->stages.push_back(std::move(kernels));
+  }
+  plan->rank_stage = layout.rank_stage;
+  plan->rank_tensor_group = layout.rank_tensor_group;
+  plan->rank_tensor_position = layout.rank_tensor_position;
+  plan->rank_data_group = layout.rank_data_group;
+  plan->rank_data_position = layout.rank_data_position;
+  plan->rank_next_stage = layout.rank_next_stage;
+  plan->rank_previous_stage = layout.rank_previous_stage;
+  plan->rank_gpu = layout.rank_gpu;
+
+  // Per rank: its chunks' gradients in the order backward makes them (the last chunk's final backward comes first),
+  // and DDP's buckets over them.
+  const int p = strategy.pipeline;
+  const int chunks = static_cast<int>(compute.stages.size()) / p;
+  for (std::size_t r = 0; r < layout.rank_gpu.size(); ++r) {
+    std::vector<GradientTensor> tensors;
+    double weights = 0;
+    for (int c = chunks; c-- > 0;) {
+      const Workload& stage = compute.stages[static_cast<std::size_t>(c * p + layout.rank_stage[r])].part.workload;
+      for (std::size_t l = stage.layers.size(); l-- > 0;) {
+        weights += stage.layers[l].parameters * gathered_per_parameter;
+        if (stage.layers[l].gradient_bytes() > 0) {
+          tensors.push_back({c * kLayersPerChunk + static_cast<int>(l), stage.layers[l].gradient_bytes()});
+        }
+      }
+    }
+    std::vector<double> bytes;
+    for (const GradientTensor& tensor : tensors) bytes.push_back(tensor.bytes);
+    plan->rank_buckets.push_back(
+        ddp_buckets_in_backward_order(bytes, job.ddp.first_bucket_bytes, job.ddp.bucket_cap_bytes));
+    plan->rank_tensors.push_back(std::move(tensors));
+    if (r == 0) plan->weight_bytes_per_rank = weights;
+  }
+
+  // The groups' collectives, each run as NCCL chooses for its own communicator.
+  for (const JobRings& rings : layout.tensor_groups) {
+    if (rings.ring.size() < 2) continue;
+    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+    plan->tensor_all_reduce.push_back(
+        make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, nullptr));
+    plan->tensor_all_gather.push_back(
+        make_collective(NcclCollective::all_gather, rings, topology, platform, fidelity, nccl, nullptr));
+    plan->tensor_reduce_scatter.push_back(
+        make_collective(NcclCollective::reduce_scatter, rings, topology, platform, fidelity, nccl, nullptr));
+  }
+  for (std::size_t g = 0; g < layout.data_groups.size(); ++g) {
+    const JobRings& rings = layout.data_groups[g];
+    if (rings.ring.size() < 2) continue;
+    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+    const NcclCollective reduction =
+        strategy.zero_stage >= 1 ? NcclCollective::reduce_scatter : NcclCollective::all_reduce;
+    plan->data_reduce.push_back(
+        make_collective(reduction, rings, topology, platform, fidelity, nccl, g == 0 ? counts : nullptr));
+    if (strategy.zero_stage >= 1) {
+      plan->data_gather.push_back(
+          make_collective(NcclCollective::all_gather, rings, topology, platform, fidelity, nccl, nullptr));
+    }
+  }
+  // A point-to-point transfer pays Simple's per-step latency of its hop (as make_sendrecv), beyond its route's.
+  if (p > 1) {
+    const int from = layout.rank_gpu.front();
+    const int to = layout.rank_gpu[static_cast<std::size_t>(layout.rank_next_stage.front())];
+    plan->p2p_extra_latency_s = nccl_step_extra_s(step_hop(topology, topology.route(from, to)), NcclProtocol::simple);
+  }
+  return plan;
+}
+
+std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& scenario, std::size_t index,
+                                                               const JobCompute& compute,
+                                                               const ModelParallelLayout& layout) {
+  const JobConfig& job = scenario.jobs[index];
+  const ParallelStrategy& strategy = *job.parallelism;
+  const int p = strategy.pipeline;
+  std::vector<std::pair<GpuFlow, double>> traffic;
+  const auto add_group = [&](const JobRings& rings, double allreduce_bytes) {
+    if (rings.ring.size() < 2 || allreduce_bytes <= 0) return;
+    for (const auto& [flow, share] : job_flows(job, rings)) traffic.push_back({flow, share * allreduce_bytes});
+  };
+  const double gathered = gathered_bytes_per_parameter(compute.workload, job.precision);
+  for (std::size_t g = 0; g < layout.data_groups.size(); ++g) {
+    // Data group g holds stage g / t's chunks: their gradients, and under ZeRO their weights gathered (once per step
+    // for stages 1-2, in allreduce equivalents half their bytes; per pass and micro-batch under stage 3).
+    double gradients = 0;
+    double weights = 0;
+    const int stage = static_cast<int>(g) / strategy.tensor;
+    for (std::size_t k = static_cast<std::size_t>(stage); k < compute.stages.size(); k += static_cast<std::size_t>(p)) {
+      gradients += compute.stages[k].part.workload.gradient_bytes();
+      weights += compute.stages[k].part.workload.parameters() * gathered;
+    }
+    double bytes = strategy.zero_stage >= 1 ? gradients / 2 : gradients;
+    if (strategy.zero_stage == 1 || strategy.zero_stage == 2) bytes += weights / 2;
+    if (strategy.zero_stage == 3) bytes += weights / 2 * 2 * strategy.micro_batches;
+    add_group(layout.data_groups[g], bytes);
+  }
+  for (std::size_t g = 0; g < layout.tensor_groups.size(); ++g) {
+    const int stage = layout.rank_stage[g * static_cast<std::size_t>(strategy.tensor)];
+    double bytes = 0;
+    for (std::size_t k = static_cast<std::size_t>(stage); k < compute.stages.size(); k += static_cast<std::size_t>(p)) {
+      bytes += tensor_allreduce_equivalent_bytes(compute.stages[k], strategy);
+    }
+    add_group(layout.tensor_groups[g], bytes);
+  }
+  if (p > 1) {
+    // Each micro-batch crosses every boundary between virtual stages forward and back.
+    const double chunks = static_cast<double>(compute.stages.size() / static_cast<std::size_t>(p));
+    const double per_boundary = compute.stages.front().part.boundary_bytes_per_sample * strategy.micro_batch_size *
+                                strategy.micro_batches * chunks;
+    for (std::size_t r = 0; r < layout.rank_gpu.size(); ++r) {
+      const int next = layout.rank_next_stage[r];
+      const int from = layout.rank_gpu[r];
+      const int to = layout.rank_gpu[static_cast<std::size_t>(next)];
+      const bool wraps = layout.rank_stage[r] == p - 1;
+      if (wraps && compute.stages.size() == static_cast<std::size_t>(p)) continue;  // no chunk after the last stage
+      traffic.push_back({{from, to, 0}, per_boundary});
+      traffic.push_back({{to, from, 0}, per_boundary});
+    }
+  }
+  return traffic;
+}
+
+}  // namespace vtsim::sim

@@ -1,0 +1,250 @@
+// One rank of a job with tensor, pipeline or sharded data parallelism (JobPlan::model_parallel; the model is in
+// docs/large-models.md). Per iteration the rank runs its pipeline stage's schedule (models/model_partition.hpp):
+// - a forward pass of a micro-batch through a model chunk first takes the previous virtual stage's activations (the
+//   rank moves them from the sender's GPU when it asks for them: NCCL's send waits for its receiver), then runs the
+//   chunk's layers with their tensor-group collectives, on the critical path, and posts its output to the next virtual
+//   stage without waiting for it to be taken;
+// - a backward pass takes the next virtual stage's gradients, runs the layers last to first (recomputation included
+//   in their kernels, and under full recomputation the forward's collectives again) and posts its input gradients
+//   back; in the last micro-batch's backward each layer's gradient becomes ready for the data-parallel group's DDP
+//   buckets (reduce-scatter under ZeRO), which the communication actor runs while backward goes on;
+// - then the rank waits for its buckets, runs its optimizer step (over 1/d of its weights under ZeRO), and under
+//   ZeRO-1/2 allgathers its stage's updated 16-bit weights. Under ZeRO-3 a gather actor fetches each layer's
+//   weights one layer ahead of the compute, before each forward and each backward pass.
+
+#include "sim/training_job_state.hpp"
+
+namespace vtsim::sim {
+
+namespace {
+
+/// Adds `kernels`' layer `l` forward (or backward) to `stretch`.
+void add_layer(Stretch& stretch, const KernelTimes& kernels, std::size_t l, bool forward) {
+  if (forward) {
+    stretch.add(kernels.forward_s[l], kernels.forward_gpu_s[l], kernels.forward_bytes[l]);
+  } else {
+    stretch.add(kernels.backward_s[l], kernels.backward_gpu_s[l], kernels.backward_bytes[l]);
+  }
+}
+
+}  // namespace
+
+void TrainingJob::State::model_parallel_actor(int position) {
+  const auto at = static_cast<std::size_t>(position);
+  RankRuntime& rank = *ranks[at];
+  const ModelParallelPlan& mp = *plan.model_parallel;
+  const ParallelStrategy& strategy = mp.strategy;
+  const int p = strategy.pipeline;
+  const int stage = mp.rank_stage[at];
+  const int virtual_stages = static_cast<int>(mp.stages.size());
+  const std::vector<PipelinePass> passes = pipeline_schedule(strategy, stage);
+  const int chunks = virtual_stages / p;
+  // tensor_of[chunk][layer]: the rank's gradient tensor of that layer, or -1.
+  std::vector<std::vector<int>> tensor_of(static_cast<std::size_t>(chunks));
+  for (int c = 0; c < chunks; ++c) {
+    tensor_of[static_cast<std::size_t>(c)].assign(mp.stages[static_cast<std::size_t>(c * p + stage)].calls.size(), -1);
+  }
+  const std::vector<GradientTensor>& tensors = tensors_of(position);
+  for (std::size_t t = 0; t < tensors.size(); ++t) {
+    const int chunk = tensors[t].layer / kLayersPerChunk;
+    tensor_of[static_cast<std::size_t>(chunk)][static_cast<std::size_t>(tensors[t].layer % kLayersPerChunk)] =
+        static_cast<int>(t);
+  }
+  const bool reduces = strategy.data > 1 && !tensors.empty();
+  const bool gathers_per_layer = strategy.zero_stage == 3 && strategy.data > 1;
+  sg4::Host* host = plan.rank_hosts[at];
+  const int tensor_group = mp.rank_tensor_group[at];
+  const int tensor_position = mp.rank_tensor_position[at];
+  const int total = plan.warmup_iterations + plan.iterations;
+  ComputeNoise noise(plan.seed, plan.rank_streams[at], plan.step_time_cv, plan.stalls);
+  const double speed = plan.rank_speed[at];
+
+  int progress = 0;
+  for (int iteration = 0; progress < total; ++iteration) {
+    IterationRecord record;
+    next_unstarted = std::max(next_unstarted, iteration + 1);
+    if (position == 0) rank0_starts->add(1);
+    take_pauses(position, iteration, rank, record, progress);
+    rank.host_ahead_s = 0;
+    record.start_s = sg4::Engine::get_clock();
+    if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
+      gpu_idle(position);
+      sg4::this_actor::sleep_for(stall_s);
+      record.compute_s += stall_s;
+    }
+    rank.bucket_ready.assign(buckets_of(position).size(), 0);
+    rank.next_bucket = 0;
+    double factor = speed;
+
+    // Runs one tensor-group collective of the layer at hand, on the critical path.
+    const auto tensor_call = [&](const TensorCall& call) {
+      Allreduce* collective = nullptr;
+      const auto group = static_cast<std::size_t>(tensor_group);
+      switch (call.kind) {
+        case TensorCollective::all_reduce: collective = mp.tensor_all_reduce[group].get(); break;
+        case TensorCollective::all_gather: collective = mp.tensor_all_gather[group].get(); break;
+        case TensorCollective::reduce_scatter: collective = mp.tensor_reduce_scatter[group].get(); break;
+      }
+      gpu_idle(position);
+      const double from = sg4::Engine::get_clock();
+      collective->run(tensor_position, call.bytes_per_sample);  // per micro-batch (JobPlan: already scaled)
+      record.tensor_parallel_s += sg4::Engine::get_clock() - from;
+    };
+    const auto run_calls = [&](Stretch& pending, const std::vector<TensorCall>& calls) {
+      if (calls.empty()) return;
+      run_kernel(position, rank, pending.scaled(factor), record);
+      pending = Stretch{};
+      for (const TensorCall& call : calls) tensor_call(call);
+    };
+    // ZeRO-3: the layer's weights must be gathered before it runs; its start lets the next gather begin.
+    const auto gathered = [&](Stretch& pending, double bytes) {
+      if (!gathers_per_layer || bytes <= 0) return;
+      run_kernel(position, rank, pending.scaled(factor), record);
+      pending = Stretch{};
+      const long needed = rank.layers_begun.value() + 1;
+      if (rank.layers_gathered.value() < needed) {
+        gpu_idle(position);
+        const double from = sg4::Engine::get_clock();
+        rank.layers_gathered.wait_for(needed);
+        record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
+      }
+      rank.layers_begun.add(1);
+    };
+    // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU.
+    const auto receive = [&](Channel<PipeMessage>& inbox) {
+      gpu_idle(position);
+      const double from = sg4::Engine::get_clock();
+      const PipeMessage message = inbox.pop();
+      sg4::Comm::sendto(message.source, host, whole_bytes(message.bytes));
+      if (message.extra_latency_s > 0) sg4::this_actor::sleep_for(message.extra_latency_s);
+      record.pipeline_wait_s += sg4::Engine::get_clock() - from;
+    };
+
+    for (const PipelinePass& pass : passes) {
+      const int virtual_stage = pass.chunk * p + stage;
+      const StageKernels& part = mp.stages[static_cast<std::size_t>(virtual_stage)];
+      const KernelTimes& kernels = part.kernels;
+      const std::size_t layers = part.calls.size();
+      factor = speed * noise.next_multiplier();
+      Stretch pending;
+      if (pass.forward) {
+        if (virtual_stage > 0) {
+          receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)]);
+        } else {
+          // The first stage reads the micro-batch: the loader prepares them back to back beside the device.
+          rank.next_batch_ready_s += plan.data_loading_s;
+          const double asked = sg4::Engine::get_clock();
+          if (rank.next_batch_ready_s > asked) {
+            sg4::this_actor::sleep_until(rank.next_batch_ready_s);
+            record.data_wait_s += rank.next_batch_ready_s - asked;
+          }
+        }
+        for (std::size_t l = 0; l < layers; ++l) {
+          gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);
+          run_calls(pending, part.calls[l].forward_before);
+          add_layer(pending, kernels, l, true);
+          run_calls(pending, part.calls[l].forward_after);
+        }
+        run_kernel(position, rank, pending.scaled(factor), record);
+        if (virtual_stage + 1 < virtual_stages) {
+          const auto next = static_cast<std::size_t>(mp.rank_next_stage[at]);
+          ranks[next]->from_previous[static_cast<std::size_t>((virtual_stage + 1) / p)]->push(
+              {host, part.boundary_bytes, mp.p2p_extra_latency_s});
+        }
+        continue;
+      }
+      if (virtual_stage + 1 < virtual_stages) receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)]);
+      const bool last_micro = pass.micro + 1 == strategy.micro_batches;
+      for (std::size_t l = layers; l-- > 0;) {
+        gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);
+        run_calls(pending, part.calls[l].backward_before);
+        if (part.recompute_forward_calls) {
+          run_calls(pending, part.calls[l].forward_before);
+          run_calls(pending, part.calls[l].forward_after);
+        }
+        add_layer(pending, kernels, l, false);
+        run_calls(pending, part.calls[l].backward_after);
+        const int tensor = tensor_of[static_cast<std::size_t>(pass.chunk)][l];
+        if (last_micro && reduces && tensor >= 0) {
+          run_kernel(position, rank, pending.scaled(factor), record);
+          pending = Stretch{};
+          gradient_ready(iteration, rank, position, tensor);
+        }
+      }
+      run_kernel(position, rank, pending.scaled(factor), record);
+      if (virtual_stage > 0) {
+        const auto previous = static_cast<std::size_t>(mp.rank_previous_stage[at]);
+        ranks[previous]->from_next[static_cast<std::size_t>((virtual_stage - 1) / p)]->push(
+            {host, part.boundary_bytes, mp.p2p_extra_latency_s});
+      }
+    }
+
+    const double backward_end = sg4::Engine::get_clock();
+    if (reduces) {
+      gpu_idle(position);
+      rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * static_cast<long>(tensors.size()));
+    }
+    const double reduced = sg4::Engine::get_clock();
+    record.data_parallel_wait_s += reduced - backward_end;
+    rank.host_ahead_s += reduced - backward_end;
+    // The optimizer of the rank's chunks (their kernel times hold each chunk's share).
+    Stretch optimizer;
+    for (int c = 0; c < chunks; ++c) {
+      const KernelTimes& kernels = mp.stages[static_cast<std::size_t>(c * p + stage)].kernels;
+      optimizer.add(kernels.optimizer_s, kernels.optimizer_gpu_s, kernels.optimizer_bytes);
+    }
+    run_kernel(position, rank, optimizer.scaled(factor), record);
+    if (strategy.data > 1 && (strategy.zero_stage == 1 || strategy.zero_stage == 2)) {
+      // Each rank updated 1/d of the weights: the group allgathers them before the next forward.
+      gpu_idle(position);
+      const double from = sg4::Engine::get_clock();
+      mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])]->run(mp.rank_data_position[at],
+                                                                          mp.weight_bytes_per_rank);
+      record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
+    }
+    record.end_s = sg4::Engine::get_clock();
+    ++progress;
+    if (plan.checkpoint_interval > 0 && progress % plan.checkpoint_interval == 0 && !restart_pending(iteration)) {
+      gpu_idle(position);
+      sg4::this_actor::sleep_for(plan.checkpoint_write_s);
+      record.checkpoint_s = plan.checkpoint_write_s;
+      if (position == 0 && !restart_pending(iteration)) {
+        checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
+      }
+    }
+    rank.records.push_back(record);
+    if (trace != nullptr) {
+      trace->span(trace_pid, 2 * position, "iteration", record.start_s, backward_end);
+      if (reduced > backward_end) trace->span(trace_pid, 2 * position, "wait for gradients", backward_end, reduced);
+      trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
+    }
+  }
+  gpu_idle(position);
+}
+
+void TrainingJob::State::weight_gather_actor(int position) {
+  const auto at = static_cast<std::size_t>(position);
+  RankRuntime& rank = *ranks[at];
+  const ModelParallelPlan& mp = *plan.model_parallel;
+  const int p = mp.strategy.pipeline;
+  const int stage = mp.rank_stage[at];
+  Allreduce& gather = *mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])];
+  const int data_position = mp.rank_data_position[at];
+  const std::vector<PipelinePass> passes = pipeline_schedule(mp.strategy, stage);
+  long sequence = 0;  // layer passes with weights to gather, in the order the compute actor meets them
+  while (true) {
+    for (const PipelinePass& pass : passes) {
+      const std::vector<double>& bytes = mp.stages[static_cast<std::size_t>(pass.chunk * p + stage)].gather_bytes;
+      for (std::size_t k = 0; k < bytes.size(); ++k) {
+        const std::size_t l = pass.forward ? k : bytes.size() - 1 - k;
+        if (bytes[l] <= 0) continue;
+        rank.layers_begun.wait_for(sequence);  // one layer ahead of the compute
+        gather.run(data_position, bytes[l]);
+        rank.layers_gathered.add(1);
+        ++sequence;
+      }
+    }
+  }
+}
+
+}  // namespace vtsim::sim
