@@ -149,8 +149,10 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
       const Workload& stage = compute.stages[static_cast<std::size_t>(c * p + layout.rank_stage[r])].part.workload;
       for (std::size_t l = stage.layers.size(); l-- > 0;) {
         weights += stage.layers[l].parameters * gathered_per_parameter;
+        // Reduced in the weights' type: 16-bit under mixed precision (DeepSpeed's communication_data_type default).
         if (stage.layers[l].gradient_bytes() > 0) {
-          tensors.push_back({c * kLayersPerChunk + static_cast<int>(l), stage.layers[l].gradient_bytes()});
+          tensors.push_back({c * kLayersPerChunk + static_cast<int>(l),
+                             stage.layers[l].parameters * gathered_per_parameter});
         }
       }
     }
@@ -214,7 +216,7 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
     double weights = 0;
     const int stage = static_cast<int>(g) / strategy.tensor;
     for (std::size_t k = static_cast<std::size_t>(stage); k < compute.stages.size(); k += static_cast<std::size_t>(p)) {
-      gradients += compute.stages[k].part.workload.gradient_bytes();
+      gradients += compute.stages[k].part.workload.trainable_parameters() * gathered;
       weights += compute.stages[k].part.workload.parameters() * gathered;
     }
     double bytes = strategy.zero_stage >= 1 ? gradients / 2 : gradients;

@@ -109,6 +109,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
         record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
       }
       rank.layers_begun.add(1);
+      // Counted as used, not as gathered: the gather actor runs one layer into the next iteration.
+      rank.data_parallel_sent_bytes += bytes * ring_sent_fraction(strategy.data, false);
     };
     // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU.
     const auto receive = [&](Channel<PipeMessage>& inbox) {
@@ -200,6 +202,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       const double from = sg4::Engine::get_clock();
       mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])]->run(mp.rank_data_position[at],
                                                                           mp.weight_bytes_per_rank);
+      rank.data_parallel_sent_bytes += mp.weight_bytes_per_rank * ring_sent_fraction(strategy.data, false);
       record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
     }
     record.end_s = sg4::Engine::get_clock();

@@ -56,6 +56,7 @@ nlohmann::json to_json(const SimulationResult& result) {
                   {"bubble_fraction_closed_form", p.bubble_fraction_closed_form},
                   {"model_tflops_per_gpu", p.model_tflops_per_gpu},
                   {"hardware_tflops_per_gpu", p.hardware_tflops_per_gpu},
+                  {"data_parallel_sent_bytes_per_step", p.data_parallel_sent_bytes},
                   {"communication_s",
                    {{"tensor_parallel", p.tensor_parallel_s},
                     {"pipeline_wait", p.pipeline_wait_s},

@@ -88,6 +88,9 @@ struct ParallelResult {
   double tensor_parallel_s = 0;      ///< the tensor group's collectives (all on the critical path)
   double pipeline_wait_s = 0;        ///< waiting for another stage's activations or gradients: bubble + transfers
   double data_parallel_wait_s = 0;   ///< waiting for gradient buckets and ZeRO's weight gathers
+  /// Bytes rank 0 sent per step in its data group's collectives, as the engine ran them: a ring's 2 (d - 1) / d of
+  /// each gradient bucket (d - 1) / d under ZeRO, plus (d - 1) / d of each weight gather.
+  double data_parallel_sent_bytes = 0;
 };
 
 /// One job's figures.

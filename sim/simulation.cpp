@@ -258,7 +258,10 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
     operations.checkpoints += record.checkpoint_s > 0 ? 1 : 0;
     operations.lost_iterations += record.lost ? 1 : 0;
   }
-  if (config.parallelism) result.parallel = parallel_result(config, compute, records, spans, result);
+  if (config.parallelism) {
+    result.parallel = parallel_result(config, compute, records, spans, result);
+    result.parallel->data_parallel_sent_bytes = job.data_parallel_sent_bytes_per_iteration();
+  }
   return result;
 }
 

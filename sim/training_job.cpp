@@ -86,6 +86,11 @@ double TrainingJob::allreduce_bytes_per_iteration() const {
   return state_->rank_count() > 1 ? bytes : 0.0;
 }
 
+double TrainingJob::data_parallel_sent_bytes_per_iteration() const {
+  const auto& rank = *state_->ranks.front();
+  return rank.records.empty() ? 0.0 : rank.data_parallel_sent_bytes / static_cast<double>(rank.records.size());
+}
+
 double TrainingJob::allreduces_per_iteration() const {
   return static_cast<double>(state_->measured_buffers) / std::max(1, measured_iterations_run());
 }

@@ -185,6 +185,8 @@ class TrainingJob {
   double allreduce_bytes_per_iteration() const;
   /// Iterations run after warm-up (iterations run again after a failure included).
   int measured_iterations_run() const;
+  /// Model parallelism: bytes rank 0 sent per iteration in its data group's collectives (gradients, ZeRO's weights).
+  double data_parallel_sent_bytes_per_iteration() const;
   /// Allreduce calls (fusion buffers) per iteration, measured after warm-up.
   double allreduces_per_iteration() const;
 

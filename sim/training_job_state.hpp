@@ -26,6 +26,13 @@ namespace sg4 = simgrid::s4u;
 
 namespace detail {
 
+/// The fraction of a collective's buffer each of a ring's `ranks` sends: 2 (N - 1) / N for an allreduce, (N - 1) / N
+/// for a reduce-scatter or an allgather.
+inline double ring_sent_fraction(int ranks, bool allreduce) {
+  const double n = ranks;
+  return (allreduce ? 2.0 : 1.0) * (n - 1) / n;
+}
+
 /// A fusion buffer: consecutive ready gradients allreduced together.
 struct FusionBuffer {
   int iteration;
@@ -59,6 +66,8 @@ struct RankRuntime {
   Counter layers_begun;
   Counter layers_gathered;
   std::vector<int> bucket_of_tensor;  ///< model parallelism: the bucket of each of the rank's tensors
+  /// Model parallelism: bytes this rank has sent in its data group's collectives (a ring's share of each buffer).
+  double data_parallel_sent_bytes = 0;
 };
 
 /// Consecutive kernels run as one sleep: their time in all, the part of it the GPU is busy, and the bytes they move
@@ -82,6 +91,7 @@ struct Stretch {
 using detail::FusionBuffer;
 using detail::RankRuntime;
 using detail::Stretch;
+using detail::ring_sent_fraction;
 
 struct TrainingJob::State {
   JobPlan plan;
@@ -402,6 +412,10 @@ struct TrainingJob::State {
             trace->span(plan.links_trace_pid, track, plan.name + " " + name, start, end);
           }
         }
+      }
+      if (plan.model_parallel) {
+        const ParallelStrategy& strategy = plan.model_parallel->strategy;
+        rank.data_parallel_sent_bytes += buffer.bytes * ring_sent_fraction(strategy.data, strategy.zero_stage == 0);
       }
       rank.tensors_reduced.add(buffer.tensor_count);
     }
