@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
@@ -90,28 +91,29 @@ bool tcp_between_hosts(const Scenario& scenario, const JobConfig& job) {
 
 }  // namespace
 
+std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::size_t index) {
+  const JobConfig& job = scenario.jobs[index];
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  switch (scenario.virtualization.mode) {
+    case VirtualizationMode::mig: {
+      const MigProfile& profile = *find_mig_profile(gpu.id, job.mig_profile);
+      return {mig_instance(gpu, profile, job.precision), "MIG " + profile.id + " on " + gpu.name};
+    }
+    case VirtualizationMode::vgpu: {
+      const VgpuProfile& profile = *find_vgpu_profile(job.vgpu_profile);
+      return {whole_gpu(gpu, job.precision, profile.memory_bytes), "vGPU " + profile.id + " on " + gpu.name};
+    }
+    case VirtualizationMode::bare_metal:
+    case VirtualizationMode::passthrough: break;
+  }
+  return {whole_gpu(gpu, job.precision, gpu.memory_bytes), gpu.name};
+}
+
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
   JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}, {}};
-  switch (scenario.virtualization.mode) {
-    case VirtualizationMode::mig: {
-      const MigProfile& profile = *find_mig_profile(gpu.id, job.mig_profile);
-      compute.device = mig_instance(gpu, profile, job.precision);
-      compute.device_name = "MIG " + profile.id + " on " + gpu.name;
-      break;
-    }
-    case VirtualizationMode::vgpu: {
-      const VgpuProfile& profile = *find_vgpu_profile(job.vgpu_profile);
-      compute.device = whole_gpu(gpu, job.precision, profile.memory_bytes);
-      compute.device_name = "vGPU " + profile.id + " on " + gpu.name;
-      break;
-    }
-    case VirtualizationMode::bare_metal:
-    case VirtualizationMode::passthrough:
-      compute.device = whole_gpu(gpu, job.precision, gpu.memory_bytes);
-      break;
-  }
+  std::tie(compute.device, compute.device_name) = job_device(scenario, index);
   const std::string where = scenario.file + ": jobs[" + std::to_string(index) + "]";
   const int batch = job.parallelism ? job.parallelism->micro_batch_size : job.batch_per_gpu;
   if (job.parallelism) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "models/compute_fit.hpp"
 #include "models/compute_model.hpp"
@@ -40,6 +41,9 @@ struct JobCompute {
 
 /// The workload a job names: a catalog entry or its generated transformer.
 Workload job_workload(const JobConfig& job);
+
+/// The device one rank of job `index` runs on (a GPU, its vGPU profile's share or a MIG instance) and its name.
+std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::size_t index);
 
 /// Prepares job `index` of `scenario`. Throws InputError "FILE: jobs[i]: ..." when the job does not fit in its
 /// device's memory.

@@ -172,4 +172,37 @@ std::vector<std::pair<ParallelStrategy, MemoryFootprint>> strategies_that_fit(co
   return fitting;
 }
 
+std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, int host_group, int global_batch,
+                                           int max_micro_batch, Precision precision, double capacity_bytes) {
+  const TransformerShape& shape = workload.transformer;
+  std::vector<PlanCandidate> candidates;
+  if (shape.layers <= 0) return candidates;
+  for (int t : divisors(host_group)) {
+    if (gpus % t != 0 || shape.heads % t != 0) continue;
+    for (int p : divisors(gpus / t)) {
+      const int d = gpus / (t * p);
+      if (shape.layers % p != 0 || global_batch % d != 0) continue;
+      const int per_replica = global_batch / d;
+      for (int b = 1; b <= max_micro_batch && per_replica % b == 0; b *= 2) {
+        for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
+          for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
+            ParallelStrategy strategy;
+            strategy.tensor = t;
+            strategy.pipeline = p;
+            strategy.data = d;
+            strategy.zero_stage = z;
+            strategy.micro_batch_size = b;
+            strategy.micro_batches = per_replica / b;
+            strategy.recompute = recompute;
+            strategy.sequence_parallel = t > 1;
+            const MemoryFootprint memory = strategy_memory(workload, strategy, precision);
+            candidates.push_back({strategy, memory, memory.total_bytes() <= capacity_bytes});
+          }
+        }
+      }
+    }
+  }
+  return candidates;
+}
+
 }  // namespace vtsim

@@ -108,4 +108,20 @@ std::vector<std::pair<ParallelStrategy, MemoryFootprint>> strategies_that_fit(co
                                                                              double capacity_bytes,
                                                                              std::size_t limit);
 
+/// One configuration a planner considers: a strategy, its memory per GPU, and whether that fits.
+struct PlanCandidate {
+  ParallelStrategy strategy;
+  MemoryFootprint memory;
+  bool fits = false;
+};
+
+/// Every configuration of a transformer over `gpus` GPUs that trains `global_batch` sequences per step: tensor t
+/// dividing `host_group` (the job's GPUs on each of its hosts: tensor groups stay inside a host) and the heads,
+/// pipeline p dividing the rest and the layers, data d = gpus / (t p) dividing the global batch; micro-batch sizes the
+/// powers of two up to `max_micro_batch` that divide a replica's share; ZeRO 0-3 when d > 1; no, selective and full
+/// recomputation; sequence parallelism whenever t > 1; the 1F1B schedule. Each with its memory against
+/// `capacity_bytes`. Empty for a workload that is not a transformer.
+std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, int host_group, int global_batch,
+                                           int max_micro_batch, Precision precision, double capacity_bytes);
+
 }  // namespace vtsim

@@ -46,6 +46,7 @@ int main(int argc, char** argv) {
       vtsim::tools::add_plot_command(app),
       vtsim::tools::add_validate_command(app),
       vtsim::tools::add_collectives_command(app),
+      vtsim::tools::add_plan_command(app),
   };
 
   try {

@@ -1,0 +1,279 @@
+#include "tools/plan_command.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "models/error.hpp"
+#include "models/job_compute.hpp"
+#include "models/parallel_strategy.hpp"
+#include "models/units.hpp"
+#include "tools/check_command.hpp"
+#include "tools/cli_checks.hpp"
+#include "tools/command.hpp"
+#include "tools/point_runner.hpp"
+#include "tools/text_table.hpp"
+#include "tools/worker_pool.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+using nlohmann::json;
+
+std::size_t job_index(const Scenario& scenario, const std::string& name) {
+  if (name.empty()) return 0;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    if (scenario.jobs[j].name == name) return j;
+  }
+  throw InputError("--job: no job named '" + name + "' in " + scenario.file);
+}
+
+/// Samples per optimizer step of a job as the scenario states it.
+int global_batch(const JobConfig& job) {
+  if (job.parallelism) return job.parallelism->data * job.batch_per_gpu;
+  return static_cast<int>(job.gpu_ids.size()) * job.batch_per_gpu * job.gradient_accumulation;
+}
+
+/// The greatest common divisor of the job's GPU counts on its hosts: a tensor group must fit each host whole.
+int host_group(const Scenario& scenario, const JobConfig& job) {
+  int group = 0;
+  for (const auto& [host, ranks] : ranks_per_host(job, scenario.cluster.host.gpus)) group = std::gcd(group, ranks);
+  return std::max(group, 1);
+}
+
+/// The overrides that turn job `index` into `strategy` over the same global batch.
+std::vector<std::string> strategy_overrides(std::size_t index, const ParallelStrategy& s, int global, int iterations) {
+  const std::string job = "jobs[" + std::to_string(index) + "].";
+  const json parallelism = {{"tensor", s.tensor},
+                            {"pipeline", s.pipeline},
+                            {"zero_stage", s.zero_stage},
+                            {"micro_batch_size", s.micro_batch_size},
+                            {"recompute", std::string(to_string(s.recompute))},
+                            {"sequence_parallel", s.sequence_parallel}};
+  return {job + "parallelism=" + parallelism.dump(),
+          job + "batch_per_gpu=" + std::to_string(global / s.data),
+          job + "global_batch=null",
+          job + "gradient_accumulation=null",
+          job + "horovod=null",
+          job + "data_parallel=pytorch_ddp",
+          job + "iterations=" + std::to_string(iterations),
+          job + "warmup_iterations=1"};
+}
+
+double gib(double bytes) { return bytes / units::kBytesPerGiB; }
+
+/// What one simulated configuration reports, for the ranking.
+json summary_of(const json& result, std::size_t index) {
+  const json& job = result["jobs"][index];
+  const json& parallel = job["parallelism"];
+  return {{"step_time_s", job["step_time_s"]["mean"]},
+          {"samples_per_s", job["samples_per_s"]},
+          {"model_tflops_per_gpu", parallel["model_tflops_per_gpu"]},
+          {"compute_s", job["breakdown_s"]["compute"]},
+          {"tensor_parallel_s", parallel["communication_s"]["tensor_parallel"]},
+          {"pipeline_wait_s", parallel["communication_s"]["pipeline_wait"]},
+          {"data_parallel_wait_s", parallel["communication_s"]["data_parallel_wait"]}};
+}
+
+/// Why `best` beats `next`: the parts of the step in which they differ most, largest first.
+std::string why_best(const json& best, const json& next) {
+  struct Part {
+    const char* key;
+    const char* what;
+  };
+  const Part parts[] = {{"compute_s", "computing"},
+                        {"tensor_parallel_s", "in tensor-parallel collectives"},
+                        {"pipeline_wait_s", "waiting for other pipeline stages"},
+                        {"data_parallel_wait_s", "waiting for data-parallel collectives"}};
+  std::vector<std::pair<double, std::string>> differences;
+  for (const Part& part : parts) {
+    const double a = best[part.key].get<double>();
+    const double b = next[part.key].get<double>();
+    if (std::abs(a - b) < 1e-3 * next["step_time_s"].get<double>()) continue;
+    char text[200];
+    std::snprintf(text, sizeof text, "%.3g s %s against %.3g s", a, part.what, b);
+    differences.emplace_back(b - a, text);
+  }
+  std::sort(differences.begin(), differences.end(),
+            [](const auto& x, const auto& y) { return std::abs(x.first) > std::abs(y.first); });
+  char head[300];
+  std::snprintf(head, sizeof head, "%s is %.1f%% faster than %s per step: ",
+                best["strategy"].get<std::string>().c_str(),
+                100.0 * (next["step_time_s"].get<double>() / best["step_time_s"].get<double>() - 1.0),
+                next["strategy"].get<std::string>().c_str());
+  std::string text = head;
+  if (differences.empty()) return text + "the two steps differ by less than 0.1% in every part";
+  for (std::size_t k = 0; k < differences.size(); ++k) text += (k == 0 ? "" : "; ") + differences[k].second;
+  return text;
+}
+
+}  // namespace
+
+json plan_command(const PlanRequest& request, std::ostream& out) {
+  const Scenario scenario = load_scenario_or_default(request.scenario_file, request.overrides);
+  const std::size_t index = job_index(scenario, request.job);
+  const JobConfig& job = scenario.jobs[index];
+  if (job.idle) throw InputError(scenario.file + ": " + job.json_path + ": an idle job has nothing to plan");
+  const Workload workload = job_workload(job);
+  if (workload.transformer.layers <= 0) {
+    throw InputError(scenario.file + ": " + job.json_path + ": " + workload.id +
+                     " is not a transformer: only data parallelism splits it (vtsim plan splits transformers)");
+  }
+  const int gpus = static_cast<int>(job.gpu_ids.size());
+  const int global = global_batch(job);
+  const auto [device, device_name] = job_device(scenario, index);
+  const std::vector<PlanCandidate> candidates =
+      plan_candidates(workload, gpus, host_group(scenario, job), global, request.max_micro_batch, job.precision,
+                      device.memory_bytes);
+
+  std::vector<Scenario> fitting;
+  std::vector<const PlanCandidate*> fitting_candidates;
+  // Per split (t, p): its configurations, those that do not fit, and the smallest footprint among these (the closest
+  // miss), to say why they do not.
+  struct SplitMisses {
+    int configurations = 0;
+    int misses = 0;
+    const PlanCandidate* closest = nullptr;
+  };
+  std::map<std::pair<int, int>, SplitMisses> misses;
+  for (const PlanCandidate& candidate : candidates) {
+    SplitMisses& split = misses[{candidate.strategy.tensor, candidate.strategy.pipeline}];
+    ++split.configurations;
+    if (!candidate.fits) {
+      ++split.misses;
+      const PlanCandidate*& closest = split.closest;
+      if (closest == nullptr || candidate.memory.total_bytes() < closest->memory.total_bytes()) closest = &candidate;
+      continue;
+    }
+    std::vector<std::string> overrides = request.overrides;
+    for (std::string& assignment : strategy_overrides(index, candidate.strategy, global, request.iterations)) {
+      overrides.push_back(std::move(assignment));
+    }
+    fitting.push_back(load_scenario_or_default(request.scenario_file, overrides));
+    fitting_candidates.push_back(&candidate);
+  }
+
+  std::vector<json> results(fitting.size());
+  WorkerPoolTasks tasks;
+  tasks.work = [&](std::size_t k) {
+    try {
+      return summary_of(simulate_point(fitting[k]), index).dump();
+    } catch (const std::exception& error) {
+      return json{{"error", error.what()}}.dump();
+    }
+  };
+  tasks.on_worker_death = [](std::size_t, const std::string& why) { return json{{"error", why}}.dump(); };
+  tasks.on_answers = [&](const std::vector<std::pair<std::size_t, std::string>>& answers) {
+    for (const auto& [k, line] : answers) results[k] = json::parse(line);
+  };
+  std::vector<std::size_t> all(fitting.size());
+  std::iota(all.begin(), all.end(), std::size_t{0});
+  const int workers = request.workers > 0 ? std::min(request.workers, available_cpus()) : available_cpus();
+  if (!fitting.empty()) run_worker_pool(all, workers, tasks);
+
+  json ranked = json::array();
+  json failed = json::array();
+  for (std::size_t k = 0; k < results.size(); ++k) {
+    json entry = results[k];
+    entry["strategy"] = describe(fitting_candidates[k]->strategy);
+    entry["memory_per_gpu_gib"] = gib(fitting_candidates[k]->memory.total_bytes());
+    (entry.contains("error") ? failed : ranked).push_back(entry);
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const json& a, const json& b) {
+    return a["samples_per_s"].get<double>() > b["samples_per_s"].get<double>();
+  });
+  json not_fitting = json::array();
+  for (const auto& [split, count] : misses) {
+    if (count.misses == 0) continue;
+    not_fitting.push_back({{"tensor", split.first},
+                           {"pipeline", split.second},
+                           {"data", gpus / (split.first * split.second)},
+                           {"configurations", count.configurations},
+                           {"not_fitting", count.misses},
+                           {"closest_miss_gib", gib(count.closest->memory.total_bytes())},
+                           {"closest_miss", describe(count.closest->strategy)}});
+  }
+  json answer = {{"scenario", scenario.name},
+                 {"job", job.name},
+                 {"workload", workload.id},
+                 {"gpus", gpus},
+                 {"global_batch", global},
+                 {"device", device_name},
+                 {"device_memory_gib", gib(device.memory_bytes)},
+                 {"configurations_considered", candidates.size()},
+                 {"ranked", ranked},
+                 {"failed", failed},
+                 {"not_fitting", not_fitting}};
+  if (ranked.size() >= 2) answer["why_the_best_wins"] = why_best(ranked[0], ranked[1]);
+  if (request.json) {
+    out << answer.dump(2) << '\n';
+    return answer;
+  }
+
+  out << "plan for job " << job.name << ": " << workload.name << ", " << gpus << " GPUs (" << device_name << ", "
+      << format_number(gib(device.memory_bytes), 3) << " GiB), global batch " << global << "\n"
+      << candidates.size() << " configurations considered, " << fitting.size() << " fit in memory and were simulated ("
+      << request.iterations << " measured iteration" << (request.iterations == 1 ? "" : "s") << " each)\n\n";
+  TextTable table({"rank", "configuration", "step (s)", "samples/s", "TFLOP/s/GPU", "GiB/GPU", "TP comm (s)",
+                   "PP wait (s)", "DP wait (s)"});
+  for (std::size_t k = 0; k < ranked.size(); ++k) {
+    const json& r = ranked[k];
+    table.add_row({std::to_string(k + 1), r["strategy"].get<std::string>(), format_number(r["step_time_s"], 4),
+                   format_number(r["samples_per_s"], 4), format_number(r["model_tflops_per_gpu"], 3),
+                   format_number(r["memory_per_gpu_gib"], 3), format_number(r["tensor_parallel_s"], 3),
+                   format_number(r["pipeline_wait_s"], 3), format_number(r["data_parallel_wait_s"], 3)});
+  }
+  table.print(out);
+  if (answer.contains("why_the_best_wins")) {
+    out << "\nwhy the best wins: " << answer["why_the_best_wins"].get<std::string>() << '\n';
+  }
+  if (!not_fitting.empty()) {
+    out << "\nwhy the others were not simulated: they need more than the " << format_number(gib(device.memory_bytes), 3)
+        << " GiB of a GPU (the closest miss of each split):\n";
+    for (const json& miss : not_fitting) {
+      out << "  TP " << miss["tensor"].get<int>() << " x PP " << miss["pipeline"].get<int>() << " x DP "
+          << miss["data"].get<int>() << ": " << miss["not_fitting"].get<int>() << " of "
+          << miss["configurations"].get<int>() << " do not fit; closest " << format_number(miss["closest_miss_gib"], 3)
+          << " GiB (" << miss["closest_miss"].get<std::string>() << ")\n";
+    }
+  }
+  for (const json& f : failed) {
+    out << "failed: " << f["strategy"].get<std::string>() << ": " << f["error"].get<std::string>() << '\n';
+  }
+  if (ranked.empty()) {
+    throw InputError(scenario.file + ": " + job.json_path + ": no configuration of its " + std::to_string(gpus) +
+                     " GPUs fits " + workload.name + " at global batch " + std::to_string(global) +
+                     ": use more GPUs or larger ones");
+  }
+  return answer;
+}
+
+Command add_plan_command(CLI::App& parent) {
+  auto request = std::make_shared<PlanRequest>();
+  auto format = std::make_shared<std::string>("table");
+  CLI::App* app = parent.add_subcommand(
+      "plan", "Rank the tensor x pipeline x data splits, ZeRO stages, micro-batches and recomputation that fit a "
+              "transformer job, by simulated throughput");
+  app->add_option("scenario", request->scenario_file, "Scenario JSON file (the built-in default when omitted)")
+      ->check(non_empty_scenario_file());
+  app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
+      ->allow_extra_args(false)
+      ->check(assignment_check());
+  app->add_option("--job", request->job, "The job to plan, by name (default: the first)");
+  app->add_option("--workers", request->workers, "Worker processes (default: the CPUs available)")
+      ->check(CLI::Range(1, 4096));
+  app->add_option("--max-micro-batch", request->max_micro_batch, "Largest micro-batch size tried (default 8)")
+      ->check(CLI::Range(1, 1 << 20));
+  app->add_option("--iterations", request->iterations, "Measured iterations per configuration (default 1)")
+      ->check(CLI::Range(1, 1000));
+  app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  return {app, [request, format] {
+            request->json = *format == "json";
+            plan_command(*request, std::cout);
+          }};
+}
+
+}  // namespace vtsim::tools
