@@ -96,6 +96,11 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
              format_number(j["memory_per_gpu"]["device_capacity_gib"], 3);
     });
     if (parallel) {
+      row("  weights / gradients / optimizer / activations (GiB)", [](const json& j) {
+        const json& m = j["memory_per_gpu"];
+        return format_number(m["weights_gib"], 3) + " / " + format_number(m["gradients_gib"], 3) + " / " +
+               format_number(m["optimizer_gib"], 3) + " / " + format_number(m["activations_gib"], 3);
+      });
       row("parallelism", [](const json& j) { return text(j["parallelism"]["strategy"]); });
       row("model / hardware TFLOP/s per GPU", [](const json& j) {
         return format_number(j["parallelism"]["model_tflops_per_gpu"], 4) + " / " +

@@ -42,6 +42,12 @@ const std::vector<JobFigure>& trailing_job_figures() {
       {"memory_capacity_gib", {"memory_per_gpu", "device_capacity_gib"}},
       {"time_to_train_s", {"operations", "time_to_train_s"}},
       {"time_to_train_without_events_s", {"operations", "time_to_train_without_events_s"}},
+      // Jobs with tensor, pipeline or sharded parallelism (empty for the others).
+      {"parallelism", {"parallelism", "strategy"}},
+      {"model_tflops_per_gpu", {"parallelism", "model_tflops_per_gpu"}},
+      {"tensor_parallel_s", {"parallelism", "communication_s", "tensor_parallel"}},
+      {"pipeline_wait_s", {"parallelism", "communication_s", "pipeline_wait"}},
+      {"data_parallel_wait_s", {"parallelism", "communication_s", "data_parallel_wait"}},
   };
   return figures;
 }

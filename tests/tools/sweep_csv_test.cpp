@@ -54,7 +54,8 @@ TEST(SweepCsvLayout, OneJobGivesUnprefixedColumns) {
                         "single_gpu_samples_per_s", "scaling_efficiency", "compute_s", "interference_s",
                         "straggler_wait_s", "exposed_communication_s", "allreduce_bytes_per_step", "allreduce_calls_per_step",
                         "memory_total_gib", "memory_capacity_gib", "time_to_train_s",
-                        "time_to_train_without_events_s", "error"}));
+                        "time_to_train_without_events_s", "parallelism", "model_tflops_per_gpu",
+                        "tensor_parallel_s", "pipeline_wait_s", "data_parallel_wait_s", "error"}));
   const std::vector<std::string> row = layout.row(ok);
   EXPECT_EQ(row[2], "2");
   EXPECT_EQ(row[3], "a");
@@ -73,23 +74,24 @@ TEST(SweepCsvLayout, SeveralJobsGiveAggregatesAndPrefixedColumns) {
   layout.add(two);
   layout.add(one);
   const std::vector<std::string> header = layout.header();
-  // point, id, 1 parameter, 3 aggregates, 2 jobs x 23 per-job columns (15 + scheduler_wait_s + 6 +
+  // point, id, 1 parameter, 3 aggregates, 2 jobs x 28 per-job columns (15 + scheduler_wait_s + 6 + 5 parallelism +
   // slowdown_vs_alone), error.
-  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 23u + 1u);
+  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 28u + 1u);
   EXPECT_EQ(header[3], "jobs");
   EXPECT_EQ(header[4], "total_samples_per_s");
   EXPECT_EQ(header[5], "jain_fairness");
   EXPECT_EQ(header[6], "job0.job");
   EXPECT_EQ(header[6 + 15], "job0.scheduler_wait_s");
-  EXPECT_EQ(header[6 + 22], "job0.slowdown_vs_alone");
-  EXPECT_EQ(header[6 + 23], "job1.job");
+  EXPECT_EQ(header[6 + 22], "job0.parallelism");
+  EXPECT_EQ(header[6 + 27], "job0.slowdown_vs_alone");
+  EXPECT_EQ(header[6 + 28], "job1.job");
   const std::vector<std::string> row = layout.row(two);
   EXPECT_EQ(row[3], "2");
   EXPECT_EQ(row[4], "400.0");
   EXPECT_EQ(std::stod(row[5]), 0.9);  // Jain's index of the efficiencies 1 and 0.5, as above
-  EXPECT_EQ(row[6 + 23], "t-2");
+  EXPECT_EQ(row[6 + 28], "t-2");
   const std::vector<std::string> short_row = layout.row(one);
-  EXPECT_EQ(short_row[6 + 23], "");  // a point with one job leaves job1's columns empty
+  EXPECT_EQ(short_row[6 + 28], "");  // a point with one job leaves job1's columns empty
 }
 
 TEST(SweepCsvLayout, UsesTheResultsOwnFairnessWhenItHasOne) {
