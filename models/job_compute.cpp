@@ -64,9 +64,10 @@ KernelTimes stage_kernels(const StagePart& part, const ParallelStrategy& strateg
                           const DeviceCompute& device, const ComputeParameters& parameters) {
   KernelTimes times = kernel_times(part.workload, strategy.micro_batch_size, precision, device, parameters);
   for (std::size_t l = 0; l < part.workload.layers.size(); ++l) {
-    const bool rerun = strategy.recompute == Recompute::full ||
-                       (strategy.recompute == Recompute::selective &&
-                        part.workload.layers[l].name.ends_with(".attn.core"));
+    // Megatron-LM recomputes the transformer layers, not the embedding, LM head and loss around them.
+    const Layer& layer = part.workload.layers[l];
+    const bool rerun = (strategy.recompute == Recompute::full && is_block_layer(layer)) ||
+                       (strategy.recompute == Recompute::selective && layer.name.ends_with(".attn.core"));
     if (!rerun) continue;
     times.backward_s[l] += times.forward_s[l];
     times.backward_gpu_s[l] += times.forward_gpu_s[l];

@@ -21,10 +21,8 @@ bool ends_with(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-bool in_block(const Layer& layer) { return layer.block.rfind("block", 0) == 0; }
-
 Split split_of(const Layer& layer, const TransformerShape& shape) {
-  if (in_block(layer)) {
+  if (is_block_layer(layer)) {
     if (ends_with(layer.name, ".attn.qkv") || ends_with(layer.name, ".mlp.fc1")) return Split::column;
     if (ends_with(layer.name, ".attn.proj") || ends_with(layer.name, ".mlp.fc2")) return Split::row;
     if (ends_with(layer.name, ".attn.core") || ends_with(layer.name, ".mlp.gelu")) return Split::heads;
@@ -93,6 +91,8 @@ std::pair<Layer, LayerCalls> split_layer(const Layer& layer, const ParallelStrat
 
 }  // namespace
 
+bool is_block_layer(const Layer& layer) { return layer.block.rfind("block", 0) == 0; }
+
 std::string partition_problem(const Workload& workload, const ParallelStrategy& strategy) {
   const TransformerShape& shape = workload.transformer;
   if (shape.layers <= 0) return workload.id + " is not a transformer: only data parallelism splits it";
@@ -132,10 +132,10 @@ std::vector<StagePart> partition_model(const Workload& workload, const ParallelS
   std::string current;
   for (std::size_t l = 0; l < workload.layers.size(); ++l) {
     const Layer& layer = workload.layers[l];
-    if (in_block(layer) && layer.block != current) {
+    if (is_block_layer(layer) && layer.block != current) {
       current = layer.block;
       ++block;
-    } else if (!in_block(layer) && block >= 0) {
+    } else if (!is_block_layer(layer) && block >= 0) {
       block = shape.layers;
     }
     const int stage = std::clamp(block < 0 ? 0 : block / blocks_per_stage, 0, stages - 1);

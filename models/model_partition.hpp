@@ -55,6 +55,9 @@ struct StagePart {
   double boundary_bytes_per_sample = 0;
 };
 
+/// Whether `layer` belongs to a transformer block ("block0" ...), not the embedding or the head around them.
+bool is_block_layer(const Layer& layer);
+
 /// What makes `strategy` impossible for `workload` ("" when it is possible): not a transformer, layers not a
 /// multiple of p v, heads not a multiple of t, interleaving without p >= 2 and m a multiple of p.
 std::string partition_problem(const Workload& workload, const ParallelStrategy& strategy);

@@ -96,7 +96,9 @@ double tensor_parallel_bytes_per_layer(const TransformerShape& shape, int micro_
                                        double element_bytes);
 
 /// Bytes one data-parallel rank sends per optimizer step for gradients of `parameters` elements of `element_bytes`:
-/// a ring allreduce's 2 (d - 1) / d of them for ZeRO stages 0-2, 1.5 times that for stage 3.
+/// a ring allreduce's 2 (d - 1) / d of them for ZeRO stages 0-2, 1.5 times that for stage 3: one micro-batch per step
+/// (ZERO's count). With m micro-batches stages 2 and 3 reduce-scatter each one's gradients and stage 3 gathers the
+/// weights 2m times: (m + 1) / 2 and 3m / 2 times a plain allreduce (as sim/ runs them).
 double data_parallel_bytes(double parameters, double element_bytes, int data, int zero_stage);
 
 /// Strategies over `gpus` GPUs (`gpus_per_host` per host: tensor groups stay inside a host) that fit `capacity_bytes`

@@ -120,7 +120,9 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
         for (TensorCall& call : *list) call.bytes_per_sample *= b;  // now per micro-batch
       }
     }
-    kernels.recompute_forward_calls = strategy.recompute == Recompute::full;
+    for (const Layer& layer : stage.part.workload.layers) {
+      kernels.rerun_forward_calls.push_back(strategy.recompute == Recompute::full && is_block_layer(layer));
+    }
     if (strategy.zero_stage == 3) {
       for (const Layer& layer : stage.part.workload.layers) {
         kernels.gather_bytes.push_back(layer.parameters * gathered_per_parameter);
@@ -161,7 +163,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
     plan->rank_buckets.push_back(
         ddp_buckets_in_backward_order(bytes, job.ddp.first_bucket_bytes, job.ddp.bucket_cap_bytes));
     plan->rank_tensors.push_back(std::move(tensors));
-    if (r == 0) plan->weight_bytes_per_rank = weights;
+    plan->rank_weight_bytes.push_back(weights);
   }
 
   // The groups' collectives, each run as NCCL chooses for its own communicator.
@@ -210,8 +212,7 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
   };
   const double gathered = gathered_bytes_per_parameter(compute.workload, job.precision);
   for (std::size_t g = 0; g < layout.data_groups.size(); ++g) {
-    // Data group g holds stage g / t's chunks: their gradients, and under ZeRO their weights gathered (once per step
-    // for stages 1-2, in allreduce equivalents half their bytes; per pass and micro-batch under stage 3).
+    // Data group g holds stage g / t's chunks: their gradients, and under ZeRO their weights.
     double gradients = 0;
     double weights = 0;
     const int stage = static_cast<int>(g) / strategy.tensor;
@@ -219,9 +220,16 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
       gradients += compute.stages[k].part.workload.trainable_parameters() * gathered;
       weights += compute.stages[k].part.workload.parameters() * gathered;
     }
-    double bytes = strategy.zero_stage >= 1 ? gradients / 2 : gradients;
-    if (strategy.zero_stage == 1 || strategy.zero_stage == 2) bytes += weights / 2;
-    if (strategy.zero_stage == 3) bytes += weights / 2 * 2 * strategy.micro_batches;
+    // In allreduce equivalents (a reduce-scatter or an allgather moves half an allreduce's bytes): ZeRO-2 and 3
+    // reduce-scatter every micro-batch's gradients, ZeRO-3 gathers the weights before each pass.
+    const double m = strategy.micro_batches;
+    double bytes = gradients;
+    switch (strategy.zero_stage) {
+      case 1: bytes = gradients / 2 + weights / 2; break;
+      case 2: bytes = m * gradients / 2 + weights / 2; break;
+      case 3: bytes = m * gradients / 2 + 2 * m * weights / 2; break;
+      default: break;
+    }
     add_group(layout.data_groups[g], bytes);
   }
   for (std::size_t g = 0; g < layout.tensor_groups.size(); ++g) {
@@ -241,10 +249,12 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
       const int next = layout.rank_next_stage[r];
       const int from = layout.rank_gpu[r];
       const int to = layout.rank_gpu[static_cast<std::size_t>(next)];
+      // From the last stage back to the first only between chunks: one boundary fewer than the chunks.
       const bool wraps = layout.rank_stage[r] == p - 1;
-      if (wraps && compute.stages.size() == static_cast<std::size_t>(p)) continue;  // no chunk after the last stage
-      traffic.push_back({{from, to, 0}, per_boundary});
-      traffic.push_back({{to, from, 0}, per_boundary});
+      const double bytes = wraps ? per_boundary * (chunks - 1) / chunks : per_boundary;
+      if (bytes <= 0) continue;
+      traffic.push_back({{from, to, 0}, bytes});
+      traffic.push_back({{to, from, 0}, bytes});
     }
   }
   return traffic;

@@ -12,6 +12,8 @@
 //   ZeRO-1/2 allgathers its stage's updated 16-bit weights. Under ZeRO-3 a gather actor fetches each layer's
 //   weights one layer ahead of the compute, before each forward and each backward pass.
 
+#include <map>
+
 #include "sim/training_job_state.hpp"
 
 namespace vtsim::sim {
@@ -51,6 +53,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
         static_cast<int>(t);
   }
   const bool reduces = strategy.data > 1 && !tensors.empty();
+  const bool reduces_every_micro_batch = strategy.zero_stage >= 2;
+  const long reductions_per_iteration =
+      static_cast<long>(tensors.size()) * (reduces_every_micro_batch ? strategy.micro_batches : 1);
   const bool gathers_per_layer = strategy.zero_stage == 3 && strategy.data > 1;
   sg4::Host* host = plan.rank_hosts[at];
   const int tensor_group = mp.rank_tensor_group[at];
@@ -72,8 +77,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
       sg4::this_actor::sleep_for(stall_s);
       record.compute_s += stall_s;
     }
-    rank.bucket_ready.assign(buckets_of(position).size(), 0);
-    rank.next_bucket = 0;
+    // DDP's buckets per micro-batch whose gradients are reduced: the last one, or under ZeRO-2/3 every one (the
+    // gradients are sharded, so each micro-batch's are reduce-scattered as backward makes them).
+    std::map<int, std::pair<std::vector<int>, std::size_t>> micro_buckets;
     double factor = speed;
 
     // Runs one tensor-group collective of the layer at hand, on the critical path.
@@ -156,21 +162,23 @@ void TrainingJob::State::model_parallel_actor(int position) {
         continue;
       }
       if (virtual_stage + 1 < virtual_stages) receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)]);
-      const bool last_micro = pass.micro + 1 == strategy.micro_batches;
+      const bool reduced_now = pass.micro + 1 == strategy.micro_batches || reduces_every_micro_batch;
       for (std::size_t l = layers; l-- > 0;) {
         gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);
         run_calls(pending, part.calls[l].backward_before);
-        if (part.recompute_forward_calls) {
+        if (part.rerun_forward_calls[l] != 0) {
           run_calls(pending, part.calls[l].forward_before);
           run_calls(pending, part.calls[l].forward_after);
         }
         add_layer(pending, kernels, l, false);
         run_calls(pending, part.calls[l].backward_after);
         const int tensor = tensor_of[static_cast<std::size_t>(pass.chunk)][l];
-        if (last_micro && reduces && tensor >= 0) {
+        if (reduced_now && reduces && tensor >= 0) {
           run_kernel(position, rank, pending.scaled(factor), record);
           pending = Stretch{};
-          gradient_ready(iteration, rank, position, tensor);
+          auto& [ready, next] = micro_buckets[pass.micro];
+          if (ready.empty()) ready.assign(buckets_of(position).size(), 0);
+          bucket_gradient_ready(iteration, rank, position, tensor, ready, next);
         }
       }
       run_kernel(position, rank, pending.scaled(factor), record);
@@ -184,7 +192,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
     const double backward_end = sg4::Engine::get_clock();
     if (reduces) {
       gpu_idle(position);
-      rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * static_cast<long>(tensors.size()));
+      rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * reductions_per_iteration);
     }
     const double reduced = sg4::Engine::get_clock();
     record.data_parallel_wait_s += reduced - backward_end;
@@ -200,9 +208,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
       // Each rank updated 1/d of the weights: the group allgathers them before the next forward.
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();
-      mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])]->run(mp.rank_data_position[at],
-                                                                          mp.weight_bytes_per_rank);
-      rank.data_parallel_sent_bytes += mp.weight_bytes_per_rank * ring_sent_fraction(strategy.data, false);
+      const double weights = mp.rank_weight_bytes[at];
+      mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])]->run(mp.rank_data_position[at], weights);
+      rank.data_parallel_sent_bytes += weights * ring_sent_fraction(strategy.data, false);
       record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
     }
     record.end_s = sg4::Engine::get_clock();

@@ -122,11 +122,11 @@ bool overlaps(const IterationSpan& span, const std::vector<std::pair<double, dou
                      [&](const auto& window) { return span.begin_s < window.second && span.end_s > window.first; });
 }
 
-/// What a job with parallelism reports beyond the common figures, over the iterations `result` counted (those of
-/// `spans` that `result.step_times_s` holds, matched by their length).
+/// What a job with parallelism reports beyond the common figures, over the iterations `counted` (those whose steps
+/// `result` holds).
 ParallelResult parallel_result(const JobConfig& config, const JobCompute& compute,
                                const std::vector<std::vector<IterationRecord>>& records,
-                               const std::vector<IterationSpan>& spans, const JobResult& result) {
+                               const std::vector<std::size_t>& counted, const JobResult& result) {
   const ParallelStrategy& strategy = *config.parallelism;
   ParallelResult parallel;
   parallel.strategy = describe(strategy);
@@ -158,23 +158,18 @@ ParallelResult parallel_result(const JobConfig& config, const JobCompute& comput
   double tensor_s = 0;
   double pipeline_s = 0;
   double data_s = 0;
-  double counted = 0;
-  for (std::size_t k = static_cast<std::size_t>(config.warmup_iterations); k < spans.size(); ++k) {
-    const double length = spans[k].end_s - spans[k].begin_s;
-    if (std::find(result.step_times_s.begin(), result.step_times_s.end(), length) == result.step_times_s.end()) {
-      continue;
-    }
+  for (std::size_t k : counted) {
     for (const auto& rank : records) {
       tensor_s += rank[k].tensor_parallel_s;
       pipeline_s += rank[k].pipeline_wait_s;
       data_s += rank[k].data_parallel_wait_s;
-      counted += 1;
     }
   }
-  if (counted > 0) {
-    parallel.tensor_parallel_s = tensor_s / counted;
-    parallel.pipeline_wait_s = pipeline_s / counted;
-    parallel.data_parallel_wait_s = data_s / counted;
+  const double rank_iterations = static_cast<double>(counted.size() * records.size());
+  if (rank_iterations > 0) {
+    parallel.tensor_parallel_s = tensor_s / rank_iterations;
+    parallel.pipeline_wait_s = pipeline_s / rank_iterations;
+    parallel.data_parallel_wait_s = data_s / rank_iterations;
   }
   return parallel;
 }
@@ -200,11 +195,13 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   double scheduler_wait_sum = 0;
   double data_wait_sum = 0;
   double straggler_sum = 0;
+  std::vector<std::size_t> counted;  // the iterations the figures cover
   for (const bool undisturbed_only : {true, false}) {
     for (std::size_t k = static_cast<std::size_t>(config.warmup_iterations); k < spans.size(); ++k) {
       const bool in_window = spans[k].end_s <= window_end_s * (1 + 1e-12) || result.step_times_s.empty();
       if (!in_window || (undisturbed_only && (spans[k].operated || overlaps(spans[k], precopy_windows)))) continue;
       result.step_times_s.push_back(spans[k].end_s - spans[k].begin_s);
+      counted.push_back(k);
       double slowest = 0;
       for (const auto& rank : records) slowest = std::max(slowest, rank[k].compute_s);
       for (const auto& rank : records) {
@@ -259,7 +256,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
     operations.lost_iterations += record.lost ? 1 : 0;
   }
   if (config.parallelism) {
-    result.parallel = parallel_result(config, compute, records, spans, result);
+    result.parallel = parallel_result(config, compute, records, counted, result);
     result.parallel->data_parallel_sent_bytes = job.data_parallel_sent_bytes_per_iteration();
   }
   return result;

@@ -86,7 +86,8 @@ struct GradientTensor {
 struct StageKernels {
   KernelTimes kernels;                     ///< one micro-batch; recomputation included in backward
   std::vector<LayerCalls> calls;           ///< per layer; bytes already per micro-batch
-  bool recompute_forward_calls = false;    ///< full recomputation: backward runs the forward's collectives again
+  /// Per layer: full recomputation reruns its forward, collectives included, in backward (transformer blocks only).
+  std::vector<char> rerun_forward_calls;
   std::vector<double> gather_bytes;        ///< ZeRO-3: per layer, its sharded weights gathered before each pass
   double boundary_bytes = 0;               ///< activations sent to the next virtual stage per micro-batch
 };
@@ -108,7 +109,8 @@ struct ModelParallelPlan {
   std::vector<int> rank_stage;       ///< per rank: its pipeline stage (0 .. p - 1)
   std::vector<int> rank_tensor_group, rank_tensor_position;
   std::vector<int> rank_data_group, rank_data_position;
-  /// Per rank: the rank holding the same slice of the next (and previous) pipeline stage, -1 at the ends.
+  /// Per rank: the rank holding the same slice of the next (and previous) pipeline stage, wrapping round from the last
+  /// stage to the first (interleaved chunks continue there); -1 when p = 1.
   std::vector<int> rank_next_stage, rank_previous_stage;
   /// Per rank, per model chunk: the gradient tensors the rank's data group reduces, in the order backward makes them.
   std::vector<std::vector<GradientTensor>> rank_tensors;
@@ -118,7 +120,7 @@ struct ModelParallelPlan {
   /// Per data group: the gradient reduction (allreduce; reduce-scatter under ZeRO) and, under ZeRO, the allgather of
   /// the weights (after the optimizer for stages 1-2, before each layer's passes for stage 3).
   std::vector<std::unique_ptr<Allreduce>> data_reduce, data_gather;
-  double weight_bytes_per_rank = 0;  ///< ZeRO-1/2: the 16-bit weights a rank's stage holds, gathered per step
+  std::vector<double> rank_weight_bytes;  ///< per rank: its chunks' 16-bit weights (ZeRO-1/2 gather them per step)
   double p2p_extra_latency_s = 0;    ///< NCCL's per-step latency of a point-to-point transfer (Simple, per hop)
   std::vector<int> rank_gpu;         ///< per rank: its global GPU
 };

@@ -238,19 +238,26 @@ struct TrainingJob::State {
     }
   }
 
+  /// DDP: counts `tensor` ready in `ready` (per bucket) and queues, in order from bucket `next`, every bucket whose
+  /// gradients are all ready.
+  void bucket_gradient_ready(int iteration, RankRuntime& rank, int position, int tensor, std::vector<int>& ready,
+                             std::size_t& next) {
+    const std::vector<std::vector<int>>& buckets = buckets_of(position);
+    ++ready[static_cast<std::size_t>(bucket_of(position, tensor))];
+    while (next < buckets.size()) {
+      const std::vector<int>& bucket = buckets[next];
+      if (ready[next] < static_cast<int>(bucket.size())) break;
+      double bytes = 0;
+      for (int t : bucket) bytes += tensors_of(position)[static_cast<std::size_t>(t)].bytes;
+      rank.queue.push({iteration, static_cast<int>(bucket.size()), bytes});
+      if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
+      ++next;
+    }
+  }
+
   void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
     if (plan.data_parallel == DataParallel::pytorch_ddp) {
-      const std::vector<std::vector<int>>& buckets = buckets_of(position);
-      ++rank.bucket_ready[static_cast<std::size_t>(bucket_of(position, tensor))];
-      while (rank.next_bucket < buckets.size()) {
-        const std::vector<int>& bucket = buckets[rank.next_bucket];
-        if (rank.bucket_ready[rank.next_bucket] < static_cast<int>(bucket.size())) break;
-        double bytes = 0;
-        for (int t : bucket) bytes += tensors_of(position)[static_cast<std::size_t>(t)].bytes;
-        rank.queue.push({iteration, static_cast<int>(bucket.size()), bytes});
-        if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
-        ++rank.next_bucket;
-      }
+      bucket_gradient_ready(iteration, rank, position, tensor, rank.bucket_ready, rank.next_bucket);
       return;
     }
     if (++ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;

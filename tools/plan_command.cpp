@@ -44,9 +44,10 @@ int host_group(const Scenario& scenario, const JobConfig& job) {
   return std::max(group, 1);
 }
 
-/// The overrides that turn job `index` into `strategy` over the same global batch.
-std::vector<std::string> strategy_overrides(std::size_t index, const ParallelStrategy& s, int global, int iterations) {
-  const std::string job = "jobs[" + std::to_string(index) + "].";
+/// The overrides that turn the job at `json_path` ("jobs[2]") into `strategy` over the same global batch.
+std::vector<std::string> strategy_overrides(const std::string& json_path, const ParallelStrategy& s, int global,
+                                            int iterations) {
+  const std::string job = json_path + ".";
   const json parallelism = {{"tensor", s.tensor},
                             {"pipeline", s.pipeline},
                             {"zero_stage", s.zero_stage},
@@ -117,6 +118,13 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   const std::size_t index = job_index(scenario, request.job);
   const JobConfig& job = scenario.jobs[index];
   if (job.idle) throw InputError(scenario.file + ": " + job.json_path + ": an idle job has nothing to plan");
+  // Overrides address the file's entries: a job that is one of an entry's `copies` cannot be re-split alone.
+  const auto same_entry = std::count_if(scenario.jobs.begin(), scenario.jobs.end(),
+                                        [&](const JobConfig& other) { return other.json_path == job.json_path; });
+  if (same_entry > 1) {
+    throw InputError(scenario.file + ": " + job.json_path + ".copies: vtsim plan plans one job; this entry makes " +
+                     std::to_string(same_entry) + " (remove 'copies' to plan it)");
+  }
   const Workload workload = job_workload(job);
   if (workload.transformer.layers <= 0) {
     throw InputError(scenario.file + ": " + job.json_path + ": " + workload.id +
@@ -149,7 +157,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
       continue;
     }
     std::vector<std::string> overrides = request.overrides;
-    for (std::string& assignment : strategy_overrides(index, candidate.strategy, global, request.iterations)) {
+    for (std::string& assignment : strategy_overrides(job.json_path, candidate.strategy, global, request.iterations)) {
       overrides.push_back(std::move(assignment));
     }
     fitting.push_back(load_scenario_or_default(request.scenario_file, overrides));

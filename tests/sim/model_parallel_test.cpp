@@ -120,8 +120,8 @@ TEST(ShardedDataParallelism, ZeroStageThreeSendsHalfAgainThePlainAllreducesBytes
   // 16-bit gradients, 2 bytes per parameter P; ZeRO-1 a reduce-scatter of them and an allgather of the weights,
   // (d - 1) / d each: the same; ZeRO-3 the reduce-scatter and an allgather of the weights before the forward and
   // again before the backward: 1.5 times as much (Rajbhandari et al., SC'20, Sec. 7).
-  const auto sent = [](int zero_stage) {
-    const Scenario scenario = scenario_of(small_gpt_job({{"zero_stage", zero_stage}}, 1));
+  const auto sent = [](int zero_stage, int micro_batches = 1) {
+    const Scenario scenario = scenario_of(small_gpt_job({{"zero_stage", zero_stage}}, micro_batches));
     const nlohmann::json job = simulate_in_child(scenario)["jobs"][0];
     EXPECT_EQ(job["parallelism"]["data"].get<int>(), 4);
     return job["parallelism"]["data_parallel_sent_bytes_per_step"].get<double>();
@@ -131,6 +131,11 @@ TEST(ShardedDataParallelism, ZeroStageThreeSendsHalfAgainThePlainAllreducesBytes
   EXPECT_NEAR(plain, 2.0 * 3 / 4 * 2 * parameters, 1e-9 * plain);
   EXPECT_NEAR(sent(1) / plain, 1.0, 1e-12);
   EXPECT_NEAR(sent(3) / plain, 1.5, 1e-12);
+  // Four micro-batches: plain DDP still reduces once; ZeRO-2 reduce-scatters each micro-batch's gradients (4 halves)
+  // and gathers once (a half): 2.5 times; ZeRO-3 adds 8 gathers to the 4 reduce-scatters: 6 times.
+  EXPECT_NEAR(sent(0, 4) / plain, 1.0, 1e-12);
+  EXPECT_NEAR(sent(2, 4) / plain, 2.5, 1e-12);
+  EXPECT_NEAR(sent(3, 4) / plain, 6.0, 1e-12);
   EXPECT_DOUBLE_EQ(data_parallel_bytes(parameters, 2, 4, 3) / data_parallel_bytes(parameters, 2, 4, 0), 1.5);
 }
 
