@@ -205,4 +205,30 @@ std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, i
   return candidates;
 }
 
+bool no_slower_by_construction(const ParallelStrategy& a, const ParallelStrategy& b) {
+  if (a.tensor != b.tensor || a.pipeline != b.pipeline || a.micro_batch_size != b.micro_batch_size ||
+      a.schedule != b.schedule || a.virtual_stages != b.virtual_stages || a.sequence_parallel != b.sequence_parallel) {
+    return false;
+  }
+  const auto rank = [](int zero) { return zero <= 1 ? 0 : zero - 1; };  // stages 0 and 1 alike
+  const bool zero_no_more = a.zero_stage == b.zero_stage || rank(a.zero_stage) < rank(b.zero_stage);
+  return zero_no_more && static_cast<int>(a.recompute) <= static_cast<int>(b.recompute);
+}
+
+std::vector<std::size_t> undominated_candidates(const std::vector<PlanCandidate>& candidates) {
+  std::vector<std::size_t> kept;
+  for (std::size_t k = 0; k < candidates.size(); ++k) {
+    if (!candidates[k].fits) continue;
+    bool dominated = false;
+    for (std::size_t j = 0; j < candidates.size() && !dominated; ++j) {
+      const ParallelStrategy& a = candidates[j].strategy;
+      const ParallelStrategy& b = candidates[k].strategy;
+      const bool same = a.zero_stage == b.zero_stage && a.recompute == b.recompute;
+      dominated = j != k && candidates[j].fits && !same && no_slower_by_construction(a, b);
+    }
+    if (!dominated) kept.push_back(k);
+  }
+  return kept;
+}
+
 }  // namespace vtsim

@@ -126,4 +126,13 @@ struct PlanCandidate {
 std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, int host_group, int global_batch,
                                            int max_micro_batch, Precision precision, double capacity_bytes);
 
+/// Whether fitting candidate `a` costs no more time than `b` by construction: the same split and micro-batch, no more
+/// recomputation (none < selective < full: each only adds compute) and a ZeRO stage that adds no communication over
+/// b's (stages 0 and 1 move the same bytes; 2 adds a reduce-scatter per micro-batch; 3 adds the weight gathers).
+bool no_slower_by_construction(const ParallelStrategy& a, const ParallelStrategy& b);
+
+/// The indices of the candidates worth simulating: those that fit and that no other fitting candidate is
+/// no_slower_by_construction than (an equal one excepted), in the order given.
+std::vector<std::size_t> undominated_candidates(const std::vector<PlanCandidate>& candidates);
+
 }  // namespace vtsim

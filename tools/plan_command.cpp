@@ -7,6 +7,8 @@
 #include <memory>
 #include <numeric>
 
+#include <unistd.h>
+
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
@@ -15,6 +17,7 @@
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/point_runner.hpp"
+#include "tools/sweep_progress.hpp"
 #include "tools/text_table.hpp"
 #include "tools/worker_pool.hpp"
 
@@ -137,6 +140,12 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
       plan_candidates(workload, gpus, host_group(scenario, job), global, request.max_micro_batch, job.precision,
                       device.memory_bytes);
 
+  // Only the candidates no other fitting one beats by construction are simulated (more recomputation or a ZeRO stage
+  // that adds communication, all else equal, only costs time).
+  const std::vector<std::size_t> worth = undominated_candidates(candidates);
+  std::vector<char> simulate(candidates.size(), 0);
+  for (std::size_t k : worth) simulate[k] = 1;
+  std::size_t dominated = 0;
   std::vector<Scenario> fitting;
   std::vector<const PlanCandidate*> fitting_candidates;
   // Per split (t, p): its configurations, those that do not fit, and the smallest footprint among these (the closest
@@ -154,6 +163,10 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
       ++split.misses;
       const PlanCandidate*& closest = split.closest;
       if (closest == nullptr || candidate.memory.total_bytes() < closest->memory.total_bytes()) closest = &candidate;
+      continue;
+    }
+    if (simulate[static_cast<std::size_t>(&candidate - candidates.data())] == 0) {
+      ++dominated;
       continue;
     }
     std::vector<std::string> overrides = request.overrides;
@@ -174,13 +187,18 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
     }
   };
   tasks.on_worker_death = [](std::size_t, const std::string& why) { return json{{"error", why}}.dump(); };
+  ProgressLine progress(std::cerr, ::isatty(STDERR_FILENO) != 0, fitting.size(), 0, 0, "plan");
   tasks.on_answers = [&](const std::vector<std::pair<std::size_t, std::string>>& answers) {
-    for (const auto& [k, line] : answers) results[k] = json::parse(line);
+    for (const auto& [k, line] : answers) {
+      results[k] = json::parse(line);
+      progress.point_done(results[k].contains("error"));
+    }
   };
   std::vector<std::size_t> all(fitting.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   const int workers = request.workers > 0 ? std::min(request.workers, available_cpus()) : available_cpus();
   if (!fitting.empty()) run_worker_pool(all, workers, tasks);
+  progress.finish();
 
   json ranked = json::array();
   json failed = json::array();
@@ -212,6 +230,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
                  {"device", device_name},
                  {"device_memory_gib", gib(device.memory_bytes)},
                  {"configurations_considered", candidates.size()},
+                 {"fitting_not_simulated", dominated},
                  {"ranked", ranked},
                  {"failed", failed},
                  {"not_fitting", not_fitting}};
@@ -223,8 +242,10 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
 
   out << "plan for job " << job.name << ": " << workload.name << ", " << gpus << " GPUs (" << device_name << ", "
       << format_number(gib(device.memory_bytes), 3) << " GiB), global batch " << global << "\n"
-      << candidates.size() << " configurations considered, " << fitting.size() << " fit in memory and were simulated ("
-      << request.iterations << " measured iteration" << (request.iterations == 1 ? "" : "s") << " each)\n\n";
+      << candidates.size() << " configurations considered, " << fitting.size() + dominated << " fit in memory; "
+      << fitting.size() << " simulated (" << request.iterations << " measured iteration"
+      << (request.iterations == 1 ? "" : "s") << " each), " << dominated
+      << " not: the same split with less recomputation or a cheaper ZeRO stage fits too\n\n";
   TextTable table({"rank", "configuration", "step (s)", "samples/s", "TFLOP/s/GPU", "GiB/GPU", "TP comm (s)",
                    "PP wait (s)", "DP wait (s)"});
   for (std::size_t k = 0; k < ranked.size(); ++k) {

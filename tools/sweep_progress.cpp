@@ -1,5 +1,7 @@
 #include "tools/sweep_progress.hpp"
 
+#include <utility>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -18,8 +20,13 @@ std::string format_duration(double seconds) {
 }
 
 ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::size_t total, std::size_t already_done,
-                           std::size_t already_failed)
-    : out_(out), enabled_(enabled), total_(total), done_(already_done), failed_(already_failed) {
+                           std::size_t already_failed, std::string label)
+    : out_(out),
+      enabled_(enabled),
+      total_(total),
+      done_(already_done),
+      failed_(already_failed),
+      label_(std::move(label)) {
   if (enabled_) draw();
 }
 
@@ -39,7 +46,7 @@ void ProgressLine::finish() {
 
 std::string ProgressLine::text() const {
   const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::string line = "sweep: " + std::to_string(done_) + "/" + std::to_string(total_) + " points, " +
+  std::string line = label_ + ": " + std::to_string(done_) + "/" + std::to_string(total_) + " points, " +
                      std::to_string(failed_) + " failed";
   if (done_this_run_ > 0 && elapsed_s > 0) {
     const double rate = static_cast<double>(done_this_run_) / elapsed_s;

@@ -12,8 +12,10 @@ namespace vtsim::tools {
 /// A sweep's progress, drawn on one terminal line.
 class ProgressLine {
  public:
-  /// `total` points, of which `already_done` (`already_failed` of them failed) were recorded before this run.
-  ProgressLine(std::ostream& out, bool enabled, std::size_t total, std::size_t already_done, std::size_t already_failed);
+  /// `total` points, of which `already_done` (`already_failed` of them failed) were recorded before this run; the line
+  /// starts with `label` ("sweep", "plan").
+  ProgressLine(std::ostream& out, bool enabled, std::size_t total, std::size_t already_done, std::size_t already_failed,
+               std::string label = "sweep");
 
   /// Counts one more finished point and redraws when due.
   void point_done(bool failed);
@@ -33,6 +35,7 @@ class ProgressLine {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point last_draw_{};
   std::size_t last_width_ = 0;
+  std::string label_;
 };
 
 /// "1:05:07", "4:02" or "0:09" for a duration in seconds.

@@ -34,6 +34,28 @@ TEST(PlanCandidates, EveryConfigurationTrainsTheGlobalBatchAndIsCountedByHand) {
   EXPECT_TRUE(plan_candidates(*make_workload("resnet-50"), 4, 4, 8, 2, Precision::fp16, 1e12).empty());
 }
 
+TEST(PlanCandidates, OnlyCandidatesNoOtherBeatsByConstructionAreSimulated) {
+  const auto candidate = [](int zero, Recompute recompute, bool fits, int tensor = 1) {
+    PlanCandidate c;
+    c.strategy.tensor = tensor;
+    c.strategy.data = 4;
+    c.strategy.zero_stage = zero;
+    c.strategy.recompute = recompute;
+    c.fits = fits;
+    return c;
+  };
+  const std::vector<PlanCandidate> candidates = {
+      candidate(0, Recompute::none, false),      // 0: does not fit
+      candidate(1, Recompute::none, true),       // 1: kept
+      candidate(0, Recompute::selective, true),  // 2: kept: ZeRO-0 is not beaten by ZeRO-1 (same bytes)
+      candidate(1, Recompute::selective, true),  // 3: beaten by 1 (less recomputation)
+      candidate(2, Recompute::none, true),       // 4: beaten by 1 (ZeRO-2 adds reduce-scatters)
+      candidate(3, Recompute::full, true),       // 5: beaten by 1, 2, 3, 4
+      candidate(3, Recompute::full, true, 2),    // 6: another split: kept
+  };
+  EXPECT_EQ(undominated_candidates(candidates), (std::vector<std::size_t>{1, 2, 6}));
+}
+
 TEST(Plan, RanksFittingConfigurationsByThroughputAndSaysWhyTheOthersDoNotFit) {
   std::ostringstream out;
   PlanRequest request;
