@@ -10,6 +10,20 @@
 namespace vtsim {
 namespace {
 
+ParallelStrategy strategy_of(int t, int p, int d, int zero_stage, int micro_batch_size, int micro_batches,
+                             Recompute recompute) {
+  ParallelStrategy strategy;
+  strategy.tensor = t;
+  strategy.pipeline = p;
+  strategy.data = d;
+  strategy.zero_stage = zero_stage;
+  strategy.micro_batch_size = micro_batch_size;
+  strategy.micro_batches = micro_batches;
+  strategy.recompute = recompute;
+  strategy.sequence_parallel = t > 1;  // with tensor parallelism, as practitioners run it
+  return strategy;
+}
+
 std::vector<int> divisors(int n) {
   std::vector<int> all;
   for (int k = 1; k <= n; ++k) {
@@ -146,15 +160,8 @@ std::vector<std::pair<ParallelStrategy, MemoryFootprint>> strategies_that_fit(co
       const int d = gpus / (t * p);
       for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
         for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
-          ParallelStrategy strategy;
-          strategy.tensor = t;
-          strategy.pipeline = p;
-          strategy.data = d;
-          strategy.zero_stage = z;
-          strategy.micro_batch_size = micro_batch_size;
-          strategy.micro_batches = p;  // 1F1B holds min(p, m) in flight: more micro-batches cost no memory
-          strategy.recompute = recompute;
-          strategy.sequence_parallel = t > 1;
+          // 1F1B holds min(p, m) in flight: more micro-batches than p cost no memory.
+          const ParallelStrategy strategy = strategy_of(t, p, d, z, micro_batch_size, p, recompute);
           const MemoryFootprint memory = strategy_memory(workload, strategy, precision);
           if (memory.total_bytes() <= capacity_bytes) fitting.emplace_back(strategy, memory);
         }
@@ -186,15 +193,7 @@ std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, i
       for (int b = 1; b <= max_micro_batch && per_replica % b == 0; b *= 2) {
         for (int z = 0; z <= (d > 1 ? 3 : 0); ++z) {
           for (Recompute recompute : {Recompute::none, Recompute::selective, Recompute::full}) {
-            ParallelStrategy strategy;
-            strategy.tensor = t;
-            strategy.pipeline = p;
-            strategy.data = d;
-            strategy.zero_stage = z;
-            strategy.micro_batch_size = b;
-            strategy.micro_batches = per_replica / b;
-            strategy.recompute = recompute;
-            strategy.sequence_parallel = t > 1;
+            const ParallelStrategy strategy = strategy_of(t, p, d, z, b, per_replica / b, recompute);
             const MemoryFootprint memory = strategy_memory(workload, strategy, precision);
             candidates.push_back({strategy, memory, memory.total_bytes() <= capacity_bytes});
           }

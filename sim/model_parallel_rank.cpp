@@ -215,14 +215,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
     }
     record.end_s = sg4::Engine::get_clock();
     ++progress;
-    if (plan.checkpoint_interval > 0 && progress % plan.checkpoint_interval == 0 && !restart_pending(iteration)) {
-      gpu_idle(position);
-      sg4::this_actor::sleep_for(plan.checkpoint_write_s);
-      record.checkpoint_s = plan.checkpoint_write_s;
-      if (position == 0 && !restart_pending(iteration)) {
-        checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
-      }
-    }
+    write_checkpoint_if_due(position, iteration, progress, record);
     rank.records.push_back(record);
     if (trace != nullptr) {
       trace->span(trace_pid, 2 * position, "iteration", record.start_s, backward_end);

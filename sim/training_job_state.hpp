@@ -331,19 +331,7 @@ struct TrainingJob::State {
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
       ++progress;
-      if (plan.checkpoint_interval > 0 && progress % plan.checkpoint_interval == 0 && !restart_pending(iteration)) {
-        // Rank 0 writes it; the others would wait for it at the next collective: all of them wait here.
-        gpu_idle(position);
-        sg4::this_actor::sleep_for(plan.checkpoint_write_s);
-        record.checkpoint_s = plan.checkpoint_write_s;
-        // A failure during the write leaves no checkpoint behind.
-        if (position == 0 && !restart_pending(iteration)) {
-          checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
-        }
-        if (trace != nullptr) {
-          trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
-        }
-      }
+      write_checkpoint_if_due(position, iteration, progress, record);
       rank.records.push_back(record);
       if (trace != nullptr) {
         trace->span(trace_pid, 2 * position, "forward", record.start_s, backward_start);
@@ -353,6 +341,18 @@ struct TrainingJob::State {
       }
     }
     gpu_idle(position);
+  }
+
+  /// After the iteration that brought the job to `progress`: every `checkpoint_interval` of them, rank 0 writes a
+  /// checkpoint; the others would wait for it at the next collective, so all of them wait here.
+  void write_checkpoint_if_due(int position, int iteration, int progress, IterationRecord& record) {
+    if (plan.checkpoint_interval <= 0 || progress % plan.checkpoint_interval != 0 || restart_pending(iteration)) return;
+    gpu_idle(position);
+    sg4::this_actor::sleep_for(plan.checkpoint_write_s);
+    record.checkpoint_s = plan.checkpoint_write_s;
+    // A failure during the write leaves no checkpoint behind.
+    if (position == 0 && !restart_pending(iteration)) checkpoint = {iteration + 1, progress, sg4::Engine::get_clock()};
+    if (trace != nullptr) trace->span(trace_pid, 2 * position, "checkpoint", record.end_s, sg4::Engine::get_clock());
   }
 
   /// Whether a host failure has already happened that the job will restart from at a later iteration: a checkpoint

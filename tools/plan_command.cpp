@@ -69,6 +69,25 @@ std::vector<std::string> strategy_overrides(const std::string& json_path, const 
 
 double gib(double bytes) { return bytes / units::kBytesPerGiB; }
 
+json memory_gib(const MemoryFootprint& memory) {
+  return {{"total", gib(memory.total_bytes())},
+          {"weights", gib(memory.weights_bytes)},
+          {"gradients", gib(memory.gradients_bytes)},
+          {"optimizer", gib(memory.optimizer_bytes)},
+          {"activations", gib(memory.activations_bytes)},
+          {"workspace", gib(memory.workspace_bytes)}};
+}
+
+/// "98.2 GiB (weights 40.1, gradients 20, optimizer 20, activations 17.1, workspace 1)".
+std::string memory_text(const json& memory) {
+  std::string text = format_number(memory["total"], 3) + " GiB (";
+  const char* parts[] = {"weights", "gradients", "optimizer", "activations", "workspace"};
+  for (const char* part : parts) {
+    text += std::string(part == parts[0] ? "" : ", ") + part + " " + format_number(memory[part], 3);
+  }
+  return text + ")";
+}
+
 /// What one simulated configuration reports, for the ranking.
 json summary_of(const json& result, std::size_t index) {
   const json& job = result["jobs"][index];
@@ -148,12 +167,12 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   std::size_t dominated = 0;
   std::vector<Scenario> fitting;
   std::vector<const PlanCandidate*> fitting_candidates;
-  // Per split (t, p): its configurations, those that do not fit, and the smallest footprint among these (the closest
-  // miss), to say why they do not.
+  // Per split (t, p): its configurations, those that do not fit, and among these the one that would run fastest (the
+  // least recomputation, then ZeRO stage, then micro-batch): its memory says what keeps the split's best out.
   struct SplitMisses {
     int configurations = 0;
     int misses = 0;
-    const PlanCandidate* closest = nullptr;
+    const PlanCandidate* fastest_miss = nullptr;
   };
   std::map<std::pair<int, int>, SplitMisses> misses;
   for (const PlanCandidate& candidate : candidates) {
@@ -161,8 +180,11 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
     ++split.configurations;
     if (!candidate.fits) {
       ++split.misses;
-      const PlanCandidate*& closest = split.closest;
-      if (closest == nullptr || candidate.memory.total_bytes() < closest->memory.total_bytes()) closest = &candidate;
+      const auto cost = [](const ParallelStrategy& s) {
+        return std::make_tuple(static_cast<int>(s.recompute), s.zero_stage, s.micro_batch_size);
+      };
+      const PlanCandidate*& fastest = split.fastest_miss;
+      if (fastest == nullptr || cost(candidate.strategy) < cost(fastest->strategy)) fastest = &candidate;
       continue;
     }
     if (simulate[static_cast<std::size_t>(&candidate - candidates.data())] == 0) {
@@ -219,8 +241,8 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
                            {"data", gpus / (split.first * split.second)},
                            {"configurations", count.configurations},
                            {"not_fitting", count.misses},
-                           {"closest_miss_gib", gib(count.closest->memory.total_bytes())},
-                           {"closest_miss", describe(count.closest->strategy)}});
+                           {"fastest_miss", describe(count.fastest_miss->strategy)},
+                           {"fastest_miss_memory_gib", memory_gib(count.fastest_miss->memory)}});
   }
   json answer = {{"scenario", scenario.name},
                  {"job", job.name},
@@ -261,12 +283,12 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   }
   if (!not_fitting.empty()) {
     out << "\nwhy the others were not simulated: they need more than the " << format_number(gib(device.memory_bytes), 3)
-        << " GiB of a GPU (the closest miss of each split):\n";
+        << " GiB of a GPU; of each split, the one that would have run fastest:\n";
     for (const json& miss : not_fitting) {
       out << "  TP " << miss["tensor"].get<int>() << " x PP " << miss["pipeline"].get<int>() << " x DP "
           << miss["data"].get<int>() << ": " << miss["not_fitting"].get<int>() << " of "
-          << miss["configurations"].get<int>() << " do not fit; closest " << format_number(miss["closest_miss_gib"], 3)
-          << " GiB (" << miss["closest_miss"].get<std::string>() << ")\n";
+          << miss["configurations"].get<int>() << " do not fit; " << miss["fastest_miss"].get<std::string>()
+          << " needs " << memory_text(miss["fastest_miss_memory_gib"]) << "\n";
     }
   }
   for (const json& f : failed) {
