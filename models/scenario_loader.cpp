@@ -376,9 +376,9 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   if (auto sequence = parallelism.get("sequence_parallel")) strategy.sequence_parallel = sequence->as_bool();
   parallelism.finish();
   if (gpus % (strategy.tensor * strategy.pipeline) != 0) {
-    (pipeline ? *pipeline : *tensor)
-        .fail("tensor x pipeline (" + std::to_string(strategy.tensor * strategy.pipeline) + ") must divide the job's " +
-              std::to_string(gpus) + " GPUs");
+    parallelism.value().fail("tensor x pipeline (" + std::to_string(strategy.tensor) + " x " +
+                             std::to_string(strategy.pipeline) + ") must divide the job's " + std::to_string(gpus) +
+                             " GPUs");
   }
   if (strategy.schedule == PipelineSchedule::interleaved && !virtual_stages) strategy.virtual_stages = 2;
   strategy.data = gpus / (strategy.tensor * strategy.pipeline);
