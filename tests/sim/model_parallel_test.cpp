@@ -144,7 +144,8 @@ TEST(Parallelism, ErrorsNameTheKeyAndWhy) {
     scenario_of(small_gpt_job({{"tensor", 3}}, 1));
     ADD_FAILURE() << "tensor 3 over 4 GPUs must be refused";
   } catch (const InputError& error) {
-    EXPECT_STREQ(error.what(), "test.json: jobs[0].parallelism: tensor x pipeline (3 x 1) must divide the job's 4 GPUs");
+    EXPECT_STREQ(error.what(),
+                 "test.json: jobs[0].parallelism: tensor x pipeline (3 x 1) must divide the job's 4 GPUs");
   }
   try {
     // Interleaving needs the micro-batches (2) to be a multiple of the stages (4).
