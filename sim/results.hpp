@@ -10,6 +10,7 @@
 
 #include "models/compute_model.hpp"
 #include "models/memory_model.hpp"
+#include "models/parallel_strategy.hpp"
 
 namespace vtsim::sim {
 
@@ -67,18 +68,8 @@ struct EventResult {
 
 /// A job with tensor, pipeline or sharded parallelism: its split and what each dimension cost (docs/large-models.md).
 struct ParallelResult {
-  std::string strategy;  ///< describe(): "TP 4 x PP 1 x DP 1, micro-batch 1 x 8, ..."
-  int tensor = 1;
-  int pipeline = 1;
-  int data = 1;
-  int zero_stage = 0;
-  int micro_batch_size = 1;
-  int micro_batches = 1;
-  int virtual_stages = 1;
-  std::string schedule;
-  std::string recompute;
-  bool sequence_parallel = false;
-  int global_batch = 0;  ///< samples per optimizer step
+  ParallelStrategy strategy;  ///< the job's, with its derived data degree and micro-batches
+  int global_batch = 0;       ///< samples per optimizer step
   /// Idle fraction of the pipeline with equal stages and free communication, the closed form (p-1)/(m+p-1), or
   /// (p-1)/(v m+p-1) interleaved; 0 without a pipeline.
   double bubble_fraction_closed_form = 0;

@@ -129,17 +129,7 @@ ParallelResult parallel_result(const JobConfig& config, const JobCompute& comput
                                const std::vector<std::size_t>& counted, const JobResult& result) {
   const ParallelStrategy& strategy = *config.parallelism;
   ParallelResult parallel;
-  parallel.strategy = describe(strategy);
-  parallel.tensor = strategy.tensor;
-  parallel.pipeline = strategy.pipeline;
-  parallel.data = strategy.data;
-  parallel.zero_stage = strategy.zero_stage;
-  parallel.micro_batch_size = strategy.micro_batch_size;
-  parallel.micro_batches = strategy.micro_batches;
-  parallel.virtual_stages = strategy.virtual_stages;
-  parallel.schedule = std::string(to_string(strategy.schedule));
-  parallel.recompute = std::string(to_string(strategy.recompute));
-  parallel.sequence_parallel = strategy.sequence_parallel;
+  parallel.strategy = strategy;
   parallel.global_batch = strategy.data * config.batch_per_gpu;
   parallel.bubble_fraction_closed_form = pipeline_bubble_fraction(strategy);
   const TransformerShape& shape = compute.workload.transformer;
