@@ -244,6 +244,9 @@ struct SimulationConfig {
   double gpu_speed_cv = 0;
   /// Rare stalls (OS or hypervisor noise). Default none.
   StallConfig stalls;
+  /// Whether ranks that are alike run as one class at analytic fidelity (sim/rank_classes.hpp): one representative
+  /// per class, its slowest member, stands for the others. Default true; false simulates every rank.
+  bool reduce_ranks = true;
 };
 
 /// A whole scenario, validated, with every default filled in.

@@ -127,6 +127,7 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
         {"seed", scenario.simulation.seed},
         {"variability", scenario.simulation.variability},
         {"gpu_speed_cv", scenario.simulation.gpu_speed_cv},
+        {"reduce_ranks", scenario.simulation.reduce_ranks},
         {"stalls",
          {{"per_iteration_probability", scenario.simulation.stalls.probability},
           {"duration_ms", scenario.simulation.stalls.duration_s / units::kSecondsPerMs}}}}},

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
 
 namespace vtsim::sim {
@@ -134,31 +135,47 @@ class Chain final : public Allreduce {
 
 class AnalyticAllreduce final : public Allreduce {
  public:
-  explicit AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s)
-      : duration_s_(std::move(duration_s)) {}
+  AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s, int ranks)
+      : duration_s_(std::move(duration_s)), ranks_that_run_(ranks) {}
   void run(int /*position*/, double bytes, NcclProtocol protocol) override {
+    if (ranks_that_run_ > 1) {
+      if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
+      joined_->wait();
+    }
     sg4::this_actor::sleep_for(duration_s_(bytes, protocol));
   }
+  void set_ranks_that_run(int count) override { ranks_that_run_ = count; }
 
  private:
   std::function<double(double, NcclProtocol)> duration_s_;
+  int ranks_that_run_;
+  sg4::BarrierPtr joined_;  ///< every rank that runs has reached the collective (reused from one call to the next)
 };
 
 class NcclRun final : public Allreduce {
  public:
   NcclRun(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclCollective collective, NcclChoiceCounts* counts)
-      : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts) {}
+      : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts), ranks_that_run_(comm.ranks) {}
   void run(int position, double bytes, NcclProtocol /*chosen below*/) override {
     const NcclChoice choice = choose(bytes);
     if (position == 0 && counts_ != nullptr) {
       ++(*counts_)[std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol))];
     }
     if (choice.algorithm == NcclAlgorithm::tree) {
+      // NCCL's prediction, from when the last rank joins: the tree's reduction cannot end before that.
+      if (ranks_that_run_ > 1) {
+        if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
+        joined_->wait();
+      }
       sg4::this_actor::sleep_for(choice.predicted_s);
       return;
     }
     sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));
     ring_->run(position, bytes / nccl_protocol_efficiency(choice.protocol), choice.protocol);
+  }
+  void set_ranks_that_run(int count) override {
+    ranks_that_run_ = count;
+    ring_->set_ranks_that_run(count);
   }
 
  private:
@@ -173,6 +190,8 @@ class NcclRun final : public Allreduce {
   NcclCommunicator comm_;
   NcclCollective collective_;
   NcclChoiceCounts* counts_;
+  int ranks_that_run_;
+  sg4::BarrierPtr joined_;  ///< tree: every rank that runs has reached the collective
   std::map<double, NcclChoice> choices_;
 };
 
@@ -237,8 +256,9 @@ std::unique_ptr<Allreduce> make_chain(Rings rings, bool toward_root) {
   return std::make_unique<Chain>(std::move(rings), toward_root);
 }
 
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s) {
-  return std::make_unique<AnalyticAllreduce>(std::move(duration_s));
+std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s,
+                                                   int ranks) {
+  return std::make_unique<AnalyticAllreduce>(std::move(duration_s), ranks);
 }
 
 std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,

@@ -4,7 +4,8 @@
 // `step`: every ring step of every rank is one SimGrid communication (2(N-1) per rank per allreduce, O(N^2) in all).
 // `flow`: each rank's share of a ring phase is one communication of (N-1)/N of the data, after which the rank waits
 //         the N-2 further step latencies that the real ring would pay (O(N) in all).
-// `analytic`: each rank sleeps for the closed form, with the bandwidth of the bottleneck found on the topology (O(1)).
+// `analytic`: once every rank has joined, each sleeps for the closed form, with the bandwidth of the bottleneck found
+//         on the topology (O(1) communications; one barrier per collective).
 // On a homogeneous, uncontended ring all three give 2(N-1)/N * S/B + 2(N-1) * alpha; tests/sim holds them to it.
 //
 // A collective runs over several rings at once (NCCL's channels), each with an equal share of the data: the rings
@@ -82,6 +83,10 @@ class Allreduce {
   virtual void run(int position, double bytes, NcclProtocol protocol) = 0;
   /// run() with the Simple protocol, NCCL's choice for large messages.
   void run(int position, double bytes) { run(position, bytes, NcclProtocol::simple); }
+  /// Only `count` of the ranks call run(), each standing for a class of alike ranks (sim/rank_classes.hpp). Only the
+  /// analytic fidelity runs reduced: the others, whose every rank has its own flows, keep all of them and ignore it.
+  /// REQUIRES: before the first run().
+  virtual void set_ranks_that_run(int /*count*/) {}
 };
 
 /// Reduce-scatter then allgather over `rings` at once (all of the same ranks, each with 1 / rings of the data), at
@@ -112,8 +117,10 @@ std::unique_ptr<Allreduce> make_exchange(std::vector<std::unique_ptr<RingGroup>>
 /// (chain_time_s). Every fidelity runs it so: the chunks' pipeline as concurrent flows.
 std::unique_ptr<Allreduce> make_chain(std::vector<std::unique_ptr<RingGroup>> rings, bool toward_root);
 
-/// An allreduce that takes `duration_s(bytes, protocol)` on every rank: the `analytic` fidelity.
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s);
+/// An allreduce of `ranks` that starts when the last of them calls it (NCCL's collective cannot end before every rank
+/// has joined it) and takes `duration_s(bytes, protocol)` on each: the `analytic` fidelity.
+std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s,
+                                                   int ranks);
 
 /// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
 using NcclChoiceCounts = std::map<std::string, long>;

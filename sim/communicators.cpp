@@ -272,7 +272,7 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
                                  const double alpha = ring.latency_s + nccl_step_extra_s(hop, protocol);
                                  return chain ? chain_time_s(n, bytes / channels, ring.rate_Bps, alpha)
                                               : phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps, alpha);
-                               }),
+                               }, n),
                                nccl, counts, collective);
   }
   const std::map<int, int> position_of = positions(rings.ring);
@@ -336,7 +336,7 @@ std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& 
       return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate,
                                            intra.latency_s + nccl_step_extra_s(intra_hop, protocol), inter.rate_Bps,
                                            inter.latency_s + nccl_step_extra_s(inter_hop, protocol));
-    });
+    }, hosts * per_host);
   }
   std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
   for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {

@@ -69,6 +69,9 @@ nlohmann::json to_json(const SimulationResult& result) {
         {"precision", job.precision},
         {"device", job.device},
         {"ranks", job.ranks},
+        {"simulated_ranks",
+         job.not_reduced.empty() ? nlohmann::json{{"ranks", job.simulated_ranks}}
+                                 : nlohmann::json{{"ranks", job.simulated_ranks}, {"not_reduced", job.not_reduced}}},
         {"batch_per_gpu", job.batch_per_gpu},
         {"step_time_s", {{"mean", job.step.mean_s}, {"p50", job.step.p50_s}, {"p99", job.step.p99_s}}},
         {"step_times_s", job.step_times_s},

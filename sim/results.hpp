@@ -91,6 +91,9 @@ struct JobResult {
   std::string precision;
   std::string device;              ///< what one rank runs on (GPU, vGPU profile or MIG instance)
   int ranks = 0;
+  /// Ranks that ran: one per class of alike ranks when the job ran reduced (sim/rank_classes.hpp), else `ranks`.
+  int simulated_ranks = 0;
+  std::string not_reduced;  ///< why the job's ranks did not run as classes ("" when they did)
   int batch_per_gpu = 0;
   std::vector<double> step_times_s;  ///< measured iterations only
   StepStatistics step;
@@ -139,6 +142,15 @@ struct GpuResult {
 };
 
 /// A whole simulation's result.
+/// Where one simulation's wall-clock time went, for `vtsim bench` (not part of the deterministic JSON).
+struct WallClock {
+  double plan_s = 0;      ///< compute model, topology, rings and NCCL's choices
+  double platform_s = 0;  ///< SimGrid's engine and platform: zones, links, routes
+  double actors_s = 0;    ///< each job's collectives and actors, the operations' daemons
+  double run_s = 0;       ///< the simulation itself (Engine::run)
+  double results_s = 0;   ///< figures from the finished run
+};
+
 struct SimulationResult {
   std::string scenario;
   std::string fidelity;
@@ -151,6 +163,7 @@ struct SimulationResult {
   std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured
   double simulated_time_s = 0;
   long communications = 0;  ///< SimGrid communications started (what step fidelity's cost grows with)
+  WallClock wall_clock;     ///< not in to_json: it differs from run to run
 };
 
 /// The result as JSON, units in the key names. Deterministic: the same result gives the same bytes.

@@ -1,6 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cassert>
@@ -32,6 +33,7 @@
 #include "sim/model_parallel_plan.hpp"
 #include "sim/operations.hpp"
 #include "sim/platform.hpp"
+#include "sim/rank_classes.hpp"
 #include "sim/topology.hpp"
 #include "sim/training_job.hpp"
 
@@ -172,13 +174,15 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
                      double window_end_s, const std::vector<std::pair<double, double>>& precopy_windows) {
   const JobConfig& config = scenario.jobs[index];
   const auto records = job.records();
+  const std::vector<int> weights = job.record_weights();
   const std::vector<IterationSpan> spans = iteration_spans(records);
   JobResult result;
   result.name = config.name;
   result.workload = compute.workload.id;
   result.precision = std::string(to_string(config.precision));
   result.device = compute.device_name;
-  result.ranks = static_cast<int>(records.size());
+  result.simulated_ranks = static_cast<int>(records.size());
+  for (int weight : weights) result.ranks += weight;
   result.batch_per_gpu = config.batch_per_gpu;
   double compute_sum = 0;
   double interference_sum = 0;
@@ -192,14 +196,17 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
       if (!in_window || (undisturbed_only && (spans[k].operated || overlaps(spans[k], precopy_windows)))) continue;
       result.step_times_s.push_back(spans[k].end_s - spans[k].begin_s);
       counted.push_back(k);
-      double slowest = 0;
+      double slowest = 0;  // a rank standing for its class is its slowest member
       for (const auto& rank : records) slowest = std::max(slowest, rank[k].compute_s);
-      for (const auto& rank : records) {
-        compute_sum += rank[k].compute_s;
-        interference_sum += rank[k].interference_s;
-        scheduler_wait_sum += rank[k].scheduler_wait_s;
-        data_wait_sum += rank[k].data_wait_s;
-        straggler_sum += slowest - rank[k].compute_s;
+      for (std::size_t r = 0; r < records.size(); ++r) {
+        const IterationRecord& record = records[r][k];
+        const double members = weights[r];
+        const double members_compute_s = weights[r] > 1 ? record.class_compute_s : record.compute_s;
+        compute_sum += members_compute_s;
+        interference_sum += members * record.interference_s;
+        scheduler_wait_sum += members * record.scheduler_wait_s;
+        data_wait_sum += members * record.data_wait_s;
+        straggler_sum += members * slowest - members_compute_s;
       }
     }
     if (!result.step_times_s.empty()) break;
@@ -276,6 +283,7 @@ struct ActiveJob {
   double collective_memory_demand_Bps = 0;          ///< of its GPU's memory, per rank, while a collective runs
   double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
   std::optional<ModelParallelLayout> layout;        ///< tensor, pipeline or sharded parallelism
+  std::string not_reduced;                          ///< why its ranks do not run as classes ("" when they do)
 };
 
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
@@ -400,7 +408,8 @@ double horovod_negotiation_s(const JobRings& rings, const Topology& topology) {
 
 /// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
-                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu, double gpu_memory_Bps) {
+                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu, double gpu_memory_Bps,
+                 bool tracing) {
   const JobConfig& config = scenario.jobs[active.index];
   const JobRings& rings = active.rings;
   JobPlan plan;
@@ -438,6 +447,13 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     const auto gpu = static_cast<std::uint64_t>(rings.ring[position]);
     const double spread = scenario.simulation.variability ? scenario.simulation.gpu_speed_cv : 0.0;
     plan.rank_speed.push_back(ComputeNoise(scenario.simulation.seed, ~gpu, spread, {}).next_multiplier());
+  }
+  if (const auto blocker = reduction_blocker(scenario, config, tracing)) {
+    active.not_reduced = *blocker;
+  } else {
+    std::vector<bool> time_sliced;
+    for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
+    plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
   }
   if (config.data_parallel == DataParallel::pytorch_ddp) {
     // DDP registers parameters in forward order; plan.tensors are in backward order.
@@ -566,10 +582,16 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  WallClock wall_clock;
+  auto phase_start = Clock::now();
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
     if (scenario.jobs[j].idle) continue;
-    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0, {}});
+    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0, {}, {}});
   }
   const Topology topology(scenario);
   std::vector<std::pair<int, int>> ports;
@@ -592,6 +614,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     ports.insert(ports.end(), more.begin(), more.end());
   }
 
+  wall_clock.plan_s = seconds_since(phase_start);
+  phase_start = Clock::now();
   std::size_t actors = 0;
   for (const JobConfig& job : scenario.jobs) actors += 3 * job.gpu_ids.size() + 1;
   int argc = 1;
@@ -626,6 +650,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
                                transport_spec(Transport::tcp).bandwidth_efficiency;
   const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario),
                           migration_Bps);
+  wall_clock.platform_s = seconds_since(phase_start);
+  phase_start = Clock::now();
 
   TraceRecorder trace;
   TraceRecorder* tracer = options.trace_file.empty() ? nullptr : &trace;
@@ -640,7 +666,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sharing.start(platform);
   std::set<LinkClass> classes_used;
   for (std::size_t a = 0; a < active.size(); ++a) {
-    JobPlan plan = plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu, gpu_memory_Bps);
+    JobPlan plan =
+        plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu, gpu_memory_Bps, tracer != nullptr);
     for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     active[a].job->start();
@@ -653,7 +680,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   OperationsRunner operations(scenario, platform, std::move(operated), tracer,
                               kFirstJobTracePid + static_cast<int>(active.size()));
   operations.start();
+  wall_clock.actors_s = seconds_since(phase_start);
+  phase_start = Clock::now();
   engine.run();
+  wall_clock.run_s = seconds_since(phase_start);
+  phase_start = Clock::now();
 
   SimulationResult result;
   result.scenario = scenario.name;
@@ -676,6 +707,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   for (const ActiveJob& job : active) {
     result.jobs.push_back(
         job_result(scenario, job.index, job.compute, *job.job, window_end, precopies[scenario.jobs[job.index].name]));
+    result.jobs.back().not_reduced = job.not_reduced;
     for (const auto& [choice, calls] : job.nccl_choices) {
       result.jobs.back().nccl_choices_per_step[choice] =
           static_cast<double>(calls) / result.jobs.back().operations.iterations_run;
@@ -694,6 +726,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     trace.write(text);
     write_file_atomically(options.trace_file, text.str());  // a failed write leaves no half trace behind
   }
+  wall_clock.results_s = seconds_since(phase_start);
+  result.wall_clock = wall_clock;
   return result;
 }
 

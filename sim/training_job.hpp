@@ -52,6 +52,9 @@ struct IterationRecord {
   double tensor_parallel_s = 0;      ///< in the tensor group's collectives (on the critical path: compute waits)
   double pipeline_wait_s = 0;        ///< waiting for a neighbouring stage's activations or gradients (the bubble)
   double data_parallel_wait_s = 0;   ///< waiting for the data-parallel collectives: gradients, sharded weights
+  /// A rank standing for a class of several (JobPlan::rank_classes): its members' compute_s summed, each with its own
+  /// draws (sim/rank_classes.hpp); 0 otherwise.
+  double class_compute_s = 0;
   bool lost = false;            ///< undone by a host failure: the job ran it again from its last checkpoint
 };
 
@@ -148,6 +151,9 @@ struct JobPlan {
   std::uint64_t seed = 1;
   std::vector<std::uint64_t> rank_streams;  ///< per rank
   std::vector<double> rank_speed;           ///< per rank: its GPU's time factor (1 when all GPUs are alike)
+  /// Ranks that run as classes (sim/rank_classes.hpp): per class its positions, the first of which runs for all.
+  /// Empty: every rank runs.
+  std::vector<std::vector<int>> rank_classes;
   int iterations = 1;
   int warmup_iterations = 0;
   /// Checkpoints: every `checkpoint_interval` iterations that count (0: none), all ranks wait `checkpoint_write_s`.
@@ -181,8 +187,10 @@ class TrainingJob {
 
   /// Creates the job's actors.
   void start();
-  /// Per rank, per iteration (warm-up included), what happened.
+  /// Per rank that ran (every rank, or one per class), per iteration (warm-up included), what happened.
   std::vector<std::vector<IterationRecord>> records() const;
+  /// Per entry of records(), how many ranks it stands for (1 each when every rank ran).
+  std::vector<int> record_weights() const;
   /// Bytes each rank allreduced per iteration.
   double allreduce_bytes_per_iteration() const;
   /// Iterations run after warm-up (iterations run again after a failure included).

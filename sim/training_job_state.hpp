@@ -17,6 +17,7 @@
 #include <simgrid/s4u/Mutex.hpp>
 
 #include "models/interference.hpp"
+#include "sim/rank_classes.hpp"
 #include "sim/sync.hpp"
 #include "sim/training_job.hpp"
 
@@ -112,6 +113,10 @@ struct TrainingJob::State {
   std::unique_ptr<Counter> rank0_starts;
   CheckpointMark checkpoint;
   std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to (data parallelism)
+  /// Per position, the ranks it stands for when it runs (its class's size, 1 unreduced), 0 when another runs for it.
+  std::vector<int> weight;
+  /// Per position that runs, its class's positions (itself first).
+  std::vector<std::vector<int>> members;
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
@@ -260,7 +265,9 @@ struct TrainingJob::State {
       bucket_gradient_ready(iteration, rank, position, tensor, rank.bucket_ready, rank.next_bucket);
       return;
     }
-    if (++ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
+    // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
+    ready_ranks[static_cast<std::size_t>(tensor)] += weight[static_cast<std::size_t>(position)];
+    if (ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
     ready_ranks[static_cast<std::size_t>(tensor)] = 0;
     ready_everywhere.push_back(tensor);
     ready_events->add(1);
@@ -279,8 +286,13 @@ struct TrainingJob::State {
     for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
     const bool needs_allreduce = rank_count() > 1;
     const int total = plan.warmup_iterations + plan.iterations;
-    ComputeNoise noise(plan.seed, plan.rank_streams[static_cast<std::size_t>(position)], plan.step_time_cv,
-                       plan.stalls);
+    // The rank runs with its class's slowest member's draws (sim/rank_classes.hpp); alone, with its own.
+    const std::vector<int>& class_members = members[static_cast<std::size_t>(position)];
+    std::vector<std::uint64_t> streams;
+    for (int member : class_members) streams.push_back(plan.rank_streams[static_cast<std::size_t>(member)]);
+    ClassNoise noise(plan.seed, streams, plan.step_time_cv, plan.stalls);
+    double pass_s = forward.total_s;
+    for (double backward_s : kernels.backward_s) pass_s += backward_s;
     const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
     int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
     for (int iteration = 0; progress < total; ++iteration) {
@@ -290,10 +302,11 @@ struct TrainingJob::State {
       take_pauses(position, iteration, rank, record, progress);
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
       double factor = speed;
-      if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
+      const IterationDraws draws = noise.next(plan.micro_batches, pass_s, optimizer.total_s, speed);
+      if (draws.stall_s > 0) {
         gpu_idle(position);  // the host stalls (OS or hypervisor noise): its GPU has nothing to run meanwhile
-        sg4::this_actor::sleep_for(stall_s);
-        record.compute_s += stall_s;
+        sg4::this_actor::sleep_for(draws.stall_s);
+        record.compute_s += draws.stall_s;
       }
       rank.bucket_ready.assign(plan.buckets.size(), 0);
       rank.next_bucket = 0;
@@ -308,7 +321,7 @@ struct TrainingJob::State {
           record.data_wait_s += rank.next_batch_ready_s - asked;
         }
         if (micro == 0) record.start_s = sg4::Engine::get_clock();
-        factor = speed * noise.next_multiplier();
+        factor = speed * draws.multipliers[static_cast<std::size_t>(micro)];
         run_kernel(position, rank, forward.scaled(factor), record);
         backward_start = sg4::Engine::get_clock();
         Stretch pending;
@@ -330,6 +343,11 @@ struct TrainingJob::State {
       rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
+      if (class_members.size() > 1) {
+        // Each member's compute: the rank's, with the member's own draws' kernel time in place of the rank's.
+        const double size = static_cast<double>(class_members.size());
+        record.class_compute_s = size * record.compute_s + draws.members_kernel_s - size * draws.kernel_s;
+      }
       ++progress;
       write_checkpoint_if_due(position, iteration, progress, record);
       rank.records.push_back(record);
@@ -448,7 +466,9 @@ struct TrainingJob::State {
     FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
     const auto flush = [&] {
       if (buffer.tensor_count == 0) return;
-      for (auto& rank : ranks) rank->queue.push(buffer);
+      for (std::size_t position = 0; position < ranks.size(); ++position) {
+        if (weight[position] > 0) ranks[position]->queue.push(buffer);
+      }
       if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
       buffer.tensor_count = 0;
       buffer.bytes = 0;

@@ -1,6 +1,6 @@
 #pragma once
-// `vtsim bench [--max-gpus N] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big simulations
-// are (speed and memory targets are checked here, not by timed unit tests; README.md, "Performance").
+// `vtsim bench [--min-gpus N] [--max-gpus N] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big
+// simulations are (speed and memory targets are checked here, not by timed unit tests; README.md, "Performance").
 
 #include <ostream>
 #include <string>
@@ -9,7 +9,9 @@ namespace vtsim::tools {
 
 /// What to measure.
 struct BenchRequest {
-  /// Largest cluster: 16, 64, 256, 1,024, 4,096, 16,384 GPUs up to this. Default 1,024.
+  /// Smallest cluster: the sizes are 16, 64, 256, 1,024, 4,096, 16,384 GPUs from this one. Default 16.
+  int min_gpus = 16;
+  /// Largest cluster: sizes up to this one. Default 1,024.
   int max_gpus = 1024;
   /// Runs per point; the best wall time and the smallest peak memory are reported. Default 1.
   int repeat = 1;

@@ -134,5 +134,42 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
 }
 
+TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
+  // Four ranks join a 0.25 s analytic allreduce at 0, 0.1, 0.2 and 1.0 s; NCCL's collective cannot end before the
+  // last has joined, so every rank leaves at 1.0 + 0.25 s. Twice over: the second call waits for its own last rank
+  // (joining at 2.0 s), not the first call's.
+  const nlohmann::json ends = vtsim::tools::run_isolated([] {
+    int argc = 1;
+    char program[] = "test";
+    char* argv[] = {program, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    configure_engine(4);
+    simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
+    simgrid::s4u::Host* host = zone->create_host("host", 1.0)->seal();
+    zone->seal();
+    std::unique_ptr<Allreduce> allreduce = make_analytic_allreduce([](double, NcclProtocol) { return 0.25; }, 4);
+    const std::vector<double> first_join = {0.0, 0.1, 0.2, 1.0};
+    const std::vector<double> second_join = {2.0, 1.5, 1.5, 1.5};
+    nlohmann::json result = nlohmann::json::array();
+    for (std::size_t p = 0; p < 4; ++p) {
+      simgrid::s4u::Actor::create("rank" + std::to_string(p), host, [&, p] {
+        simgrid::s4u::this_actor::sleep_until(first_join[p]);
+        allreduce->run(static_cast<int>(p), 1e6);
+        const double first_end = simgrid::s4u::Engine::get_clock();
+        simgrid::s4u::this_actor::sleep_until(second_join[p]);
+        allreduce->run(static_cast<int>(p), 1e6);
+        result.push_back({first_end, simgrid::s4u::Engine::get_clock()});
+      });
+    }
+    engine.run();
+    return result;
+  });
+  ASSERT_EQ(ends.size(), 4U);
+  for (const auto& end : ends) {
+    EXPECT_DOUBLE_EQ(end[0].get<double>(), 1.25);
+    EXPECT_DOUBLE_EQ(end[1].get<double>(), 2.25);
+  }
+}
+
 }  // namespace
 }  // namespace vtsim::sim

@@ -1,0 +1,62 @@
+#pragma once
+// Rank classes: simulate what differs, once (docs/scale.md).
+//
+// At analytic fidelity the ranks of a data-parallel job meet only where they synchronise: Horovod's coordinator
+// reduces a gradient once every rank has it, and each collective is its closed form, the same on every rank. Ranks
+// whose GPUs have the same fixed speed, that share their GPU with no other vGPU and whose memory is modelled alike
+// differ only by their random draws (models/variability.hpp). Such ranks form a class, and one actor runs for the
+// class: each iteration it draws every member's stall and multipliers from the member's own stream, exactly as the
+// full simulation draws them, and runs with its slowest member's, the one whose kernels take longest in all. The
+// coordinator counts it as its class's size. The iteration's end, the latest of the members', is then exact when the
+// members start the iteration together; the ready time of a gradient in mid-backward is the slowest member's, which
+// can be a little earlier than the latest member's when two members' draws cross (a member with a long stall and a
+// small multiplier). Each member's compute time is the representative's with its own draws in place of the
+// representative's.
+//
+// A rank on a time-sliced GPU is a class of its own (its scheduler's turns are its alone). Not reduced at all, and
+// said so on the job's result: flow and step fidelity (each rank's flows meet the others' on the links), tensor,
+// pipeline or sharded parallelism, vSphere events (they pause some ranks), and a trace (one track per rank).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/scenario.hpp"
+#include "models/variability.hpp"
+
+namespace vtsim::sim {
+
+/// Why the ranks of `job` cannot run as classes in `scenario` (with a trace when `tracing`); nullopt when they can.
+std::optional<std::string> reduction_blocker(const Scenario& scenario, const JobConfig& job, bool tracing);
+
+/// The classes of alike ranks: positions with the same `rank_speed`, no scheduler (`time_sliced` false) and the same
+/// memory status (`memory_gpu` >= 0 or not), each class's positions in order, classes by their first position.
+/// REQUIRES: the three vectors have one entry per rank.
+std::vector<std::vector<int>> rank_classes(const std::vector<double>& rank_speed, const std::vector<bool>& time_sliced,
+                                           const std::vector<int>& memory_gpu);
+
+/// One iteration's draws for a rank standing for its class: its slowest member's.
+struct IterationDraws {
+  double stall_s = 0;
+  std::vector<double> multipliers;  ///< per micro-batch
+  int member = 0;                   ///< index of the chosen member in the class
+  double kernel_s = 0;              ///< the chosen member's stall and kernel time at these draws
+  double members_kernel_s = 0;      ///< the same, summed over the members
+};
+
+/// The per-iteration draws of every member of a class (one member: an unreduced rank).
+class ClassNoise {
+ public:
+  /// Each member draws from `seed` and its own stream, with the spread `cv` and `stalls`.
+  ClassNoise(std::uint64_t seed, const std::vector<std::uint64_t>& member_streams, double cv, StallConfig stalls);
+  /// Draws every member's next iteration (its stall, then a multiplier per micro-batch, as a rank draws them) and
+  /// returns those of the member whose stall plus kernels take longest: `speed` x (the sum over micro-batches of
+  /// multiplier x `pass_s`, plus the last multiplier x `optimizer_s`). Ties go to the first member.
+  IterationDraws next(int micro_batches, double pass_s, double optimizer_s, double speed);
+
+ private:
+  std::vector<ComputeNoise> members_;
+};
+
+}  // namespace vtsim::sim

@@ -1,0 +1,146 @@
+// Rank classes (sim/rank_classes.hpp): which ranks are alike, the draws a class runs with, and the reduced simulation
+// held to the full one on jobs small enough to run both.
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "sim/rank_classes.hpp"
+#include "sim/simulation.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::scenario_of;
+
+TEST(RankClasses, GroupsRanksBySpeedAndMemoryAndLeavesTimeSlicedRanksAlone) {
+  // Ranks 0, 1 and 4 alike; rank 2 on a slower GPU; rank 3 time-sliced; rank 5 without a memory link of its own.
+  const auto classes = rank_classes({1.0, 1.0, 0.9, 1.0, 1.0, 1.0}, {false, false, false, true, false, false},
+                                    {0, 1, 2, 3, 4, -1});
+  const std::vector<std::vector<int>> expected = {{0, 1, 4}, {2}, {3}, {5}};
+  EXPECT_EQ(classes, expected);
+}
+
+TEST(ClassNoise, OneMemberDrawsAsTheRankItselfWould) {
+  StallConfig stalls{0.3, 0.05};
+  ComputeNoise rank(5, 17, 0.1, stalls);
+  ClassNoise alone(5, {17}, 0.1, stalls);
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const IterationDraws draws = alone.next(2, 1.0, 0.1, 1.0);
+    EXPECT_EQ(draws.stall_s, rank.next_stall_s());
+    EXPECT_EQ(draws.multipliers[0], rank.next_multiplier());
+    EXPECT_EQ(draws.multipliers[1], rank.next_multiplier());
+    EXPECT_EQ(draws.member, 0);
+  }
+}
+
+TEST(ClassNoise, TheClassRunsWithItsSlowestMembersDraws) {
+  // Three members' own draws, one micro-batch of 2 s of kernels, 0.5 s of optimizer, GPUs at speed 1.1: each
+  // member's time is stall + 1.1 x (f x 2 + f x 0.5); the class takes the largest.
+  const StallConfig stalls{0.2, 0.4};
+  std::vector<ComputeNoise> members;
+  for (std::uint64_t stream : {3, 4, 9}) members.emplace_back(11, stream, 0.05, stalls);
+  ClassNoise noise(11, {3, 4, 9}, 0.05, stalls);
+  std::set<int> chosen;
+  for (int iteration = 0; iteration < 50; ++iteration) {
+    double slowest = -1;
+    double sum = 0;
+    int slowest_member = -1;
+    double slowest_multiplier = 0;
+    for (int m = 0; m < 3; ++m) {
+      const double stall = members[static_cast<std::size_t>(m)].next_stall_s();
+      const double f = members[static_cast<std::size_t>(m)].next_multiplier();
+      const double time = stall + 1.1 * (f * 2 + f * 0.5);
+      sum += time;
+      if (time > slowest) {
+        slowest = time;
+        slowest_member = m;
+        slowest_multiplier = f;
+      }
+    }
+    const IterationDraws draws = noise.next(1, 2.0, 0.5, 1.1);
+    EXPECT_EQ(draws.member, slowest_member);
+    EXPECT_EQ(draws.multipliers[0], slowest_multiplier);
+    EXPECT_NEAR(draws.kernel_s, slowest, 1e-12);
+    EXPECT_NEAR(draws.members_kernel_s, sum, 1e-12);
+    chosen.insert(draws.member);
+  }
+  EXPECT_EQ(chosen.size(), 3U);  // each member is the slowest some of the time
+}
+
+/// 64 A100s (8 hosts of 8, NVLink, RoCE) training BERT-large at analytic fidelity for `iterations`.
+nlohmann::json bert_64(const std::string& data_parallel, int iterations) {
+  return {{"cluster",
+           {{"racks", 1},
+            {"hosts_per_rack", 8},
+            {"host", {{"gpus", 8}, {"gpu_model", "a100-80gb-sxm4"}, {"nic_model", "connectx-6-200gb"}}},
+            {"transport", "roce_v2"}}},
+          {"jobs",
+           {{{"workload", "bert-large-pretrain-seq128"},
+             {"batch_per_gpu", 32},
+             {"data_parallel", data_parallel},
+             {"iterations", iterations},
+             {"warmup_iterations", 1}}}},
+          {"simulation", {{"fidelity", "analytic"}}}};
+}
+
+nlohmann::json job_of(const Scenario& scenario) {
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); })["jobs"][0];
+}
+
+TEST(ReducedSimulation, AlikeRanksWithoutVariabilityGiveTheFullSimulationsSteps) {
+  for (const std::string framework : {"horovod", "pytorch_ddp"}) {
+    const nlohmann::json reduced = job_of(scenario_of(bert_64(framework, 3)));
+    const nlohmann::json full = job_of(scenario_of(bert_64(framework, 3), {"simulation.reduce_ranks=false"}));
+    EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1) << framework;
+    EXPECT_EQ(full["simulated_ranks"]["ranks"], 64) << framework;
+    EXPECT_EQ(full["simulated_ranks"]["not_reduced"], "simulation.reduce_ranks is false");
+    EXPECT_EQ(reduced["ranks"], 64);
+    const double full_step = full["step_time_s"]["mean"].get<double>();
+    EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 1e-9 * full_step) << framework;
+    EXPECT_NEAR(reduced["breakdown_s"]["compute"].get<double>(), full["breakdown_s"]["compute"].get<double>(),
+                1e-9 * full_step);
+  }
+}
+
+TEST(ReducedSimulation, VariabilityAndStallsSurviveTheReductionWithinOnePercent) {
+  // Every rank draws 5% per iteration and stalls 20 ms one iteration in ten: each step waits for the slowest of 64.
+  for (const std::string framework : {"horovod", "pytorch_ddp"}) {
+    nlohmann::json json = bert_64(framework, 20);
+    json["simulation"]["variability"] = true;
+    json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
+    json["jobs"][0]["step_time_cv"] = 0.05;
+    const nlohmann::json reduced = job_of(scenario_of(json));
+    const nlohmann::json full = job_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
+    EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1);
+    const double full_step = full["step_time_s"]["mean"].get<double>();
+    const double alone = full["single_gpu"]["step_time_s"].get<double>();
+    EXPECT_GT(full_step, alone * 1.05) << framework;  // the slowest of 64 shows
+    EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 0.01 * full_step) << framework;
+    // The breakdown's members keep their own draws: what the faster ones wait for the slowest is still there.
+    const double straggler = full["breakdown_s"]["straggler_wait"].get<double>();
+    EXPECT_GT(straggler, 0.01 * full_step);
+    EXPECT_NEAR(reduced["breakdown_s"]["straggler_wait"].get<double>(), straggler, 0.15 * straggler) << framework;
+  }
+}
+
+TEST(ReducedSimulation, SaysWhyAJobIsNotReduced) {
+  nlohmann::json json = bert_64("horovod", 1);
+  json["simulation"]["fidelity"] = "flow";
+  const nlohmann::json flow = job_of(scenario_of(json));
+  EXPECT_EQ(flow["simulated_ranks"]["ranks"], 64);
+  EXPECT_EQ(flow["simulated_ranks"]["not_reduced"], "flow fidelity simulates every rank's flows");
+  // GPUs of different speeds: every rank is a class of its own.
+  json["simulation"]["fidelity"] = "analytic";
+  json["simulation"]["variability"] = true;
+  json["simulation"]["gpu_speed_cv"] = 0.05;
+  const nlohmann::json spread = job_of(scenario_of(json));
+  EXPECT_EQ(spread["simulated_ranks"]["ranks"], 64);
+  EXPECT_FALSE(spread["simulated_ranks"].contains("not_reduced"));
+}
+
+}  // namespace
+}  // namespace vtsim::sim
