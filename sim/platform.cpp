@@ -36,7 +36,7 @@ double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbm
 }  // namespace
 
 Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps,
-                   const std::vector<int>& migration_hosts, double migration_Bps) {
+                   const std::vector<int>& migration_hosts, double migration_Bps, GpuRoutes gpu_routes) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
   links_.reserve(topology.links().size());
@@ -66,6 +66,17 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
   gpu_hosts_.resize(static_cast<std::size_t>(topology.gpu_count()));
   const int hosts_per_rack = topology.host_count() / topology.rack_count();
   const int gpus_per_host = topology.gpu_count() / topology.host_count();
+  if (gpu_routes == GpuRoutes::omitted) {
+    sg4::NetZone* gpus = sg4::create_star_zone("gpus")->set_parent(cluster);
+    for (int g = 0; g < topology.gpu_count(); ++g) {
+      const std::string name = "h" + std::to_string(g / gpus_per_host) + ".g" + std::to_string(g % gpus_per_host);
+      gpu_hosts_[static_cast<std::size_t>(g)] = gpus->create_host(name, 1.0)->seal();
+    }
+    gpus->seal();
+    add_migration_hosts(topology, cluster, migration_hosts, migration_Bps);
+    cluster->seal();
+    return;
+  }
   std::vector<sg4::NetZone*> rack_zones;
   std::vector<simgrid::kernel::routing::NetPoint*> leaf_gateways;
   for (int rack = 0; rack < topology.rack_count(); ++rack) {
@@ -144,6 +155,13 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     }
     port_zone->seal();
   }
+  add_migration_hosts(topology, cluster, migration_hosts, migration_Bps);
+  cluster->seal();
+}
+
+void Platform::add_migration_hosts(const Topology& topology, sg4::NetZone* cluster,
+                                   const std::vector<int>& migration_hosts, double migration_Bps) {
+  const int gpus_per_host = topology.gpu_count() / topology.host_count();
   if (!migration_hosts.empty()) {
     assert(topology.has_nics() && migration_Bps > 0);
     sg4::NetZone* zone = sg4::create_star_zone("vmotion")->set_parent(cluster);
@@ -160,7 +178,6 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     }
     zone->seal();
   }
-  cluster->seal();
 }
 
 void Platform::set_collective_memory(int gpu, double collective_Bps) const {

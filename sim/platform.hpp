@@ -35,10 +35,17 @@
 
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
+#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/topology.hpp"
 
 namespace vtsim::sim {
+
+/// Whether a platform routes flows between GPUs.
+enum class GpuRoutes {
+  built,   ///< zones cluster > rack > host with the topology's routes, and the port hosts
+  omitted  ///< the GPU hosts in one star zone without routes: for simulations that move no byte between GPUs
+};
 
 /// The SimGrid platform of one simulation. REQUIRES: a configured s4u::Engine with no platform yet.
 class Platform {
@@ -47,8 +54,12 @@ class Platform {
   /// `gpu_memory_Bps` > 0 (each GPU's achievable memory bandwidth), the GPUs' memory links.
   /// For each host in `migration_hosts`, a vMotion source and destination (the destination's link at
   /// `migration_Bps`). REQUIRES: NICs when `migration_hosts` is not empty.
+  /// With GpuRoutes::omitted, the GPU hosts have no routes and there are no port hosts (`ports` is ignored): analytic
+  /// collectives take their times from the topology, and building 2,048 host zones costs seconds in SimGrid 3.32
+  /// (docs/scale.md).
   explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {},
-                    double gpu_memory_Bps = 0, const std::vector<int>& migration_hosts = {}, double migration_Bps = 0);
+                    double gpu_memory_Bps = 0, const std::vector<int>& migration_hosts = {}, double migration_Bps = 0,
+                    GpuRoutes gpu_routes = GpuRoutes::built);
 
   /// Lets the flows through GPU `gpu`'s memory use `collective_Bps` of it (re-rating flows in progress). Does nothing
   /// on a platform without memory links. REQUIRES: a running engine.
@@ -63,6 +74,10 @@ class Platform {
   simgrid::s4u::Host* migration_destination(int host) const;
 
  private:
+  /// The vMotion sources and destinations, in a star zone under `cluster`.
+  void add_migration_hosts(const Topology& topology, simgrid::s4u::NetZone* cluster,
+                           const std::vector<int>& migration_hosts, double migration_Bps);
+
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::map<int, std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> migration_hosts_;

@@ -648,8 +648,13 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
   const double migration_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps *
                                transport_spec(Transport::tcp).bandwidth_efficiency;
+  // Analytic collectives take their times from the topology; only pipeline transfers (model parallelism) are flows
+  // between GPUs there, so without them the platform needs no routes between GPUs.
+  const bool flows_between_gpus =
+      scenario.simulation.fidelity != Fidelity::analytic ||
+      std::any_of(active.begin(), active.end(), [](const ActiveJob& job) { return job.layout.has_value(); });
   const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario),
-                          migration_Bps);
+                          migration_Bps, flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();
 

@@ -79,7 +79,9 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
   for (int run = 0; run < repeat; ++run) {
     const auto start = std::chrono::steady_clock::now();
     const nlohmann::json answer = run_isolated([&] {
+      const auto simulate_start = std::chrono::steady_clock::now();
       const sim::SimulationResult simulated = sim::simulate(scenario);
+      const double simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - simulate_start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       const sim::WallClock& clock = simulated.wall_clock;
@@ -90,7 +92,9 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
                               {"platform_s", clock.platform_s},
                               {"actors_s", clock.actors_s},
                               {"run_s", clock.run_s},
-                              {"results_s", clock.results_s}}}};
+                              {"results_s", clock.results_s},
+                              {"teardown_s", simulate_s - clock.plan_s - clock.platform_s - clock.actors_s - clock.run_s -
+                                                 clock.results_s}}}};
     });
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (wall < point.wall_s) point.wall_clock = answer["wall_clock"];
@@ -210,6 +214,9 @@ void bench_command(std::ostream& out, const BenchRequest& request) {
     std::optional<double> step_s;
     for (const std::string fidelity : {"step", "flow", "analytic"}) {
       if (fidelity == "step" && gpus > kStepMaxGpus) continue;
+      if (std::find(request.fidelities.begin(), request.fidelities.end(), fidelity) == request.fidelities.end()) {
+        continue;
+      }
       BenchPoint point = measure(gpus, fidelity, request.repeat);
       if (fidelity == "step") step_s = point.simulated_step_s;
       if (fidelity != "step" && step_s) point.vs_step = point.simulated_step_s / *step_s - 1;
@@ -253,6 +260,8 @@ Command add_bench_command(CLI::App& parent) {
       ->check(CLI::Range(16, 1 << 20));
   app->add_option("--max-gpus", request->max_gpus, "Largest cluster (16, 64, 256, 1024, 4096, 16384 up to this)")
       ->check(CLI::Range(16, 1 << 20));
+  app->add_option("--fidelity", request->fidelities, "Fidelities to measure (default step, flow and analytic)")
+      ->check(CLI::IsMember({"step", "flow", "analytic"}));
   app->add_option("--repeat", request->repeat, "Runs per point: the best is reported")->check(CLI::Range(1, 100));
   app->add_option("--sweep-points", request->sweep_points,
                   "Also time a sweep of this many 64- to 1,024-GPU points (0: none)")

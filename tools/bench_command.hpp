@@ -1,9 +1,10 @@
 #pragma once
-// `vtsim bench [--min-gpus N] [--max-gpus N] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big
+// `vtsim bench [--min-gpus N] [--max-gpus N] [--fidelity F ...] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big
 // simulations are (speed and memory targets are checked here, not by timed unit tests; README.md, "Performance").
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace vtsim::tools {
 
@@ -13,6 +14,8 @@ struct BenchRequest {
   int min_gpus = 16;
   /// Largest cluster: sizes up to this one. Default 1,024.
   int max_gpus = 1024;
+  /// Fidelities to measure, among step, flow and analytic (step only up to 1,024 GPUs). Default all three.
+  std::vector<std::string> fidelities = {"step", "flow", "analytic"};
   /// Runs per point; the best wall time and the smallest peak memory are reported. Default 1.
   int repeat = 1;
   /// Points of the sweep benchmark (64 to 1,024 GPUs, the default workers); 0 skips it. Default 0.

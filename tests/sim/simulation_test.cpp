@@ -188,6 +188,37 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
 }
 
+TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
+  // Analytic simulations build no routes between GPUs, but still one host per GPU (the ranks' actors run there) and
+  // the vMotion sources, whose route is their host's first NIC link (topology.gpu_to_network ends with it).
+  const Scenario scenario = scenario_of(
+      {{"cluster", {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}}},
+       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  const nlohmann::json answer = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    int argc = 1;
+    char program[] = "test";
+    char* argv[] = {program, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    configure_engine(0);
+    const Platform platform(topology, {{0, 1}}, 0, {3}, 1e9, GpuRoutes::omitted);
+    std::set<std::string> names;
+    for (int g = 0; g < topology.gpu_count(); ++g) names.insert(platform.gpu_host(g)->get_name());
+    std::vector<simgrid::s4u::Link*> links;
+    double latency = 0;
+    platform.migration_source(3)->route_to(platform.migration_destination(3), links, &latency);
+    std::vector<std::string> route;
+    for (const simgrid::s4u::Link* link : links) route.push_back(link->get_name());
+    return nlohmann::json{{"gpu_hosts", names.size()}, {"route", route}};
+  });
+  EXPECT_EQ(answer["gpu_hosts"], 16);
+  const Topology topology(scenario);
+  const std::string nic = topology.links()[topology.gpu_to_network(12).back().link].name;
+  ASSERT_EQ(answer["route"].size(), 2U);
+  EXPECT_EQ(answer["route"][0].get<std::string>().rfind(nic, 0), 0U) << answer.dump();  // the NIC link, one way
+  EXPECT_EQ(answer["route"][1], "vmotion.h3.spare_nic");
+}
+
 }  // namespace
 }  // namespace vtsim::sim
 
