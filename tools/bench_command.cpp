@@ -81,7 +81,8 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
     const nlohmann::json answer = run_isolated([&] {
       const auto simulate_start = std::chrono::steady_clock::now();
       const sim::SimulationResult simulated = sim::simulate(scenario);
-      const double simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - simulate_start).count();
+      const double simulate_s =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - simulate_start).count();
       rusage usage{};
       getrusage(RUSAGE_SELF, &usage);
       const sim::WallClock& clock = simulated.wall_clock;
@@ -93,8 +94,8 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
                               {"actors_s", clock.actors_s},
                               {"run_s", clock.run_s},
                               {"results_s", clock.results_s},
-                              {"teardown_s", simulate_s - clock.plan_s - clock.platform_s - clock.actors_s - clock.run_s -
-                                                 clock.results_s}}}};
+                              {"teardown_s", simulate_s - clock.plan_s - clock.platform_s - clock.actors_s -
+                                                 clock.run_s - clock.results_s}}}};
     });
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (wall < point.wall_s) point.wall_clock = answer["wall_clock"];

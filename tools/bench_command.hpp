@@ -1,6 +1,7 @@
 #pragma once
-// `vtsim bench [--min-gpus N] [--max-gpus N] [--fidelity F ...] [--repeat K] [--sweep-points P] [--format json]`: how fast and how big
-// simulations are (speed and memory targets are checked here, not by timed unit tests; README.md, "Performance").
+// `vtsim bench [--min-gpus N] [--max-gpus N] [--fidelity F ...] [--repeat K] [--sweep-points P] [--format json]`:
+// how fast and how big simulations are (speed and memory targets are checked here, not by timed unit tests;
+// README.md, "Performance").
 
 #include <ostream>
 #include <string>
