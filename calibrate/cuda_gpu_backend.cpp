@@ -5,7 +5,8 @@
 
 #include "calibrate/cuda_sharing.hpp"
 #include "calibrate/cuda_support.hpp"
-#include "calibrate/hardware_backends.hpp"
+#include "calibrate/cuda_probes_module.hpp"
+#include "calibrate/gpu_probe.hpp"
 
 namespace vtsim::calibrate {
 namespace {
@@ -180,7 +181,6 @@ class CudaGpuBackend final : public GpuBackend {
 };
 
 }  // namespace
-
-std::unique_ptr<GpuBackend> make_gpu_backend() { return std::make_unique<CudaGpuBackend>(); }
-
 }  // namespace vtsim::calibrate
+
+vtsim::calibrate::GpuBackend* vtsim_new_cuda_gpu_backend() { return new vtsim::calibrate::CudaGpuBackend(); }

@@ -1,7 +1,8 @@
 #pragma once
-// The real hardware behind the probes. Each factory is defined by the backend built into this vtsim:
-// cuda_gpu_backend.cpp / nccl_backend.cpp with CUDA, cuBLAS and NCCL; ibverbs_backend.cpp with libibverbs; else
-// unavailable_backends.cpp, whose factories throw DeviceNotFound saying what the build lacks.
+// The real hardware behind the probes. Each factory is defined by the backend built into this vtsim: with CUDA,
+// cuBLAS and NCCL, cuda_probes_loader.cpp, which loads cuda_gpu_backend.cpp / nccl_backend.cpp from their module
+// (cuda_probes_module.hpp); ibverbs_backend.cpp with libibverbs; else unavailable_backends.cpp, whose factories throw
+// DeviceNotFound saying what the build lacks.
 
 #include <memory>
 

@@ -7,7 +7,8 @@
 #include <memory>
 
 #include "calibrate/cuda_support.hpp"
-#include "calibrate/hardware_backends.hpp"
+#include "calibrate/cuda_probes_module.hpp"
+#include "calibrate/nccl_probe.hpp"
 
 namespace vtsim::calibrate {
 namespace {
@@ -143,7 +144,6 @@ class CudaNcclBackend final : public NcclBackend {
 };
 
 }  // namespace
-
-std::unique_ptr<NcclBackend> make_nccl_backend() { return std::make_unique<CudaNcclBackend>(); }
-
 }  // namespace vtsim::calibrate
+
+vtsim::calibrate::NcclBackend* vtsim_new_nccl_backend() { return new vtsim::calibrate::CudaNcclBackend(); }
