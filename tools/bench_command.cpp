@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "models/compute_fit.hpp"
 #include "models/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "tools/command.hpp"
@@ -209,6 +210,8 @@ void bench_command(std::ostream& out, const BenchRequest& request) {
     for (const auto& column : columns) header.push_back(column.first);
     print_row(header);
   }
+  // The simulations' processes inherit the compute model's fit instead of each fitting it again (sweep_command too).
+  static_cast<void>(published_compute_fit());
   std::vector<BenchPoint> points;
   for (int gpus = 16; gpus <= request.max_gpus; gpus *= 4) {
     if (gpus < request.min_gpus) continue;
