@@ -39,9 +39,10 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
                    const std::vector<int>& migration_hosts, double migration_Bps, GpuRoutes gpu_routes) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
   sg4::NetZone* cluster = sg4::create_full_zone("cluster");
-  links_.reserve(topology.links().size());
-  for (const Link& link : topology.links()) {
-    links_.push_back(cluster->create_split_duplex_link(link.name, link.bandwidth_Bps)->set_latency(link.latency_s)->seal());
+  // Without routes between GPUs only the vMotion hosts' NIC links are in a route: the others are not built.
+  links_.assign(topology.links().size(), nullptr);
+  if (gpu_routes == GpuRoutes::built) {
+    for (std::size_t index = 0; index < links_.size(); ++index) build_link(topology, cluster, index);
   }
   // Each GPU's device memory, shared by the flows into and out of it (one link, not split duplex).
   if (gpu_memory_Bps > 0) {
@@ -171,6 +172,7 @@ void Platform::add_migration_hosts(const Topology& topology, sg4::NetZone* clust
       sg4::Host* source = zone->create_host(name + ".src", 1.0)->seal();
       sg4::Host* destination = zone->create_host(name + ".dst", 1.0)->seal();
       const Hop nic = topology.gpu_to_network(host * gpus_per_host).back();  // the host's first NIC
+      build_link(topology, cluster, static_cast<std::size_t>(nic.link));
       zone->add_route(source->get_netpoint(), nullptr, nullptr, nullptr, to_simgrid({nic}, links_), false);
       sg4::Link* spare = zone->create_link(name + ".spare_nic", migration_Bps)->set_latency(0)->seal();
       zone->add_route(nullptr, destination->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(spare)}, false);
@@ -178,6 +180,12 @@ void Platform::add_migration_hosts(const Topology& topology, sg4::NetZone* clust
     }
     zone->seal();
   }
+}
+
+void Platform::build_link(const Topology& topology, sg4::NetZone* cluster, std::size_t index) {
+  if (links_[index] != nullptr) return;
+  const Link& link = topology.links()[index];
+  links_[index] = cluster->create_split_duplex_link(link.name, link.bandwidth_Bps)->set_latency(link.latency_s)->seal();
 }
 
 void Platform::set_collective_memory(int gpu, double collective_Bps) const {

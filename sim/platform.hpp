@@ -74,6 +74,8 @@ class Platform {
   simgrid::s4u::Host* migration_destination(int host) const;
 
  private:
+  /// Builds the topology's link `index` in `cluster` unless it is already built.
+  void build_link(const Topology& topology, simgrid::s4u::NetZone* cluster, std::size_t index);
   /// The vMotion sources and destinations, in a star zone under `cluster`.
   void add_migration_hosts(const Topology& topology, simgrid::s4u::NetZone* cluster,
                            const std::vector<int>& migration_hosts, double migration_Bps);
@@ -81,7 +83,7 @@ class Platform {
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::map<int, std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> migration_hosts_;
-  std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links()
+  std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links(); null where not built
   std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when built with the memory's bandwidth
 };
 

@@ -347,6 +347,13 @@ std::vector<Hop> Topology::intra_host_route(int a, int b) const {
 
 std::vector<Hop> Topology::gpu_to_network(int gpu) const {
   assert(nics_per_host_ > 0 && "routes between hosts need NICs");
+  if (to_network_.empty()) to_network_.resize(static_cast<std::size_t>(gpu_count()));
+  std::vector<Hop>& known = to_network_[static_cast<std::size_t>(gpu)];
+  if (known.empty()) known = search_gpu_to_network(gpu);
+  return known;
+}
+
+std::vector<Hop> Topology::search_gpu_to_network(int gpu) const {
   const GpuLocation where = location(gpu);
   const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + where.local % nics_per_host_);
   const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),

@@ -159,6 +159,8 @@ class Topology {
   bool nvlink_allowed(int a, int b) const;
   bool nvlink_neighbours(int a, int b) const;
   std::vector<Hop> search(std::size_t from, std::size_t to, const EdgeFilter& filter) const;
+  /// gpu_to_network without the cache.
+  std::vector<Hop> search_gpu_to_network(int gpu) const;
 
   P2pRule rule_;
   bool nvlink_usable_ = false;
@@ -174,6 +176,9 @@ class Topology {
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
   std::vector<int> nic_links_;                      ///< per host x nics
+  /// gpu_to_network per GPU, searched on first use (empty until then): every flow between hosts asks for two. Not
+  /// safe to share between threads (one simulation runs in one thread).
+  mutable std::vector<std::vector<Hop>> to_network_;
   std::vector<int> tcp_stack_links_;                ///< per GPU, with TCP between hosts; else empty
   std::vector<int> uplinks_;                        ///< per rack x spines
   std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
