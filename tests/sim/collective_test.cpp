@@ -139,11 +139,7 @@ TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
   // last has joined, so every rank leaves at 1.0 + 0.25 s. Twice over: the second call waits for its own last rank
   // (joining at 2.0 s), not the first call's.
   const nlohmann::json ends = vtsim::tools::run_isolated([] {
-    int argc = 1;
-    char program[] = "test";
-    char* argv[] = {program, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    configure_engine(4);
+    const auto engine = testing::test_engine(4);
     simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
     simgrid::s4u::Host* host = zone->create_host("host", 1.0)->seal();
     zone->seal();
@@ -161,7 +157,7 @@ TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
         result.push_back({first_end, simgrid::s4u::Engine::get_clock()});
       });
     }
-    engine.run();
+    engine->run();
     return result;
   });
   ASSERT_EQ(ends.size(), 4U);

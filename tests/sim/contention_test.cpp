@@ -45,11 +45,7 @@ TEST(MemoryLinks, LimitAFlowToAThirdOfTheMemoryAndReRateItInFlight) {
   const Topology topology(scenario);
   const double latency_s = topology.latency_s(topology.route(0, 1));
   const double end_s = vtsim::tools::run_isolated([&] {
-    int argc = 1;
-    char program[] = "test";
-    char* argv[] = {program, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    configure_engine(2);
+    const auto engine = testing::test_engine(2);
     const Platform platform(topology, {}, 60e9);
     double end = 0;
     simgrid::s4u::Actor::create("sender", platform.gpu_host(0), [&] {
@@ -60,7 +56,7 @@ TEST(MemoryLinks, LimitAFlowToAThirdOfTheMemoryAndReRateItInFlight) {
       simgrid::s4u::this_actor::sleep_for(0.05);
       platform.set_collective_memory(0, 30e9);
     });
-    engine.run();
+    engine->run();
     return nlohmann::json(end);
   }).get<double>();
   // Data moves from `latency_s` at 40 GB/s until 50 ms, then the rest at 20 GB/s.

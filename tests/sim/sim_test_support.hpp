@@ -2,6 +2,7 @@
 // Helpers for tests that run SimGrid: each simulation runs in a child process (one engine per process).
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,16 +33,22 @@ inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>&
   return load_scenario(json, "test.json", ".");
 }
 
+/// A SimGrid engine configured as simulations configure theirs, for a test's child process (one engine per process).
+inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
+  int argc = 1;
+  char program[] = "test";
+  char* argv[] = {program, nullptr};
+  auto engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv);
+  configure_engine(actors);
+  return engine;
+}
+
 /// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario` (all ranks start at 0; the last to finish
 /// ends it). Runs in a child process.
 inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
   const nlohmann::json answer = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
-    int argc = 1;
-    char program[] = "test";
-    char* argv[] = {program, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    configure_engine(2 * scenario.jobs[0].gpu_ids.size());
+    const auto engine = test_engine(2 * scenario.jobs[0].gpu_ids.size());
     const JobRings rings = job_rings(scenario, 0, topology);
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
     std::unique_ptr<Allreduce> allreduce =
@@ -54,7 +61,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
         end = std::max(end, simgrid::s4u::Engine::get_clock());
       });
     }
-    engine.run();
+    engine->run();
     return nlohmann::json(end);
   });
   return answer.get<double>();

@@ -147,11 +147,7 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
-    int argc = 1;
-    char program[] = "test";
-    char* argv[] = {program, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    configure_engine(0);
+    const auto engine = testing::test_engine(0);
     const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}};
     std::vector<std::pair<int, int>> ports;
     for (int flow : {0, 1}) {
@@ -196,11 +192,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json answer = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
-    int argc = 1;
-    char program[] = "test";
-    char* argv[] = {program, nullptr};
-    simgrid::s4u::Engine engine(&argc, argv);
-    configure_engine(0);
+    const auto engine = testing::test_engine(0);
     const Platform platform(topology, {{0, 1}}, 0, {3}, 1e9, GpuRoutes::omitted);
     std::set<std::string> names;
     for (int g = 0; g < topology.gpu_count(); ++g) names.insert(platform.gpu_host(g)->get_name());
