@@ -22,15 +22,12 @@ void TrainingJob::start() {
     for (int t : s.plan.buckets[b]) s.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
   }
   const ModelParallelPlan* mp = s.plan.model_parallel.get();
-  s.weight.assign(static_cast<std::size_t>(s.rank_count()), 0);
   s.members.resize(static_cast<std::size_t>(s.rank_count()));
   if (s.plan.rank_classes.empty()) {
     for (int position = 0; position < s.rank_count(); ++position) s.plan.rank_classes.push_back({position});
   }
   for (const std::vector<int>& members : s.plan.rank_classes) {
-    const auto runner = static_cast<std::size_t>(members.front());
-    s.weight[runner] = static_cast<int>(members.size());
-    s.members[runner] = members;
+    s.members[static_cast<std::size_t>(members.front())] = members;
   }
   assert(mp == nullptr || s.plan.rank_classes.size() == static_cast<std::size_t>(s.rank_count()));
   if (s.plan.allreduce) s.plan.allreduce->set_ranks_that_run(static_cast<int>(s.plan.rank_classes.size()));
@@ -53,7 +50,7 @@ void TrainingJob::start() {
   // A model-parallel rank reduces gradients when its model replica has others (data > 1).
   const bool reduces = mp == nullptr ? s.rank_count() > 1 : mp->strategy.data > 1;
   for (int position = 0; position < s.rank_count(); ++position) {
-    if (s.weight[static_cast<std::size_t>(position)] == 0) continue;  // its class's first member runs for it
+    if (s.weight(static_cast<std::size_t>(position)) == 0) continue;  // its class's first member runs for it
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
     const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
     if (mp == nullptr) {
@@ -84,15 +81,15 @@ void TrainingJob::start() {
 std::vector<std::vector<IterationRecord>> TrainingJob::records() const {
   std::vector<std::vector<IterationRecord>> records;
   for (std::size_t position = 0; position < state_->ranks.size(); ++position) {
-    if (state_->weight[position] > 0) records.push_back(state_->ranks[position]->records);
+    if (state_->weight(position) > 0) records.push_back(state_->ranks[position]->records);
   }
   return records;
 }
 
 std::vector<int> TrainingJob::record_weights() const {
   std::vector<int> weights;
-  for (int weight : state_->weight) {
-    if (weight > 0) weights.push_back(weight);
+  for (std::size_t position = 0; position < state_->members.size(); ++position) {
+    if (state_->weight(position) > 0) weights.push_back(state_->weight(position));
   }
   return weights;
 }

@@ -113,10 +113,12 @@ struct TrainingJob::State {
   std::unique_ptr<Counter> rank0_starts;
   CheckpointMark checkpoint;
   std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to (data parallelism)
-  /// Per position, the ranks it stands for when it runs (its class's size, 1 unreduced), 0 when another runs for it.
-  std::vector<int> weight;
-  /// Per position that runs, its class's positions (itself first).
+  /// Per position, the class's positions when it runs for them (itself first; itself alone unreduced), empty when
+  /// another position runs for it.
   std::vector<std::vector<int>> members;
+
+  /// How many ranks `position` stands for: 0 when another runs for it.
+  int weight(std::size_t position) const { return static_cast<int>(members[position].size()); }
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
@@ -266,7 +268,7 @@ struct TrainingJob::State {
       return;
     }
     // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
-    ready_ranks[static_cast<std::size_t>(tensor)] += weight[static_cast<std::size_t>(position)];
+    ready_ranks[static_cast<std::size_t>(tensor)] += weight(static_cast<std::size_t>(position));
     if (ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
     ready_ranks[static_cast<std::size_t>(tensor)] = 0;
     ready_everywhere.push_back(tensor);
@@ -467,7 +469,7 @@ struct TrainingJob::State {
     const auto flush = [&] {
       if (buffer.tensor_count == 0) return;
       for (std::size_t position = 0; position < ranks.size(); ++position) {
-        if (weight[position] > 0) ranks[position]->queue.push(buffer);
+        if (weight(position) > 0) ranks[position]->queue.push(buffer);
       }
       if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
       buffer.tensor_count = 0;
