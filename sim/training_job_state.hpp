@@ -293,8 +293,7 @@ struct TrainingJob::State {
     std::vector<std::uint64_t> streams;
     for (int member : class_members) streams.push_back(plan.rank_streams[static_cast<std::size_t>(member)]);
     ClassNoise noise(plan.seed, streams, plan.step_time_cv, plan.stalls);
-    double pass_s = forward.total_s;
-    for (double backward_s : kernels.backward_s) pass_s += backward_s;
+    const double pass_s = kernels.total_s() - kernels.optimizer_s;  // forward and backward of one micro-batch
     const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
     int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
     for (int iteration = 0; progress < total; ++iteration) {
