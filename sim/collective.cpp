@@ -4,10 +4,12 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 
 namespace vtsim::sim {
 
@@ -198,21 +200,44 @@ class NcclRun final : public Allreduce {
 }  // namespace
 
 RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
-    : previous_(next.size()), edges_(std::move(edges)), sending_(edges_.size()) {
+    : previous_(next.size()),
+      edges_(std::move(edges)),
+      mailbox_(edges_.size(), nullptr),
+      received_(edges_.size(), nullptr),
+      receiving_(edges_.size()),
+      receiver_ready_(edges_.size()),
+      delivered_(edges_.size()),
+      sending_(edges_.size()) {
   assert(next.size() == edges_.size());
+  static long groups = 0;  // one engine per process (sim/simulation.hpp): names stay unique within it
+  const std::string prefix = "ring" + std::to_string(groups++) + ".";
   for (std::size_t p = 0; p < next.size(); ++p) previous_[static_cast<std::size_t>(next[p])] = static_cast<int>(p);
   for (std::size_t e = 0; e < edges_.size(); ++e) {
-    receiver_ready_.push_back(sg4::Semaphore::create(0));
-    delivered_.push_back(sg4::Semaphore::create(0));
+    if (edges_[e].between_rank_hosts) {
+      mailbox_[e] = sg4::Mailbox::by_name(prefix + std::to_string(e));
+    } else {
+      receiver_ready_[e] = sg4::Semaphore::create(0);
+      delivered_[e] = sg4::Semaphore::create(0);
+    }
   }
 }
 
 void RingGroup::start_exchange(int position, double bytes) {
   const std::size_t out = static_cast<std::size_t>(position);
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
-  receiver_ready_[in]->release();  // the predecessor may send now
-  receiver_ready_[out]->acquire();  // wait until the successor may receive
-  sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
+  if (edges_[in].between_rank_hosts) {
+    assert(sg4::this_actor::get_host() == edges_[in].destination);
+    receiving_[in] = mailbox_[in]->get_async(&received_[in]);
+  } else {
+    receiver_ready_[in]->release();  // the predecessor may send now
+  }
+  if (edges_[out].between_rank_hosts) {
+    assert(sg4::this_actor::get_host() == edges_[out].source);
+    sending_[out] = mailbox_[out]->put_async(this, whole_bytes(bytes));
+  } else {
+    receiver_ready_[out]->acquire();  // wait until the successor may receive
+    sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
+  }
 }
 
 void RingGroup::finish_exchange(int position) {
@@ -220,8 +245,13 @@ void RingGroup::finish_exchange(int position) {
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
   sending_[out]->wait();
   sending_[out] = nullptr;
-  delivered_[out]->release();
-  delivered_[in]->acquire();
+  if (!edges_[out].between_rank_hosts) delivered_[out]->release();
+  if (edges_[in].between_rank_hosts) {
+    receiving_[in]->wait();
+    receiving_[in] = nullptr;
+  } else {
+    delivered_[in]->acquire();
+  }
 }
 
 double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {

@@ -13,7 +13,15 @@
 // are hashed onto different spines. Each ring edge is a communication between two explicit SimGrid hosts (a GPU,
 // or for a flow between racks a port host whose route takes the spine ECMP chose, sim/platform.hpp). A transfer
 // starts when both its sender and its receiver have reached the step, as NCCL's sender waits for its receiver's
-// buffer, so a late rank holds up its ring neighbours (two semaphores per edge: one simcall each way).
+// buffer, so a late rank holds up its ring neighbours.
+//
+// How an edge waits for its receiver depends on its ends. Where the ranks' own actors sit on the edge's two hosts
+// (every edge within a rack), the transfer is a mailbox rendezvous between them: a put and a get that start it when
+// both are posted. An edge between port hosts is a host-to-host communication started once the receiver has
+// released a semaphore. Both start the transfer at the same simulated instant. The rendezvous is the cheaper of the
+// two in SimGrid 3.32: it takes four simcalls per step instead of six, and a host-to-host communication is kept on
+// the maestro's activity list, which CommImpl::finish searches from end to end (a cost proportional to the
+// communications in flight, paid by each: 34% of a 16,384-GPU flow run; docs/scale.md).
 
 #include <cstdint>
 #include <functional>
@@ -24,6 +32,7 @@
 
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include "models/nccl_tuning.hpp"
@@ -41,6 +50,9 @@ struct RingEdge {
   simgrid::s4u::Host* destination = nullptr;
   double latency_s = 0;
   NcclHop hop = NcclHop::nvlink;
+  /// The sending rank's actors run on `source` and the receiving rank's on `destination` (their GPU hosts): the
+  /// transfer can be a mailbox rendezvous between the two actors.
+  bool between_rank_hosts = false;
 };
 
 /// One ring over the ranks of a communicator. Ranks keep their communicator positions; the ring visits them in its
@@ -66,11 +78,17 @@ class RingGroup {
   double incoming_step_extra_s(int position, NcclProtocol protocol) const;
 
  private:
-  std::vector<int> previous_;                                  ///< per position, who sends to it
-  std::vector<RingEdge> edges_;                                ///< per position, its outgoing edge
-  std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< per edge: the receiver has reached the step
-  std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< per edge: a transfer arrived
-  std::vector<simgrid::s4u::CommPtr> sending_;                 ///< per position: its transfer in flight
+  std::vector<int> previous_;    ///< per position, who sends to it
+  std::vector<RingEdge> edges_;  ///< per position, its outgoing edge
+  // Per edge between rank hosts:
+  std::vector<simgrid::s4u::Mailbox*> mailbox_;  ///< where its sender puts and its receiver gets
+  std::vector<void*> received_;                  ///< where the receiver's get stores the (unused) payload
+  std::vector<simgrid::s4u::CommPtr> receiving_;  ///< the receiver's get in flight
+  // Per edge between port hosts (null elsewhere):
+  std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< the receiver has reached the step
+  std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< a transfer arrived
+  // Per edge:
+  std::vector<simgrid::s4u::CommPtr> sending_;  ///< its sender's transfer in flight
 };
 
 /// One allreduce algorithm shared by the ranks of a job.

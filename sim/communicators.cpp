@@ -130,6 +130,7 @@ std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std
     } else {
       edge.source = platform.gpu_host(from);
       edge.destination = platform.gpu_host(to);
+      edge.between_rank_hosts = true;  // ranks' actors run on their GPUs' hosts (sim/simulation.cpp)
     }
     const std::vector<Hop> route = topology.route(from, to, flow);
     edge.latency_s = n > 1 ? topology.latency_s(route) : 0.0;

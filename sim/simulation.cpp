@@ -624,9 +624,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sg4::Engine engine(&argc, argv);
   configure_engine(actors);
   long communications = 0;
-  // Every communication that completes (Debian's SimGrid 3.32 exports no Comm::on_start signal).
+  // Every communication that completes (Debian's SimGrid 3.32 exports no Comm::on_start signal), once: a mailbox
+  // rendezvous completes on both sides, and only its receiver's side has a buffer to receive into.
   sg4::Activity::on_completion_cb([&communications](const sg4::Activity& activity) {
-    if (dynamic_cast<const sg4::Comm*>(&activity) != nullptr) ++communications;
+    const auto* comm = dynamic_cast<const sg4::Comm*>(&activity);
+    if (comm != nullptr && comm->get_dst_data() == nullptr) ++communications;
   });
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
