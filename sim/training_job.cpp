@@ -32,7 +32,8 @@ void TrainingJob::start() {
   assert(mp == nullptr || s.plan.rank_classes.size() == static_cast<std::size_t>(s.rank_count()));
   if (s.plan.allreduce) s.plan.allreduce->set_ranks_that_run(static_cast<int>(s.plan.rank_classes.size()));
   for (int position = 0; position < s.rank_count(); ++position) {
-    s.ranks.push_back(std::make_unique<RankRuntime>());
+    // A rank that its class's first member runs for has no actors, so nothing to share between them.
+    s.ranks.push_back(s.weight(static_cast<std::size_t>(position)) > 0 ? std::make_unique<RankRuntime>() : nullptr);
     if (mp == nullptr) continue;
     RankRuntime& rank = *s.ranks.back();
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);

@@ -98,7 +98,7 @@ struct TrainingJob::State {
   JobPlan plan;
   TraceRecorder* trace = nullptr;
   int trace_pid = 0;
-  std::vector<std::unique_ptr<RankRuntime>> ranks;
+  std::vector<std::unique_ptr<RankRuntime>> ranks;  ///< per position; null where another position runs for it
   // Coordinator: how many ranks have each gradient ready in the current iteration, and the gradients ready on all
   // ranks that are not yet in a fusion buffer, in the order they became ready.
   std::vector<int> ready_ranks;
