@@ -58,4 +58,9 @@ std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
   return ranks;
 }
 
+int samples_per_step(const JobConfig& job) {
+  if (job.parallelism) return job.parallelism->data * job.batch_per_gpu;
+  return static_cast<int>(job.gpu_ids.size()) * job.batch_per_gpu * job.gradient_accumulation;
+}
+
 }  // namespace vtsim

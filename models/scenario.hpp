@@ -290,4 +290,9 @@ std::string_view to_string(DataParallel data_parallel);
 /// of ranks on one host. REQUIRES: gpus_per_host >= 1.
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host);
 
+/// Samples per optimizer step (the global batch): the data-parallel degree times the batch per GPU, times the
+/// gradient accumulation where the job has no model parallelism (a model-parallel job's pipeline takes its
+/// micro-batches from batch_per_gpu instead).
+int samples_per_step(const JobConfig& job);
+
 }  // namespace vtsim

@@ -132,7 +132,7 @@ ParallelResult parallel_result(const JobConfig& config, const JobCompute& comput
   const ParallelStrategy& strategy = *config.parallelism;
   ParallelResult parallel;
   parallel.strategy = strategy;
-  parallel.global_batch = strategy.data * config.batch_per_gpu;
+  parallel.global_batch = samples_per_step(config);
   parallel.bubble_fraction_closed_form = pipeline_bubble_fraction(strategy);
   const TransformerShape& shape = compute.workload.transformer;
   const double sequences = parallel.global_batch;
@@ -213,10 +213,8 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   }
   result.step = step_statistics(result.step_times_s);
   // Samples per step: every GPU's batch, or under model parallelism every model replica's.
-  const double samples = config.parallelism
-                             ? static_cast<double>(config.parallelism->data) * config.batch_per_gpu
-                             : static_cast<double>(result.ranks) * config.batch_per_gpu * config.gradient_accumulation;
-  result.samples_per_s = samples / result.step.mean_s;
+  assert(result.ranks == static_cast<int>(config.gpu_ids.size()));
+  result.samples_per_s = samples_per_step(config) / result.step.mean_s;
   result.single_gpu_step_s = compute.single_gpu_step_s;
   result.single_gpu_samples_per_s =
       config.parallelism

@@ -35,12 +35,6 @@ std::size_t job_index(const Scenario& scenario, const std::string& name) {
   throw InputError("--job: no job named '" + name + "' in " + scenario.file);
 }
 
-/// Samples per optimizer step of a job as the scenario states it.
-int global_batch(const JobConfig& job) {
-  if (job.parallelism) return job.parallelism->data * job.batch_per_gpu;
-  return static_cast<int>(job.gpu_ids.size()) * job.batch_per_gpu * job.gradient_accumulation;
-}
-
 /// The greatest common divisor of the job's GPU counts on its hosts: a tensor group must fit each host whole.
 int host_group(const Scenario& scenario, const JobConfig& job) {
   int group = 0;
@@ -154,7 +148,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
                      " is not a transformer: only data parallelism splits it (vtsim plan splits transformers)");
   }
   const int gpus = static_cast<int>(job.gpu_ids.size());
-  const int global = global_batch(job);
+  const int global = samples_per_step(job);
   const auto [device, device_name] = job_device(scenario, index);
   const std::vector<PlanCandidate> candidates =
       plan_candidates(workload, gpus, host_group(scenario, job), global, request.max_micro_batch, job.precision,

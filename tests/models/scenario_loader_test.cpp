@@ -128,6 +128,17 @@ TEST(Scenario, RanksPerHostCountsAJobsGpusOnEachHost) {
   EXPECT_EQ(ranks_per_host(job, 4), (std::map<int, int>{{0, 2}, {1, 1}, {2, 1}}));
 }
 
+TEST(Scenario, SamplesPerStepIsEveryReplicasBatch) {
+  JobConfig job;
+  job.gpu_ids = {0, 1, 2, 3, 4, 5, 6, 7};
+  job.batch_per_gpu = 32;
+  job.gradient_accumulation = 2;
+  EXPECT_EQ(samples_per_step(job), 8 * 32 * 2);  // every GPU's batch, twice per step
+  job.parallelism = ParallelStrategy{.tensor = 2, .pipeline = 1, .data = 4};
+  job.batch_per_gpu = 16;
+  EXPECT_EQ(samples_per_step(job), 4 * 16);  // each of the 4 model replicas takes its batch once
+}
+
 TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   const std::filesystem::path folder = std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios";
   int count = 0;
