@@ -1,0 +1,349 @@
+#include "models/kineto_trace.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+
+#include "models/error.hpp"
+
+namespace vtsim {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kSecondsPerMicrosecond = 1e-6;
+
+/// PyTorch's collective names (the "Collective name" its record_param_comms gives NCCL kernels), including the
+/// older and internal spellings of the same operations.
+constexpr std::array<std::pair<std::string_view, TracedCollectiveKind>, 20> kCollectives = {{
+    {"allreduce", TracedCollectiveKind::allreduce},
+    {"allreduce_coalesced", TracedCollectiveKind::allreduce},
+    {"all_reduce", TracedCollectiveKind::allreduce},
+    {"allgather", TracedCollectiveKind::allgather},
+    {"all_gather", TracedCollectiveKind::allgather},
+    {"_allgather_base", TracedCollectiveKind::allgather},
+    {"allgather_into_tensor_coalesced", TracedCollectiveKind::allgather},
+    {"reduce_scatter", TracedCollectiveKind::reduce_scatter},
+    {"_reduce_scatter_base", TracedCollectiveKind::reduce_scatter},
+    {"reduce_scatter_tensor_coalesced", TracedCollectiveKind::reduce_scatter},
+    {"broadcast", TracedCollectiveKind::broadcast},
+    {"reduce", TracedCollectiveKind::reduce},
+    {"all_to_all", TracedCollectiveKind::all_to_all},
+    {"all_to_allv", TracedCollectiveKind::all_to_all},
+    {"alltoall_base", TracedCollectiveKind::all_to_all},
+    {"send", TracedCollectiveKind::send},
+    {"recv", TracedCollectiveKind::recv},
+    {"gather", TracedCollectiveKind::gather},
+    {"scatter", TracedCollectiveKind::scatter},
+    {"barrier", TracedCollectiveKind::barrier},
+}};
+
+/// Bytes per element of PyTorch's dtypes, by their c10::ScalarType names as traces print them.
+constexpr std::array<std::pair<std::string_view, int>, 16> kDtypeBytes = {{
+    {"Float", 4},         {"Half", 2},   {"BFloat16", 2}, {"Double", 8},       {"Int", 4},
+    {"Long", 8},          {"Short", 2},  {"Char", 1},     {"Byte", 1},         {"Bool", 1},
+    {"ComplexFloat", 8},  {"ComplexHalf", 4}, {"ComplexDouble", 16}, {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
+    {"UInt16", 2},
+}};
+
+/// One event of traceEvents being read: its index and name, for messages.
+class Event {
+ public:
+  Event(const json& event, std::size_t index, const std::string& file) : event_(event), index_(index), file_(file) {}
+
+  [[noreturn]] void fail(const std::string& message) const {
+    std::string name = event_.contains("name") && event_["name"].is_string() ? event_["name"].get<std::string>() : "";
+    if (name.size() > 60) name = name.substr(0, 57) + "...";
+    const std::string cat =
+        event_.contains("cat") && event_["cat"].is_string() ? event_["cat"].get<std::string>() : "event";
+    const std::string what = cat + (name.empty() ? "" : " '" + name + "'");
+    throw InputError(file_ + ": traceEvents[" + std::to_string(index_) + "] (" + what + "): " + message);
+  }
+
+  /// A finite number under `key` (in `object`, the event or its args), at least `min`.
+  double number(const json& object, const std::string& key, double min, std::string_view where = "") const {
+    const auto found = object.find(key);
+    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
+    if (!found->is_number() || !std::isfinite(found->get<double>())) fail("'" + key + "' is not a number");
+    const double value = found->get<double>();
+    if (value < min) fail("'" + key + "' is " + found->dump() + ", below " + json(min).dump());
+    return value;
+  }
+
+  /// An integer under `key`, in [min, max].
+  long long integer(const json& object, const std::string& key, long long min, long long max,
+                    std::string_view where = "") const {
+    const auto found = object.find(key);
+    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
+    if (!found->is_number_integer()) fail("'" + key + "' is not an integer: " + found->dump());
+    if (found->is_number_unsigned() && found->get<unsigned long long>() > static_cast<unsigned long long>(max)) {
+      fail("'" + key + "' is out of range: " + found->dump());
+    }
+    const long long value = found->get<long long>();
+    if (value < min || value > max) fail("'" + key + "' is out of range: " + found->dump());
+    return value;
+  }
+
+  /// A string under `key`.
+  std::string string(const json& object, const std::string& key, std::string_view where = "") const {
+    const auto found = object.find(key);
+    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
+    if (!found->is_string()) fail("'" + key + "' is not a string: " + found->dump());
+    return found->get<std::string>();
+  }
+
+  /// The event's "args" object.
+  const json& args() const {
+    const auto found = event_.find("args");
+    if (found == event_.end() || !found->is_object()) fail("no 'args' object");
+    return *found;
+  }
+
+  const json& event() const { return event_; }
+
+ private:
+  const json& event_;
+  std::size_t index_;
+  const std::string& file_;
+};
+
+bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
+
+bool is_nccl_kernel(std::string_view name) {
+  return starts_with(name, "ncclKernel") || starts_with(name, "ncclDevKernel");
+}
+
+TracedCollective read_collective(const Event& event) {
+  constexpr std::string_view kWhere = " in args (PyTorch 2.1 and later record the collective on NCCL kernels)";
+  const json& args = event.args();
+  TracedCollective collective;
+  const std::string name = event.string(args, "Collective name", kWhere);
+  const auto kind = std::find_if(kCollectives.begin(), kCollectives.end(),
+                                 [&](const auto& known) { return known.first == name; });
+  if (kind == kCollectives.end()) {
+    std::string known;
+    for (const auto& [spelling, value] : kCollectives) known += (known.empty() ? "" : ", ") + std::string(spelling);
+    event.fail("unknown collective '" + name + "' (known: " + known + ")");
+  }
+  collective.kind = kind->second;
+  const std::string dtype = event.string(args, "dtype", kWhere);
+  const auto size = std::find_if(kDtypeBytes.begin(), kDtypeBytes.end(),
+                                 [&](const auto& known) { return known.first == dtype; });
+  if (size == kDtypeBytes.end()) event.fail("unknown dtype '" + dtype + "'");
+  const long long elements = event.integer(args, "In msg nelems", 0, std::numeric_limits<long long>::max(), kWhere);
+  collective.bytes = static_cast<double>(elements) * size->second;
+  collective.group_size = static_cast<int>(event.integer(args, "Group size", 1, 1 << 24, kWhere));
+  if (args.contains("Process Group Name")) collective.process_group = event.string(args, "Process Group Name");
+  return collective;
+}
+
+/// N of "ProfilerStep#N", or nullopt for another name.
+std::optional<int> step_number(std::string_view name, const Event& event) {
+  constexpr std::string_view kPrefix = "ProfilerStep#";
+  if (!starts_with(name, kPrefix)) return std::nullopt;
+  const std::string_view digits = name.substr(kPrefix.size());
+  int number = -1;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), number);
+  if (error != std::errc() || end != digits.data() + digits.size() || number < 0) {
+    event.fail("expected ProfilerStep#N with N a whole number");
+  }
+  return number;
+}
+
+/// GPU work read from its event, before its times are made relative and its step found.
+struct PendingWork {
+  TracedWork work;
+  long long correlation = 0;
+  double start_us = 0;
+};
+
+TracedWorkKind work_kind(std::string_view cat) {
+  if (cat == "gpu_memcpy") return TracedWorkKind::memcpy;
+  if (cat == "gpu_memset") return TracedWorkKind::memset;
+  return TracedWorkKind::kernel;
+}
+
+}  // namespace
+
+KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::parse_error& error) {
+    throw InputError(file + ": not valid JSON at byte " + std::to_string(error.byte) +
+                     " (a truncated trace ends early)");
+  }
+  if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
+  const auto events = document.find("traceEvents");
+  if (events == document.end() || !events->is_array()) {
+    throw InputError(file + ": no 'traceEvents' array: not a PyTorch profiler (Kineto) trace");
+  }
+
+  KinetoTrace trace;
+  trace.file = file;
+  std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
+  std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
+  std::map<long long, double> launches_us;               // correlation -> start of its runtime call
+  std::vector<PendingWork> pending;
+  std::optional<long long> device;
+  for (std::size_t i = 0; i < events->size(); ++i) {
+    const json& raw = (*events)[i];
+    if (!raw.is_object()) throw InputError(file + ": traceEvents[" + std::to_string(i) + "]: not a JSON object");
+    const auto ph = raw.find("ph");
+    const auto cat_field = raw.find("cat");
+    if (ph == raw.end() || *ph != "X" || cat_field == raw.end() || !cat_field->is_string()) continue;
+    const std::string cat = cat_field->get<std::string>();
+    const bool gpu = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
+    const bool launch = cat == "cuda_runtime" || cat == "cuda_driver";
+    if (!gpu && !launch && cat != "user_annotation") continue;
+    const Event event(raw, i, file);
+    const std::string name = event.string(raw, "name");
+    const double ts = event.number(raw, "ts", -std::numeric_limits<double>::max());
+    const double dur = event.number(raw, "dur", 0);
+    if (cat == "user_annotation") {
+      const std::optional<int> number = step_number(name, event);
+      if (!number) continue;
+      if (const auto [at, added] = step_events.emplace(*number, i); !added) {
+        event.fail("a second ProfilerStep#" + std::to_string(*number) + " (the first is traceEvents[" +
+                   std::to_string(at->second) + "]): a trace holds one rank's steps");
+      }
+      trace.steps.push_back({*number, 0, 0});
+      step_spans_us.emplace_back(ts, ts + dur);
+      continue;
+    }
+    const json& args = event.args();
+    const long long correlation = event.integer(args, "correlation", 0, std::numeric_limits<long long>::max());
+    if (launch) {
+      launches_us.emplace(correlation, ts);
+      continue;
+    }
+    const long long on = event.integer(args, "device", 0, 1 << 16);
+    if (device && *device != on) {
+      event.fail("GPU work on device " + std::to_string(on) + " after device " + std::to_string(*device) +
+                 ": a trace holds one rank, on one GPU");
+    }
+    device = on;
+    PendingWork work;
+    work.work.name = name;
+    work.work.kind = work_kind(cat);
+    work.work.stream = static_cast<int>(event.integer(args, "stream", 0, std::numeric_limits<int>::max()));
+    work.work.duration_s = dur * kSecondsPerMicrosecond;
+    work.work.event = i;
+    if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) work.work.collective = read_collective(event);
+    work.correlation = correlation;
+    work.start_us = ts;
+    pending.push_back(std::move(work));
+  }
+  if (trace.steps.empty()) {
+    throw InputError(file + ": no ProfilerStep#N annotation: profile with torch.profiler.profile(schedule=...) and "
+                     "call prof.step() after each iteration");
+  }
+
+  // Steps in time order; times from the first one's start.
+  std::vector<std::size_t> order(trace.steps.size());
+  for (std::size_t s = 0; s < order.size(); ++s) order[s] = s;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return step_spans_us[a] < step_spans_us[b]; });
+  const double origin_us = step_spans_us[order.front()].first;
+  std::vector<TracedStep> steps;
+  std::vector<std::pair<double, double>> spans;
+  for (std::size_t s : order) {
+    steps.push_back(trace.steps[s]);
+    spans.push_back(step_spans_us[s]);
+    steps.back().cpu_start_s = (spans.back().first - origin_us) * kSecondsPerMicrosecond;
+    steps.back().cpu_end_s = (spans.back().second - origin_us) * kSecondsPerMicrosecond;
+  }
+  trace.steps = std::move(steps);
+
+  for (PendingWork& work : pending) {
+    const auto launched = launches_us.find(work.correlation);
+    if (launched == launches_us.end()) {
+      Event((*events)[work.work.event], work.work.event, file)
+          .fail("correlation " + std::to_string(work.correlation) +
+                " matches no CUDA runtime call: the call that launched it is missing from the trace");
+    }
+    // The step whose span holds the launch: the last to start at or before it.
+    const auto after =
+        std::upper_bound(spans.begin(), spans.end(), launched->second,
+                         [](double at, const std::pair<double, double>& span) { return at < span.first; });
+    if (after == spans.begin()) continue;  // launched before the first step
+    const auto step = static_cast<std::size_t>(after - spans.begin()) - 1;
+    if (launched->second > spans[step].second) continue;  // launched between steps, or after the last
+    work.work.step = step;
+    work.work.launch_s = (launched->second - origin_us) * kSecondsPerMicrosecond;
+    work.work.start_s = (work.start_us - origin_us) * kSecondsPerMicrosecond;
+    trace.work.push_back(std::move(work.work));
+  }
+  std::stable_sort(trace.work.begin(), trace.work.end(),
+                   [](const TracedWork& a, const TracedWork& b) { return a.start_s < b.start_s; });
+
+  trace.device = static_cast<int>(device.value_or(0));
+  const auto properties = document.find("deviceProperties");
+  if (properties != document.end() && properties->is_array()) {
+    for (const json& gpu : *properties) {
+      if (!gpu.is_object()) continue;
+      const auto id = gpu.find("id");
+      const auto name = gpu.find("name");
+      if (id != gpu.end() && id->is_number_integer() && *id == trace.device && name != gpu.end() && name->is_string()) {
+        trace.device_name = name->get<std::string>();
+      }
+    }
+  }
+  if (const auto info = document.find("distributedInfo"); info != document.end()) {
+    if (!info->is_object()) throw InputError(file + ": distributedInfo: expected an object");
+    const auto read = [&](const char* key, int min) -> std::optional<int> {
+      const auto found = info->find(key);
+      if (found == info->end()) return std::nullopt;
+      if (!found->is_number_integer() || found->get<long long>() < min || found->get<long long>() > (1 << 24)) {
+        throw InputError(file + ": distributedInfo." + key + ": expected an integer >= " + std::to_string(min) +
+                         ", got " + found->dump());
+      }
+      return static_cast<int>(found->get<long long>());
+    };
+    trace.rank = read("rank", 0);
+    trace.world_size = read("world_size", 1);
+    if (trace.rank && trace.world_size && *trace.rank >= *trace.world_size) {
+      throw InputError(file + ": distributedInfo: rank " + std::to_string(*trace.rank) + " is not below world_size " +
+                       std::to_string(*trace.world_size));
+    }
+  }
+  return trace;
+}
+
+double traced_gpu_span_s(const KinetoTrace& trace, std::size_t step) {
+  assert(step < trace.steps.size());
+  double first = std::numeric_limits<double>::infinity();
+  double last = -std::numeric_limits<double>::infinity();
+  for (const TracedWork& work : trace.work) {
+    if (work.step != step) continue;
+    first = std::min(first, work.start_s);
+    last = std::max(last, work.start_s + work.duration_s);
+  }
+  return last >= first ? last - first : 0.0;
+}
+
+std::string_view to_string(TracedCollectiveKind kind) {
+  switch (kind) {
+    case TracedCollectiveKind::allreduce: return "allreduce";
+    case TracedCollectiveKind::allgather: return "allgather";
+    case TracedCollectiveKind::reduce_scatter: return "reduce_scatter";
+    case TracedCollectiveKind::broadcast: return "broadcast";
+    case TracedCollectiveKind::reduce: return "reduce";
+    case TracedCollectiveKind::all_to_all: return "all_to_all";
+    case TracedCollectiveKind::send: return "send";
+    case TracedCollectiveKind::recv: return "recv";
+    case TracedCollectiveKind::gather: return "gather";
+    case TracedCollectiveKind::scatter: return "scatter";
+    case TracedCollectiveKind::barrier: return "barrier";
+  }
+  return "allreduce";
+}
+
+}  // namespace vtsim

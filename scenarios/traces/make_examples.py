@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Writes the example traces of scenarios/traces/ (README.md there says what they are).
+
+Synthetic, not measured: a small multi-layer perceptron trained with PyTorch DDP on 2 ranks, as rank 0's PyTorch
+profiler (Kineto) trace would record it, with the kernel durations below. The timeline follows the rules a GPU runs
+by: a kernel starts when its launch call has returned and the previous kernel on its stream has ended; the NCCL
+stream waits for the gradients of its bucket (DDP's event on the compute stream); the optimizer waits for the last
+allreduce. Run it from the repository root: python3 scenarios/traces/make_examples.py
+"""
+
+import json
+import os
+
+LAUNCH_US = 5.0  # one cudaLaunchKernel on the CPU
+STEPS = 3
+STEP_GAP_US = 40.0  # the CPU between iterations (data loader, prof.step())
+COMPUTE_STREAM = 7
+NCCL_STREAM = 20
+# Layers: (forward GEMM us, backward dgrad GEMM us, backward wgrad GEMM us, parameters)
+LAYERS = [(120.0, 110.0, 130.0, 1024 * 1024 + 1024),
+          (240.0, 230.0, 250.0, 2048 * 1024 + 2048),
+          (240.0, 230.0, 250.0, 1024 * 2048 + 1024),
+          (60.0, 55.0, 65.0, 1024 * 10 + 10)]
+RELU_US = 15.0
+# DDP buckets, in the order their gradients become ready (the last layers' first): the layers each holds.
+BUCKETS = [[3, 2], [1, 0]]
+NCCL_US_PER_MB = 90.0  # a 2-rank allreduce's time per MB of fp32 gradients on this synthetic cluster
+OPTIMIZER_US = 45.0
+
+
+class Timeline:
+    def __init__(self):
+        self.events = []
+        self.cpu_us = 1000.0
+        self.stream_end = {COMPUTE_STREAM: 0.0, NCCL_STREAM: 0.0}
+        self.correlation = 1
+        self.external = 1
+
+    def launch(self, name, dur_us, stream, after_us=0.0, args=None, cat="kernel"):
+        """Launches one kernel: the runtime call on the CPU, then the kernel on its stream. Returns its end."""
+        correlation = self.correlation
+        self.correlation += 1
+        self.events.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+                            "ts": round(self.cpu_us, 3), "dur": LAUNCH_US,
+                            "args": {"correlation": correlation, "External id": self.external}})
+        self.external += 1
+        self.cpu_us += LAUNCH_US
+        start = max(self.cpu_us, self.stream_end[stream], after_us)
+        kernel_args = {"device": 0, "stream": stream, "correlation": correlation}
+        kernel_args.update(args or {})
+        # Kineto prints times in microseconds with 3 decimals.
+        self.events.append({"ph": "X", "cat": cat, "name": name, "pid": 0, "tid": stream, "ts": round(start, 3),
+                            "dur": round(dur_us, 3), "args": kernel_args})
+        self.stream_end[stream] = start + dur_us
+        return start + dur_us
+
+
+def mlp_ddp_trace():
+    timeline = Timeline()
+    for step in range(STEPS):
+        step_start = timeline.cpu_us
+        annotation = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % (step + 1), "pid": 1,
+                      "tid": 1, "ts": step_start, "dur": 0.0, "args": {}}
+        timeline.events.append(annotation)
+        for forward, _, _, _ in LAYERS:
+            timeline.launch("ampere_sgemm_128x64_tn", forward, COMPUTE_STREAM)
+            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
+                            COMPUTE_STREAM)
+        gradient_ready = {}
+        for layer in reversed(range(len(LAYERS))):
+            _, dgrad, wgrad, _ = LAYERS[layer]
+            timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
+            gradient_ready[layer] = timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
+            for bucket in BUCKETS:
+                if layer == min(bucket):  # the bucket's last gradient: DDP launches its allreduce
+                    elements = sum(LAYERS[l][3] for l in bucket)
+                    ready = max(gradient_ready[l] for l in bucket)
+                    timeline.launch("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+                                    NCCL_US_PER_MB * elements * 4 / 1e6, NCCL_STREAM, after_us=ready,
+                                    args={"Collective name": "allreduce", "In msg nelems": elements,
+                                          "Out msg nelems": elements, "Group size": 2, "dtype": "Float",
+                                          "Process Group Name": "0", "Process Group Description": "default_pg"})
+        timeline.launch("void at::native::multi_tensor_apply_kernel<adam>", OPTIMIZER_US, COMPUTE_STREAM,
+                        after_us=timeline.stream_end[NCCL_STREAM])
+        # The CPU waits for the step's GPU work (loss.item()) before prof.step().
+        # (Kept on the trace's grid of 1 ns, so that the next step's annotation and launches line up as printed.)
+        timeline.cpu_us = round(max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM]) + 1.0, 3)
+        annotation["dur"] = round(timeline.cpu_us - step_start, 3)
+        timeline.cpu_us += STEP_GAP_US
+    return {"schemaVersion": 1,
+            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85045379072,
+                                  "computeMajor": 8, "computeMinor": 0}],
+            "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},
+            "traceEvents": timeline.events}
+
+
+def main():
+    folder = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(folder, "mlp-ddp-kineto.json"), "w") as out:
+        json.dump(mlp_ddp_trace(), out, indent=0)
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
