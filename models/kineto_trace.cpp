@@ -179,6 +179,8 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
   } catch (const json::parse_error& error) {
     throw InputError(file + ": not valid JSON at byte " + std::to_string(error.byte) +
                      " (a truncated trace ends early)");
+  } catch (const json::exception&) {  // a number too large for any type (out_of_range 406)
+    throw InputError(file + ": not valid JSON: a number out of range");
   }
   if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
   const auto events = document.find("traceEvents");
