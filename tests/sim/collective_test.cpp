@@ -134,6 +134,51 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
 }
 
+TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
+  // Four ranks on four hosts, one private 1 GB/s link per ring edge (no latency). Every other edge is a rendezvous
+  // between the ranks' own hosts, the others host-to-host communications (as between racks); both ways round, so
+  // that each kind has the late rank as its sender once and as its receiver once. Rank 2 reaches the step at 1 s,
+  // the others at 0. A 1 GB transfer takes 1 s once it starts, and it starts when both its sender and its receiver
+  // have reached the step: 0->1 and 3->0 at 0 s, 1->2 and 2->3 at 1 s. A rank leaves when its own transfer and the
+  // one into it have arrived: rank 0 at 1 s, ranks 1, 2 and 3 at 2 s.
+  for (const int rendezvous_parity : {0, 1}) {
+    const nlohmann::json ends = vtsim::tools::run_isolated([rendezvous_parity] {
+      const auto engine = testing::test_engine(4);
+      simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
+      std::vector<simgrid::s4u::Host*> hosts;
+      for (int h = 0; h < 4; ++h) hosts.push_back(zone->create_host("h" + std::to_string(h), 1.0)->seal());
+      std::vector<RingEdge> edges(4);
+      for (std::size_t e = 0; e < 4; ++e) {
+        simgrid::s4u::Link* link = zone->create_link("l" + std::to_string(e), 1e9)->set_latency(0)->seal();
+        zone->add_route(hosts[e]->get_netpoint(), hosts[(e + 1) % 4]->get_netpoint(), nullptr, nullptr,
+                        {simgrid::s4u::LinkInRoute(link)}, false);
+        edges[e] = {.source = hosts[e],
+                    .destination = hosts[(e + 1) % 4],
+                    .latency_s = 0,
+                    .hop = NcclHop::net,
+                    .between_rank_hosts = static_cast<int>(e % 2) == rendezvous_parity};
+      }
+      zone->seal();
+      RingGroup ring({1, 2, 3, 0}, edges);
+      nlohmann::json result = nlohmann::json::array({0, 0, 0, 0});
+      for (int p = 0; p < 4; ++p) {
+        simgrid::s4u::Actor::create("rank" + std::to_string(p), hosts[static_cast<std::size_t>(p)], [&, p] {
+          if (p == 2) simgrid::s4u::this_actor::sleep_until(1.0);
+          ring.start_exchange(p, 1e9);
+          ring.finish_exchange(p);
+          result[static_cast<std::size_t>(p)] = simgrid::s4u::Engine::get_clock();
+        });
+      }
+      engine->run();
+      return result;
+    });
+    EXPECT_DOUBLE_EQ(ends[0].get<double>(), 1.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(ends[1].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(ends[2].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(ends[3].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+  }
+}
+
 TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
   // Four ranks join a 0.25 s analytic allreduce at 0, 0.1, 0.2 and 1.0 s; NCCL's collective cannot end before the
   // last has joined, so every rank leaves at 1.0 + 0.25 s. Twice over: the second call waits for its own last rank
