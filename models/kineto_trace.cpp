@@ -1,7 +1,7 @@
 #include "models/kineto_trace.hpp"
 
 #include <algorithm>
-#include <array>
+#include <cstdint>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/error.hpp"
+#include "models/json_reader.hpp"
 
 namespace vtsim {
 namespace {
@@ -22,96 +23,66 @@ constexpr double kSecondsPerMicrosecond = 1e-6;
 
 /// PyTorch's collective names (the "Collective name" its record_param_comms gives NCCL kernels), including the
 /// older and internal spellings of the same operations.
-constexpr std::array<std::pair<std::string_view, TracedCollectiveKind>, 20> kCollectives = {{
-    {"allreduce", TracedCollectiveKind::allreduce},
-    {"allreduce_coalesced", TracedCollectiveKind::allreduce},
-    {"all_reduce", TracedCollectiveKind::allreduce},
-    {"allgather", TracedCollectiveKind::allgather},
-    {"all_gather", TracedCollectiveKind::allgather},
-    {"_allgather_base", TracedCollectiveKind::allgather},
-    {"allgather_into_tensor_coalesced", TracedCollectiveKind::allgather},
-    {"reduce_scatter", TracedCollectiveKind::reduce_scatter},
-    {"_reduce_scatter_base", TracedCollectiveKind::reduce_scatter},
-    {"reduce_scatter_tensor_coalesced", TracedCollectiveKind::reduce_scatter},
-    {"broadcast", TracedCollectiveKind::broadcast},
-    {"reduce", TracedCollectiveKind::reduce},
-    {"all_to_all", TracedCollectiveKind::all_to_all},
-    {"all_to_allv", TracedCollectiveKind::all_to_all},
-    {"alltoall_base", TracedCollectiveKind::all_to_all},
-    {"send", TracedCollectiveKind::send},
-    {"recv", TracedCollectiveKind::recv},
-    {"gather", TracedCollectiveKind::gather},
-    {"scatter", TracedCollectiveKind::scatter},
-    {"barrier", TracedCollectiveKind::barrier},
-}};
+const std::vector<std::pair<std::string, TracedCollectiveKind>>& collective_names() {
+  static const std::vector<std::pair<std::string, TracedCollectiveKind>> names = {
+      {"allreduce", TracedCollectiveKind::allreduce},
+      {"allreduce_coalesced", TracedCollectiveKind::allreduce},
+      {"all_reduce", TracedCollectiveKind::allreduce},
+      {"allgather", TracedCollectiveKind::allgather},
+      {"all_gather", TracedCollectiveKind::allgather},
+      {"_allgather_base", TracedCollectiveKind::allgather},
+      {"allgather_into_tensor_coalesced", TracedCollectiveKind::allgather},
+      {"reduce_scatter", TracedCollectiveKind::reduce_scatter},
+      {"_reduce_scatter_base", TracedCollectiveKind::reduce_scatter},
+      {"reduce_scatter_tensor_coalesced", TracedCollectiveKind::reduce_scatter},
+      {"broadcast", TracedCollectiveKind::broadcast},
+      {"reduce", TracedCollectiveKind::reduce},
+      {"all_to_all", TracedCollectiveKind::all_to_all},
+      {"all_to_allv", TracedCollectiveKind::all_to_all},
+      {"alltoall_base", TracedCollectiveKind::all_to_all},
+      {"send", TracedCollectiveKind::send},
+      {"recv", TracedCollectiveKind::recv},
+      {"gather", TracedCollectiveKind::gather},
+      {"scatter", TracedCollectiveKind::scatter},
+      {"barrier", TracedCollectiveKind::barrier},
+  };
+  return names;
+}
 
 /// Bytes per element of PyTorch's dtypes, by their c10::ScalarType names as traces print them.
-constexpr std::array<std::pair<std::string_view, int>, 16> kDtypeBytes = {{
-    {"Float", 4},         {"Half", 2},   {"BFloat16", 2}, {"Double", 8},       {"Int", 4},
-    {"Long", 8},          {"Short", 2},  {"Char", 1},     {"Byte", 1},         {"Bool", 1},
-    {"ComplexFloat", 8},  {"ComplexHalf", 4}, {"ComplexDouble", 16}, {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
-    {"UInt16", 2},
-}};
+const std::vector<std::pair<std::string, int>>& dtype_bytes() {
+  static const std::vector<std::pair<std::string, int>> sizes = {
+      {"Float", 4},        {"Half", 2},          {"BFloat16", 2},       {"Double", 8},  {"Int", 4},
+      {"Long", 8},         {"Short", 2},         {"Char", 1},           {"Byte", 1},    {"Bool", 1},
+      {"ComplexFloat", 8}, {"ComplexHalf", 4},   {"ComplexDouble", 16}, {"UInt16", 2},
+      {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1},
+  };
+  return sizes;
+}
 
-/// One event of traceEvents being read: its index and name, for messages.
+/// One event of traceEvents being read. Its fields are read with models/json_reader.hpp ("FILE: traceEvents[12].dur:
+/// expected ..."); what is wrong with the event as a whole names its kind and name too.
 class Event {
  public:
-  Event(const json& event, std::size_t index, const std::string& file) : event_(event), index_(index), file_(file) {}
+  Event(const json& event, std::size_t index, const std::string& file)
+      : value_(event, file, "traceEvents[" + std::to_string(index) + "]") {}
 
+  /// Its fields, read leniently: a trace's events carry many keys this reader has no use for.
+  JsonObject fields() const { return value_.as_object(); }
+
+  /// Throws InputError "FILE: traceEvents[i] (CAT 'NAME'): message".
   [[noreturn]] void fail(const std::string& message) const {
-    std::string name = event_.contains("name") && event_["name"].is_string() ? event_["name"].get<std::string>() : "";
+    const json& event = value_.json();
+    std::string name = event.contains("name") && event["name"].is_string() ? event["name"].get<std::string>() : "";
     if (name.size() > 60) name = name.substr(0, 57) + "...";
     const std::string cat =
-        event_.contains("cat") && event_["cat"].is_string() ? event_["cat"].get<std::string>() : "event";
+        event.contains("cat") && event["cat"].is_string() ? event["cat"].get<std::string>() : "event";
     const std::string what = cat + (name.empty() ? "" : " '" + name + "'");
-    throw InputError(file_ + ": traceEvents[" + std::to_string(index_) + "] (" + what + "): " + message);
+    throw InputError(value_.file() + ": " + value_.path() + " (" + what + "): " + message);
   }
-
-  /// A finite number under `key` (in `object`, the event or its args), at least `min`.
-  double number(const json& object, const std::string& key, double min, std::string_view where = "") const {
-    const auto found = object.find(key);
-    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
-    if (!found->is_number() || !std::isfinite(found->get<double>())) fail("'" + key + "' is not a number");
-    const double value = found->get<double>();
-    if (value < min) fail("'" + key + "' is " + found->dump() + ", below " + json(min).dump());
-    return value;
-  }
-
-  /// An integer under `key`, in [min, max].
-  long long integer(const json& object, const std::string& key, long long min, long long max,
-                    std::string_view where = "") const {
-    const auto found = object.find(key);
-    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
-    if (!found->is_number_integer()) fail("'" + key + "' is not an integer: " + found->dump());
-    if (found->is_number_unsigned() && found->get<unsigned long long>() > static_cast<unsigned long long>(max)) {
-      fail("'" + key + "' is out of range: " + found->dump());
-    }
-    const long long value = found->get<long long>();
-    if (value < min || value > max) fail("'" + key + "' is out of range: " + found->dump());
-    return value;
-  }
-
-  /// A string under `key`.
-  std::string string(const json& object, const std::string& key, std::string_view where = "") const {
-    const auto found = object.find(key);
-    if (found == object.end()) fail("no '" + key + "'" + std::string(where));
-    if (!found->is_string()) fail("'" + key + "' is not a string: " + found->dump());
-    return found->get<std::string>();
-  }
-
-  /// The event's "args" object.
-  const json& args() const {
-    const auto found = event_.find("args");
-    if (found == event_.end() || !found->is_object()) fail("no 'args' object");
-    return *found;
-  }
-
-  const json& event() const { return event_; }
 
  private:
-  const json& event_;
-  std::size_t index_;
-  const std::string& file_;
+  JsonValue value_;
 };
 
 bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
@@ -120,27 +91,21 @@ bool is_nccl_kernel(std::string_view name) {
   return starts_with(name, "ncclKernel") || starts_with(name, "ncclDevKernel");
 }
 
-TracedCollective read_collective(const Event& event) {
-  constexpr std::string_view kWhere = " in args (PyTorch 2.1 and later record the collective on NCCL kernels)";
-  const json& args = event.args();
+TracedCollective read_collective(const Event& event, JsonObject& args) {
+  const auto arg = [&](const char* key) {
+    std::optional<JsonValue> value = args.get(key);
+    if (!value) {
+      event.fail(std::string("an NCCL kernel without '") + key +
+                 "' in its args: PyTorch 2.1 and later record the collective on NCCL kernels");
+    }
+    return *value;
+  };
   TracedCollective collective;
-  const std::string name = event.string(args, "Collective name", kWhere);
-  const auto kind = std::find_if(kCollectives.begin(), kCollectives.end(),
-                                 [&](const auto& known) { return known.first == name; });
-  if (kind == kCollectives.end()) {
-    std::string known;
-    for (const auto& [spelling, value] : kCollectives) known += (known.empty() ? "" : ", ") + std::string(spelling);
-    event.fail("unknown collective '" + name + "' (known: " + known + ")");
-  }
-  collective.kind = kind->second;
-  const std::string dtype = event.string(args, "dtype", kWhere);
-  const auto size = std::find_if(kDtypeBytes.begin(), kDtypeBytes.end(),
-                                 [&](const auto& known) { return known.first == dtype; });
-  if (size == kDtypeBytes.end()) event.fail("unknown dtype '" + dtype + "'");
-  const long long elements = event.integer(args, "In msg nelems", 0, std::numeric_limits<long long>::max(), kWhere);
-  collective.bytes = static_cast<double>(elements) * size->second;
-  collective.group_size = static_cast<int>(event.integer(args, "Group size", 1, 1 << 24, kWhere));
-  if (args.contains("Process Group Name")) collective.process_group = event.string(args, "Process Group Name");
+  collective.kind = arg("Collective name").as_enum<TracedCollectiveKind>(collective_names());
+  const int element_bytes = arg("dtype").as_enum<int>(dtype_bytes());
+  collective.bytes = static_cast<double>(arg("In msg nelems").as_int(0)) * element_bytes;
+  collective.group_size = static_cast<int>(arg("Group size").as_int(1, 1 << 24));
+  if (std::optional<JsonValue> group = args.get("Process Group Name")) collective.process_group = group->as_string();
   return collective;
 }
 
@@ -160,7 +125,7 @@ std::optional<int> step_number(std::string_view name, const Event& event) {
 /// GPU work read from its event, before its times are made relative and its step found.
 struct PendingWork {
   TracedWork work;
-  long long correlation = 0;
+  std::int64_t correlation = 0;
   double start_us = 0;
 };
 
@@ -173,15 +138,7 @@ TracedWorkKind work_kind(std::string_view cat) {
 }  // namespace
 
 KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& error) {
-    throw InputError(file + ": not valid JSON at byte " + std::to_string(error.byte) +
-                     " (a truncated trace ends early)");
-  } catch (const json::exception&) {  // a number too large for any type (out_of_range 406)
-    throw InputError(file + ": not valid JSON: a number out of range");
-  }
+  const json document = parse_json_text(text, file);
   if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
   const auto events = document.find("traceEvents");
   if (events == document.end() || !events->is_array()) {
@@ -192,9 +149,9 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
   trace.file = file;
   std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
   std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
-  std::map<long long, double> launches_us;               // correlation -> start of its runtime call
+  std::map<std::int64_t, double> launches_us;               // correlation -> start of its runtime call
   std::vector<PendingWork> pending;
-  std::optional<long long> device;
+  std::optional<std::int64_t> device;
   for (std::size_t i = 0; i < events->size(); ++i) {
     const json& raw = (*events)[i];
     if (!raw.is_object()) throw InputError(file + ": traceEvents[" + std::to_string(i) + "]: not a JSON object");
@@ -206,9 +163,10 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     const bool launch = cat == "cuda_runtime" || cat == "cuda_driver";
     if (!gpu && !launch && cat != "user_annotation") continue;
     const Event event(raw, i, file);
-    const std::string name = event.string(raw, "name");
-    const double ts = event.number(raw, "ts", -std::numeric_limits<double>::max());
-    const double dur = event.number(raw, "dur", 0);
+    JsonObject fields = event.fields();
+    const std::string name = fields.require("name").as_string();
+    const double ts = fields.require("ts").as_number(-std::numeric_limits<double>::max());
+    const double dur = fields.require("dur").as_number(0);
     if (cat == "user_annotation") {
       const std::optional<int> number = step_number(name, event);
       if (!number) continue;
@@ -220,13 +178,13 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
       step_spans_us.emplace_back(ts, ts + dur);
       continue;
     }
-    const json& args = event.args();
-    const long long correlation = event.integer(args, "correlation", 0, std::numeric_limits<long long>::max());
+    JsonObject args = fields.require("args").as_object();
+    const std::int64_t correlation = args.require("correlation").as_int(0);
     if (launch) {
       launches_us.emplace(correlation, ts);
       continue;
     }
-    const long long on = event.integer(args, "device", 0, 1 << 16);
+    const std::int64_t on = args.require("device").as_int(0, 1 << 16);
     if (device && *device != on) {
       event.fail("GPU work on device " + std::to_string(on) + " after device " + std::to_string(*device) +
                  ": a trace holds one rank, on one GPU");
@@ -235,10 +193,12 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     PendingWork work;
     work.work.name = name;
     work.work.kind = work_kind(cat);
-    work.work.stream = static_cast<int>(event.integer(args, "stream", 0, std::numeric_limits<int>::max()));
+    work.work.stream = static_cast<int>(args.require("stream").as_int(0, std::numeric_limits<int>::max()));
     work.work.duration_s = dur * kSecondsPerMicrosecond;
     work.work.event = i;
-    if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) work.work.collective = read_collective(event);
+    if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) {
+      work.work.collective = read_collective(event, args);
+    }
     work.correlation = correlation;
     work.start_us = ts;
     pending.push_back(std::move(work));
@@ -298,22 +258,15 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
       }
     }
   }
-  if (const auto info = document.find("distributedInfo"); info != document.end()) {
-    if (!info->is_object()) throw InputError(file + ": distributedInfo: expected an object");
-    const auto read = [&](const char* key, int min) -> std::optional<int> {
-      const auto found = info->find(key);
-      if (found == info->end()) return std::nullopt;
-      if (!found->is_number_integer() || found->get<long long>() < min || found->get<long long>() > (1 << 24)) {
-        throw InputError(file + ": distributedInfo." + key + ": expected an integer >= " + std::to_string(min) +
-                         ", got " + found->dump());
-      }
-      return static_cast<int>(found->get<long long>());
-    };
-    trace.rank = read("rank", 0);
-    trace.world_size = read("world_size", 1);
+  if (document.contains("distributedInfo")) {
+    JsonObject info = JsonValue(document["distributedInfo"], file, "distributedInfo").as_object();
+    if (const std::optional<JsonValue> rank = info.get("rank")) trace.rank = static_cast<int>(rank->as_int(0, 1 << 24));
+    if (const std::optional<JsonValue> world = info.get("world_size")) {
+      trace.world_size = static_cast<int>(world->as_int(1, 1 << 24));
+    }
     if (trace.rank && trace.world_size && *trace.rank >= *trace.world_size) {
-      throw InputError(file + ": distributedInfo: rank " + std::to_string(*trace.rank) + " is not below world_size " +
-                       std::to_string(*trace.world_size));
+      info.value().fail("rank " + std::to_string(*trace.rank) + " is not below world_size " +
+                        std::to_string(*trace.world_size));
     }
   }
   return trace;

@@ -18,9 +18,11 @@
 // memory and counter events), and a trace holds far more than a replay needs. Work launched outside every
 // ProfilerStep span (before the first, after the last) is not part of an iteration and is dropped.
 //
-// Bad input throws one InputError naming the file and, where one is at fault, the event ("FILE: traceEvents[12]
-// (kernel 'name'): ..."): text that is not JSON (a truncated file: the byte where it stops), no traceEvents array, an
-// event read here with a field missing or malformed, no ProfilerStep annotation, two annotations of one step number
+// Bad input throws one InputError naming the file and, where one is at fault, the event: a field by its JSON path
+// ("FILE: traceEvents[12].dur: expected a number >= 0, got -3.0", models/json_reader.hpp), the event as a whole by
+// its kind and name ("FILE: traceEvents[12] (kernel 'name'): ..."). Refused: text that is not JSON (a truncated file:
+// the line and column where it stops), no traceEvents array, an event read here with a field missing or malformed,
+// no ProfilerStep annotation, two annotations of one step number
 // (two ranks' traces in one file), GPU work whose correlation no runtime call has (a missing dependency), GPU work on
 // more than one device (a trace holds one rank), an NCCL kernel without its collective's args, and a collective or a
 // dtype this reader does not know.

@@ -117,14 +117,17 @@ TEST(KinetoTrace, ReadsAnNcclKernelsCollective) {
   EXPECT_EQ(trace.work[0].collective->group_size, 4);
 }
 
-TEST(KinetoTrace, ATruncatedTraceNamesTheByteWhereItStops) {
+TEST(KinetoTrace, ATruncatedTraceNamesTheLineWhereItStops) {
   const std::string text = example_text();
   const std::string cut = text.substr(0, text.size() / 2);
   try {
     read_kineto_trace(cut, "cut.json");
     FAIL() << "no error";
   } catch (const InputError& error) {
-    EXPECT_NE(std::string(error.what()).find("cut.json: not valid JSON at byte"), std::string::npos) << error.what();
+    const std::string what = error.what();
+    EXPECT_EQ(what.rfind("cut.json: line ", 0), 0u) << what;
+    EXPECT_NE(what.find("invalid JSON: syntax error"), std::string::npos) << what;
+    EXPECT_NE(what.find("unexpected end of input"), std::string::npos) << what;
   }
 }
 
@@ -144,24 +147,23 @@ TEST(KinetoTrace, BadTracesGetOneLineNamingTheFileAndTheEvent) {
             std::string::npos);
   json no_size = allreduce_kernel(1, 20, 30);
   no_size["args"].erase("In msg nelems");
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), no_size})).find("no 'In msg nelems' in args"),
-            std::string::npos);
+  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), no_size})),
+            "t.json: traceEvents[2] (kernel 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL'): an NCCL kernel without 'In "
+            "msg nelems' in its args: PyTorch 2.1 and later record the collective on NCCL kernels");
   json odd_dtype = allreduce_kernel(1, 20, 30);
   odd_dtype["args"]["dtype"] = "Quaternion";
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_dtype})).find("unknown dtype 'Quaternion'"),
+  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_dtype}))
+                .find("t.json: traceEvents[2].args.dtype: unknown value 'Quaternion'; expected one of 'Float', "),
             std::string::npos);
   json odd_collective = allreduce_kernel(1, 20, 30);
-  odd_collective["args"]["Collective name"] = "allshuffle";
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_collective}))
-                .find("unknown collective 'allshuffle' (known: allreduce,"),
-            std::string::npos);
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), kernel("gemm", 1, 20, -3)}))
-                .find("traceEvents[2] (kernel 'gemm'): 'dur' is -3"),
-            std::string::npos);
+  odd_collective["args"]["Collective name"] = "allreduse";
+  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_collective})),
+            "t.json: traceEvents[2].args.Collective name: unknown value 'allreduse'; did you mean 'allreduce'?");
+  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), kernel("gemm", 1, 20, -3)})),
+            "t.json: traceEvents[2].dur: expected a number >= 0, got -3.0");
   json no_args = kernel("gemm", 1, 20, 5);
   no_args.erase("args");
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), no_args})).find("traceEvents[1] (kernel 'gemm'): no 'args' object"),
-            std::string::npos);
+  EXPECT_EQ(error_of(json::array({step(1, 0, 100), no_args})), "t.json: traceEvents[1]: missing required key 'args'");
   EXPECT_NE(error_of(json::array({step(1, 0, 100), "text"})).find("t.json: traceEvents[1]: not a JSON object"),
             std::string::npos);
 }
