@@ -17,6 +17,7 @@
 namespace vtsim {
 
 Workload job_workload(const JobConfig& job) {
+  if (job.trace) return traced_workload(*job.trace->iteration);
   if (job.transformer) return make_transformer(*job.transformer, "transformer", "GPT-style transformer");
   return *make_workload(job.workload_id);
 }
@@ -82,6 +83,60 @@ KernelTimes stage_kernels(const StagePart& part, const ParallelStrategy& strateg
     times.optimizer_bytes *= share;
   }
   return times;
+}
+
+// Host-side lines of a resolved computation, which a traced workload does not use: its trace holds the host's time.
+bool host_side_line(const std::string& line) {
+  return line.starts_with("host dispatch") || line.starts_with("data loading") || line.starts_with("VM CPU overhead");
+}
+
+// A traced job's kernels on its device (models/traced_iteration.hpp): each class of kernel scaled by the ratio of
+// the traced GPU's rate to the device's, with the compute model's constants for both; the trace's host time kept.
+void plan_traced_compute(const Scenario& scenario, std::size_t index, const HostSide& host, JobCompute& compute) {
+  const JobConfig& job = scenario.jobs[index];
+  const TraceWorkloadConfig& trace = *job.trace;
+  const GpuSpec& traced_gpu = *find_gpu(trace.measured_on);
+  const DeviceCompute traced_device = whole_gpu(traced_gpu, job.precision, traced_gpu.memory_bytes);
+  const bool same_gpu = traced_gpu.id == scenario.cluster.host.gpu_model;
+  const ResolvedCompute traced = resolve_compute(traced_gpu, job.precision, compute.workload, job.batch_per_gpu, host,
+                                                 published_compute_fit(),
+                                                 same_gpu ? scenario.calibration : CalibratedParameters{});
+  const ComputeParameters& from = traced.parameters;
+  ComputeParameters& to = compute.resolved.parameters;
+  const DeviceCompute& device = compute.device;
+  const KernelClassScale scale{
+      .matrix = traced_device.peak_flops * from.gemm_efficiency / (device.peak_flops * to.gemm_efficiency),
+      .convolution =
+          traced_device.peak_flops * from.convolution_efficiency / (device.peak_flops * to.convolution_efficiency),
+      .memory = traced_device.memory_bandwidth_Bps * from.memory_efficiency /
+                (device.memory_bandwidth_Bps * to.memory_efficiency),
+      .from_kernel_fixed_s = from.kernel_fixed_s,
+      .to_kernel_fixed_s = to.kernel_fixed_s};
+  compute.kernels = traced_kernel_times(*trace.iteration, scale, device.memory_bandwidth_Bps * to.memory_efficiency);
+  // The trace's gaps are the host's time: dispatch and data loading are in them.
+  to.host_dispatch_s = 0;
+  to.data_loading_s = 0;
+  compute.single_gpu_step_s = compute.kernels.total_s();
+  std::erase_if(compute.resolved.sources, host_side_line);
+  std::erase_if(compute.resolved.uncalibrated, host_side_line);
+  std::erase_if(compute.resolved.calibrated, host_side_line);
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "kernel and host times: traced in %s, ProfilerStep#%d, on a %s (%d kernels; traced iteration %.6g ms)",
+                trace.path.c_str(), trace.step, traced_gpu.id.c_str(), trace.iteration->kernels,
+                trace.iteration->iteration_s * 1e3);
+  compute.resolved.sources.insert(compute.resolved.sources.begin(), line);
+  if (scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 || scale.from_kernel_fixed_s != scale.to_kernel_fixed_s) {
+    std::snprintf(line, sizeof line,
+                  "traced kernels rescaled from the %s by the compute model (docs/traces.md): GEMM x %.4g, "
+                  "convolution x %.4g, memory-bound x %.4g above a fixed cost of %.3g us (%.3g us here)",
+                  traced_gpu.id.c_str(), scale.matrix, scale.convolution, scale.memory,
+                  scale.from_kernel_fixed_s * 1e6, scale.to_kernel_fixed_s * 1e6);
+    compute.resolved.sources.insert(compute.resolved.sources.begin() + 1, line);
+    for (const std::string& note : traced.uncalibrated) {
+      if (!host_side_line(note)) compute.resolved.uncalibrated.push_back("on the traced " + traced_gpu.id + ": " + note);
+    }
+  }
 }
 
 // Whether the job's ranks exchange data with other hosts through the guest's TCP stack.
@@ -152,9 +207,13 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
   compute.resolved = resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(),
                                      scenario.calibration);
-  compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters);
-  const int micro_batches = job.parallelism ? job.parallelism->micro_batches : job.gradient_accumulation;
-  compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, micro_batches);
+  if (job.trace) {
+    plan_traced_compute(scenario, index, host, compute);
+  } else {
+    compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters);
+    const int micro_batches = job.parallelism ? job.parallelism->micro_batches : job.gradient_accumulation;
+    compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, micro_batches);
+  }
   if (job.parallelism) {
     for (StagePart& part : partition_model(compute.workload, *job.parallelism, job.precision)) {
       KernelTimes times =

@@ -20,6 +20,8 @@ namespace {
 using nlohmann::json;
 
 constexpr double kSecondsPerMicrosecond = 1e-6;
+/// The autograd node that stores a parameter's gradient (torch/csrc/autograd/functions/accumulate_grad.h).
+constexpr const char* kAccumulateGrad = "torch::autograd::AccumulateGrad";
 
 /// PyTorch's collective names (the "Collective name" its record_param_comms gives NCCL kernels), including the
 /// older and internal spellings of the same operations.
@@ -129,6 +131,37 @@ struct PendingWork {
   double start_us = 0;
 };
 
+/// A gradient read from its event, before its time is made relative and its step found.
+struct PendingGradient {
+  TracedGradient gradient;
+  double cpu_us = 0;
+};
+
+/// Bytes per element of the C++ type names "Input type" gives (caffe2::TypeMeta names), and PyTorch's own names.
+const std::vector<std::pair<std::string, int>>& input_type_bytes() {
+  static const std::vector<std::pair<std::string, int>> sizes = [] {
+    std::vector<std::pair<std::string, int>> names = {{"float", 4}, {"double", 8}, {"c10::Half", 2},
+                                                      {"c10::BFloat16", 2}};
+    for (const auto& entry : dtype_bytes()) names.push_back(entry);
+    return names;
+  }();
+  return sizes;
+}
+
+/// The bytes of the gradient an AccumulateGrad op stores: its first input's dims x its type's size; nullopt when the
+/// op has no shapes.
+std::optional<double> gradient_bytes(JsonObject& fields) {
+  const std::optional<JsonValue> args_value = fields.get("args");
+  if (!args_value) return std::nullopt;
+  JsonObject args = args_value->as_object();
+  const std::optional<JsonValue> dims = args.get("Input Dims");
+  const std::optional<JsonValue> types = args.get("Input type");
+  if (!dims || !types) return std::nullopt;
+  double elements = 1;
+  for (const JsonValue& extent : dims->as_array(1)[0].as_array()) elements *= static_cast<double>(extent.as_int(0));
+  return elements * types->as_array(1)[0].as_enum<int>(input_type_bytes());
+}
+
 TracedWorkKind work_kind(std::string_view cat) {
   if (cat == "gpu_memcpy") return TracedWorkKind::memcpy;
   if (cat == "gpu_memset") return TracedWorkKind::memset;
@@ -149,8 +182,9 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
   trace.file = file;
   std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
   std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
-  std::map<std::int64_t, double> launches_us;               // correlation -> start of its runtime call
+  std::map<std::int64_t, std::pair<double, double>> launches_us;  // correlation -> its runtime call's start, end
   std::vector<PendingWork> pending;
+  std::vector<PendingGradient> gradients;
   std::optional<std::int64_t> device;
   for (std::size_t i = 0; i < events->size(); ++i) {
     const json& raw = (*events)[i];
@@ -161,12 +195,17 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     const std::string cat = cat_field->get<std::string>();
     const bool gpu = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
     const bool launch = cat == "cuda_runtime" || cat == "cuda_driver";
-    if (!gpu && !launch && cat != "user_annotation") continue;
+    const bool accumulate = cat == "cpu_op" && raw.contains("name") && raw["name"] == kAccumulateGrad;
+    if (!gpu && !launch && !accumulate && cat != "user_annotation") continue;
     const Event event(raw, i, file);
     JsonObject fields = event.fields();
     const std::string name = fields.require("name").as_string();
     const double ts = fields.require("ts").as_number(-std::numeric_limits<double>::max());
     const double dur = fields.require("dur").as_number(0);
+    if (accumulate) {
+      gradients.push_back({{.cpu_s = 0, .bytes = gradient_bytes(fields), .step = 0, .event = i}, ts});
+      continue;
+    }
     if (cat == "user_annotation") {
       const std::optional<int> number = step_number(name, event);
       if (!number) continue;
@@ -181,7 +220,7 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     JsonObject args = fields.require("args").as_object();
     const std::int64_t correlation = args.require("correlation").as_int(0);
     if (launch) {
-      launches_us.emplace(correlation, ts);
+      launches_us.emplace(correlation, std::pair{ts, ts + dur});
       continue;
     }
     const std::int64_t on = args.require("device").as_int(0, 1 << 16);
@@ -224,6 +263,16 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
   }
   trace.steps = std::move(steps);
 
+  // The step whose span holds a CPU time: the last to start at or before it; nullopt before the first step, between
+  // two and after the last.
+  const auto step_at = [&spans](double at_us) -> std::optional<std::size_t> {
+    const auto after = std::upper_bound(spans.begin(), spans.end(), at_us,
+                                        [](double at, const std::pair<double, double>& span) { return at < span.first; });
+    if (after == spans.begin()) return std::nullopt;
+    const auto step = static_cast<std::size_t>(after - spans.begin()) - 1;
+    if (at_us > spans[step].second) return std::nullopt;
+    return step;
+  };
   for (PendingWork& work : pending) {
     const auto launched = launches_us.find(work.correlation);
     if (launched == launches_us.end()) {
@@ -231,20 +280,25 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
           .fail("correlation " + std::to_string(work.correlation) +
                 " matches no CUDA runtime call: the call that launched it is missing from the trace");
     }
-    // The step whose span holds the launch: the last to start at or before it.
-    const auto after =
-        std::upper_bound(spans.begin(), spans.end(), launched->second,
-                         [](double at, const std::pair<double, double>& span) { return at < span.first; });
-    if (after == spans.begin()) continue;  // launched before the first step
-    const auto step = static_cast<std::size_t>(after - spans.begin()) - 1;
-    if (launched->second > spans[step].second) continue;  // launched between steps, or after the last
-    work.work.step = step;
-    work.work.launch_s = (launched->second - origin_us) * kSecondsPerMicrosecond;
+    const std::optional<std::size_t> step = step_at(launched->second.first);
+    if (!step) continue;
+    work.work.step = *step;
+    work.work.launch_s = (launched->second.first - origin_us) * kSecondsPerMicrosecond;
+    work.work.launch_end_s = (launched->second.second - origin_us) * kSecondsPerMicrosecond;
     work.work.start_s = (work.start_us - origin_us) * kSecondsPerMicrosecond;
     trace.work.push_back(std::move(work.work));
   }
   std::stable_sort(trace.work.begin(), trace.work.end(),
                    [](const TracedWork& a, const TracedWork& b) { return a.start_s < b.start_s; });
+  for (PendingGradient& gradient : gradients) {
+    const std::optional<std::size_t> step = step_at(gradient.cpu_us);
+    if (!step) continue;
+    gradient.gradient.step = *step;
+    gradient.gradient.cpu_s = (gradient.cpu_us - origin_us) * kSecondsPerMicrosecond;
+    trace.gradients.push_back(gradient.gradient);
+  }
+  std::stable_sort(trace.gradients.begin(), trace.gradients.end(),
+                   [](const TracedGradient& a, const TracedGradient& b) { return a.cpu_s < b.cpu_s; });
 
   trace.device = static_cast<int>(device.value_or(0));
   const auto properties = document.find("deviceProperties");

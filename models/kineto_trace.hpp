@@ -11,12 +11,16 @@
 //   - launches: "cat" "cuda_runtime" or "cuda_driver", with args "correlation";
 //   - iterations: "cat" "user_annotation" named "ProfilerStep#N" (one per prof.step());
 //   - NCCL: kernels whose name starts with "ncclKernel" or "ncclDevKernel", with args "Collective name", "In msg
-//     nelems", "dtype", "Group size" and "Process Group Name" (PyTorch 2.1 and later record them on the kernel).
+//     nelems", "dtype", "Group size" and "Process Group Name" (PyTorch 2.1 and later record them on the kernel);
+//   - gradients: "cat" "cpu_op" named "torch::autograd::AccumulateGrad", the autograd engine's record of a
+//     parameter's gradient being stored (torch/csrc/autograd/function.h Node::operator() records each node with its
+//     inputs), with args "Input Dims" and "Input type" when the profiler ran with record_shapes=True.
 // - "distributedInfo": "rank" and "world_size", when torch.distributed ran.
 // - "deviceProperties": [{"id", "name"}]: the name of the GPU the work ran on.
 // Every other event, category and key is left alone: the format is open-ended (Python frames, CPU ops, flow arrows,
 // memory and counter events), and a trace holds far more than a replay needs. Work launched outside every
-// ProfilerStep span (before the first, after the last) is not part of an iteration and is dropped.
+// ProfilerStep span (before the first, after the last) is not part of an iteration and is dropped, as are gradients
+// stored outside them.
 //
 // Bad input throws one InputError naming the file and, where one is at fault, the event: a field by its JSON path
 // ("FILE: traceEvents[12].dur: expected a number >= 0, got -3.0", models/json_reader.hpp), the event as a whole by
@@ -61,14 +65,27 @@ struct TracedWork {
   /// Start and duration on the GPU, seconds; times count from the first iteration's start on the CPU.
   double start_s = 0;
   double duration_s = 0;
-  /// When the CPU's runtime call that launched it began, seconds.
+  /// When the CPU's runtime call that launched it began and ended, seconds.
   double launch_s = 0;
+  double launch_end_s = 0;
   /// The iteration it belongs to: the index in KinetoTrace::steps of the step whose span holds its launch.
   std::size_t step = 0;
   /// NCCL kernels: the collective.
   std::optional<TracedCollective> collective;
   /// Its index in traceEvents, for messages.
   std::size_t event = 0;
+};
+
+/// A parameter's gradient as the autograd engine stored it (AccumulateGrad).
+struct TracedGradient {
+  /// When the CPU ran AccumulateGrad, seconds from the first iteration's start: the gradient is ready once the GPU
+  /// work launched before then has run.
+  double cpu_s = 0;
+  /// Its bytes: the product of its "Input Dims" x its "Input type"'s size; nullopt when the trace has no shapes
+  /// (profiled without record_shapes=True).
+  std::optional<double> bytes;
+  std::size_t step = 0;   ///< as TracedWork::step
+  std::size_t event = 0;  ///< its index in traceEvents
 };
 
 /// One ProfilerStep annotation: an iteration as the CPU ran it.
@@ -92,6 +109,8 @@ struct KinetoTrace {
   std::vector<TracedStep> steps;
   /// The GPU work launched within them, by start time.
   std::vector<TracedWork> work;
+  /// The gradients stored within them, in time order.
+  std::vector<TracedGradient> gradients;
 };
 
 /// Reads `text`, the trace file `file`. Throws InputError as the header says.

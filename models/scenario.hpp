@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "models/operations.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/precision.hpp"
+#include "models/traced_iteration.hpp"
 #include "models/variability.hpp"
 #include "models/workload_catalog.hpp"
 
@@ -172,14 +174,31 @@ struct DdpConfig {
   double first_bucket_bytes = 1024.0 * 1024;
 };
 
+/// A profiled iteration replayed as a job's workload (docs/traces.md), when the scenario gives
+/// `"workload": {"trace": PATH, "measured_on": GPU, "step": N}`.
+struct TraceWorkloadConfig {
+  /// The trace file, resolved against the scenario's folder. Required.
+  std::string path;
+  /// Catalog id of the GPU the trace was taken on (`vtsim catalog gpus`). Required: a trace names its GPU in the
+  /// driver's words, not the catalog's.
+  std::string measured_on;
+  /// N of the ProfilerStep#N replayed. Default: the trace's last (the first iterations of a run warm up).
+  int step = 0;
+  /// The iteration, read and cut when the scenario loads; shared by the copies of a job.
+  std::shared_ptr<const TracedIteration> iteration;
+};
+
 /// One training job (tenant).
 struct JobConfig {
   /// Unique name. Default "job<index>".
   std::string name;
-  /// Catalog workload id (`vtsim catalog workloads`), or "transformer" when `transformer` is set. Required.
+  /// Catalog workload id (`vtsim catalog workloads`), "transformer" when `transformer` is set, "trace" when `trace`
+  /// is. Required.
   std::string workload_id;
   /// A generated GPT-style transformer, when the scenario gives one instead of a catalog id.
   std::optional<TransformerConfig> transformer;
+  /// A profiled iteration, when the scenario gives one instead (workload_id "trace").
+  std::optional<TraceWorkloadConfig> trace;
   /// Default fp16 (mixed precision), as the single-GPU throughput figures of NVIDIA DeepLearningExamples use AMP.
   Precision precision = Precision::fp16;
   /// Samples per GPU per iteration. Required.

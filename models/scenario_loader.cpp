@@ -13,7 +13,9 @@
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/input_file.hpp"
 #include "models/json_reader.hpp"
+#include "models/kineto_trace.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nearest_name.hpp"
 #include "models/nic_catalog.hpp"
@@ -385,9 +387,45 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   return strategy;
 }
 
+/// `{"trace": PATH, "measured_on": GPU, "step": N}`: reads the trace (PATH relative to `base_dir`) and cuts the
+/// iteration it replays (models/traced_iteration.hpp).
+TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& base_dir) {
+  const JsonValue trace = workload.require("trace");
+  const std::optional<JsonValue> measured_on = workload.get("measured_on");
+  const std::optional<JsonValue> step = workload.get("step");
+  workload.finish();
+  TraceWorkloadConfig config;
+  std::filesystem::path path = trace.as_string();
+  if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
+  if (!std::filesystem::is_regular_file(path)) trace.fail("no such file: " + path.string());
+  config.path = path.string();
+  const KinetoTrace kineto = read_kineto_trace(read_input_file(config.path), config.path);
+  if (!measured_on) {
+    workload.value().fail("missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "
+                          "catalog gpus`)" +
+                          (kineto.device_name.empty() ? "" : "; the trace names '" + kineto.device_name + "'"));
+  }
+  config.measured_on = measured_on->as_choice(ids_of(gpu_catalog()));
+  std::size_t replayed = kineto.steps.size() - 1;
+  if (step) {
+    config.step = static_cast<int>(step->as_int(0, kMaxInt));
+    const auto found = std::find_if(kineto.steps.begin(), kineto.steps.end(),
+                                    [&](const TracedStep& traced) { return traced.number == config.step; });
+    if (found == kineto.steps.end()) {
+      step->fail("the trace has no ProfilerStep#" + std::to_string(config.step) + "; its steps are #" +
+                 std::to_string(kineto.steps.front().number) + " to #" + std::to_string(kineto.steps.back().number));
+    }
+    replayed = static_cast<std::size_t>(found - kineto.steps.begin());
+  }
+  config.step = kineto.steps[replayed].number;
+  config.iteration = std::make_shared<const TracedIteration>(traced_iteration(kineto, replayed));
+  return config;
+}
+
 /// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
 std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
-                                const VirtualizationConfig& virtualization, const GpuSpec& gpu) {
+                                const VirtualizationConfig& virtualization, const GpuSpec& gpu,
+                                const std::string& base_dir) {
   // All keys first, so that a misspelt key is reported as such rather than as a missing one.
   const std::optional<JsonValue> name = job.get("name");
   const std::optional<JsonValue> workload = job.get("workload");
@@ -431,6 +469,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   }
   if (config.idle) {
     config.workload_id = "none";
+  } else if (workload->is_object() && workload->json().contains("trace")) {
+    config.trace = read_trace_workload(workload->as_object(), base_dir);
+    config.workload_id = "trace";
   } else if (workload->is_object()) {
     JsonObject generated = workload->as_object();
     config.transformer = read_transformer(generated.require("transformer").as_object());
@@ -438,7 +479,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     config.workload_id = "transformer";
   } else {
     if (!workload->is_string()) {
-      workload->fail("expected a workload id or {\"transformer\": {...}}, got " + describe_json(workload->json()));
+      workload->fail("expected a workload id, {\"transformer\": {...}} or {\"trace\": PATH, ...}, got " +
+                     describe_json(workload->json()));
     }
     config.workload_id = workload->as_choice(workload_ids());
   }
@@ -481,6 +523,17 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     config.batch_per_gpu = static_cast<int>(samples / shares);
   }
   if (config.parallelism) check_parallel_job(config, *parallelism, accumulation, horovod, data_parallel, cluster);
+  if (config.trace) {
+    // A traced iteration is one data-parallel optimizer step as the program ran it.
+    if (parallelism) parallelism->fail("a traced workload is replayed with data parallelism only");
+    if (accumulation && config.gradient_accumulation != 1) {
+      accumulation->fail("a traced iteration is one optimizer step: trace the accumulated steps instead");
+    }
+    if (!find_gpu(config.trace->measured_on)->peak_flops(config.precision)) {
+      workload->fail("the trace's GPU, " + config.trace->measured_on + ", has no " +
+                     std::string(to_string(config.precision)) + " path: state the precision the trace ran in");
+    }
+  }
   // DDP is PyTorch's; other frameworks' jobs, or jobs that give Horovod settings, reduce with Horovod.
   config.data_parallel = config.framework == Framework::pytorch && !horovod ? DataParallel::pytorch_ddp
                                                                             : DataParallel::horovod;
@@ -604,7 +657,8 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   std::set<std::string> job_names;
   const std::vector<JsonValue> entries = jobs->as_array(1);
   for (std::size_t index = 0; index < entries.size(); ++index) {
-    for (JobConfig& job : read_job(entries[index].as_object(), index, scenario.cluster, scenario.virtualization, gpu)) {
+    for (JobConfig& job : read_job(entries[index].as_object(), index, scenario.cluster, scenario.virtualization, gpu,
+                                       base_dir)) {
       if (!job_names.insert(job.name).second) entries[index].fail("job name '" + job.name + "' is used twice");
       scenario.jobs.push_back(std::move(job));
     }

@@ -54,7 +54,9 @@ nlohmann::json job_to_json(const JobConfig& job) {
     if (!job.mig_profile.empty()) json["mig_profile"] = job.mig_profile;
     return json;
   }
-  if (job.transformer) {
+  if (job.trace) {
+    json["workload"] = {{"trace", job.trace->path}, {"measured_on", job.trace->measured_on}, {"step", job.trace->step}};
+  } else if (job.transformer) {
     const TransformerConfig& t = *job.transformer;
     nlohmann::json transformer = {{"layers", t.layers},
                                   {"hidden_size", t.hidden_size},

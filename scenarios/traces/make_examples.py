@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Writes the example traces of scenarios/traces/ (README.md there says what they are).
 
-Synthetic, not measured: a small multi-layer perceptron trained with PyTorch DDP on 2 ranks, as rank 0's PyTorch
-profiler (Kineto) trace would record it, with the kernel durations below. The timeline follows the rules a GPU runs
-by: a kernel starts when its launch call has returned and the previous kernel on its stream has ended; the NCCL
-stream waits for the gradients of its bucket (DDP's event on the compute stream); the optimizer waits for the last
-allreduce. Run it from the repository root: python3 scenarios/traces/make_examples.py
+Synthetic, not measured: a small multi-layer perceptron, as PyTorch profiler (Kineto) traces would record it, with
+the kernel durations below:
+- mlp-ddp-kineto.json: trained with DDP on 2 ranks, rank 0's trace;
+- mlp-single-kineto.json: trained on one GPU without DDP, profiled with record_shapes=True, so that the autograd
+  engine's AccumulateGrad ops carry their gradients' shapes; its optimizer is a plain loop of small kernels, one per
+  tensor, which the CPU's launches pace.
+The timeline follows the rules a GPU runs by: a kernel starts when its launch call has returned and the previous
+kernel on its stream has ended; the NCCL stream waits for the gradients of its bucket (DDP's event on the compute
+stream); the optimizer waits for the last allreduce. Run it from the repository root:
+python3 scenarios/traces/make_examples.py
 """
 
 import json
@@ -21,7 +26,12 @@ LAYERS = [(120.0, 110.0, 130.0, 1024 * 1024 + 1024),
           (240.0, 230.0, 250.0, 2048 * 1024 + 2048),
           (240.0, 230.0, 250.0, 1024 * 2048 + 1024),
           (60.0, 55.0, 65.0, 1024 * 10 + 10)]
+# Each layer's weight (out, in); its bias has `out` elements.
+SHAPES = [(1024, 1024), (2048, 1024), (1024, 2048), (10, 1024)]
 RELU_US = 15.0
+ACCUMULATE_GRAD_US = 3.0  # the CPU's time in one AccumulateGrad op
+FOREACH_KERNEL_US = 2.0  # one small optimizer kernel (a loop over tensors, not fused)
+SGD_KERNELS_PER_TENSOR = 2  # momentum update, parameter update
 # DDP buckets, in the order their gradients become ready (the last layers' first): the layers each holds.
 BUCKETS = [[3, 2], [1, 0]]
 NCCL_US_PER_MB = 90.0  # a 2-rank allreduce's time per MB of fp32 gradients on this synthetic cluster
@@ -94,11 +104,52 @@ def mlp_ddp_trace():
             "traceEvents": timeline.events}
 
 
+def accumulate_grad(timeline, dims):
+    """The autograd engine stores one gradient: a CPU op with its shape (record_shapes=True)."""
+    timeline.events.append({"ph": "X", "cat": "cpu_op", "name": "torch::autograd::AccumulateGrad", "pid": 1,
+                            "tid": 2, "ts": round(timeline.cpu_us, 3), "dur": ACCUMULATE_GRAD_US,
+                            "args": {"Input Dims": [list(dims)], "Input type": ["float"]}})
+    timeline.cpu_us += ACCUMULATE_GRAD_US
+
+
+def mlp_single_trace():
+    timeline = Timeline()
+    for step in range(STEPS):
+        step_start = timeline.cpu_us
+        annotation = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % (step + 1), "pid": 1,
+                      "tid": 1, "ts": step_start, "dur": 0.0, "args": {}}
+        timeline.events.append(annotation)
+        for forward, _, _, _ in LAYERS:
+            timeline.launch("ampere_sgemm_128x64_tn", forward, COMPUTE_STREAM)
+            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
+                            COMPUTE_STREAM)
+        for layer in reversed(range(len(LAYERS))):
+            _, dgrad, wgrad, _ = LAYERS[layer]
+            timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
+            timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
+            accumulate_grad(timeline, SHAPES[layer])
+            accumulate_grad(timeline, SHAPES[layer][:1])
+        # AMP's GradScaler reads back whether a gradient overflowed: the CPU waits for the GPU before the optimizer.
+        timeline.cpu_us = max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM])
+        # The optimizer: SGD with momentum as a loop, SGD_KERNELS_PER_TENSOR small kernels per tensor.
+        for _ in range(2 * len(LAYERS) * SGD_KERNELS_PER_TENSOR):
+            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>",
+                            FOREACH_KERNEL_US, COMPUTE_STREAM)
+        timeline.cpu_us = round(max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM]) + 1.0, 3)
+        annotation["dur"] = round(timeline.cpu_us - step_start, 3)
+        timeline.cpu_us += STEP_GAP_US
+    return {"schemaVersion": 1,
+            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85045379072,
+                                  "computeMajor": 8, "computeMinor": 0}],
+            "traceEvents": timeline.events}
+
+
 def main():
     folder = os.path.dirname(os.path.abspath(__file__))
-    with open(os.path.join(folder, "mlp-ddp-kineto.json"), "w") as out:
-        json.dump(mlp_ddp_trace(), out, indent=0)
-        out.write("\n")
+    for name, trace in (("mlp-ddp-kineto.json", mlp_ddp_trace()), ("mlp-single-kineto.json", mlp_single_trace())):
+        with open(os.path.join(folder, name), "w") as out:
+            json.dump(trace, out, indent=0)
+            out.write("\n")
 
 
 if __name__ == "__main__":
