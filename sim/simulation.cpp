@@ -457,7 +457,11 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     // DDP registers parameters in forward order; plan.tensors are in backward order.
     std::vector<double> bytes;
     for (const GradientTensor& tensor : plan.tensors) bytes.push_back(tensor.bytes);
-    plan.buckets = ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes, config.ddp.bucket_cap_bytes);
+    // A trace's NCCL allreduces are DDP's buckets as the program made them: one tensor each (a cap of 0).
+    const bool traced_buckets = config.trace && config.trace->iteration->traced_buckets;
+    plan.buckets = traced_buckets ? ddp_buckets_in_backward_order(bytes, 0, 0)
+                                  : ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes,
+                                                                  config.ddp.bucket_cap_bytes);
   } else if (rings.ring.size() > 1 && !active.layout) {
     active.negotiation_s = horovod_negotiation_s(rings, topology);
     plan.negotiation_s = active.negotiation_s;
