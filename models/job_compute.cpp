@@ -122,19 +122,27 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
   std::erase_if(compute.resolved.calibrated, host_side_line);
   char line[320];
   std::snprintf(line, sizeof line,
-                "kernel and host times: traced in %s, ProfilerStep#%d, on a %s (%d kernels; traced iteration %.6g ms)",
+                "kernel and host times: traced in %s, ProfilerStep#%d, measured on the %s (%d kernels; traced "
+                "iteration %.6g ms)",
                 trace.path.c_str(), trace.step, traced_gpu.id.c_str(), trace.iteration->kernels,
                 trace.iteration->iteration_s * 1e3);
   compute.resolved.sources.insert(compute.resolved.sources.begin(), line);
-  if (scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 || scale.from_kernel_fixed_s != scale.to_kernel_fixed_s) {
+  const bool rescaled = scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 ||
+                        scale.from_kernel_fixed_s != scale.to_kernel_fixed_s;
+  if (rescaled) {
     std::snprintf(line, sizeof line,
                   "traced kernels rescaled from the %s by the compute model (docs/traces.md): GEMM x %.4g, "
                   "convolution x %.4g, memory-bound x %.4g above a fixed cost of %.3g us (%.3g us here)",
                   traced_gpu.id.c_str(), scale.matrix, scale.convolution, scale.memory,
                   scale.from_kernel_fixed_s * 1e6, scale.to_kernel_fixed_s * 1e6);
     compute.resolved.sources.insert(compute.resolved.sources.begin() + 1, line);
+    // The traced GPU's constants that the target does not share (an identical default is listed once).
     for (const std::string& note : traced.uncalibrated) {
-      if (!host_side_line(note)) compute.resolved.uncalibrated.push_back("on the traced " + traced_gpu.id + ": " + note);
+      if (host_side_line(note) || std::ranges::find(compute.resolved.uncalibrated, note) !=
+                                      compute.resolved.uncalibrated.end()) {
+        continue;
+      }
+      compute.resolved.uncalibrated.push_back("on the traced " + traced_gpu.id + ": " + note);
     }
   }
 }

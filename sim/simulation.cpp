@@ -426,6 +426,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   }
   plan.kernels = active.compute.kernels;
   plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
+  plan.host_times_traced = config.trace.has_value();
   const std::vector<Layer>& layers = active.compute.workload.layers;
   double gradient_bytes = 0;
   for (std::size_t l = layers.size(); l-- > 0;) {

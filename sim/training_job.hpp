@@ -137,6 +137,9 @@ struct JobPlan {
   std::vector<int> rank_vgpus;
   KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
   double data_loading_s = 0;                    ///< a rank's loader workers' time per batch, beside the device
+  /// Whether the kernels' host waits are a trace's (models/traced_iteration.hpp): the trace says when the host
+  /// released the optimizer's work after the gradients were reduced, so the host does not get ahead meanwhile.
+  bool host_times_traced = false;
   std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them
   DataParallel data_parallel = DataParallel::horovod;
   double fusion_threshold_bytes = 0;  ///< Horovod

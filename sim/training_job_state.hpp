@@ -341,7 +341,8 @@ struct TrainingJob::State {
         rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
       }
       const double reduced = sg4::Engine::get_clock();
-      rank.host_ahead_s += reduced - backward_end;  // the host issues the optimizer's kernels meanwhile
+      // The host issues the optimizer's kernels meanwhile, unless a trace says when it did.
+      if (!plan.host_times_traced) rank.host_ahead_s += reduced - backward_end;
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
       if (class_members.size() > 1) {
