@@ -37,6 +37,8 @@ struct ErrorCase {
   std::string expected;
 };
 
+const std::string kTrace = std::string(VTSIM_SOURCE_DIR) + "/scenarios/traces/mlp-single-kineto.json";
+
 std::vector<ErrorCase> error_cases() {
   const nlohmann::json job_b = {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", 1}};
   nlohmann::json no_jobs = kBase;
@@ -226,6 +228,22 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].checkpoint: missing required key 'interval_iterations'"},
       {"MisspeltOperationsKey", with({{"operations.vm_boot", 30}}),
        "s.json: operations.vm_boot: unknown key; did you mean 'vm_boot_s'?"},
+      // A traced workload (docs/traces.md).
+      {"TraceWithoutItsGpu", with({{"jobs[0].workload", {{"trace", kTrace}}}}),
+       "s.json: jobs[0].workload: missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "
+       "catalog gpus`); the trace names 'NVIDIA A100-SXM4-80GB'"},
+      {"TraceMisspeltKey", with({{"jobs[0].workload", {{"trace", kTrace}, {"mesured_on", "a100-80gb-sxm4"}}}}),
+       "s.json: jobs[0].workload.mesured_on: unknown key; did you mean 'measured_on'?"},
+      {"TraceWithoutThatStep",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}, {"step", 9}}}}),
+       "s.json: jobs[0].workload.step: the trace has no ProfilerStep#9; its steps are #1 to #3"},
+      {"TraceMissing", with({{"jobs[0].workload", {{"trace", "no/such.json"}, {"measured_on", "t4"}}}}),
+       "s.json: jobs[0].workload.trace: no such file: no/such.json"},
+      {"TraceWithParallelism",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
+             {"jobs[0].precision", "fp32"},
+             {"jobs[0].parallelism", {{"tensor", 1}}}}),
+       "s.json: jobs[0].parallelism: a traced workload is replayed with data parallelism only"},
   };
 }
 
