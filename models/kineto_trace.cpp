@@ -72,15 +72,19 @@ class Event {
   /// Its fields, read leniently: a trace's events carry many keys this reader has no use for.
   JsonObject fields() const { return value_.as_object(); }
 
-  /// Throws InputError "FILE: traceEvents[i] (CAT 'NAME'): message".
-  [[noreturn]] void fail(const std::string& message) const {
+  /// "traceEvents[i] (CAT 'NAME')", what messages about the event as a whole name.
+  std::string origin() const {
     const json& event = value_.json();
     std::string name = event.contains("name") && event["name"].is_string() ? event["name"].get<std::string>() : "";
     if (name.size() > 60) name = name.substr(0, 57) + "...";
     const std::string cat =
         event.contains("cat") && event["cat"].is_string() ? event["cat"].get<std::string>() : "event";
-    const std::string what = cat + (name.empty() ? "" : " '" + name + "'");
-    throw InputError(value_.file() + ": " + value_.path() + " (" + what + "): " + message);
+    return value_.path() + " (" + cat + (name.empty() ? "" : " '" + name + "'") + ")";
+  }
+
+  /// Throws InputError "FILE: traceEvents[i] (CAT 'NAME'): message".
+  [[noreturn]] void fail(const std::string& message) const {
+    throw InputError(value_.file() + ": " + origin() + ": " + message);
   }
 
  private:
@@ -127,6 +131,7 @@ std::optional<int> step_number(std::string_view name, const Event& event) {
 /// GPU work read from its event, before its times are made relative and its step found.
 struct PendingWork {
   TracedWork work;
+  std::size_t event = 0;  // its index in traceEvents
   std::int64_t correlation = 0;
   double start_us = 0;
 };
@@ -170,7 +175,7 @@ TracedWorkKind work_kind(std::string_view cat) {
 
 }  // namespace
 
-KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
+ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
   const json document = parse_json_text(text, file);
   if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
   const auto events = document.find("traceEvents");
@@ -178,7 +183,7 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     throw InputError(file + ": no 'traceEvents' array: not a PyTorch profiler (Kineto) trace");
   }
 
-  KinetoTrace trace;
+  ProfiledRun trace;
   trace.file = file;
   std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
   std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
@@ -203,7 +208,7 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     const double ts = fields.require("ts").as_number(-std::numeric_limits<double>::max());
     const double dur = fields.require("dur").as_number(0);
     if (accumulate) {
-      gradients.push_back({{.cpu_s = 0, .bytes = gradient_bytes(fields), .step = 0, .event = i}, ts});
+      gradients.push_back({{.cpu_s = 0, .bytes = gradient_bytes(fields), .step = 0, .origin = event.origin()}, ts});
       continue;
     }
     if (cat == "user_annotation") {
@@ -234,7 +239,8 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     work.work.kind = work_kind(cat);
     work.work.stream = static_cast<int>(args.require("stream").as_int(0, std::numeric_limits<int>::max()));
     work.work.duration_s = dur * kSecondsPerMicrosecond;
-    work.work.event = i;
+    work.work.origin = event.origin();
+    work.event = i;
     if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) {
       work.work.collective = read_collective(event, args);
     }
@@ -276,7 +282,7 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
   for (PendingWork& work : pending) {
     const auto launched = launches_us.find(work.correlation);
     if (launched == launches_us.end()) {
-      Event((*events)[work.work.event], work.work.event, file)
+      Event((*events)[work.event], work.event, file)
           .fail("correlation " + std::to_string(work.correlation) +
                 " matches no CUDA runtime call: the call that launched it is missing from the trace");
     }
@@ -324,35 +330,6 @@ KinetoTrace read_kineto_trace(std::string_view text, const std::string& file) {
     }
   }
   return trace;
-}
-
-double traced_gpu_span_s(const KinetoTrace& trace, std::size_t step) {
-  assert(step < trace.steps.size());
-  double first = std::numeric_limits<double>::infinity();
-  double last = -std::numeric_limits<double>::infinity();
-  for (const TracedWork& work : trace.work) {
-    if (work.step != step) continue;
-    first = std::min(first, work.start_s);
-    last = std::max(last, work.start_s + work.duration_s);
-  }
-  return last >= first ? last - first : 0.0;
-}
-
-std::string_view to_string(TracedCollectiveKind kind) {
-  switch (kind) {
-    case TracedCollectiveKind::allreduce: return "allreduce";
-    case TracedCollectiveKind::allgather: return "allgather";
-    case TracedCollectiveKind::reduce_scatter: return "reduce_scatter";
-    case TracedCollectiveKind::broadcast: return "broadcast";
-    case TracedCollectiveKind::reduce: return "reduce";
-    case TracedCollectiveKind::all_to_all: return "all_to_all";
-    case TracedCollectiveKind::send: return "send";
-    case TracedCollectiveKind::recv: return "recv";
-    case TracedCollectiveKind::gather: return "gather";
-    case TracedCollectiveKind::scatter: return "scatter";
-    case TracedCollectiveKind::barrier: return "barrier";
-  }
-  return "allreduce";
 }
 
 }  // namespace vtsim

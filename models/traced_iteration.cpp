@@ -22,21 +22,20 @@ struct GradientPoint {
   double bytes = 0;
 };
 
-[[noreturn]] void fail_event(const KinetoTrace& trace, std::size_t event, const std::string& what,
-                             const std::string& message) {
-  throw InputError(trace.file + ": traceEvents[" + std::to_string(event) + "] (" + what + "): " + message);
+[[noreturn]] void fail_at(const ProfiledRun& trace, const std::string& origin, const std::string& message) {
+  throw InputError(trace.file + ": " + origin + ": " + message);
 }
 
 /// The step's gradient points: its NCCL allreduces when it has NCCL kernels, else its AccumulateGrad ops.
-std::vector<GradientPoint> gradient_points(const KinetoTrace& trace, std::size_t step, TracedIteration& cut) {
+std::vector<GradientPoint> gradient_points(const ProfiledRun& trace, std::size_t step, TracedIteration& cut) {
   std::vector<GradientPoint> points;
   for (const TracedWork& work : trace.work) {
     if (work.step != step || !work.collective) continue;
     if (work.collective->kind != TracedCollectiveKind::allreduce) {
-      fail_event(trace, work.event, "kernel '" + work.name.substr(0, 60) + "'",
-                 "its collective is " + std::string(to_string(work.collective->kind)) +
-                     ": vtsim replays data-parallel traces, whose collectives are allreduces (DDP, "
-                     "Horovod); sharded and model-parallel traces are not replayed yet");
+      fail_at(trace, work.origin,
+              "its collective is " + std::string(to_string(work.collective->kind)) +
+                  ": vtsim replays data-parallel traces, whose collectives are allreduces (DDP, Horovod); sharded "
+                  "and model-parallel traces are not replayed yet");
     }
     points.push_back({work.launch_s, work.collective->bytes});
     cut.traced_ranks = std::max(cut.traced_ranks, work.collective->group_size);
@@ -47,9 +46,8 @@ std::vector<GradientPoint> gradient_points(const KinetoTrace& trace, std::size_t
     for (const TracedGradient& gradient : trace.gradients) {
       if (gradient.step != step) continue;
       if (!gradient.bytes) {
-        fail_event(trace, gradient.event, "cpu_op 'torch::autograd::AccumulateGrad'",
-                   "no 'Input Dims' and 'Input type': profile with record_shapes=True so that the gradients' sizes "
-                   "are in the trace");
+        fail_at(trace, gradient.origin,
+                "no input shapes: profile with record_shapes=True so that the gradients' sizes are in the trace");
       }
       points.push_back({gradient.cpu_s, *gradient.bytes});
     }
@@ -86,7 +84,7 @@ TracedKernelClass kernel_class(std::string_view name, TracedWorkKind kind) {
   return TracedKernelClass::memory;
 }
 
-TracedIteration traced_iteration(const KinetoTrace& trace, std::size_t step) {
+TracedIteration traced_iteration(const ProfiledRun& trace, std::size_t step) {
   assert(step < trace.steps.size());
   TracedIteration cut;
   cut.file = trace.file;

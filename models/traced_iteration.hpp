@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "models/compute_model.hpp"
-#include "models/kineto_trace.hpp"
+#include "models/profiled_run.hpp"
 #include "models/workload.hpp"
 
 namespace vtsim {
@@ -82,7 +82,7 @@ struct TracedIteration {
 /// allreduces nor AccumulateGrad ops), when its AccumulateGrad ops have no shapes, or when it runs a collective other
 /// than allreduce (a model-parallel or sharded program, which this cut does not replay). REQUIRES: step <
 /// trace.steps.size().
-TracedIteration traced_iteration(const KinetoTrace& trace, std::size_t step);
+TracedIteration traced_iteration(const ProfiledRun& trace, std::size_t step);
 
 /// The class of a piece of work, by its kind and name.
 TracedKernelClass kernel_class(std::string_view name, TracedWorkKind kind);

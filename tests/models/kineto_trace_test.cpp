@@ -50,7 +50,7 @@ json allreduce_kernel(long correlation, double ts, double dur) {
   return event;
 }
 
-KinetoTrace read(const json& events) { return read_kineto_trace(json{{"traceEvents", events}}.dump(), "t.json"); }
+ProfiledRun read(const json& events) { return read_kineto_trace(json{{"traceEvents", events}}.dump(), "t.json"); }
 
 /// The InputError message reading `events` gives.
 std::string error_of(const json& events) {
@@ -62,8 +62,8 @@ std::string error_of(const json& events) {
   return "no error";
 }
 
-TEST(KinetoTrace, ReadsTheExampleTracesStepsKernelsAndCollectives) {
-  const KinetoTrace trace = read_kineto_trace(example_text(), "mlp-ddp-kineto.json");
+TEST(ProfiledRun, ReadsTheExampleTracesStepsKernelsAndCollectives) {
+  const ProfiledRun trace = read_kineto_trace(example_text(), "mlp-ddp-kineto.json");
   EXPECT_EQ(trace.device_name, "NVIDIA A100-SXM4-80GB");
   EXPECT_EQ(trace.rank, 0);
   EXPECT_EQ(trace.world_size, 2);
@@ -86,8 +86,8 @@ TEST(KinetoTrace, ReadsTheExampleTracesStepsKernelsAndCollectives) {
   EXPECT_EQ(collectives[0].process_group, "0");
 }
 
-TEST(KinetoTrace, TheExampleStepsGpuSpanIsItsCriticalPathByHand) {
-  const KinetoTrace trace = read_kineto_trace(example_text(), "mlp-ddp-kineto.json");
+TEST(ProfiledRun, TheExampleStepsGpuSpanIsItsCriticalPathByHand) {
+  const ProfiledRun trace = read_kineto_trace(example_text(), "mlp-ddp-kineto.json");
   // Step 1, from make_examples.py's rules: the first kernel starts at 1005 us (launch at 1000 + 5). Forward: 120 +
   // 15 + 240 + 15 + 240 + 15 + 60 + 15 -> 1725. Backward of layers 3 and 2: 55 + 65 + 230 + 250 -> 2325, when the
   // first bucket's allreduce starts: 8,433,704 B x 90 us/MB = 759.033 us -> 3084.033. Layers 1 and 0 end at 2325 +
@@ -99,8 +99,8 @@ TEST(KinetoTrace, TheExampleStepsGpuSpanIsItsCriticalPathByHand) {
   EXPECT_NEAR(trace.work.front().launch_s, 0.0, 1e-12);
 }
 
-TEST(KinetoTrace, WorkLaunchedOutsideEveryStepIsDropped) {
-  const KinetoTrace trace = read(json::array({launch(1, 0), kernel("before", 1, 6, 10),  // before the step
+TEST(ProfiledRun, WorkLaunchedOutsideEveryStepIsDropped) {
+  const ProfiledRun trace = read(json::array({launch(1, 0), kernel("before", 1, 6, 10),  // before the step
                                               step(1, 100, 50), launch(2, 110), kernel("inside", 2, 116, 10),
                                               launch(3, 200), kernel("after", 3, 206, 10)}));
   ASSERT_EQ(trace.work.size(), 1u);
@@ -109,15 +109,15 @@ TEST(KinetoTrace, WorkLaunchedOutsideEveryStepIsDropped) {
   EXPECT_NEAR(trace.work[0].duration_s, 10e-6, 1e-12);
 }
 
-TEST(KinetoTrace, ReadsAnNcclKernelsCollective) {
-  const KinetoTrace trace = read(json::array({step(1, 0, 100), launch(1, 10), allreduce_kernel(1, 20, 30)}));
+TEST(ProfiledRun, ReadsAnNcclKernelsCollective) {
+  const ProfiledRun trace = read(json::array({step(1, 0, 100), launch(1, 10), allreduce_kernel(1, 20, 30)}));
   ASSERT_EQ(trace.work.size(), 1u);
   ASSERT_TRUE(trace.work[0].collective.has_value());
   EXPECT_DOUBLE_EQ(trace.work[0].collective->bytes, 2000.0);  // 1,000 bf16 elements
   EXPECT_EQ(trace.work[0].collective->group_size, 4);
 }
 
-TEST(KinetoTrace, ATruncatedTraceNamesTheLineWhereItStops) {
+TEST(ProfiledRun, ATruncatedTraceNamesTheLineWhereItStops) {
   const std::string text = example_text();
   const std::string cut = text.substr(0, text.size() / 2);
   try {
@@ -131,7 +131,7 @@ TEST(KinetoTrace, ATruncatedTraceNamesTheLineWhereItStops) {
   }
 }
 
-TEST(KinetoTrace, BadTracesGetOneLineNamingTheFileAndTheEvent) {
+TEST(ProfiledRun, BadTracesGetOneLineNamingTheFileAndTheEvent) {
   EXPECT_NE(error_of(json::array()).find("t.json: no ProfilerStep#N annotation"), std::string::npos);
   EXPECT_NE(error_of(json::array({step(1, 0, 10), step(1, 20, 10)}))
                 .find("t.json: traceEvents[1] (user_annotation 'ProfilerStep#1'): a second ProfilerStep#1"),
@@ -168,7 +168,7 @@ TEST(KinetoTrace, BadTracesGetOneLineNamingTheFileAndTheEvent) {
             std::string::npos);
 }
 
-TEST(KinetoTrace, NotATraceAtAll) {
+TEST(ProfiledRun, NotATraceAtAll) {
   EXPECT_THROW(read_kineto_trace("[]", "t.json"), InputError);
   EXPECT_THROW(read_kineto_trace("{\"events\": []}", "t.json"), InputError);
   try {

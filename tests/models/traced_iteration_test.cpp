@@ -9,6 +9,7 @@
 
 #include "models/error.hpp"
 #include "models/input_file.hpp"
+#include "models/kineto_trace.hpp"
 
 namespace vtsim {
 namespace {
@@ -17,7 +18,7 @@ using nlohmann::json;
 
 constexpr double kUs = 1e-6;
 
-KinetoTrace example(const std::string& name) {
+ProfiledRun example(const std::string& name) {
   const std::string path = (std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios" / "traces" / name).string();
   return read_kineto_trace(read_input_file(path), path);
 }
@@ -41,7 +42,7 @@ void expect_near_all(const std::vector<double>& actual, const std::vector<double
 // allreduce runs 1,325-2,084.033 us (8,433,704 bytes at 90 us/MB, printed to the ns), the second 1,133.568 us to
 // 3,217.601 us, the 45 us optimizer after it: the iteration ends at 3,262.601 us after its step began.
 TEST(TracedIteration, CutsADdpTraceAtItsBucketsAllreduces) {
-  const KinetoTrace trace = example("mlp-ddp-kineto.json");
+  const ProfiledRun trace = example("mlp-ddp-kineto.json");
   const TracedIteration cut = traced_iteration(trace, 0);
   EXPECT_TRUE(cut.traced_buckets);
   EXPECT_EQ(cut.traced_ranks, 2);
@@ -62,7 +63,7 @@ TEST(TracedIteration, CutsADdpTraceAtItsBucketsAllreduces) {
 // 1,805 - 1,325, 0, 2,045 - 1,805, 0. The CPU then waits for the GPU (GradScaler) and launches 16 optimizer kernels of
 // 2 us every 5 us, each starting when its launch returns: the last ends 5 x 16 + 2 = 82 us after backward.
 TEST(TracedIteration, CutsAOneRankTraceAtItsAccumulateGradOps) {
-  const KinetoTrace trace = example("mlp-single-kineto.json");
+  const ProfiledRun trace = example("mlp-single-kineto.json");
   const TracedIteration cut = traced_iteration(trace, 2);
   EXPECT_FALSE(cut.traced_buckets);
   EXPECT_EQ(cut.traced_ranks, 1);
@@ -186,8 +187,8 @@ TEST(TracedIteration, RefusesGradientsWithoutShapes) {
   const json accumulate = {{"ph", "X"}, {"cat", "cpu_op"}, {"name", "torch::autograd::AccumulateGrad"},
                            {"ts", 20}, {"dur", 2}, {"args", json::object()}};
   EXPECT_EQ(cut_error({annotation(0, 100), launch(1, 1), gemm(1, 6), accumulate}),
-            "t.json: traceEvents[3] (cpu_op 'torch::autograd::AccumulateGrad'): no 'Input Dims' and 'Input type': "
-            "profile with record_shapes=True so that the gradients' sizes are in the trace");
+            "t.json: traceEvents[3] (cpu_op 'torch::autograd::AccumulateGrad'): no input shapes: profile with "
+            "record_shapes=True so that the gradients' sizes are in the trace");
 }
 
 TEST(TracedIteration, RefusesCollectivesOtherThanAllreduce) {
