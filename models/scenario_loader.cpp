@@ -15,7 +15,7 @@
 #include "models/gpu_catalog.hpp"
 #include "models/input_file.hpp"
 #include "models/json_reader.hpp"
-#include "models/kineto_trace.hpp"
+#include "models/chakra_trace.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nearest_name.hpp"
 #include "models/nic_catalog.hpp"
@@ -399,7 +399,7 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
   if (!std::filesystem::is_regular_file(path)) trace.fail("no such file: " + path.string());
   config.path = path.string();
-  const ProfiledRun kineto = read_kineto_trace(read_input_file(config.path), config.path);
+  const ProfiledRun kineto = read_profiled_run(read_input_file(config.path, kMaxTraceBytes), config.path);
   if (!measured_on) {
     workload.value().fail("missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "
                           "catalog gpus`)" +

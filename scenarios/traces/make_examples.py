@@ -6,7 +6,12 @@ the kernel durations below:
 - mlp-ddp-kineto.json: trained with DDP on 2 ranks, rank 0's trace;
 - mlp-single-kineto.json: trained on one GPU without DDP, profiled with record_shapes=True, so that the autograd
   engine's AccumulateGrad ops carry their gradients' shapes; its optimizer is a plain loop of small kernels, one per
-  tensor, which the CPU's launches pace.
+  tensor, which the CPU's launches pace;
+- mlp-ddp-chakra.et: the DDP program's first iteration as an MLCommons Chakra execution trace (protobuf records,
+  each preceded by its varint length; the fields are Chakra's schema/protobuf/et_def.proto, encoded here by hand so
+  that no protobuf package is needed): a CPU operator of LAUNCH_US per kernel launch, each GPU kernel depending on
+  its operator, each allreduce on its operator and its bucket's gradient kernels, the optimizer on the last
+  allreduce. Chakra durations are whole microseconds.
 The timeline follows the rules a GPU runs by: a kernel starts when its launch call has returned and the previous
 kernel on its stream has ended; the NCCL stream waits for the gradients of its bucket (DDP's event on the compute
 stream); the optimizer waits for the last allreduce. Run it from the repository root:
@@ -144,12 +149,111 @@ def mlp_single_trace():
             "traceEvents": timeline.events}
 
 
+# --- Chakra: protobuf's wire format (developers.google.com/protocol-buffers/docs/encoding) --------------------------
+
+def varint(value):
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def field_varint(number, value):
+    return varint(number << 3) + varint(value)
+
+
+def field_bytes(number, data):
+    return varint(number << 3 | 2) + varint(len(data)) + data
+
+
+def field_string(number, text):
+    return field_bytes(number, text.encode())
+
+
+# Chakra's field numbers (schema/protobuf/et_def.proto).
+NODE_ID, NODE_NAME, NODE_TYPE, NODE_CTRL_DEPS, NODE_DATA_DEPS, NODE_DURATION, NODE_ATTR = 1, 2, 3, 4, 5, 7, 10
+ATTR_NAME, ATTR_INT64, ATTR_BOOL = 1, 9, 27
+COMP_NODE, COMM_COLL_NODE = 4, 7
+ALL_REDUCE = 0
+
+
+def attribute(name, number, value):
+    return field_bytes(NODE_ATTR, field_string(ATTR_NAME, name) + field_varint(number, value))
+
+
+class ChakraTrace:
+    def __init__(self):
+        self.records = []
+        self.next_id = 1
+        self.last_cpu = None
+
+    def node(self, name, node_type, duration_us, data_deps=(), attributes=b""):
+        node_id = self.next_id
+        self.next_id += 1
+        body = field_varint(NODE_ID, node_id) + field_string(NODE_NAME, name) + field_varint(NODE_TYPE, node_type)
+        if data_deps:
+            body += field_bytes(NODE_DATA_DEPS, b"".join(varint(d) for d in data_deps))
+        body += field_varint(NODE_DURATION, int(round(duration_us))) + attributes
+        self.records.append(body)
+        return node_id
+
+    def cpu_op(self, name, duration_us):
+        """A CPU operator, after the previous one (the CPU runs them in order)."""
+        deps = [self.last_cpu] if self.last_cpu else []
+        self.last_cpu = self.node(name, COMP_NODE, duration_us, deps, attribute("is_cpu_op", ATTR_BOOL, 1))
+        return self.last_cpu
+
+    def kernel(self, name, duration_us, stream, deps=()):
+        """A GPU kernel launched by a CPU operator of LAUNCH_US."""
+        launch = self.cpu_op("cudaLaunchKernel", LAUNCH_US)
+        return self.node(name, COMP_NODE, duration_us, [launch, *deps],
+                         attribute("is_cpu_op", ATTR_BOOL, 0) + attribute("stream", ATTR_INT64, stream))
+
+    def allreduce(self, name, duration_us, size_bytes, deps):
+        launch = self.cpu_op("record_param_comms", LAUNCH_US)
+        return self.node(name, COMM_COLL_NODE, duration_us, [launch, *deps],
+                         attribute("comm_type", ATTR_INT64, ALL_REDUCE) + attribute("comm_size", ATTR_INT64, size_bytes)
+                         + attribute("stream", ATTR_INT64, NCCL_STREAM))
+
+    def serialized(self):
+        metadata = field_string(1, "0.0.4")
+        return b"".join(varint(len(record)) + record for record in [metadata] + self.records)
+
+
+def mlp_ddp_chakra():
+    trace = ChakraTrace()
+    trace.cpu_op("ProfilerStep#1", 0)
+    for forward, _, _, _ in LAYERS:
+        trace.kernel("ampere_sgemm_128x64_tn", forward, COMPUTE_STREAM)
+        trace.kernel("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
+                     COMPUTE_STREAM)
+    gradient = {}
+    allreduces = []
+    for layer in reversed(range(len(LAYERS))):
+        _, dgrad, wgrad, _ = LAYERS[layer]
+        trace.kernel("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
+        gradient[layer] = trace.kernel("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
+        for bucket in BUCKETS:
+            if layer == min(bucket):
+                elements = sum(LAYERS[l][3] for l in bucket)
+                allreduces.append(trace.allreduce(
+                    "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+                    NCCL_US_PER_MB * elements * 4 / 1e6, elements * 4, [gradient[l] for l in bucket]))
+    trace.kernel("void at::native::multi_tensor_apply_kernel<adam>", OPTIMIZER_US, COMPUTE_STREAM, [allreduces[-1]])
+    return trace.serialized()
+
+
 def main():
     folder = os.path.dirname(os.path.abspath(__file__))
     for name, trace in (("mlp-ddp-kineto.json", mlp_ddp_trace()), ("mlp-single-kineto.json", mlp_single_trace())):
         with open(os.path.join(folder, name), "w") as out:
             json.dump(trace, out, indent=0)
             out.write("\n")
+    with open(os.path.join(folder, "mlp-ddp-chakra.et"), "wb") as out:
+        out.write(mlp_ddp_chakra())
 
 
 if __name__ == "__main__":
