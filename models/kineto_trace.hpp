@@ -1,7 +1,7 @@
 #pragma once
-// Reads a PyTorch profiler (Kineto) trace of training iterations on one GPU: the GPU work of each iteration, where
-// the CPU launched it, and the NCCL collectives among it with their sizes. This is the reading half of replaying a
-// profiled iteration (docs/traces.md); the simulator does not use it yet.
+// Reads a PyTorch profiler (Kineto) trace of training iterations on one GPU into a ProfiledRun
+// (models/profiled_run.hpp): the GPU work of each iteration, where the CPU launched it, the NCCL collectives among it
+// with their sizes, and the gradients the autograd engine stored. docs/traces.md says how an iteration is replayed.
 //
 // The input is the Chrome-trace JSON that torch.profiler writes (export_chrome_trace, tensorboard_trace_handler):
 // - "traceEvents": complete events ("ph": "X"), each with "cat", "name", "ts" and "dur" (microseconds) and "args".

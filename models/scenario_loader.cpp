@@ -398,7 +398,8 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   std::filesystem::path path = trace.as_string();
   if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
   if (!std::filesystem::is_regular_file(path)) trace.fail("no such file: " + path.string());
-  config.path = path.string();
+  // Absolute, so that `vtsim check`'s output (models/scenario_writer.cpp) loads from any folder.
+  config.path = std::filesystem::absolute(path).lexically_normal().string();
   const ProfiledRun kineto = read_profiled_run(read_input_file(config.path, kMaxTraceBytes), config.path);
   if (!measured_on) {
     workload.value().fail("missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "
