@@ -32,6 +32,8 @@
 //     catalog GPU (gpu.catalog_gpu), its efficiency against the datasheet peak.
 //  6. memory bandwidth, kernel launch, context switch and collective SM share: the GPU probe's values as they are.
 //  7. step-time spread: the pooled coefficient of variation of the step_times series (apply_step_times).
+//  8. Horovod's negotiation message: the median over the horovod_timelines series of each one's median negotiation
+//     divided by its tree's 2 ceil(log2 ranks) messages (apply_horovod_timelines).
 
 namespace vtsim {
 namespace {
@@ -363,11 +365,40 @@ void apply_step_times(const CalibrationProfile& profile, CalibratedParameters& o
   out.step_time_cv = CalibratedValue{std::sqrt(weighted / degrees), describe(profile, "step_times", first.provenance, what)};
 }
 
+// ---- rule 8 ---------------------------------------------------------------------------------------------------------
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/// Horovod's negotiation per tree message: per timeline, the median of its negotiations (the coordinator's time from
+/// the last rank's report to its decision) over the 2 ceil(log2 N) messages of a tree over its N ranks; the median
+/// over timelines.
+void apply_horovod_timelines(const CalibrationProfile& profile, CalibratedParameters& out) {
+  if (profile.horovod_timelines.empty()) return;
+  std::vector<double> per_message_s;
+  std::size_t negotiations = 0;
+  for (const HorovodTimelineSeries& series : profile.horovod_timelines) {
+    const double messages = 2 * std::ceil(std::log2(static_cast<double>(series.ranks)));
+    per_message_s.push_back(median_of(series.negotiation_us) * kUs / messages);
+    negotiations += series.negotiation_us.size();
+  }
+  const HorovodTimelineSeries& first = profile.horovod_timelines.front();
+  const std::string what = "Horovod negotiation per tree message, median of " + std::to_string(negotiations) +
+                           " negotiations in " + std::to_string(profile.horovod_timelines.size()) + " timeline(s) of " +
+                           std::to_string(first.ranks) + (profile.horovod_timelines.size() > 1 ? "+" : "") + " ranks";
+  out.horovod_negotiation_message_s =
+      CalibratedValue{median_of(per_message_s), describe(profile, "horovod_timelines", first.provenance, what)};
+}
+
 }  // namespace
 
 CalibratedParameters calibrated_parameters(const CalibrationProfile& profile) {
   CalibratedParameters out;
   apply_step_times(profile, out);
+  apply_horovod_timelines(profile, out);
   apply_collectives(profile, out);
   apply_p2p(profile, out);
   apply_host_copies(profile, out);

@@ -47,6 +47,9 @@ struct CalibratedParameters {
   std::optional<CalibratedValue> context_switch_s;            ///< per switch between two contexts on one GPU
   std::optional<CalibratedValue> collective_sm_share;         ///< fraction of compute a running allreduce takes
   std::optional<CalibratedValue> step_time_cv;  ///< per-iteration spread of single-GPU step times (a fraction)
+  /// Horovod's negotiation: one message of the coordinator's tree per tick, s (a tick costs 2 ceil(log2 N) of them,
+  /// sim/simulation.cpp horovod_negotiation_s).
+  std::optional<CalibratedValue> horovod_negotiation_message_s;
   std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)
 
   /// The NIC figures for a scenario transport: its own spelling, else "roce" for RoCE v1/v2; nullptr when none.

@@ -373,6 +373,31 @@ StepTimeSeries read_step_times(const JsonValue& value) {
   return series;
 }
 
+HorovodTimelineSeries read_horovod_timeline(const JsonValue& value) {
+  JsonObject object = value.as_object();
+  HorovodTimelineSeries series;
+  series.provenance = read_provenance(object.require("provenance"));
+  series.ranks = static_cast<int>(object.require("ranks").as_int(2, 1 << 24));
+  const JsonValue negotiations = object.require("negotiation_us");
+  // A tick's own cost, from 0 (the decision in the same microsecond) to a second.
+  series.negotiation_us = read_list<double>(negotiations, [](const JsonValue& t) { return t.as_number(0, 1e6); });
+  if (series.negotiation_us.empty()) negotiations.fail("expected at least one negotiation");
+  if (auto cycles = object.get("cycle_ms")) {
+    series.cycle_ms = read_list<double>(*cycles, [](const JsonValue& t) { return t.as_number(1e-3, 1e6); });
+  }
+  const JsonValue tensors = object.require("response_tensors");
+  series.response_tensors =
+      read_list<int>(tensors, [](const JsonValue& t) { return static_cast<int>(t.as_int(1, 1 << 24)); });
+  const JsonValue bytes = object.require("response_bytes");
+  series.response_bytes = read_list<double>(bytes, [](const JsonValue& t) { return t.as_number(0, 1e15); });
+  if (series.response_bytes.size() != series.response_tensors.size()) {
+    bytes.fail("expected one entry per response_tensors entry (" + std::to_string(series.response_tensors.size()) +
+               "), got " + std::to_string(series.response_bytes.size()));
+  }
+  object.finish();
+  return series;
+}
+
 }  // namespace
 
 const std::vector<std::string>& rdma_transport_names() {
@@ -399,6 +424,9 @@ CalibrationProfile parse_calibration_profile(const nlohmann::json& json, const s
   if (auto fits = object.get("fits")) profile.fits = read_fits(*fits);
   if (auto gemm = object.get("gemm_efficiency")) profile.gemm_efficiency = read_gemm_efficiency(*gemm);
   if (auto steps = object.get("step_times")) profile.step_times = read_list<StepTimeSeries>(*steps, read_step_times);
+  if (auto timelines = object.get("horovod_timelines")) {
+    profile.horovod_timelines = read_list<HorovodTimelineSeries>(*timelines, read_horovod_timeline);
+  }
   object.finish();
   return profile;
 }

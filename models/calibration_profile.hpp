@@ -237,6 +237,22 @@ struct StepTimeSeries {
   bool operator==(const StepTimeSeries&) const = default;
 };
 
+/// What one Horovod timeline (HOROVOD_TIMELINE, written by rank 0's coordinator) shows of a data-parallel run.
+struct HorovodTimelineSeries {
+  Provenance provenance;
+  int ranks = 2;  ///< ranks that reported tensors ready (the highest rank named, plus one); at least two
+  /// Per negotiated tensor: from the last rank's ready report to the coordinator's decision, us. The coordinator's
+  /// own time per tick, without the wait for the slowest rank.
+  std::vector<double> negotiation_us;
+  /// Between consecutive CYCLE_START markers, ms (HOROVOD_TIMELINE_MARK_CYCLES=1; empty without them).
+  std::vector<double> cycle_ms;
+  /// Per fused response (tensors whose collective started together): its tensors and its bytes.
+  std::vector<int> response_tensors;
+  std::vector<double> response_bytes;
+
+  bool operator==(const HorovodTimelineSeries&) const = default;
+};
+
 /// A whole profile. `file` is where it was read from (for messages), not part of the format.
 struct CalibrationProfile {
   std::optional<GpuSection> gpu;
@@ -247,6 +263,7 @@ struct CalibrationProfile {
   std::optional<FitsSection> fits;
   std::optional<GemmEfficiencySection> gemm_efficiency;
   std::vector<StepTimeSeries> step_times;
+  std::vector<HorovodTimelineSeries> horovod_timelines;
   std::string file;
 
   bool operator==(const CalibrationProfile&) const = default;

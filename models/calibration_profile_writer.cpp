@@ -175,6 +175,18 @@ nlohmann::json calibration_profile_json(const CalibrationProfile& profile) {
                       {"times_s", series.times_s}});
     }
   }
+  if (!profile.horovod_timelines.empty()) {
+    json& list = document["horovod_timelines"] = json::array();
+    for (const HorovodTimelineSeries& series : profile.horovod_timelines) {
+      json entry = {{"provenance", provenance_json(series.provenance)},
+                    {"ranks", series.ranks},
+                    {"negotiation_us", series.negotiation_us}};
+      if (!series.cycle_ms.empty()) entry["cycle_ms"] = series.cycle_ms;
+      entry["response_tensors"] = series.response_tensors;
+      entry["response_bytes"] = series.response_bytes;
+      list.push_back(std::move(entry));
+    }
+  }
   return document;
 }
 

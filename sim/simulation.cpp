@@ -306,7 +306,7 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
   }
   for (const ActiveJob& job : active) {
-    if (job.negotiation_s <= 0) continue;
+    if (job.negotiation_s <= 0 || scenario.calibration.horovod_negotiation_message_s) continue;
     notes.insert("Horovod negotiation of " + scenario.jobs[job.index].name + ": " +
                  format_fraction(job.negotiation_s * 1e6) +
                  " us per tick, 2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure");
@@ -375,6 +375,10 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
   }
   if (calibration.collective_sm_share) used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
+  if (calibration.horovod_negotiation_message_s &&
+      std::any_of(active.begin(), active.end(), [](const ActiveJob& job) { return job.negotiation_s > 0; })) {
+    used.insert("Horovod negotiation: " + calibration.horovod_negotiation_message_s->provenance);
+  }
   if (calibration.step_time_cv && scenario.simulation.variability) {
     for (const ActiveJob& job : active) {
       if (!scenario.jobs[job.index].step_time_cv) {
@@ -395,10 +399,15 @@ double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
 /// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
 /// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
 /// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
-double horovod_negotiation_s(const JobRings& rings, const Topology& topology) {
+/// A calibration profile's Horovod timelines measure a message's cost instead (models/calibrated_parameters.hpp).
+double horovod_negotiation_s(const JobRings& rings, const Topology& topology, const CalibratedParameters& calibration) {
   double message_s = 0;
-  for (const GpuFlow& flow : ring_flows(rings.ring)) {
-    message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
+  if (calibration.horovod_negotiation_message_s) {
+    message_s = calibration.horovod_negotiation_message_s->value;
+  } else {
+    for (const GpuFlow& flow : ring_flows(rings.ring)) {
+      message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
+    }
   }
   const double ranks = static_cast<double>(rings.ring.size());
   return 2 * std::ceil(std::log2(ranks)) * message_s;
@@ -464,7 +473,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                   : ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes,
                                                                   config.ddp.bucket_cap_bytes);
   } else if (rings.ring.size() > 1 && !active.layout) {
-    active.negotiation_s = horovod_negotiation_s(rings, topology);
+    active.negotiation_s = horovod_negotiation_s(rings, topology, scenario.calibration);
     plan.negotiation_s = active.negotiation_s;
   }
   plan.iterations = config.iterations;

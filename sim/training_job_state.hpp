@@ -458,13 +458,17 @@ struct TrainingJob::State {
         if (tick > now) sg4::this_actor::sleep_for(tick - now);
       }
       seen = ready_events->value();
-      // The ranks agree on which tensors are ready everywhere (Horovod's negotiation) before any is reduced.
+      // The ranks agree on which tensors are ready everywhere (Horovod's negotiation) before any is reduced; a tensor
+      // that becomes ready meanwhile waits for the next tick, as a request that reaches the coordinator after it
+      // built its response list does.
+      const std::size_t agreed = ready_everywhere.size();
       if (plan.negotiation_s > 0) sg4::this_actor::sleep_for(plan.negotiation_s);
-      dispatch_ready();
+      dispatch_ready(agreed);
     }
   }
 
-  void dispatch_ready() {
+  /// Fuses and queues the first `count` tensors of ready_everywhere.
+  void dispatch_ready(std::size_t count) {
     FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
     const auto flush = [&] {
       if (buffer.tensor_count == 0) return;
@@ -475,15 +479,15 @@ struct TrainingJob::State {
       buffer.tensor_count = 0;
       buffer.bytes = 0;
     };
-    for (int tensor : ready_everywhere) {
-      const double bytes = plan.tensors[static_cast<std::size_t>(tensor)].bytes;
+    for (std::size_t k = 0; k < count; ++k) {
+      const double bytes = plan.tensors[static_cast<std::size_t>(ready_everywhere[k])].bytes;
       if (buffer.tensor_count > 0 && buffer.bytes + bytes > plan.fusion_threshold_bytes) flush();
       buffer.bytes += bytes;
       ++buffer.tensor_count;
       ++tensors_dispatched;
     }
     flush();
-    ready_everywhere.clear();
+    ready_everywhere.erase(ready_everywhere.begin(), ready_everywhere.begin() + static_cast<std::ptrdiff_t>(count));
   }
 };
 

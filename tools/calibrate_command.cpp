@@ -1,15 +1,18 @@
 #include "tools/calibrate_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <sstream>
 
 #include "calibrate/collective_bandwidth.hpp"
 #include "calibrate/hardware_backends.hpp"
+#include "calibrate/horovod_timeline_importer.hpp"
 #include "calibrate/mig_importer.hpp"
 #include "calibrate/nccl_tests_importer.hpp"
 #include "calibrate/perftest_importer.hpp"
@@ -225,6 +228,21 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       lines.push_back("added step_times[" + std::to_string(profile.step_times.size() - 1) + "]: " +
                       std::to_string(series.times_s.size()) + " steps (" + series.field + "), spread " + spread +
                       ", from " + log);
+    } else if (request.tool == "horovod-timeline") {
+      HorovodTimelineSeries series = calibrate::import_horovod_timeline(text, log);
+      refuse_reimport(profile.horovod_timelines, series, "horovod_timelines", log);
+      apply(series.provenance, request.overrides, log);
+      profile.horovod_timelines.push_back(series);
+      std::vector<double> sorted = series.negotiation_us;
+      std::sort(sorted.begin(), sorted.end());
+      const double tensors = std::accumulate(series.response_tensors.begin(), series.response_tensors.end(), 0.0);
+      const double responses = static_cast<double>(series.response_tensors.size());
+      char line[200];
+      std::snprintf(line, sizeof line, "%zu negotiations over %d ranks (middle one %.1f us), %.0f responses of %.2f "
+                    "tensors on average", series.negotiation_us.size(), series.ranks, sorted[sorted.size() / 2],
+                    responses, responses > 0 ? tensors / responses : 0.0);
+      lines.push_back("added horovod_timelines[" + std::to_string(profile.horovod_timelines.size() - 1) + "]: " +
+                      line + ", from " + log);
     } else if (request.tool == "topo") {
       TopologySection topology = calibrate::import_topology(text, log);
       apply(topology.provenance, request.overrides, log);
@@ -239,8 +257,8 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       profile.mig_profiles = mig;
     }
   }
-  // Step times feed no fit: the fits of the other measurements stay valid.
-  if (request.tool != "step-times") {
+  // Step times and timelines feed no fit: the fits of the other measurements stay valid.
+  if (request.tool != "step-times" && request.tool != "horovod-timeline") {
     if (std::string dropped = drop_fits(profile); !dropped.empty()) lines.push_back(dropped);
   }
   return lines;
@@ -276,9 +294,10 @@ Command add_calibrate_command(CLI::App& parent) {
 
   CLI::App* import = app->add_subcommand("import", "Add nccl-tests, perftest or nvidia-smi output to a profile");
   import->add_option("tool", options->import.tool,
-                     "nccl-tests, perftest, topo (nvidia-smi topo -m), mig-lgip or step-times (a training log)")
+                     "nccl-tests, perftest, topo (nvidia-smi topo -m), mig-lgip, step-times (a training log) or "
+                     "horovod-timeline (HOROVOD_TIMELINE)")
       ->required()
-      ->check(CLI::IsMember({"nccl-tests", "perftest", "topo", "mig-lgip", "step-times"}));
+      ->check(CLI::IsMember({"nccl-tests", "perftest", "topo", "mig-lgip", "step-times", "horovod-timeline"}));
   import->add_option("logs", options->import.logs, "Log files")->required();
   import->add_option("--into", options->into, "Profile to create or extend; default: print to stdout");
   import->add_option("--op", options->import.op, "nccl-tests: the collective, when the log does not say")

@@ -118,5 +118,38 @@ TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
   std::remove(file.c_str());
 }
 
+TEST(Calibration, MeasuredHorovodNegotiationSetsTheTicksCostAndIsNamed) {
+  // Horovod over 8 hosts ticks without a cycle wait; a tick negotiates over a tree of 2 ceil(log2 8) = 6 messages,
+  // at 1 ms a message 6 ms. The last gradient is ready when backward ends, and its allreduce starts only after a
+  // negotiation that began after it was ready; the optimizer follows: the step is at least the rank's compute (its
+  // forward, backward and optimizer) plus 6 ms.
+  Scenario uncalibrated = eight_hosts();
+  uncalibrated.jobs[0].data_parallel = DataParallel::horovod;
+  uncalibrated.jobs[0].horovod.cycle_time_s = 0;
+  uncalibrated.jobs[0].iterations = 3;
+  uncalibrated.jobs[0].warmup_iterations = 1;
+  Scenario calibrated = uncalibrated;
+  calibrated.calibration.horovod_negotiation_message_s = CalibratedValue{1e-3, "test profile: Horovod timeline"};
+  calibrated.calibration_profile = "test-profile.json";
+  const auto simulate_json = [](const Scenario& scenario) {
+    return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+  };
+  const nlohmann::json before = simulate_json(uncalibrated);
+  const nlohmann::json after = simulate_json(calibrated);
+  const auto step_s = [](const nlohmann::json& result) { return result["jobs"][0]["step_time_s"]["mean"].get<double>(); };
+  const double compute_s = after["jobs"][0]["breakdown_s"]["compute"].get<double>();
+  EXPECT_GE(step_s(after), compute_s + 6e-3 - 1e-12);
+  EXPECT_LT(step_s(before), compute_s + 6e-3) << "a case where the measured negotiation shows";
+  const auto mentions = [](const nlohmann::json& lines, const std::string& text) {
+    for (const nlohmann::json& line : lines) {
+      if (line.get<std::string>().find(text) != std::string::npos) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(mentions(after["calibration"]["values"], "Horovod negotiation: test profile")) << after["calibration"];
+  EXPECT_FALSE(mentions(after["uncalibrated_defaults"], "Horovod negotiation"));
+  EXPECT_TRUE(mentions(before["uncalibrated_defaults"], "Horovod negotiation"));
+}
+
 }  // namespace
 }  // namespace vtsim::sim
