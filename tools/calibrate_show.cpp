@@ -176,7 +176,9 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
           {"gemm_flop_efficiency", efficiency}, {"kernel_launch_s", value(parameters.kernel_launch_s)},
           {"context_switch_s", value(parameters.context_switch_s)},
           {"collective_sm_share", value(parameters.collective_sm_share)},
-          {"step_time_cv", value(parameters.step_time_cv)}, {"notes", parameters.notes}};
+          {"step_time_cv", value(parameters.step_time_cv)},
+          {"horovod_negotiation_message_s", value(parameters.horovod_negotiation_message_s)},
+          {"notes", parameters.notes}};
 }
 
 void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) {
@@ -191,6 +193,25 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
     const StepTimeSeries& series = profile.step_times[i];
     out << "\nstep_times[" << i << "]: " << series.times_s.size() << " steps of " << printable(series.field) << " ("
         << series.log_format << "), " << printable(series.provenance.tool) << '\n';
+  }
+  for (std::size_t i = 0; i < profile.horovod_timelines.size(); ++i) {
+    const HorovodTimelineSeries& series = profile.horovod_timelines[i];
+    double bytes = 0;
+    int tensors = 0;
+    for (std::size_t r = 0; r < series.response_bytes.size(); ++r) {
+      bytes += series.response_bytes[r];
+      tensors += series.response_tensors[r];
+    }
+    const double responses = static_cast<double>(series.response_bytes.size());
+    double cycle_ms = 0;
+    for (double interval : series.cycle_ms) cycle_ms += interval / static_cast<double>(series.cycle_ms.size());
+    out << "\nhorovod_timelines[" << i << "]: " << series.ranks << " ranks, " << series.negotiation_us.size()
+        << " negotiations, " << series.response_bytes.size() << " fused responses (on average "
+        << format_number(responses > 0 ? tensors / responses : 0) << " tensors, "
+        << format_number(responses > 0 ? bytes / responses / units::kBytesPerMiB : 0) << " MiB)"
+        << (series.cycle_ms.empty() ? std::string(", no cycle markers")
+                                    : ", cycle " + format_number(cycle_ms) + " ms on average")
+        << ", " << printable(series.provenance.tool) << '\n';
   }
 
   const CalibratedParameters parameters = calibrated_parameters(profile);
@@ -218,6 +239,7 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
   add_value(table, "context switch", parameters.context_switch_s, us, "us");
   add_value(table, "collective SM share", parameters.collective_sm_share, 1, "fraction");
   add_value(table, "step-time spread", parameters.step_time_cv, 1, "coefficient of variation");
+  add_value(table, "Horovod negotiation message", parameters.horovod_negotiation_message_s, us, "us");
   table.print(out);
   for (const std::string& note : parameters.notes) out << "note: " << printable(note) << '\n';
 }
