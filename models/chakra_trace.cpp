@@ -111,8 +111,10 @@ std::optional<double> gradient_bytes(const ChakraProtoMsg::Node& node, const std
     if (at == close) break;
     std::size_t digits = at;
     while (digits < close && std::isdigit(static_cast<unsigned char>(shapes[digits]))) ++digits;
-    if (digits == at) throw InputError(file + ": " + origin_of(node) + ": inputs.shapes: expected a list of sizes, got '" +
-                                       shapes.substr(0, 60) + "'");
+    if (digits == at) {
+      throw InputError(file + ": " + origin_of(node) + ": inputs.shapes: expected a list of sizes, got '" +
+                       shapes.substr(0, 60) + "'");
+    }
     elements *= std::stod(shapes.substr(at, digits - at));
     at = digits;
   }
@@ -166,7 +168,9 @@ std::vector<ChakraProtoMsg::Node> read_nodes(std::string_view bytes, const std::
 }  // namespace
 
 std::string gunzip_if_compressed(std::string_view bytes, const std::string& file) {
-  if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b) {
+  constexpr unsigned char kGzipMagic[] = {0x1f, 0x8b};
+  if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != kGzipMagic[0] ||
+      static_cast<unsigned char>(bytes[1]) != kGzipMagic[1]) {
     return std::string(bytes);
   }
   z_stream stream{};

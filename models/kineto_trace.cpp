@@ -272,8 +272,8 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
   // The step whose span holds a CPU time: the last to start at or before it; nullopt before the first step, between
   // two and after the last.
   const auto step_at = [&spans](double at_us) -> std::optional<std::size_t> {
-    const auto after = std::upper_bound(spans.begin(), spans.end(), at_us,
-                                        [](double at, const std::pair<double, double>& span) { return at < span.first; });
+    const auto starts_after = [](double at, const std::pair<double, double>& span) { return at < span.first; };
+    const auto after = std::upper_bound(spans.begin(), spans.end(), at_us, starts_after);
     if (after == spans.begin()) return std::nullopt;
     const auto step = static_cast<std::size_t>(after - spans.begin()) - 1;
     if (at_us > spans[step].second) return std::nullopt;

@@ -59,7 +59,9 @@ TEST(HorovodTimelineImporter, RefusesWhatIsNotATimelineItCanUse) {
                                           {"ph": "E", "ts": 4, "pid": 1}])", "t.json");
             }),
             "t.json: only rank 0 reported tensors ready: a one-rank run negotiates with no one");
-  EXPECT_EQ(error_of([] { import_horovod_timeline(R"([{"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "pid": 1}])", "t.json"); }),
+  EXPECT_EQ(error_of([] {
+              import_horovod_timeline(R"([{"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "pid": 1}])", "t.json");
+            }),
             "t.json: [0]: missing required key 'ts'");
 }
 

@@ -136,7 +136,9 @@ TEST(Calibration, MeasuredHorovodNegotiationSetsTheTicksCostAndIsNamed) {
   };
   const nlohmann::json before = simulate_json(uncalibrated);
   const nlohmann::json after = simulate_json(calibrated);
-  const auto step_s = [](const nlohmann::json& result) { return result["jobs"][0]["step_time_s"]["mean"].get<double>(); };
+  const auto step_s = [](const nlohmann::json& result) {
+    return result["jobs"][0]["step_time_s"]["mean"].get<double>();
+  };
   const double compute_s = after["jobs"][0]["breakdown_s"]["compute"].get<double>();
   EXPECT_GE(step_s(after), compute_s + 6e-3 - 1e-12);
   EXPECT_LT(step_s(before), compute_s + 6e-3) << "a case where the measured negotiation shows";
