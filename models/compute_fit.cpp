@@ -11,6 +11,7 @@
 #include <set>
 
 #include "models/gpu_catalog.hpp"
+#include "models/number_text.hpp"
 #include "models/vm_cpu.hpp"
 #include "models/workload_catalog.hpp"
 
@@ -52,12 +53,6 @@ constexpr double kInitialDispatchS = 10e-6;
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double logit(double p) { return std::log(p / (1.0 - p)); }
-
-std::string format_number(double value, const char* format = "%.3g") {
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 const char* architecture_of(const std::string& gpu_id) {
   const GpuSpec* gpu = find_gpu(gpu_id);

@@ -9,6 +9,7 @@
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/number_text.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
@@ -120,22 +121,24 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
   std::erase_if(compute.resolved.sources, host_side_line);
   std::erase_if(compute.resolved.uncalibrated, host_side_line);
   std::erase_if(compute.resolved.calibrated, host_side_line);
-  char line[320];
-  std::snprintf(line, sizeof line,
-                "kernel and host times: traced in %s, ProfilerStep#%d, measured on the %s (%d kernels; traced "
-                "iteration %.6g ms)",
-                trace.path.c_str(), trace.step, traced_gpu.id.c_str(), trace.iteration->kernels,
-                trace.iteration->iteration_s * 1e3);
-  compute.resolved.sources.insert(compute.resolved.sources.begin(), line);
+  const TracedIteration& cut = *trace.iteration;
+  compute.resolved.sources.insert(
+      compute.resolved.sources.begin(),
+      "kernel and host times: traced in " + trace.path + ", ProfilerStep#" + std::to_string(trace.step) +
+          ", measured on the " + traced_gpu.id + " (" + std::to_string(cut.kernels) + " kernels; iteration " +
+          format_number(cut.iteration_s * 1e3, "%.4g") + " ms as traced on " + std::to_string(cut.traced_ranks) +
+          " rank(s), of which " + format_number(cut.exposed_communication_s * 1e3, "%.4g") +
+          " ms waiting for allreduces after backward)");
   const bool rescaled = scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 ||
                         scale.from_kernel_fixed_s != scale.to_kernel_fixed_s;
   if (rescaled) {
-    std::snprintf(line, sizeof line,
-                  "traced kernels rescaled from the %s by the compute model (docs/traces.md): GEMM x %.4g, "
-                  "convolution x %.4g, memory-bound x %.4g above a fixed cost of %.3g us (%.3g us here)",
-                  traced_gpu.id.c_str(), scale.matrix, scale.convolution, scale.memory,
-                  scale.from_kernel_fixed_s * 1e6, scale.to_kernel_fixed_s * 1e6);
-    compute.resolved.sources.insert(compute.resolved.sources.begin() + 1, line);
+    compute.resolved.sources.insert(
+        compute.resolved.sources.begin() + 1,
+        "traced kernels rescaled from the " + traced_gpu.id + " by the compute model (docs/traces.md): GEMM x " +
+            format_number(scale.matrix, "%.4g") + ", convolution x " + format_number(scale.convolution, "%.4g") +
+            ", memory-bound x " + format_number(scale.memory, "%.4g") + " above a fixed cost of " +
+            format_number(scale.from_kernel_fixed_s * 1e6) + " us (" + format_number(scale.to_kernel_fixed_s * 1e6) +
+            " us here)");
     // The traced GPU's constants that the target does not share (an identical default is listed once).
     for (const std::string& note : traced.uncalibrated) {
       if (host_side_line(note) || std::ranges::find(compute.resolved.uncalibrated, note) !=
