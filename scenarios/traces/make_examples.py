@@ -70,43 +70,58 @@ class Timeline:
         return start + dur_us
 
 
-def mlp_ddp_trace():
+DEVICE_PROPERTIES = [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85045379072, "computeMajor": 8,
+                      "computeMinor": 0}]
+
+
+def profiled(iteration):
+    """STEPS iterations on a fresh timeline, each inside its ProfilerStep#N annotation. At the end of each the CPU
+    waits for the step's GPU work (loss.item()) before prof.step(). Returns the events."""
     timeline = Timeline()
     for step in range(STEPS):
         step_start = timeline.cpu_us
         annotation = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % (step + 1), "pid": 1,
                       "tid": 1, "ts": step_start, "dur": 0.0, "args": {}}
         timeline.events.append(annotation)
-        for forward, _, _, _ in LAYERS:
-            timeline.launch("ampere_sgemm_128x64_tn", forward, COMPUTE_STREAM)
-            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
-                            COMPUTE_STREAM)
-        gradient_ready = {}
-        for layer in reversed(range(len(LAYERS))):
-            _, dgrad, wgrad, _ = LAYERS[layer]
-            timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
-            gradient_ready[layer] = timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
-            for bucket in BUCKETS:
-                if layer == min(bucket):  # the bucket's last gradient: DDP launches its allreduce
-                    elements = sum(LAYERS[l][3] for l in bucket)
-                    ready = max(gradient_ready[l] for l in bucket)
-                    timeline.launch("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
-                                    NCCL_US_PER_MB * elements * 4 / 1e6, NCCL_STREAM, after_us=ready,
-                                    args={"Collective name": "allreduce", "In msg nelems": elements,
-                                          "Out msg nelems": elements, "Group size": 2, "dtype": "Float",
-                                          "Process Group Name": "0", "Process Group Description": "default_pg"})
-        timeline.launch("void at::native::multi_tensor_apply_kernel<adam>", OPTIMIZER_US, COMPUTE_STREAM,
-                        after_us=timeline.stream_end[NCCL_STREAM])
-        # The CPU waits for the step's GPU work (loss.item()) before prof.step().
+        iteration(timeline)
         # (Kept on the trace's grid of 1 ns, so that the next step's annotation and launches line up as printed.)
         timeline.cpu_us = round(max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM]) + 1.0, 3)
         annotation["dur"] = round(timeline.cpu_us - step_start, 3)
         timeline.cpu_us += STEP_GAP_US
-    return {"schemaVersion": 1,
-            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85045379072,
-                                  "computeMajor": 8, "computeMinor": 0}],
+    return timeline.events
+
+
+def forward(timeline):
+    for forward_us, _, _, _ in LAYERS:
+        timeline.launch("ampere_sgemm_128x64_tn", forward_us, COMPUTE_STREAM)
+        timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
+                        COMPUTE_STREAM)
+
+
+def ddp_iteration(timeline):
+    forward(timeline)
+    gradient_ready = {}
+    for layer in reversed(range(len(LAYERS))):
+        _, dgrad, wgrad, _ = LAYERS[layer]
+        timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
+        gradient_ready[layer] = timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
+        for bucket in BUCKETS:
+            if layer == min(bucket):  # the bucket's last gradient: DDP launches its allreduce
+                elements = sum(LAYERS[l][3] for l in bucket)
+                ready = max(gradient_ready[l] for l in bucket)
+                timeline.launch("ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+                                NCCL_US_PER_MB * elements * 4 / 1e6, NCCL_STREAM, after_us=ready,
+                                args={"Collective name": "allreduce", "In msg nelems": elements,
+                                      "Out msg nelems": elements, "Group size": 2, "dtype": "Float",
+                                      "Process Group Name": "0", "Process Group Description": "default_pg"})
+    timeline.launch("void at::native::multi_tensor_apply_kernel<adam>", OPTIMIZER_US, COMPUTE_STREAM,
+                    after_us=timeline.stream_end[NCCL_STREAM])
+
+
+def mlp_ddp_trace():
+    return {"schemaVersion": 1, "deviceProperties": DEVICE_PROPERTIES,
             "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2},
-            "traceEvents": timeline.events}
+            "traceEvents": profiled(ddp_iteration)}
 
 
 def accumulate_grad(timeline, dims):
@@ -117,36 +132,24 @@ def accumulate_grad(timeline, dims):
     timeline.cpu_us += ACCUMULATE_GRAD_US
 
 
+def single_iteration(timeline):
+    forward(timeline)
+    for layer in reversed(range(len(LAYERS))):
+        _, dgrad, wgrad, _ = LAYERS[layer]
+        timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
+        timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
+        accumulate_grad(timeline, SHAPES[layer])
+        accumulate_grad(timeline, SHAPES[layer][:1])
+    # AMP's GradScaler reads back whether a gradient overflowed: the CPU waits for the GPU before the optimizer.
+    timeline.cpu_us = max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM])
+    # The optimizer: SGD with momentum as a loop, SGD_KERNELS_PER_TENSOR small kernels per tensor.
+    for _ in range(2 * len(LAYERS) * SGD_KERNELS_PER_TENSOR):
+        timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>",
+                        FOREACH_KERNEL_US, COMPUTE_STREAM)
+
+
 def mlp_single_trace():
-    timeline = Timeline()
-    for step in range(STEPS):
-        step_start = timeline.cpu_us
-        annotation = {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % (step + 1), "pid": 1,
-                      "tid": 1, "ts": step_start, "dur": 0.0, "args": {}}
-        timeline.events.append(annotation)
-        for forward, _, _, _ in LAYERS:
-            timeline.launch("ampere_sgemm_128x64_tn", forward, COMPUTE_STREAM)
-            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::relu_kernel>", RELU_US,
-                            COMPUTE_STREAM)
-        for layer in reversed(range(len(LAYERS))):
-            _, dgrad, wgrad, _ = LAYERS[layer]
-            timeline.launch("ampere_sgemm_64x64_nt", dgrad, COMPUTE_STREAM)
-            timeline.launch("ampere_sgemm_128x128_nn", wgrad, COMPUTE_STREAM)
-            accumulate_grad(timeline, SHAPES[layer])
-            accumulate_grad(timeline, SHAPES[layer][:1])
-        # AMP's GradScaler reads back whether a gradient overflowed: the CPU waits for the GPU before the optimizer.
-        timeline.cpu_us = max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM])
-        # The optimizer: SGD with momentum as a loop, SGD_KERNELS_PER_TENSOR small kernels per tensor.
-        for _ in range(2 * len(LAYERS) * SGD_KERNELS_PER_TENSOR):
-            timeline.launch("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>",
-                            FOREACH_KERNEL_US, COMPUTE_STREAM)
-        timeline.cpu_us = round(max(timeline.cpu_us, timeline.stream_end[COMPUTE_STREAM]) + 1.0, 3)
-        annotation["dur"] = round(timeline.cpu_us - step_start, 3)
-        timeline.cpu_us += STEP_GAP_US
-    return {"schemaVersion": 1,
-            "deviceProperties": [{"id": 0, "name": "NVIDIA A100-SXM4-80GB", "totalGlobalMem": 85045379072,
-                                  "computeMajor": 8, "computeMinor": 0}],
-            "traceEvents": timeline.events}
+    return {"schemaVersion": 1, "deviceProperties": DEVICE_PROPERTIES, "traceEvents": profiled(single_iteration)}
 
 
 # --- Chakra: protobuf's wire format (developers.google.com/protocol-buffers/docs/encoding) --------------------------
