@@ -128,7 +128,11 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
           ", measured on the " + traced_gpu.id + " (" + std::to_string(cut.kernels) + " kernels; iteration " +
           format_number(cut.iteration_s * 1e3, "%.4g") + " ms as traced on " + std::to_string(cut.traced_ranks) +
           " rank(s), of which " + format_number(cut.exposed_communication_s * 1e3, "%.4g") +
-          " ms waiting for allreduces after backward)");
+          " ms waiting for allreduces after backward" +
+          (cut.skipped_collectives > 0
+               ? "; " + std::to_string(cut.skipped_collectives) + " broadcasts and barriers not replayed"
+               : "") +
+          ")");
   const bool rescaled = scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 ||
                         scale.from_kernel_fixed_s != scale.to_kernel_fixed_s;
   if (rescaled) {

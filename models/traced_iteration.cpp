@@ -31,6 +31,13 @@ std::vector<GradientPoint> gradient_points(const ProfiledRun& trace, std::size_t
   std::vector<GradientPoint> points;
   for (const TracedWork& work : trace.work) {
     if (work.step != step || !work.collective) continue;
+    // DDP broadcasts the module's buffers (batch-norm statistics) from rank 0 before each forward pass
+    // (broadcast_buffers=True, its default), and a program may hold barriers: neither carries gradients.
+    if (work.collective->kind == TracedCollectiveKind::broadcast ||
+        work.collective->kind == TracedCollectiveKind::barrier) {
+      ++cut.skipped_collectives;
+      continue;
+    }
     if (work.collective->kind != TracedCollectiveKind::allreduce) {
       fail_at(trace, work.origin,
               "its collective is " + std::string(to_string(work.collective->kind)) +

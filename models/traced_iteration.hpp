@@ -76,11 +76,14 @@ struct TracedIteration {
   /// Of that, the time the optimizer waited for the last allreduce after backward ended, seconds.
   double exposed_communication_s = 0;
   int kernels = 0;  ///< GPU work items outside NCCL
+  /// Broadcasts and barriers in the iteration (DDP's buffer broadcast before forward): not replayed, since they carry
+  /// no gradient; the engine does not simulate them either.
+  int skipped_collectives = 0;
 };
 
 /// Cuts step `step` of `trace`. Throws InputError "FILE: ..." when the step has no gradient points (neither NCCL
 /// allreduces nor AccumulateGrad ops), when its AccumulateGrad ops have no shapes, or when it runs a collective other
-/// than allreduce (a model-parallel or sharded program, which this cut does not replay). REQUIRES: step <
+/// than allreduce, broadcast or barrier (a model-parallel or sharded program, which this cut does not replay). REQUIRES: step <
 /// trace.steps.size().
 TracedIteration traced_iteration(const ProfiledRun& trace, std::size_t step);
 

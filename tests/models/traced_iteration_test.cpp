@@ -191,6 +191,33 @@ TEST(TracedIteration, RefusesGradientsWithoutShapes) {
             "record_shapes=True so that the gradients' sizes are in the trace");
 }
 
+json nccl(long correlation, double ts, const std::string& collective, long elements) {
+  json kernel = gemm(correlation, ts);
+  kernel["name"] = "ncclDevKernel_" + collective;
+  kernel["args"]["stream"] = 20;
+  kernel["args"]["Collective name"] = collective;
+  kernel["args"]["In msg nelems"] = elements;
+  kernel["args"]["dtype"] = "Float";
+  kernel["args"]["Group size"] = 8;
+  return kernel;
+}
+
+TEST(TracedIteration, LeavesOutDdpsBufferBroadcast) {
+  // DDP broadcasts the buffers (launched at 1 us), the GEMM runs (launched at 10), its gradient's allreduce follows
+  // (launched at 20): one stretch of 1,000 fp32 elements, the broadcast counted as left out.
+  const ProfiledRun run = read_kineto_trace(
+      json{{"traceEvents",
+            {annotation(0, 100), launch(1, 1), nccl(1, 6, "broadcast", 10), launch(2, 10), gemm(2, 15), launch(3, 20),
+             nccl(3, 65, "allreduce", 1000)}}}
+          .dump(),
+      "t.json");
+  const TracedIteration cut = traced_iteration(run, 0);
+  EXPECT_EQ(cut.skipped_collectives, 1);
+  ASSERT_EQ(cut.backward.size(), 1u);
+  EXPECT_DOUBLE_EQ(cut.backward[0].gradient_bytes, 4000);
+  EXPECT_EQ(cut.traced_ranks, 8);
+}
+
 TEST(TracedIteration, RefusesCollectivesOtherThanAllreduce) {
   json allgather = gemm(2, 60);
   allgather["name"] = "ncclDevKernel_AllGather_RING_LL";

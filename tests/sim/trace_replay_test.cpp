@@ -86,6 +86,33 @@ TEST(TraceReplay, OnAnotherGpuEachKernelClassScalesByTheComputeModelsRate) {
   EXPECT_NEAR(step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
 }
 
+TEST(TraceReplay, OnAMigSliceKernelsSlowByItsShareOfSmsAndMemory) {
+  // A 3g.40gb instance of the A100 80GB the trace was taken on: 42 of its 108 SMs and 4 of its 8 memory slices (NVIDIA
+  // MIG user guide; models/mig_catalog.cpp), with the GPU's own efficiencies and fixed cost f. A GEMM's time above f
+  // grows by 108 / 42, a memory-bound kernel's by 8 / 4; the kernels stay queued behind each other from the first
+  // launch's end (5 us), and the host-paced optimizer keeps its 82 us.
+  nlohmann::json json = {{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "a100-80gb-sxm4"}}}}},
+                         {"virtualization", {{"mode", "mig"}, {"mig_profile", "3g.40gb"}}},
+                         {"jobs",
+                          {{{"workload",
+                             {{"trace", std::string(VTSIM_SOURCE_DIR) + "/scenarios/traces/mlp-single-kineto.json"},
+                              {"measured_on", "a100-80gb-sxm4"}}},
+                            {"precision", "fp32"},
+                            {"batch_per_gpu", 64},
+                            {"iterations", 4},
+                            {"warmup_iterations", 1}}}}};
+  const Scenario scenario = scenario_of(json);
+  const JobCompute compute = plan_job_compute(scenario, 0);
+  const double fixed_us = compute.resolved.parameters.kernel_fixed_s / kUs;
+  double expected_us = 5 + 82;
+  for (const double gemm_us : {120, 240, 240, 60, 55, 65, 230, 250, 230, 250, 110, 130}) {
+    expected_us += fixed_us + (gemm_us - fixed_us) * 108.0 / 42.0;
+  }
+  expected_us += 4 * (fixed_us + (15 - fixed_us) * 8.0 / 4.0);
+  EXPECT_NEAR(compute.kernels.total_s() / kUs, expected_us, 1e-6);
+  EXPECT_NEAR(step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
+}
+
 // DDP over the one-GPU trace's gradients (4 bytes x each AccumulateGrad's shape): registration order (backward's
 // reversed) is bias0 4,096, W0 4,194,304, bias1 8,192, W1 8,388,608, bias2 4,096, W2 8,388,608, bias3 40, W3 40,960
 // bytes. The first bucket closes at 1 MiB: {bias0, W0}; the rest, 16,830,504 bytes, stay under 25 MiB: one bucket.
