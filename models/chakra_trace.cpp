@@ -142,8 +142,10 @@ std::vector<ChakraProtoMsg::Node> read_nodes(std::string_view bytes, const std::
   std::vector<ChakraProtoMsg::Node> nodes;
   for (std::size_t record = 0; in.CurrentPosition() < static_cast<int>(bytes.size()); ++record) {
     std::uint32_t size = 0;
+    const bool read = in.ReadVarint32(&size);
+    // What is left of the file after the length.
     const auto left = static_cast<std::size_t>(static_cast<int>(bytes.size()) - in.CurrentPosition());
-    if (!in.ReadVarint32(&size) || size > left - std::min<std::size_t>(left, 1)) {
+    if (!read || size > left) {
       throw InputError(file + ": record " + std::to_string(record) + ": truncated: its length runs past the end of "
                        "the file (" + std::to_string(left) + " bytes left): not a Chakra trace, or cut short");
     }

@@ -10,12 +10,12 @@
 #include <sstream>
 
 #include "models/calibration_profile.hpp"
+#include "models/chakra_trace.hpp"
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/input_file.hpp"
 #include "models/json_reader.hpp"
-#include "models/chakra_trace.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nearest_name.hpp"
 #include "models/nic_catalog.hpp"
@@ -400,26 +400,26 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   if (!std::filesystem::is_regular_file(path)) trace.fail("no such file: " + path.string());
   // Absolute, so that `vtsim check`'s output (models/scenario_writer.cpp) loads from any folder.
   config.path = std::filesystem::absolute(path).lexically_normal().string();
-  const ProfiledRun kineto = read_profiled_run(read_input_file(config.path, kMaxTraceBytes), config.path);
+  const ProfiledRun run = read_profiled_run(read_input_file(config.path, kMaxTraceBytes), config.path);
   if (!measured_on) {
     workload.value().fail("missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "
                           "catalog gpus`)" +
-                          (kineto.device_name.empty() ? "" : "; the trace names '" + kineto.device_name + "'"));
+                          (run.device_name.empty() ? "" : "; the trace names '" + run.device_name + "'"));
   }
   config.measured_on = measured_on->as_choice(ids_of(gpu_catalog()));
-  std::size_t replayed = kineto.steps.size() - 1;
+  std::size_t replayed = run.steps.size() - 1;
   if (step) {
     config.step = static_cast<int>(step->as_int(0, kMaxInt));
-    const auto found = std::find_if(kineto.steps.begin(), kineto.steps.end(),
+    const auto found = std::find_if(run.steps.begin(), run.steps.end(),
                                     [&](const TracedStep& traced) { return traced.number == config.step; });
-    if (found == kineto.steps.end()) {
+    if (found == run.steps.end()) {
       step->fail("the trace has no ProfilerStep#" + std::to_string(config.step) + "; its steps are #" +
-                 std::to_string(kineto.steps.front().number) + " to #" + std::to_string(kineto.steps.back().number));
+                 std::to_string(run.steps.front().number) + " to #" + std::to_string(run.steps.back().number));
     }
-    replayed = static_cast<std::size_t>(found - kineto.steps.begin());
+    replayed = static_cast<std::size_t>(found - run.steps.begin());
   }
-  config.step = kineto.steps[replayed].number;
-  config.iteration = std::make_shared<const TracedIteration>(traced_iteration(kineto, replayed));
+  config.step = run.steps[replayed].number;
+  config.iteration = std::make_shared<const TracedIteration>(traced_iteration(run, replayed));
   return config;
 }
 

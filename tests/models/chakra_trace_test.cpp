@@ -136,11 +136,11 @@ TEST(ChakraTrace, TakesGradientsFromAccumulateGradShapes) {
 
 TEST(ChakraTrace, RefusesBrokenTraces) {
   const std::string example = example_bytes("mlp-ddp-chakra.et");
-  // 40 records (the metadata and 39 nodes) in 2,463 bytes, the last starting at byte 2,374: cut by 10 bytes, 79 are
-  // left of it.
+  // 40 records (the metadata and 39 nodes) in 2,463 bytes, the last starting at byte 2,374 with a one-byte length:
+  // cut by 10 bytes, 78 are left after its length.
   ASSERT_EQ(example.size(), 2463u);
   EXPECT_EQ(error_of(example.substr(0, example.size() - 10)),
-            "t.et: record 39: truncated: its length runs past the end of the file (79 bytes left): not a Chakra "
+            "t.et: record 39: truncated: its length runs past the end of the file (78 bytes left): not a Chakra "
             "trace, or cut short");
   EXPECT_EQ(error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {7}, true)})),
             "t.et: node 1 ('a'): data_deps names node 7, which the trace does not have: a missing dependency");
