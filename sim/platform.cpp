@@ -59,10 +59,17 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     if (!memory_links_.empty()) route.emplace_back(memory_links_[static_cast<std::size_t>(to)]);
     return route;
   };
-  // A zero-latency, unbounded link for zone-to-zone hops that the topology models elsewhere (SimGrid wants at least
-  // one link in a route between zones).
-  sg4::Link* pass = cluster->create_link("pass-through", 1e18)->set_latency(0)->seal();
-  const std::vector<sg4::LinkInRoute> pass_route = {sg4::LinkInRoute(pass)};
+  // Zero-latency, unbounded links for zone-to-zone hops that the topology models elsewhere (SimGrid wants at least
+  // one link in a route between zones): one per host, up for what leaves it and down for what arrives. A link
+  // shared by all such routes would join every flow between two hosts of a rack into one max-min system, so that
+  // each flow's start or end re-solved all of them: 1,024 GPUs at flow fidelity took 2.15 s with one such link and
+  // 1.05 s with a link per pair of hosts, the simulated step identical (docs/scale.md).
+  const auto pass_route = [&](int host) {
+    sg4::Link* pass = cluster->create_split_duplex_link("h" + std::to_string(host) + ".pass-through", 1e18)
+                          ->set_latency(0)
+                          ->seal();
+    return std::vector<sg4::LinkInRoute>{sg4::LinkInRoute(pass, sg4::LinkInRoute::Direction::UP)};
+  };
 
   gpu_hosts_.resize(static_cast<std::size_t>(topology.gpu_count()));
   const int hosts_per_rack = topology.host_count() / topology.rack_count();
@@ -116,13 +123,14 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
       host_gateways.push_back(gateway);
     }
     for (int a = 0; a < hosts_per_rack; ++a) {
+      const std::vector<sg4::LinkInRoute> pass = pass_route(rack * hosts_per_rack + a);
       rack_zone->add_route(host_zones[a]->get_netpoint(), leaf_zone->get_netpoint(), host_gateways[a], leaf_gateway,
-                           pass_route, true);
+                           pass, true);
       for (int b = 0; b < hosts_per_rack; ++b) {
         if (a == b) continue;
         std::vector<sg4::LinkInRoute> route = to_simgrid(
             topology.host_to_host(rack * hosts_per_rack + a, rack * hosts_per_rack + b, 0), links_);
-        if (route.empty()) route = pass_route;
+        if (route.empty()) route = pass;
         rack_zone->add_route(host_zones[a]->get_netpoint(), host_zones[b]->get_netpoint(), host_gateways[a],
                              host_gateways[b], route, false);
       }
@@ -136,9 +144,10 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
       if (a == b) continue;
       // host_to_host between the first hosts of two racks is the rack-to-rack part: uplink, spine, uplink, through
       // one spine for every pair of GPUs (collectives take their hashed spines through port hosts instead).
-      std::vector<sg4::LinkInRoute> route =
+      // Never empty: racks are joined by spines.
+      const std::vector<sg4::LinkInRoute> route =
           to_simgrid(topology.host_to_host(a * hosts_per_rack, b * hosts_per_rack, (a + b) % topology.spine_count()), links_);
-      if (route.empty()) route = pass_route;
+      assert(!route.empty());
       cluster->add_route(rack_zones[a]->get_netpoint(), rack_zones[b]->get_netpoint(), leaf_gateways[a],
                          leaf_gateways[b], route, false);
     }
