@@ -178,7 +178,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
           pending = Stretch{};
           auto& [ready, next] = micro_buckets[pass.micro];
           if (ready.empty()) ready.assign(buckets_of(position).size(), 0);
-          bucket_gradient_ready(iteration, rank, position, tensor, ready, next);
+          bucket_gradient_ready(iteration, position, tensor, ready, next);
         }
       }
       run_kernel(position, rank, pending.scaled(factor), record);

@@ -8,9 +8,6 @@ namespace vtsim::sim {
 
 std::optional<std::string> reduction_blocker(const Scenario& scenario, const JobConfig& job, bool tracing) {
   if (!scenario.simulation.reduce_ranks) return "simulation.reduce_ranks is false";
-  if (scenario.simulation.fidelity != Fidelity::analytic) {
-    return std::string(to_string(scenario.simulation.fidelity)) + " fidelity simulates every rank's flows";
-  }
   if (job.parallelism) return "tensor, pipeline or sharded parallelism";
   if (!scenario.events.empty()) return "vSphere events";
   if (tracing) return "a trace (one track per rank)";
@@ -42,9 +39,12 @@ ClassNoise::ClassNoise(std::uint64_t seed, const std::vector<std::uint64_t>& mem
   for (std::uint64_t stream : member_streams) members_.emplace_back(seed, stream, cv, stalls);
 }
 
-IterationDraws ClassNoise::next(int micro_batches, double pass_s, double optimizer_s, double speed) {
+IterationDraws ClassNoise::next(int micro_batches, double pass_s, double optimizer_s, double speed,
+                                const std::vector<double>& start_offsets_s) {
+  assert(start_offsets_s.empty() || start_offsets_s.size() == members_.size());
   IterationDraws chosen;
   std::vector<double> multipliers(static_cast<std::size_t>(micro_batches));
+  double latest_end_s = 0;
   for (std::size_t m = 0; m < members_.size(); ++m) {
     const double stall_s = members_[m].next_stall_s();
     double kernel_s = 0;
@@ -54,11 +54,15 @@ IterationDraws ClassNoise::next(int micro_batches, double pass_s, double optimiz
     }
     kernel_s = stall_s + speed * (kernel_s + multipliers.back() * optimizer_s);
     chosen.members_kernel_s += kernel_s;
-    if (m == 0 || kernel_s > chosen.kernel_s) {
+    chosen.last_multipliers.push_back(multipliers.back());
+    const double offset_s = start_offsets_s.empty() ? 0.0 : start_offsets_s[m];
+    if (m == 0 || offset_s + kernel_s > latest_end_s) {
+      latest_end_s = offset_s + kernel_s;
       chosen.stall_s = stall_s;
       chosen.multipliers = multipliers;
       chosen.member = static_cast<int>(m);
       chosen.kernel_s = kernel_s;
+      chosen.start_offset_s = offset_s;
     }
   }
   return chosen;

@@ -462,6 +462,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     std::vector<bool> time_sliced;
     for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
+    plan.every_rank_communicates = scenario.simulation.fidelity != Fidelity::analytic;
   }
   if (config.data_parallel == DataParallel::pytorch_ddp) {
     // DDP registers parameters in forward order; plan.tensors are in backward order.

@@ -26,14 +26,21 @@ void TrainingJob::start() {
   if (s.plan.rank_classes.empty()) {
     for (int position = 0; position < s.rank_count(); ++position) s.plan.rank_classes.push_back({position});
   }
+  s.fed.resize(static_cast<std::size_t>(s.rank_count()));
   for (const std::vector<int>& members : s.plan.rank_classes) {
     s.members[static_cast<std::size_t>(members.front())] = members;
+    s.fed[static_cast<std::size_t>(members.front())] =
+        s.plan.every_rank_communicates ? members : std::vector<int>{members.front()};
   }
   assert(mp == nullptr || s.plan.rank_classes.size() == static_cast<std::size_t>(s.rank_count()));
-  if (s.plan.allreduce) s.plan.allreduce->set_ranks_that_run(static_cast<int>(s.plan.rank_classes.size()));
+  if (s.plan.allreduce && !s.plan.every_rank_communicates) {
+    s.plan.allreduce->set_ranks_that_run(static_cast<int>(s.plan.rank_classes.size()));
+  }
   for (int position = 0; position < s.rank_count(); ++position) {
-    // A rank that its class's first member runs for has no actors, so nothing to share between them.
-    s.ranks.push_back(s.weight(static_cast<std::size_t>(position)) > 0 ? std::make_unique<RankRuntime>() : nullptr);
+    // A rank that its class's first member runs for has no actors, so nothing to share between them, unless it
+    // communicates itself.
+    const bool has_actors = s.weight(static_cast<std::size_t>(position)) > 0 || s.plan.every_rank_communicates;
+    s.ranks.push_back(has_actors ? std::make_unique<RankRuntime>() : nullptr);
     if (mp == nullptr) continue;
     RankRuntime& rank = *s.ranks.back();
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
@@ -51,9 +58,16 @@ void TrainingJob::start() {
   // A model-parallel rank reduces gradients when its model replica has others (data > 1).
   const bool reduces = mp == nullptr ? s.rank_count() > 1 : mp->strategy.data > 1;
   for (int position = 0; position < s.rank_count(); ++position) {
-    if (s.weight(static_cast<std::size_t>(position)) == 0) continue;  // its class's first member runs for it
+    if (!s.ranks[static_cast<std::size_t>(position)]) continue;  // its class's first member runs for it
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
     const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
+    if (s.weight(static_cast<std::size_t>(position)) == 0) {
+      // It communicates for itself; its class's first member computes for it.
+      if (reduces) {
+        sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
+      }
+      continue;
+    }
     if (mp == nullptr) {
       sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.compute_actor(position); });
     } else {

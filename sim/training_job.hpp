@@ -157,6 +157,9 @@ struct JobPlan {
   /// Ranks that run as classes (sim/rank_classes.hpp): per class its positions, the first of which runs for all.
   /// Empty: every rank runs.
   std::vector<std::vector<int>> rank_classes;
+  /// The classes reduce compute only: the first member computes for its class, and every member keeps its
+  /// communication actor and its own flows (flow and step fidelity, where each rank's flows meet others' on links).
+  bool every_rank_communicates = false;
   int iterations = 1;
   int warmup_iterations = 0;
   /// Checkpoints: every `checkpoint_interval` iterations that count (0: none), all ranks wait `checkpoint_write_s`.

@@ -57,6 +57,8 @@ struct RankRuntime {
   double host_ahead_s = 0;
   /// When the loader has the next batch ready: it prepares batches back to back beside the device.
   double next_batch_ready_s = 0;
+  /// When the rank's last collective of gradients ended.
+  double reduced_at_s = 0;
   /// DDP: gradients of each bucket ready on this rank in the current iteration, and the next bucket to launch.
   std::vector<int> bucket_ready;
   std::size_t next_bucket = 0;
@@ -119,6 +121,9 @@ struct TrainingJob::State {
 
   /// How many ranks `position` stands for: 0 when another runs for it.
   int weight(std::size_t position) const { return static_cast<int>(members[position].size()); }
+  /// Per position that computes, the positions whose communication actors its gradients feed: its class when every
+  /// rank communicates (JobPlan::every_rank_communicates), else itself.
+  std::vector<std::vector<int>> fed;
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
@@ -190,17 +195,25 @@ struct TrainingJob::State {
     const double start = sg4::Engine::get_clock();
     double remaining = stretch.gpu_s;
     std::unique_lock lock(*rank.collective_mutex);
-    rank.kernel_demand_Bps = stretch.gpu_s > 0 ? stretch.bytes / stretch.gpu_s : 0.0;
-    update_memory_link(position, rank);
+    set_kernel_demand(position, stretch.gpu_s > 0 ? stretch.bytes / stretch.gpu_s : 0.0);
     while (remaining > 0) {
       const double rate = kernel_rate(position, rank);
       const double from = sg4::Engine::get_clock();
       if (rank.collective_changed->wait_for(lock, remaining / rate) == std::cv_status::timeout) break;
       remaining -= (sg4::Engine::get_clock() - from) * rate;
     }
-    rank.kernel_demand_Bps = 0;
-    update_memory_link(position, rank);
+    set_kernel_demand(position, 0);
     return sg4::Engine::get_clock() - start;
+  }
+
+  /// Records the memory bandwidth that `position`'s running kernels ask for, on the rank and on every member whose
+  /// communication it feeds (they run the same kernels), and re-rates their memory links.
+  void set_kernel_demand(int position, double demand_Bps) {
+    for (int member : fed[static_cast<std::size_t>(position)]) {
+      RankRuntime& rank = *ranks[static_cast<std::size_t>(member)];
+      rank.kernel_demand_Bps = demand_Bps;
+      update_memory_link(member, rank);
+    }
   }
 
   /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
@@ -246,9 +259,8 @@ struct TrainingJob::State {
   }
 
   /// DDP: counts `tensor` ready in `ready` (per bucket) and queues, in order from bucket `next`, every bucket whose
-  /// gradients are all ready.
-  void bucket_gradient_ready(int iteration, RankRuntime& rank, int position, int tensor, std::vector<int>& ready,
-                             std::size_t& next) {
+  /// gradients are all ready, for every rank that `position` feeds.
+  void bucket_gradient_ready(int iteration, int position, int tensor, std::vector<int>& ready, std::size_t& next) {
     const std::vector<std::vector<int>>& buckets = buckets_of(position);
     ++ready[static_cast<std::size_t>(bucket_of(position, tensor))];
     while (next < buckets.size()) {
@@ -256,7 +268,9 @@ struct TrainingJob::State {
       if (ready[next] < static_cast<int>(bucket.size())) break;
       double bytes = 0;
       for (int t : bucket) bytes += tensors_of(position)[static_cast<std::size_t>(t)].bytes;
-      rank.queue.push({iteration, static_cast<int>(bucket.size()), bytes});
+      for (int member : fed[static_cast<std::size_t>(position)]) {
+        ranks[static_cast<std::size_t>(member)]->queue.push({iteration, static_cast<int>(bucket.size()), bytes});
+      }
       if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
       ++next;
     }
@@ -264,7 +278,7 @@ struct TrainingJob::State {
 
   void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
     if (plan.data_parallel == DataParallel::pytorch_ddp) {
-      bucket_gradient_ready(iteration, rank, position, tensor, rank.bucket_ready, rank.next_bucket);
+      bucket_gradient_ready(iteration, position, tensor, rank.bucket_ready, rank.next_bucket);
       return;
     }
     // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
@@ -295,6 +309,10 @@ struct TrainingJob::State {
     ClassNoise noise(plan.seed, streams, plan.step_time_cv, plan.stalls);
     const double pass_s = kernels.total_s() - kernels.optimizer_s;  // forward and backward of one micro-batch
     const double speed = plan.rank_speed[static_cast<std::size_t>(position)];
+    // When every member communicates for itself, each ends its reductions at its own time (its links): per member,
+    // when it starts the next iteration, after the rank does.
+    const std::vector<int>& fed_members = fed[static_cast<std::size_t>(position)];
+    std::vector<double> start_offsets_s;
     int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
     for (int iteration = 0; progress < total; ++iteration) {
       IterationRecord record;
@@ -303,12 +321,16 @@ struct TrainingJob::State {
       take_pauses(position, iteration, rank, record, progress);
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
       double factor = speed;
-      const IterationDraws draws = noise.next(plan.micro_batches, pass_s, optimizer.total_s, speed);
-      if (draws.stall_s > 0) {
+      const IterationDraws draws = noise.next(plan.micro_batches, pass_s, optimizer.total_s, speed, start_offsets_s);
+      // The member whose iteration ends last may start after the rank (wait for it) or before it (its forward pass
+      // is that far along when the rank starts).
+      const double before_s = draws.stall_s + draws.start_offset_s;
+      if (before_s > 0) {
         gpu_idle(position);  // the host stalls (OS or hypervisor noise): its GPU has nothing to run meanwhile
-        sg4::this_actor::sleep_for(draws.stall_s);
-        record.compute_s += draws.stall_s;
+        sg4::this_actor::sleep_for(before_s);
       }
+      record.compute_s += draws.stall_s;
+      double ahead_s = before_s < 0 ? -before_s : 0.0;
       rank.bucket_ready.assign(plan.buckets.size(), 0);
       rank.next_bucket = 0;
       double backward_start = 0;
@@ -323,7 +345,14 @@ struct TrainingJob::State {
         }
         if (micro == 0) record.start_s = sg4::Engine::get_clock();
         factor = speed * draws.multipliers[static_cast<std::size_t>(micro)];
-        run_kernel(position, rank, forward.scaled(factor), record);
+        Stretch first = forward.scaled(factor);
+        if (ahead_s > 0 && first.total_s > 0) {
+          const double done = std::min(1.0, ahead_s / first.total_s);  // of the forward pass, already behind
+          record.compute_s += done * first.total_s;
+          ahead_s = 0;
+          first = {first.total_s * (1 - done), first.gpu_s * (1 - done), first.bytes * (1 - done)};
+        }
+        run_kernel(position, rank, first, record);
         backward_start = sg4::Engine::get_clock();
         Stretch pending;
         for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
@@ -338,13 +367,30 @@ struct TrainingJob::State {
       const double backward_end = sg4::Engine::get_clock();
       if (needs_allreduce) {
         gpu_idle(position);
-        rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * tensor_count());
+        // The optimizer runs once the gradients are reduced: on the latest of the members the rank computes for.
+        for (int member : fed[static_cast<std::size_t>(position)]) {
+          ranks[static_cast<std::size_t>(member)]->tensors_reduced.wait_for(static_cast<long>(iteration + 1) *
+                                                                            tensor_count());
+        }
       }
       const double reduced = sg4::Engine::get_clock();
       // The host issues the optimizer's kernels meanwhile, unless a trace says when it did.
       if (!plan.host_times_traced) rank.host_ahead_s += reduced - backward_end;
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
+      if (needs_allreduce && fed_members.size() > 1) {
+        // Each member's iteration ends its optimizer's time (at its own multiplier) after its reductions end.
+        start_offsets_s.clear();
+        const double optimizer_s = record.end_s - reduced;
+        double latest_end_s = 0;
+        for (std::size_t k = 0; k < fed_members.size(); ++k) {
+          const double member_end_s = ranks[static_cast<std::size_t>(fed_members[k])]->reduced_at_s +
+                                      optimizer_s * draws.last_multipliers[k] / draws.multipliers.back();
+          latest_end_s = std::max(latest_end_s, member_end_s);
+          start_offsets_s.push_back(member_end_s - record.end_s);
+        }
+        record.end_s = latest_end_s;
+      }
       if (class_members.size() > 1) {
         // Each member's compute: the rank's, with the member's own draws' kernel time in place of the rank's.
         const double size = static_cast<double>(class_members.size());
@@ -444,6 +490,7 @@ struct TrainingJob::State {
         const ParallelStrategy& strategy = plan.model_parallel->strategy;
         rank.data_parallel_sent_bytes += buffer.bytes * ring_sent_fraction(strategy.data, strategy.zero_stage == 0);
       }
+      rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);
     }
   }
@@ -472,8 +519,8 @@ struct TrainingJob::State {
     FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
     const auto flush = [&] {
       if (buffer.tensor_count == 0) return;
-      for (std::size_t position = 0; position < ranks.size(); ++position) {
-        if (weight(position) > 0) ranks[position]->queue.push(buffer);
+      for (const auto& rank : ranks) {
+        if (rank) rank->queue.push(buffer);  // every rank that communicates
       }
       if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
       buffer.tensor_count = 0;

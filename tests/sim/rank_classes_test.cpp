@@ -128,18 +128,76 @@ TEST(ReducedSimulation, VariabilityAndStallsSurviveTheReductionWithinOnePercent)
 }
 
 TEST(ReducedSimulation, SaysWhyAJobIsNotReduced) {
-  nlohmann::json json = bert_64("horovod", 1);
-  json["simulation"]["fidelity"] = "flow";
-  const nlohmann::json flow = job_of(scenario_of(json));
-  EXPECT_EQ(flow["simulated_ranks"]["ranks"], 64);
-  EXPECT_EQ(flow["simulated_ranks"]["not_reduced"], "flow fidelity simulates every rank's flows");
+  nlohmann::json json = bert_64("pytorch_ddp", 1);
+  json["jobs"][0]["parallelism"] = {{"tensor", 2}};
+  const nlohmann::json parallel = job_of(scenario_of(json));
+  EXPECT_EQ(parallel["simulated_ranks"]["ranks"], 64);
+  EXPECT_EQ(parallel["simulated_ranks"]["not_reduced"], "tensor, pipeline or sharded parallelism");
   // GPUs of different speeds: every rank is a class of its own.
-  json["simulation"]["fidelity"] = "analytic";
+  json["jobs"][0].erase("parallelism");
   json["simulation"]["variability"] = true;
   json["simulation"]["gpu_speed_cv"] = 0.05;
   const nlohmann::json spread = job_of(scenario_of(json));
   EXPECT_EQ(spread["simulated_ranks"]["ranks"], 64);
   EXPECT_FALSE(spread["simulated_ranks"].contains("not_reduced"));
+}
+
+/// 64 A100s in 2 racks of 4 hosts of 8, the racks joined by 2 spines (ECMP hashes each flow between racks onto one,
+/// so some of them share an uplink), training BERT-large at flow fidelity.
+nlohmann::json bert_64_two_racks(const std::string& data_parallel, int iterations) {
+  nlohmann::json json = bert_64(data_parallel, iterations);
+  json["cluster"]["racks"] = 2;
+  json["cluster"]["hosts_per_rack"] = 4;
+  json["cluster"]["fabric"] = {{"spines", 2}, {"uplink_gbps", 200}};
+  json["simulation"]["fidelity"] = "flow";
+  return json;
+}
+
+nlohmann::json result_of(const Scenario& scenario) {
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+}
+
+TEST(ReducedSimulation, AtFlowFidelityOneRankComputesForItsClassAndEveryRankKeepsItsFlows) {
+  // Without variability the members' iterations end when their own reductions do, and the rank standing for them
+  // starts its next one with the last of them: the full simulation's steps and every one of its flows.
+  for (const std::string framework : {"horovod", "pytorch_ddp"}) {
+    nlohmann::json json = bert_64_two_racks(framework, 2);
+    json["simulation"]["variability"] = false;
+    const nlohmann::json reduced = result_of(scenario_of(json));
+    const nlohmann::json full = result_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
+    EXPECT_EQ(reduced["jobs"][0]["simulated_ranks"]["ranks"], 1) << framework;
+    EXPECT_FALSE(reduced["jobs"][0]["simulated_ranks"].contains("not_reduced"));
+    EXPECT_EQ(full["jobs"][0]["simulated_ranks"]["ranks"], 64) << framework;
+    EXPECT_EQ(reduced["communications"], full["communications"]) << framework;
+    const double full_step = full["jobs"][0]["step_time_s"]["mean"].get<double>();
+    EXPECT_NEAR(reduced["jobs"][0]["step_time_s"]["mean"].get<double>(), full_step, 1e-12 * full_step) << framework;
+    ASSERT_EQ(reduced["link_classes"].size(), full["link_classes"].size());
+    for (std::size_t c = 0; c < full["link_classes"].size(); ++c) {
+      const double bytes_per_s = full["link_classes"][c]["bytes_per_s"].get<double>();
+      EXPECT_NEAR(reduced["link_classes"][c]["bytes_per_s"].get<double>(), bytes_per_s, 1e-9 * bytes_per_s)
+          << framework << " " << full["link_classes"][c]["class"];
+    }
+  }
+}
+
+TEST(ReducedSimulation, AtFlowFidelityVariabilityAndStallsSurviveTheReductionWithinOnePercent) {
+  // The members end their reductions at different times (flows between racks share uplinks unevenly), so the rank
+  // standing for them runs with the member whose iteration ends last from where that member starts.
+  for (const std::string framework : {"horovod", "pytorch_ddp"}) {
+    nlohmann::json json = bert_64_two_racks(framework, 10);
+    json["simulation"]["variability"] = true;
+    json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
+    json["jobs"][0]["step_time_cv"] = 0.05;
+    const nlohmann::json reduced = job_of(scenario_of(json));
+    const nlohmann::json full = job_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
+    EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1);
+    const double full_step = full["step_time_s"]["mean"].get<double>();
+    EXPECT_GT(full_step, full["single_gpu"]["step_time_s"].get<double>() * 1.05) << framework;
+    EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 0.01 * full_step) << framework;
+    const double straggler = full["breakdown_s"]["straggler_wait"].get<double>();
+    EXPECT_GT(straggler, 0.01 * full_step);
+    EXPECT_NEAR(reduced["breakdown_s"]["straggler_wait"].get<double>(), straggler, 0.15 * straggler) << framework;
+  }
 }
 
 }  // namespace
