@@ -1,9 +1,14 @@
 #include "sim/platform.hpp"
 
 #include <cassert>
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/NetZone.hpp>
+#include <xbt/config.hpp>
 
 #include "models/interference.hpp"
 
@@ -33,6 +38,100 @@ std::vector<Hop> reversed(const std::vector<Hop>& hops) {
 /// outgoing and incoming flows both cross it, moving kHbmBytesPerWireByte bytes of memory per byte sent.
 double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbmBytesPerWireByte; }
 
+/// One zone holding every GPU's host and every port host, whose routes come from the topology when a communication
+/// first asks for them (then kept). Building it is linear in hosts: SimGrid 3.32's own zones, one per host, checked
+/// each new host's name against every zone and listed every host of the engine when each zone was sealed (hosts x
+/// zones in all: 2.3 s at 16,384 GPUs, docs/scale.md), and their routes between zones needed a link of their own.
+///
+/// Routes, each the topology's, with no other link:
+/// - two GPUs of a host: the GPU's memory link, Topology::intra_host_route, the other GPU's memory link (when the
+///   platform has memory links);
+/// - two GPUs of different hosts: Topology::gpu_to_network of the first, Topology::host_to_host (across racks through
+///   spine (rack_a + rack_b) % spines: flows of collectives take their hashed spines through port hosts instead),
+///   and the second's gpu_to_network walked down;
+/// - two port hosts: the first's route up (its GPU's gpu_to_network, then its rack's uplink to its spine) and the
+///   second's walked down;
+/// - a host to itself: a link like SimGrid's loopback.
+class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
+ public:
+  GpuZone(const std::string& name, const Topology& topology, const std::vector<sg4::Link*>& links,
+          const std::vector<sg4::Link*>& memory_links, sg4::Link* loopback)
+      : NetZoneImpl(name), topology_(topology), links_(links), memory_links_(memory_links), loopback_(loopback) {}
+
+  /// `point` stands for GPU `gpu`. REQUIRES: points are added in the order the zone created them.
+  void add_gpu(const simgrid::kernel::routing::NetPoint* point, int gpu) { add_point(point, {gpu, -1}); }
+  /// `point` is the port host of `gpu` towards `spine`.
+  void add_port(const simgrid::kernel::routing::NetPoint* point, int gpu, int spine) { add_point(point, {gpu, spine}); }
+
+ protected:
+  void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
+                       simgrid::kernel::routing::Route* into, double* latency) override {
+    const std::uint64_t key = (static_cast<std::uint64_t>(src->id()) << 32) | dst->id();
+    auto found = routes_.find(key);
+    if (found == routes_.end()) found = routes_.emplace(key, route(src->id(), dst->id())).first;
+    into->link_list_.insert(into->link_list_.end(), found->second.links.begin(), found->second.links.end());
+    if (latency != nullptr) *latency += found->second.latency_s;
+  }
+
+ private:
+  struct Point {
+    int gpu;
+    int spine;  ///< -1 for the GPU's own host
+  };
+  struct KnownRoute {
+    std::vector<simgrid::kernel::resource::StandardLinkImpl*> links;
+    double latency_s;
+  };
+
+  void add_point([[maybe_unused]] const simgrid::kernel::routing::NetPoint* point, Point what) {
+    assert(point->id() == points_.size() && "points in the order of their ids");
+    points_.push_back(what);
+  }
+
+  KnownRoute route(unsigned long from, unsigned long to) const {
+    const Point& a = points_.at(from);
+    const Point& b = points_.at(to);
+    std::vector<sg4::LinkInRoute> links;
+    std::vector<Hop> hops;
+    if (from == to) {
+      links.emplace_back(loopback_);
+      return {get_link_list_impl(links, false), loopback_->get_latency()};
+    }
+    const bool same_host = topology_.location(a.gpu).host == topology_.location(b.gpu).host;
+    if (a.spine < 0 && b.spine < 0 && same_host) {
+      hops = topology_.intra_host_route(a.gpu, b.gpu);
+    } else {
+      assert((a.spine < 0) == (b.spine < 0) && "a GPU's host and a port host have no route");
+      hops = topology_.gpu_to_network(a.gpu);
+      if (a.spine >= 0) {
+        hops.push_back({topology_.uplink(topology_.location(a.gpu).rack, a.spine), true});
+        hops.push_back({topology_.uplink(topology_.location(b.gpu).rack, b.spine), false});
+      } else {
+        const int rack_a = topology_.location(a.gpu).rack;
+        const int rack_b = topology_.location(b.gpu).rack;
+        const int spine = rack_a == rack_b ? 0 : (rack_a + rack_b) % topology_.spine_count();
+        for (const Hop& hop : topology_.host_to_host(topology_.location(a.gpu).host, topology_.location(b.gpu).host,
+                                                     spine)) {
+          hops.push_back(hop);
+        }
+      }
+      for (const Hop& hop : reversed(topology_.gpu_to_network(b.gpu))) hops.push_back(hop);
+    }
+    const bool memory = same_host && a.spine < 0 && !memory_links_.empty();
+    if (memory) links.emplace_back(memory_links_[static_cast<std::size_t>(a.gpu)]);
+    for (const sg4::LinkInRoute& link : to_simgrid(hops, links_)) links.push_back(link);
+    if (memory) links.emplace_back(memory_links_[static_cast<std::size_t>(b.gpu)]);
+    return {get_link_list_impl(links, false), topology_.latency_s(hops)};
+  }
+
+  const Topology& topology_;
+  std::vector<sg4::Link*> links_;         ///< as Platform::links_ (a copy: the zone outlives the Platform)
+  std::vector<sg4::Link*> memory_links_;  ///< as Platform::memory_links_
+  sg4::Link* loopback_;
+  std::vector<Point> points_;  ///< per netpoint id
+  std::unordered_map<std::uint64_t, KnownRoute> routes_;
+};
+
 }  // namespace
 
 Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps,
@@ -51,119 +150,34 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
           cluster->create_link("gpu" + std::to_string(g) + "/memory", memory_link_Bps(gpu_memory_Bps))->seal());
     }
   }
-  // The route from GPU `from` to GPU `to` of the same host: its hops between the memory links of the two GPUs.
-  const auto route_between = [&](int from, const std::vector<Hop>& hops, int to) {
-    std::vector<sg4::LinkInRoute> route;
-    if (!memory_links_.empty()) route.emplace_back(memory_links_[static_cast<std::size_t>(from)]);
-    for (const sg4::LinkInRoute& link : to_simgrid(hops, links_)) route.push_back(link);
-    if (!memory_links_.empty()) route.emplace_back(memory_links_[static_cast<std::size_t>(to)]);
-    return route;
-  };
-  // Zero-latency, unbounded links for zone-to-zone hops that the topology models elsewhere (SimGrid wants at least
-  // one link in a route between zones): one per host, up for what leaves it and down for what arrives. A link
-  // shared by all such routes would join every flow between two hosts of a rack into one max-min system, so that
-  // each flow's start or end re-solved all of them: 1,024 GPUs at flow fidelity took 2.15 s with one such link and
-  // 1.05 s with a link per pair of hosts, the simulated step identical (docs/scale.md).
-  const auto pass_route = [&](int host) {
-    sg4::Link* pass = cluster->create_split_duplex_link("h" + std::to_string(host) + ".pass-through", 1e18)
-                          ->set_latency(0)
-                          ->seal();
-    return std::vector<sg4::LinkInRoute>{sg4::LinkInRoute(pass, sg4::LinkInRoute::Direction::UP)};
-  };
-
   gpu_hosts_.resize(static_cast<std::size_t>(topology.gpu_count()));
-  const int hosts_per_rack = topology.host_count() / topology.rack_count();
   const int gpus_per_host = topology.gpu_count() / topology.host_count();
+  const auto gpu_name = [&](int g) {
+    return "h" + std::to_string(g / gpus_per_host) + ".g" + std::to_string(g % gpus_per_host);
+  };
   if (gpu_routes == GpuRoutes::omitted) {
     sg4::NetZone* gpus = sg4::create_star_zone("gpus")->set_parent(cluster);
-    for (int g = 0; g < topology.gpu_count(); ++g) {
-      const std::string name = "h" + std::to_string(g / gpus_per_host) + ".g" + std::to_string(g % gpus_per_host);
-      gpu_hosts_[static_cast<std::size_t>(g)] = gpus->create_host(name, 1.0)->seal();
-    }
+    for (int g = 0; g < topology.gpu_count(); ++g) gpu_hosts_[static_cast<std::size_t>(g)] = gpus->create_host(gpu_name(g), 1.0)->seal();
     gpus->seal();
-    add_migration_hosts(topology, cluster, migration_hosts, migration_Bps);
-    cluster->seal();
-    return;
-  }
-  std::vector<sg4::NetZone*> rack_zones;
-  std::vector<simgrid::kernel::routing::NetPoint*> leaf_gateways;
-  for (int rack = 0; rack < topology.rack_count(); ++rack) {
-    const std::string rack_name = "r" + std::to_string(rack);
-    sg4::NetZone* rack_zone = sg4::create_full_zone(rack_name)->set_parent(cluster);
-    sg4::NetZone* leaf_zone = sg4::create_full_zone(rack_name + ".leaf")->set_parent(rack_zone);
-    simgrid::kernel::routing::NetPoint* leaf_gateway = leaf_zone->create_router(rack_name + ".leaf.gw");
-    leaf_zone->seal();
-
-    std::vector<sg4::NetZone*> host_zones;
-    std::vector<simgrid::kernel::routing::NetPoint*> host_gateways;
-    for (int h = 0; h < hosts_per_rack; ++h) {
-      const int host = rack * hosts_per_rack + h;
-      const std::string host_name = "h" + std::to_string(host);
-      sg4::NetZone* host_zone = sg4::create_full_zone(host_name)->set_parent(rack_zone);
-      const int first_gpu = host * gpus_per_host;
-      for (int g = first_gpu; g < first_gpu + gpus_per_host; ++g) {
-        gpu_hosts_[static_cast<std::size_t>(g)] =
-            host_zone->create_host(host_name + ".g" + std::to_string(g - first_gpu), 1.0)->seal();
-      }
-      simgrid::kernel::routing::NetPoint* gateway = host_zone->create_router(host_name + ".gw");
-      for (int a = first_gpu; a < first_gpu + gpus_per_host; ++a) {
-        auto* from = gpu_hosts_[static_cast<std::size_t>(a)]->get_netpoint();
-        for (int b = first_gpu; b < first_gpu + gpus_per_host; ++b) {
-          if (a == b) continue;
-          host_zone->add_route(from, gpu_hosts_[static_cast<std::size_t>(b)]->get_netpoint(), nullptr, nullptr,
-                               route_between(a, topology.intra_host_route(a, b), b), false);
-        }
-        if (!topology.has_nics()) continue;  // a host without NICs (allowed for single-host jobs) has no way out
-        const std::vector<Hop> up = topology.gpu_to_network(a);
-        host_zone->add_route(from, gateway, nullptr, nullptr, to_simgrid(up, links_), false);
-        host_zone->add_route(gateway, from, nullptr, nullptr, to_simgrid(reversed(up), links_), false);
-      }
-      host_zone->seal();
-      host_zones.push_back(host_zone);
-      host_gateways.push_back(gateway);
+  } else {
+    // A host's own route to itself (two ranks on one GPU) takes a link like SimGrid's loopback.
+    sg4::Link* loopback = cluster->create_link("gpu-loopback", simgrid::config::get_value<double>("network/loopback-bw"))
+                              ->set_latency(simgrid::config::get_value<double>("network/loopback-lat"))
+                              ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
+                              ->seal();
+    auto* zone = new GpuZone("gpus", topology, links_, memory_links_, loopback);  // SimGrid's root zone owns it
+    zone->set_parent(cluster->get_impl());
+    for (int g = 0; g < topology.gpu_count(); ++g) {
+      gpu_hosts_[static_cast<std::size_t>(g)] = zone->create_host(gpu_name(g), {1.0})->seal();
+      zone->add_gpu(gpu_hosts_[static_cast<std::size_t>(g)]->get_netpoint(), g);
     }
-    for (int a = 0; a < hosts_per_rack; ++a) {
-      const std::vector<sg4::LinkInRoute> pass = pass_route(rack * hosts_per_rack + a);
-      rack_zone->add_route(host_zones[a]->get_netpoint(), leaf_zone->get_netpoint(), host_gateways[a], leaf_gateway,
-                           pass, true);
-      for (int b = 0; b < hosts_per_rack; ++b) {
-        if (a == b) continue;
-        std::vector<sg4::LinkInRoute> route = to_simgrid(
-            topology.host_to_host(rack * hosts_per_rack + a, rack * hosts_per_rack + b, 0), links_);
-        if (route.empty()) route = pass;
-        rack_zone->add_route(host_zones[a]->get_netpoint(), host_zones[b]->get_netpoint(), host_gateways[a],
-                             host_gateways[b], route, false);
-      }
-    }
-    rack_zone->seal();
-    rack_zones.push_back(rack_zone);
-    leaf_gateways.push_back(leaf_gateway);
-  }
-  for (int a = 0; a < topology.rack_count(); ++a) {
-    for (int b = 0; b < topology.rack_count(); ++b) {
-      if (a == b) continue;
-      // host_to_host between the first hosts of two racks is the rack-to-rack part: uplink, spine, uplink, through
-      // one spine for every pair of GPUs (collectives take their hashed spines through port hosts instead).
-      // Never empty: racks are joined by spines.
-      const std::vector<sg4::LinkInRoute> route =
-          to_simgrid(topology.host_to_host(a * hosts_per_rack, b * hosts_per_rack, (a + b) % topology.spine_count()), links_);
-      assert(!route.empty());
-      cluster->add_route(rack_zones[a]->get_netpoint(), rack_zones[b]->get_netpoint(), leaf_gateways[a],
-                         leaf_gateways[b], route, false);
-    }
-  }
-  if (!ports.empty()) {
-    sg4::NetZone* port_zone = sg4::create_star_zone("ports")->set_parent(cluster);
     for (const auto& [gpu, spine] : ports) {
       if (port_hosts_.contains({gpu, spine})) continue;
-      sg4::Host* port = port_zone->create_host("port.g" + std::to_string(gpu) + ".s" + std::to_string(spine), 1.0)->seal();
-      std::vector<Hop> up = topology.gpu_to_network(gpu);
-      up.push_back({topology.uplink(topology.location(gpu).rack, spine), true});
-      port_zone->add_route(port->get_netpoint(), nullptr, nullptr, nullptr, to_simgrid(up, links_), false);
-      port_zone->add_route(nullptr, port->get_netpoint(), nullptr, nullptr, to_simgrid(reversed(up), links_), false);
+      sg4::Host* port = zone->create_host("port.g" + std::to_string(gpu) + ".s" + std::to_string(spine), {1.0})->seal();
+      zone->add_port(port->get_netpoint(), gpu, spine);
       port_hosts_[{gpu, spine}] = port;
     }
-    port_zone->seal();
+    zone->get_iface()->seal();
   }
   add_migration_hosts(topology, cluster, migration_hosts, migration_Bps);
   cluster->seal();

@@ -1,18 +1,19 @@
 #pragma once
-// The topology built as nested SimGrid NetZones: cluster (full) > rack (full) > host (full), so that routing tables
-// stay small (G^2 per host, H^2 per rack, R^2 at the top) at 10^4 GPUs.
+// The topology as a SimGrid platform: the topology's links, and one zone of SimGrid hosts, one per physical GPU,
+// whose routes are the topology's routes, found when a communication first asks for them and then kept (a zone of
+// vtsim's own, platform.cpp). Building it is linear in hosts: SimGrid 3.32's own zones, nested cluster > rack > host,
+// cost hosts x zones to build (each new host's name checked against every zone, every host of the engine listed as
+// each zone was sealed: 2.3 s at 16,384 GPUs), and a route between zones needs a link of its own, which joined flows
+// into larger max-min systems than their links do (docs/scale.md).
 //
-// Each host zone holds one SimGrid host per physical GPU and a gateway router; its routes are the topology's
-// intra-host routes (NVLink, PCIe P2P or host-memory staging, per the P2P rules) and each GPU's route up to the
-// network. Each rack zone routes between its host zones through the leaf; the leaf's gateway router sits in its own
-// one-router child zone (a router placed directly in an ancestor zone broke routing in our SimGrid probes). The
-// cluster zone routes between racks through the spines.
+// Between two GPUs of a host the route is the topology's intra-host route (NVLink, PCIe P2P or host-memory staging,
+// per the P2P rules); between hosts, each GPU's route to the network and the fabric between them (across racks,
+// through spine (rack_a + rack_b) % spines).
 //
-// Flows between racks do not take these routes: ECMP hashes each onto a spine of its own (Topology::ecmp_spine),
-// while SimGrid routes every pair of zones one way. Each such flow runs between two port hosts instead, one per
-// (GPU, spine) that some flow needs, in a star zone of their own: a port's route up is its GPU's route to the network
-// and its rack's uplink to that spine, its route down the same in reverse, so a flow from port (a, s) to port (b, s)
-// takes exactly Topology::route(a, b) through spine s.
+// Flows of collectives between racks do not take these routes: ECMP hashes each onto a spine of its own
+// (Topology::ecmp_spine). Each such flow runs between two port hosts instead, one per (GPU, spine) that some flow
+// needs: a port's route up is its GPU's route to the network and its rack's uplink to that spine, its route down the
+// same in reverse, so a flow from port (a, s) to port (b, s) takes exactly Topology::route(a, b) through spine s.
 //
 // Each GPU's device memory is one more link (shared, not split duplex) at both ends of every route between two GPUs of
 // a host, when the platform is given the memory's achievable bandwidth: the collective's flows move
@@ -43,7 +44,7 @@ namespace vtsim::sim {
 
 /// Whether a platform routes flows between GPUs.
 enum class GpuRoutes {
-  built,   ///< zones cluster > rack > host with the topology's routes, and the port hosts
+  built,   ///< the topology's routes between GPUs, and the port hosts
   omitted  ///< the GPU hosts in one star zone without routes: for simulations that move no byte between GPUs
 };
 
@@ -55,8 +56,8 @@ class Platform {
   /// For each host in `migration_hosts`, a vMotion source and destination (the destination's link at
   /// `migration_Bps`). REQUIRES: NICs when `migration_hosts` is not empty.
   /// With GpuRoutes::omitted, the GPU hosts have no routes and there are no port hosts (`ports` is ignored): analytic
-  /// collectives take their times from the topology, and building 2,048 host zones costs seconds in SimGrid 3.32
-  /// (docs/scale.md).
+  /// collectives take their times from the topology, and need no link built.
+  /// REQUIRES: `topology` outlives the simulation (routes are found from it as communications ask for them).
   explicit Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports = {},
                     double gpu_memory_Bps = 0, const std::vector<int>& migration_hosts = {}, double migration_Bps = 0,
                     GpuRoutes gpu_routes = GpuRoutes::built);
