@@ -178,6 +178,28 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
         problems.push_back({{"from", a}, {"to", b}, {"flow", flow}, {"simgrid", simgrid_names}, {"topology", topology_names}});
       }
     }
+    // Between two GPUs' own hosts in different racks (pipeline transfers): up from the first GPU, its rack's uplink
+    // to spine (rack_a + rack_b) % 4 and the other rack's down from it, down to the second GPU.
+    std::vector<simgrid::s4u::Link*> links;
+    double latency = 0;
+    platform.gpu_host(1)->route_to(platform.gpu_host(14), links, &latency);
+    std::vector<std::string> simgrid_names;
+    for (const simgrid::s4u::Link* link : links) {
+      simgrid_names.push_back(link->get_name().substr(0, link->get_name().rfind('_')));
+    }
+    std::vector<Hop> hops = topology.gpu_to_network(1);
+    hops.push_back({topology.uplink(0, 1), true});
+    hops.push_back({topology.uplink(1, 1), false});
+    std::vector<Hop> down = topology.gpu_to_network(14);
+    hops.insert(hops.end(), down.rbegin(), down.rend());
+    std::vector<std::string> topology_names;
+    for (const Hop& hop : hops) topology_names.push_back(topology.links()[hop.link].name);
+    if (simgrid_names != topology_names) {
+      problems.push_back({{"from", 1}, {"to", 14}, {"simgrid", simgrid_names}, {"topology", topology_names}});
+    }
+    // A host to itself: SimGrid's loopback, as its own zones route it.
+    platform.gpu_host(3)->route_to(platform.gpu_host(3), links = {}, &latency);
+    if (links.size() != 1 || links[0]->get_name() != "gpu-loopback") problems.push_back("no loopback route");
     return problems;
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
