@@ -33,7 +33,8 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   char program[] = "vtsim";
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
-  configure_engine(gpus.size());
+  configure_engine();
+  configure_stacks(gpus.size());
   const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
   const NcclCollective collective = op == TestedOp::all_gather       ? NcclCollective::all_gather
                                     : op == TestedOp::reduce_scatter ? NcclCollective::reduce_scatter

@@ -22,7 +22,7 @@ const bool kSigintIgnoredAtStart = [] {
 
 }  // namespace
 
-void configure_engine(std::size_t actor_count) {
+void configure_engine() {
   namespace sg4 = simgrid::s4u;
   // SimGrid reports every configuration change at INFO level on stderr; vtsim's output is its own.
   xbt_log_control_set("root.thresh:warning");
@@ -31,6 +31,14 @@ void configure_engine(std::size_t actor_count) {
   sg4::Engine::set_config("network/TCP-gamma:1e18");
   // Actors here keep little on their stacks; 128 KiB is as fast as the 8 MiB default and far smaller (docs/simgrid-notes.md).
   sg4::Engine::set_config("contexts/stack-size:" + std::to_string(kStackKiB));
+  // SimGrid's Engine answers SIGINT with a status dump and an exit. A backgrounded sweep ignores SIGINT, and its
+  // simulation processes must too: else an interrupt meant for the foreground would end points that then read as
+  // failed.
+  if (kSigintIgnoredAtStart) std::signal(SIGINT, SIG_IGN);
+}
+
+void configure_stacks(std::size_t actor_count) {
+  namespace sg4 = simgrid::s4u;
   // Above ~32 k actors the guard pages exhaust the kernel's vm.max_map_count (docs/simgrid-notes.md). Without them
   // SimGrid 3.32 takes each stack from calloc, which glibc serves from its heap once its dynamic mmap threshold has
   // risen, zeroing (so touching) every page: 32,000 actors then held 2.7 GB resident. A fixed threshold below the
@@ -40,10 +48,6 @@ void configure_engine(std::size_t actor_count) {
     sg4::Engine::set_config("contexts/guard-size:0");
     mallopt(M_MMAP_THRESHOLD, kStackKiB * 1024 / 2);
   }
-  // SimGrid's Engine answers SIGINT with a status dump and an exit. A backgrounded sweep ignores SIGINT, and its
-  // simulation processes must too: else an interrupt meant for the foreground would end points that then read as
-  // failed.
-  if (kSigintIgnoredAtStart) std::signal(SIGINT, SIG_IGN);
 }
 
 }  // namespace vtsim::sim

@@ -23,6 +23,8 @@ class GpuSharing {
 
   /// Starts the schedulers' actors. REQUIRES: a running engine whose platform is `platform`.
   void start(const Platform& platform);
+  /// How many actors start() creates: one scheduler per time-sliced GPU.
+  std::size_t actor_count() const { return gpus_.size(); }
   /// The scheduler of `gpu` and the vGPU index job `job` has there, or {nullptr, -1} when the GPU is not time-sliced.
   std::pair<TimeSliceScheduler*, int> slot(int gpu, std::size_t job) const;
   /// Per time-sliced GPU: its index, the names of its vGPUs, and what its scheduler did before `end_s`.

@@ -629,13 +629,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
 
   wall_clock.plan_s = seconds_since(phase_start);
   phase_start = Clock::now();
-  std::size_t actors = 0;
-  for (const JobConfig& job : scenario.jobs) actors += 3 * job.gpu_ids.size() + 1;
   int argc = 1;
   char program[] = "vtsim";
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
-  configure_engine(actors);
+  configure_engine();
   long communications = 0;
   // Every communication that completes (Debian's SimGrid 3.32 exports no Comm::on_start signal), once: a mailbox
   // rendezvous completes on both sides, and only its receiver's side has a buffer to receive into.
@@ -683,15 +681,20 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     }
   }
   GpuSharing sharing(scenario, tracer, kGpusTracePid);
-  sharing.start(platform);
   std::set<LinkClass> classes_used;
+  // Every actor is counted before the first one is created: how their stacks are allocated depends on how many.
+  std::size_t actors = sharing.actor_count() + scenario.events.size();
   for (std::size_t a = 0; a < active.size(); ++a) {
     JobPlan plan =
         plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu, gpu_memory_Bps, tracer != nullptr);
     for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
-    active[a].job->start();
+    actors += active[a].job->actor_count();
   }
+  configure_stacks(actors);
+  sharing.start(platform);
+  for (ActiveJob& job : active) job.job->start();
+  assert(engine.get_actor_count() <= actors && "every actor counted");
   std::vector<OperatedJob> operated(scenario.jobs.size());
   for (ActiveJob& job : active) {
     operated[job.index] = {job.job.get(), job.compute.memory.total_bytes(),

@@ -93,6 +93,21 @@ void TrainingJob::start() {
   if (s.trace != nullptr) s.trace->name_process(s.trace_pid, "job " + s.plan.name);
 }
 
+std::size_t TrainingJob::actor_count() const {
+  // As start() creates them: per rank that computes, its compute actor (and under ZeRO-3 its gather actor); per rank
+  // that communicates, its communication actor; Horovod's coordinator.
+  const JobPlan& plan = state_->plan;
+  const std::size_t ranks = plan.rank_hosts.size();
+  const std::size_t computing = plan.rank_classes.empty() ? ranks : plan.rank_classes.size();
+  const ModelParallelPlan* mp = plan.model_parallel.get();
+  const bool reduces = mp == nullptr ? ranks > 1 : mp->strategy.data > 1;
+  std::size_t actors = computing;
+  if (mp != nullptr && mp->strategy.zero_stage == 3 && reduces) actors += computing;
+  if (reduces) actors += plan.every_rank_communicates ? ranks : computing;
+  if (mp == nullptr && ranks > 1 && !plan.tensors.empty() && plan.data_parallel == DataParallel::horovod) ++actors;
+  return actors;
+}
+
 std::vector<std::vector<IterationRecord>> TrainingJob::records() const {
   std::vector<std::vector<IterationRecord>> records;
   for (std::size_t position = 0; position < state_->ranks.size(); ++position) {

@@ -193,6 +193,8 @@ class TrainingJob {
 
   /// Creates the job's actors.
   void start();
+  /// How many actors start() creates.
+  std::size_t actor_count() const;
   /// Per rank that ran (every rank, or one per class), per iteration (warm-up included), what happened.
   std::vector<std::vector<IterationRecord>> records() const;
   /// Per entry of records(), how many ranks it stands for (1 each when every rank ran).

@@ -106,24 +106,28 @@ TEST(ReducedSimulation, AlikeRanksWithoutVariabilityGiveTheFullSimulationsSteps)
   }
 }
 
+/// Every rank of `json`'s job draws 5% per iteration and stalls 20 ms one iteration in ten, so each step waits for the
+/// slowest of its ranks; the reduced simulation's mean step is held within 1% of the full one's, and its straggler
+/// wait within 15% (the breakdown's members keep their own draws).
+void expect_variability_survives_the_reduction(nlohmann::json json, const std::string& framework) {
+  json["simulation"]["variability"] = true;
+  json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
+  json["jobs"][0]["step_time_cv"] = 0.05;
+  const nlohmann::json reduced = job_of(scenario_of(json));
+  const nlohmann::json full = job_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
+  EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1);
+  const double full_step = full["step_time_s"]["mean"].get<double>();
+  const double alone = full["single_gpu"]["step_time_s"].get<double>();
+  EXPECT_GT(full_step, alone * 1.05) << framework;  // the slowest of 64 shows
+  EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 0.01 * full_step) << framework;
+  const double straggler = full["breakdown_s"]["straggler_wait"].get<double>();
+  EXPECT_GT(straggler, 0.01 * full_step);
+  EXPECT_NEAR(reduced["breakdown_s"]["straggler_wait"].get<double>(), straggler, 0.15 * straggler) << framework;
+}
+
 TEST(ReducedSimulation, VariabilityAndStallsSurviveTheReductionWithinOnePercent) {
-  // Every rank draws 5% per iteration and stalls 20 ms one iteration in ten: each step waits for the slowest of 64.
   for (const std::string framework : {"horovod", "pytorch_ddp"}) {
-    nlohmann::json json = bert_64(framework, 20);
-    json["simulation"]["variability"] = true;
-    json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
-    json["jobs"][0]["step_time_cv"] = 0.05;
-    const nlohmann::json reduced = job_of(scenario_of(json));
-    const nlohmann::json full = job_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
-    EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1);
-    const double full_step = full["step_time_s"]["mean"].get<double>();
-    const double alone = full["single_gpu"]["step_time_s"].get<double>();
-    EXPECT_GT(full_step, alone * 1.05) << framework;  // the slowest of 64 shows
-    EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 0.01 * full_step) << framework;
-    // The breakdown's members keep their own draws: what the faster ones wait for the slowest is still there.
-    const double straggler = full["breakdown_s"]["straggler_wait"].get<double>();
-    EXPECT_GT(straggler, 0.01 * full_step);
-    EXPECT_NEAR(reduced["breakdown_s"]["straggler_wait"].get<double>(), straggler, 0.15 * straggler) << framework;
+    expect_variability_survives_the_reduction(bert_64(framework, 20), framework);
   }
 }
 
@@ -184,19 +188,7 @@ TEST(ReducedSimulation, AtFlowFidelityVariabilityAndStallsSurviveTheReductionWit
   // The members end their reductions at different times (flows between racks share uplinks unevenly), so the rank
   // standing for them runs with the member whose iteration ends last from where that member starts.
   for (const std::string framework : {"horovod", "pytorch_ddp"}) {
-    nlohmann::json json = bert_64_two_racks(framework, 10);
-    json["simulation"]["variability"] = true;
-    json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
-    json["jobs"][0]["step_time_cv"] = 0.05;
-    const nlohmann::json reduced = job_of(scenario_of(json));
-    const nlohmann::json full = job_of(scenario_of(json, {"simulation.reduce_ranks=false"}));
-    EXPECT_EQ(reduced["simulated_ranks"]["ranks"], 1);
-    const double full_step = full["step_time_s"]["mean"].get<double>();
-    EXPECT_GT(full_step, full["single_gpu"]["step_time_s"].get<double>() * 1.05) << framework;
-    EXPECT_NEAR(reduced["step_time_s"]["mean"].get<double>(), full_step, 0.01 * full_step) << framework;
-    const double straggler = full["breakdown_s"]["straggler_wait"].get<double>();
-    EXPECT_GT(straggler, 0.01 * full_step);
-    EXPECT_NEAR(reduced["breakdown_s"]["straggler_wait"].get<double>(), straggler, 0.15 * straggler) << framework;
+    expect_variability_survives_the_reduction(bert_64_two_racks(framework, 10), framework);
   }
 }
 

@@ -39,7 +39,8 @@ inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
   char program[] = "test";
   char* argv[] = {program, nullptr};
   auto engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv);
-  configure_engine(actors);
+  configure_engine();
+  configure_stacks(actors);
   return engine;
 }
 
