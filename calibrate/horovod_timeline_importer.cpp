@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <optional>
@@ -89,10 +90,10 @@ HorovodTimelineSeries import_horovod_timeline(std::string_view text, const std::
       continue;
     }
     if (phase != "B" && phase != "E" && phase != "X") continue;
-    TensorEvents& tensor = tensors[event.require("pid").as_int(0)];
+    const std::int64_t pid = event.require("pid").as_int(0);
+    TensorEvents& tensor = tensors[pid];
     const auto fail = [&](const std::string& message) {
-      throw InputError(file + ": " + value.path() + " (pid " + std::to_string(event.require("pid").as_int(0)) +
-                       "): " + message);
+      throw InputError(file + ": " + value.path() + " (pid " + std::to_string(pid) + "): " + message);
     };
     if (phase == "B") {
       if (!name) fail("a 'B' event without a name");

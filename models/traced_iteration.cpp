@@ -95,7 +95,6 @@ TracedIteration traced_iteration(const ProfiledRun& trace, std::size_t step) {
   assert(step < trace.steps.size());
   TracedIteration cut;
   cut.file = trace.file;
-  cut.device_name = trace.device_name;
   cut.step_number = trace.steps[step].number;
   const std::vector<GradientPoint> points = gradient_points(trace, step, cut);
   for (const GradientPoint& point : points) cut.backward.push_back({{}, point.bytes});

@@ -63,8 +63,7 @@ struct TracedStretch {
 /// One traced iteration, cut as the file comment says.
 struct TracedIteration {
   std::string file;
-  std::string device_name;  ///< the GPU the trace names, "" when it names none
-  int step_number = 0;      ///< N of its ProfilerStep#N
+  int step_number = 0;  ///< N of its ProfilerStep#N
   /// In the order backward runs them; the first holds the forward pass too.
   std::vector<TracedStretch> backward;
   TracedStretch optimizer;

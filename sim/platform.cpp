@@ -157,11 +157,14 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
   };
   if (gpu_routes == GpuRoutes::omitted) {
     sg4::NetZone* gpus = sg4::create_star_zone("gpus")->set_parent(cluster);
-    for (int g = 0; g < topology.gpu_count(); ++g) gpu_hosts_[static_cast<std::size_t>(g)] = gpus->create_host(gpu_name(g), 1.0)->seal();
+    for (int g = 0; g < topology.gpu_count(); ++g) {
+      gpu_hosts_[static_cast<std::size_t>(g)] = gpus->create_host(gpu_name(g), 1.0)->seal();
+    }
     gpus->seal();
   } else {
     // A host's own route to itself (two ranks on one GPU) takes a link like SimGrid's loopback.
-    sg4::Link* loopback = cluster->create_link("gpu-loopback", simgrid::config::get_value<double>("network/loopback-bw"))
+    const double loopback_Bps = simgrid::config::get_value<double>("network/loopback-bw");
+    sg4::Link* loopback = cluster->create_link("gpu-loopback", loopback_Bps)
                               ->set_latency(simgrid::config::get_value<double>("network/loopback-lat"))
                               ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
                               ->seal();

@@ -138,6 +138,11 @@ TEST(Simulation, JobThatDoesNotFitInItsVgpuIsAnErrorWithTheNumbers) {
   }
 }
 
+/// The SimGrid link a hop takes: its link's half in the hop's direction (links are split duplex).
+std::string directed_name(const Topology& topology, const Hop& hop) {
+  return topology.links()[static_cast<std::size_t>(hop.link)].name + (hop.forward ? "_UP" : "_DOWN");
+}
+
 TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
   // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes. Across racks each flow
   // runs between the port hosts of the spine ECMP hashes it onto (flow ids 0 and 1 of each pair: other spines).
@@ -169,10 +174,10 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
       from->route_to(to, links, &latency);
       std::vector<std::string> simgrid_names;
       for (const simgrid::s4u::Link* link : links) {
-        simgrid_names.push_back(link->get_name().substr(0, link->get_name().rfind('_')));  // drop _UP/_DOWN
+        simgrid_names.push_back(link->get_name());
       }
       std::vector<std::string> topology_names;
-      for (const Hop& hop : topology.route(a, b, flow)) topology_names.push_back(topology.links()[hop.link].name);
+      for (const Hop& hop : topology.route(a, b, flow)) topology_names.push_back(directed_name(topology, hop));
       const double expected_latency = topology.latency_s(topology.route(a, b, flow));
       if (simgrid_names != topology_names || std::abs(latency - expected_latency) > 1e-15) {
         problems.push_back({{"from", a}, {"to", b}, {"flow", flow}, {"simgrid", simgrid_names}, {"topology", topology_names}});
@@ -185,15 +190,15 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     platform.gpu_host(1)->route_to(platform.gpu_host(14), links, &latency);
     std::vector<std::string> simgrid_names;
     for (const simgrid::s4u::Link* link : links) {
-      simgrid_names.push_back(link->get_name().substr(0, link->get_name().rfind('_')));
+      simgrid_names.push_back(link->get_name());
     }
     std::vector<Hop> hops = topology.gpu_to_network(1);
     hops.push_back({topology.uplink(0, 1), true});
     hops.push_back({topology.uplink(1, 1), false});
-    std::vector<Hop> down = topology.gpu_to_network(14);
-    hops.insert(hops.end(), down.rbegin(), down.rend());
+    const std::vector<Hop> up = topology.gpu_to_network(14);
+    for (auto hop = up.rbegin(); hop != up.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
     std::vector<std::string> topology_names;
-    for (const Hop& hop : hops) topology_names.push_back(topology.links()[hop.link].name);
+    for (const Hop& hop : hops) topology_names.push_back(directed_name(topology, hop));
     if (simgrid_names != topology_names) {
       problems.push_back({{"from", 1}, {"to", 14}, {"simgrid", simgrid_names}, {"topology", topology_names}});
     }
