@@ -11,6 +11,7 @@
 #include <set>
 
 #include "models/gpu_catalog.hpp"
+#include "models/least_squares.hpp"
 #include "models/number_text.hpp"
 #include "models/vm_cpu.hpp"
 #include "models/workload_catalog.hpp"
@@ -228,47 +229,6 @@ class FitProblem {
   std::map<Framework, int> dispatch_index_;
 };
 
-// Levenberg-Marquardt with a forward-difference Jacobian (Marquardt's scaling of the damping by diag(J^T J)).
-Eigen::VectorXd levenberg_marquardt(const FitProblem& problem, const ComputeFit& start) {
-  Eigen::VectorXd x = problem.initial(start);
-  Eigen::VectorXd r = problem.residuals(x);
-  double cost = r.squaredNorm();
-  double damping = 1e-3;
-  constexpr double kStep = 1e-6;
-  for (int iteration = 0; iteration < 300; ++iteration) {
-    Eigen::MatrixXd jacobian(problem.rows(), problem.unknowns());
-    for (int j = 0; j < problem.unknowns(); ++j) {
-      Eigen::VectorXd shifted = x;
-      shifted[j] += kStep;
-      jacobian.col(j) = (problem.residuals(shifted) - r) / kStep;
-    }
-    const Eigen::MatrixXd normal = jacobian.transpose() * jacobian;
-    const Eigen::VectorXd gradient = jacobian.transpose() * r;
-    bool improved = false;
-    for (int attempt = 0; attempt < 30 && !improved; ++attempt) {
-      Eigen::MatrixXd damped = normal;
-      for (int j = 0; j < problem.unknowns(); ++j) damped(j, j) += damping * std::max(normal(j, j), 1e-12);
-      const Eigen::VectorXd step = damped.ldlt().solve(-gradient);
-      const Eigen::VectorXd candidate = x + step;
-      const Eigen::VectorXd candidate_r = problem.residuals(candidate);
-      const double candidate_cost = candidate_r.squaredNorm();
-      if (std::isfinite(candidate_cost) && candidate_cost < cost) {
-        const double gain = cost - candidate_cost;
-        x = candidate;
-        r = candidate_r;
-        cost = candidate_cost;
-        damping = std::max(damping / 3.0, 1e-12);
-        improved = true;
-        if (gain < 1e-12 * std::max(cost, 1e-30)) return x;
-      } else {
-        damping *= 4.0;
-      }
-    }
-    if (!improved) break;
-  }
-  return x;
-}
-
 std::string describe(const EfficiencyKey& key) {
   return key.architecture + " " + std::string(to_string(key.path)) + " " +
          (key.kind == KernelKind::gemm ? "GEMM" : "convolution");
@@ -332,7 +292,8 @@ double data_loading_cpu_s_per_sample(const Workload& workload) {
 
 ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start) {
   const FitProblem problem(rows);
-  return problem.result(levenberg_marquardt(problem, start));
+  return problem.result(
+      levenberg_marquardt([&](const Eigen::VectorXd& x) { return problem.residuals(x); }, problem.initial(start)));
 }
 
 const ComputeFit& published_compute_fit() {

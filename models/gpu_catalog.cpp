@@ -28,6 +28,20 @@
 //             Gen5; FP32 67, TF32 989*, BF16/FP16 1,979* TFLOPS (* = with sparsity, dense is half): the H100 SXM5's
 //             compute, so the dense peaks below are the H100 whitepaper's. Also MLCommons system descriptions [P].
 //   H200 MIG  [S] `nvidia-smi mig -lgip` on H200 quoted in a public repository's parser test: 7g.141gb has 132 SMs.
+//   P100 PCIE [S] NVIDIA Tesla P100 PCIe datasheet as quoted by Microway: FP32 9.3, FP16 18.7 TFLOPS (half2, no
+//             tensor cores), 16 GB HBM2, 732 GB/s, PCIe 3.0 x16; 56 SMs and 4,096 KB L2 as deviceQuery reports them.
+//   P4 DS     [S] NVIDIA Tesla P4 datasheet as quoted in launch coverage: FP32 5.5 TFLOPS, 8 GB GDDR5, 192 GB/s,
+//             PCIe 3.0 x16, 50/75 W. GP104 [S]: GP104 runs FP16 at 1/64 of its FP32 rate (AnandTech's GTX 1080
+//             review, "FP16 throughput"). 20 SMs and 2,097,152 B L2 as deviceQuery reports.
+//   V100 PCIE [S] NVIDIA Tesla V100 datasheet, PCIe column: FP32 14, tensor 112 TFLOPS, 32 GB HBM2, 900 GB/s, no
+//             NVLink; 80 SMs, 6,144 KB L2 as deviceQuery on a V100-PCIE-32GB reports.
+//   A100 PCIE A100 DS, PCIe columns: the SXM4 card's peaks; 40GB HBM2 1,555 GB/s, 80GB HBM2e 1,935 GB/s, PCIe Gen4;
+//             108 SMs and 40,960 KB L2 (A100 whitepaper; deviceQuery on both PCIe cards [S]). Their NVLink bridge
+//             (three cards' worth of links between two cards) is not modelled: these entries have no NVLink.
+//   L2        L2 sizes of the SXM parts: A100 whitepaper table 3 (P100 4,096 KB, V100 6,144 KB, A100 40,960 KB),
+//             Turing whitepaper table 1 (Quadro RTX 6000 6,144 KB), H100 whitepaper (H100 SXM5 50 MB); T4 4 MB and
+//             H200 60 MB as the devices report them [S] (NVIDIA's H200 material gives no L2 size; a public spec
+//             file says 50 MB, a torch reading on an H200 60 MB, the full GH100's size: unconfirmed).
 //   MEMORY    Capacities are binary: [S] nvidia-smi on an A100 80GB (driver 515, public GPU Operator tutorial) reports
 //             81920 MiB total, i.e. 80 GiB; NVIDIA's vGPU tables size full-GPU profiles likewise (A100X-40C:
 //             40960 MiB). Bandwidths are decimal GB/s.
@@ -38,6 +52,7 @@ namespace {
 constexpr double tflops(double value) { return units::tflops_to_flops(value); }
 constexpr double gib(double value) { return value * units::kBytesPerGiB; }
 constexpr double gBps(double value) { return units::gBps_to_Bps(value); }
+constexpr double mib(double value) { return value * 1024.0 * 1024.0; }
 
 std::vector<GpuSpec> build_gpu_catalog() {
   std::vector<GpuSpec> gpus;
@@ -51,12 +66,49 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = std::nullopt,
       .memory_bytes = gib(16),             // P100 DS, 16 GB HBM2
       .memory_bandwidth_Bps = gBps(732),   // P100 DS
+      .l2_bytes = mib(4),                     // P100 whitepaper / A100 WP table 3: 4,096 KB
       .sm_count = 56,                      // P100 whitepaper
       .mig_sm_count = 0,                   // no MIG before Ampere
       .nvlink_id = "nvlink1",
       .nvlink_links = 4,                   // P100 DS: 160 GB/s = 4 links x 20 GB/s x 2 directions
       .pcie_gen = 3,                       // P100 DS
       .source = "NVIDIA Tesla P100 datasheet (SXM2); P100 whitepaper",
+  });
+  gpus.push_back({
+      .id = "p100-pcie-16gb",
+      .name = "NVIDIA Tesla P100 PCIe 16GB",
+      .architecture = "Pascal",
+      .fp32_flops = tflops(9.3),   // P100 PCIE
+      .tf32_flops = std::nullopt,
+      .fp16_flops = tflops(18.7),  // P100 PCIE; half2 on CUDA cores, no tensor cores
+      .bf16_flops = std::nullopt,
+      .memory_bytes = gib(16),             // P100 PCIE
+      .memory_bandwidth_Bps = gBps(732),   // P100 PCIE
+      .l2_bytes = mib(4),                  // P100 PCIE
+      .sm_count = 56,                      // P100 PCIE
+      .mig_sm_count = 0,
+      .nvlink_id = "",
+      .nvlink_links = 0,
+      .pcie_gen = 3,                       // P100 PCIE
+      .source = "NVIDIA Tesla P100 PCIe datasheet [S]; deviceQuery [S]",
+  });
+  gpus.push_back({
+      .id = "p4",
+      .name = "NVIDIA Tesla P4",
+      .architecture = "Pascal",
+      .fp32_flops = tflops(5.5),  // P4 DS
+      .tf32_flops = std::nullopt,
+      .fp16_flops = tflops(5.5 / 64),  // P4 DS: GP104 runs FP16 at 1/64 of its FP32 rate (GP104 [S])
+      .bf16_flops = std::nullopt,
+      .memory_bytes = gib(8),              // P4 DS, 8 GB GDDR5
+      .memory_bandwidth_Bps = gBps(192),   // P4 DS
+      .l2_bytes = mib(2),                  // P4 DS
+      .sm_count = 20,                      // P4 DS
+      .mig_sm_count = 0,
+      .nvlink_id = "",
+      .nvlink_links = 0,
+      .pcie_gen = 3,                       // P4 DS
+      .source = "NVIDIA Tesla P4 datasheet [S]; deviceQuery [S]",
   });
   gpus.push_back({
       .id = "v100-sxm2-16gb",
@@ -68,6 +120,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = std::nullopt,
       .memory_bytes = gib(16),             // V100 DS
       .memory_bandwidth_Bps = gBps(900),   // V100 DS
+      .l2_bytes = mib(6),                     // Volta whitepaper / A100 WP table 3: 6,144 KB
       .sm_count = 80,                      // Volta whitepaper
       .mig_sm_count = 0,
       .nvlink_id = "nvlink2",
@@ -81,6 +134,24 @@ std::vector<GpuSpec> build_gpu_catalog() {
   v100_32gb.memory_bytes = gib(32);  // V100 DS; every other figure is the 16GB card's
   gpus.push_back(v100_32gb);
   gpus.push_back({
+      .id = "v100-pcie-32gb",
+      .name = "NVIDIA Tesla V100 PCIe 32GB",
+      .architecture = "Volta",
+      .fp32_flops = tflops(14),    // V100 PCIE
+      .tf32_flops = std::nullopt,
+      .fp16_flops = tflops(112),   // V100 PCIE, tensor performance
+      .bf16_flops = std::nullopt,
+      .memory_bytes = gib(32),             // V100 PCIE
+      .memory_bandwidth_Bps = gBps(900),   // V100 PCIE
+      .l2_bytes = mib(6),                  // V100 PCIE
+      .sm_count = 80,                      // V100 PCIE
+      .mig_sm_count = 0,
+      .nvlink_id = "",
+      .nvlink_links = 0,                   // V100 PCIE: no NVLink
+      .pcie_gen = 3,
+      .source = "NVIDIA Tesla V100 datasheet (PCIe) [S]; deviceQuery [S]",
+  });
+  gpus.push_back({
       .id = "t4",
       .name = "NVIDIA T4",
       .architecture = "Turing",
@@ -90,6 +161,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = std::nullopt,
       .memory_bytes = gib(16),            // T4 DS, 16 GB GDDR6
       .memory_bandwidth_Bps = gBps(320),  // T4 DS ("320+ GB/s")
+      .l2_bytes = mib(4),                     // deviceQuery on a T4 [S]: 4,194,304 B
       .sm_count = 40,                     // T4 DS 2,560 CUDA cores / 64 per SM (TURING WP)
       .mig_sm_count = 0,
       .nvlink_id = "",
@@ -107,6 +179,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = std::nullopt,
       .memory_bytes = gib(24),            // QRTX DS, 24 GB GDDR6
       .memory_bandwidth_Bps = gBps(672),  // QRTX DS
+      .l2_bytes = mib(6),                     // TURING WP table 1: 6,144 KB
       .sm_count = 72,                     // QRTX DS 4,608 CUDA cores / 64 per SM (TURING WP)
       .mig_sm_count = 0,
       .nvlink_id = "nvlink-bridge-turing",
@@ -130,6 +203,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = tflops(312),   // A100 DS, dense
       .memory_bytes = gib(40),             // A100 DS, 40 GB HBM2
       .memory_bandwidth_Bps = gBps(1555),  // A100 DS
+      .l2_bytes = mib(40),                    // A100 WP table 3: 40,960 KB
       .sm_count = 108,                     // A100 whitepaper
       .mig_sm_count = 98,                  // A100 MIG
       .nvlink_id = "nvlink3",
@@ -143,6 +217,20 @@ std::vector<GpuSpec> build_gpu_catalog() {
   a100_80gb.memory_bytes = gib(80);             // A100 DS, 80 GB HBM2e
   a100_80gb.memory_bandwidth_Bps = gBps(2039);  // A100 DS, SXM 80GB column; every other figure is the 40GB card's
   gpus.push_back(a100_80gb);
+  GpuSpec a100_pcie = gpus.back();  // the A100 80GB SXM4 entry: every figure below is restated
+  a100_pcie.id = "a100-40gb-pcie";
+  a100_pcie.name = "NVIDIA A100 40GB PCIe";
+  a100_pcie.memory_bytes = gib(40);             // A100 PCIE
+  a100_pcie.memory_bandwidth_Bps = gBps(1555);  // A100 PCIE
+  a100_pcie.nvlink_id = "";                     // A100 PCIE: the NVLink bridge is not modelled
+  a100_pcie.nvlink_links = 0;
+  a100_pcie.source = "NVIDIA A100 datasheet (PCIe); A100 whitepaper; deviceQuery [S]";
+  gpus.push_back(a100_pcie);
+  a100_pcie.id = "a100-80gb-pcie";
+  a100_pcie.name = "NVIDIA A100 80GB PCIe";
+  a100_pcie.memory_bytes = gib(80);             // A100 PCIE
+  a100_pcie.memory_bandwidth_Bps = gBps(1935);  // A100 PCIE
+  gpus.push_back(a100_pcie);
   gpus.push_back({
       .id = "h100-sxm5",
       .name = "NVIDIA H100 80GB SXM5",
@@ -153,6 +241,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .bf16_flops = tflops(989.4),  // H100 WP, dense
       .memory_bytes = gib(80),             // H100 DS, 80 GB HBM3
       .memory_bandwidth_Bps = gBps(3350),  // H100 DS
+      .l2_bytes = mib(50),                    // H100 WP: 50 MB on H100 SXM5 (the full GH100 has 60 MB)
       .sm_count = 132,                     // H100 WP
       .mig_sm_count = 132,                 // H100 MIG [S]
       .nvlink_id = "nvlink4",
@@ -165,6 +254,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
   h200.name = "NVIDIA H200 141GB SXM";
   h200.memory_bytes = gib(141);             // H200 DS, 141 GB HBM3e
   h200.memory_bandwidth_Bps = gBps(4800);   // H200 DS
+  h200.l2_bytes = mib(60);                  // L2 [S], unconfirmed
   h200.mig_sm_count = 132;                  // H200 MIG [S]; compute, SMs, NVLink and PCIe are the H100 SXM5's (H200 DS)
   h200.source = "NVIDIA H200 datasheet; H100 whitepaper; MIG -lgip [S]";
   gpus.push_back(h200);

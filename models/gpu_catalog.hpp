@@ -25,6 +25,7 @@ struct GpuSpec {
   std::optional<double> bf16_flops;  ///< dense BF16 tensor-core peak, flop/s; nullopt where the GPU has no BF16
   double memory_bytes = 0;           ///< device memory capacity, bytes (datasheet GB read as GiB)
   double memory_bandwidth_Bps = 0;   ///< device memory bandwidth, bytes/s (datasheet GB/s, decimal)
+  double l2_bytes = 0;               ///< L2 cache, bytes (whitepaper or what the device reports; binary MB)
   int sm_count = 0;                  ///< streaming multiprocessors enabled on this product
   int mig_sm_count = 0;              ///< SMs usable with MIG on (the 7g profile's); 0 when the GPU has no MIG
   std::string nvlink_id;             ///< id in nvlink_catalog(); empty when the GPU has no NVLink

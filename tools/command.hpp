@@ -34,5 +34,6 @@ Command add_plot_command(CLI::App& parent);
 Command add_validate_command(CLI::App& parent);
 Command add_collectives_command(CLI::App& parent);
 Command add_plan_command(CLI::App& parent);
+Command add_kernels_command(CLI::App& parent);
 
 }  // namespace vtsim::tools

@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
       vtsim::tools::add_validate_command(app),
       vtsim::tools::add_collectives_command(app),
       vtsim::tools::add_plan_command(app),
+      vtsim::tools::add_kernels_command(app),
   };
 
   try {

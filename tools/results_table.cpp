@@ -9,7 +9,7 @@
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
 #include "models/input_file.hpp"
-#include "tools/csv.hpp"
+#include "models/csv.hpp"
 
 namespace vtsim::tools {
 

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/atomic_file.hpp"
-#include "tools/csv.hpp"
+#include "models/csv.hpp"
 #include "tools/sweep_csv.hpp"
 
 namespace vtsim::tools {

@@ -11,12 +11,15 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
+#include "calibrate/kernel_measurements.hpp"
 #include "models/compute_fit.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/workload_catalog.hpp"
 #include "tools/command.hpp"
+#include "tools/kernel_report.hpp"
 #include "tools/point_runner.hpp"
 #include "tools/text_table.hpp"
 #include "tools/validation_table.hpp"
@@ -87,6 +90,17 @@ nlohmann::json fit_parameters_json(const ComputeFit& fit) {
 int validate_command(const ValidateRequest& request, std::ostream& out) {
   const ValidationTable table = load_validation_table(request.table_file);
 
+  // Kernels: the kernel model fitted to measured kernels, each GPU predicted by the fit of the others.
+  std::optional<KernelReport> kernels;
+  bool kernels_within_record = true;
+  if (!table.kernel_data_folder.empty()) {
+    kernels = kernel_report(calibrate::read_kernel_folder(table.kernel_data_folder), table.kernel_data_folder);
+    for (const FamilyReport& family : kernels->families) {
+      const double recorded = table.recorded_kernel_left_gpu_out_mean_abs_error.at(std::string(to_string(family.family)));
+      kernels_within_record = kernels_within_record && family.left_gpu_out_mean_abs <= recorded;
+    }
+  }
+
   // Fitting rows: in-sample and leave-one-out.
   const std::vector<ThroughputRow>& rows = published_single_device_throughput();
   const std::vector<RowError> errors = leave_one_out(rows);
@@ -145,7 +159,9 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   }
   validation.finish();
   const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error &&
-                             left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error;
+                             left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error &&
+                             kernels_within_record;
+  nlohmann::json recorded_kernels = table.recorded_kernel_left_gpu_out_mean_abs_error;
 
   if (request.json) {
     out << nlohmann::json{{"fit",
@@ -160,10 +176,20 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                             {"summary", validation.json()},
                             {"recorded_mean_abs_error", table.recorded_mean_abs_error},
                             {"recorded_leave_one_out_mean_abs_error", table.recorded_leave_one_out_mean_abs_error},
-                            {"within_record", within_record}}}}
+                            {"within_record", within_record}}},
+                          {"kernels", kernels ? kernel_report_json(*kernels) : nlohmann::json()},
+                          {"recorded_kernel_left_gpu_out_mean_abs_error", recorded_kernels}}
                .dump(2)
         << '\n';
   } else {
+    if (kernels) {
+      print_kernel_report(*kernels, out);
+      out << "recorded leave-one-GPU-out mean |error|:";
+      for (const auto& [family, recorded] : table.recorded_kernel_left_gpu_out_mean_abs_error) {
+        out << ' ' << family << ' ' << percent(recorded).substr(1);
+      }
+      out << ": " << (kernels_within_record ? "within all" : "ABOVE") << "\n\n";
+    }
     out << "Fitting rows: " << rows.size()
         << " published single-device measurements (models/published_throughput.cpp), samples/s\n";
     fit_table.print(out);

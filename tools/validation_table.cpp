@@ -6,6 +6,7 @@
 
 #include "models/error.hpp"
 #include "models/json_reader.hpp"
+#include "models/kernel_model.hpp"
 #include "models/scenario_loader.hpp"
 
 namespace vtsim::tools {
@@ -21,6 +22,16 @@ ValidationTable load_validation_table(const std::string& file) {
   table.recorded_leave_one_out_mean_abs_error =
       root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+  if (auto kernels = root.get("kernel_data")) {
+    table.kernel_data_folder = (folder / kernels->as_string()).string();
+    JsonObject recorded = root.require("recorded_kernel_left_gpu_out_mean_abs_error").as_object();
+    for (KernelFamily family : kernel_families()) {
+      const std::string name(to_string(family));
+      table.recorded_kernel_left_gpu_out_mean_abs_error[name] = recorded.require(name).as_positive_number(100.0);
+    }
+    recorded.finish();
+    table.kernel_record_note = root.require("kernel_record_note").as_string();
+  }
   for (const JsonValue& value : root.require("rows").as_array(1)) {
     // All keys first, so that a misspelt key is reported as such rather than as a missing one.
     JsonObject row = value.as_object();

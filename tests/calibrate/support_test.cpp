@@ -38,7 +38,9 @@ TEST(GpuNameMatch, CudaNamesFindTheirCatalogGpu) {
       {"Tesla T4", "t4"},                          {"Quadro RTX 6000", "quadro-rtx-6000"},
       {"Tesla P100-SXM2-16GB", "p100-sxm2"},
       {"NVIDIA H100 PCIe", ""},         // a PCIe card is not the SXM5 part: other peaks
-      {"NVIDIA A100-PCIE-40GB", ""},
+      {"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"},  {"NVIDIA A100 80GB PCIe", "a100-80gb-pcie"},
+      {"Tesla V100-PCIE-32GB", "v100-pcie-32gb"},   {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
+      {"Tesla P4", "p4"},
       {"NVIDIA GeForce RTX 4090", ""},  // no catalog entry
       {"NVIDIA A100", ""},              // 40 and 80 GB alike: ambiguous
   };

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/error.hpp"
-#include "tools/csv.hpp"
+#include "models/csv.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "sweep_test_support.hpp"
-#include "tools/csv.hpp"
+#include "models/csv.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -1,8 +1,8 @@
-#include "tools/csv.hpp"
+#include "models/csv.hpp"
 
 #include "models/error.hpp"
 
-namespace vtsim::tools {
+namespace vtsim {
 
 std::string csv_line(const std::vector<std::string>& fields) {
   std::string line;
@@ -77,4 +77,4 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std
   return rows;
 }
 
-}  // namespace vtsim::tools
+}  // namespace vtsim

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace vtsim::tools {
+namespace vtsim {
 
 /// One CSV line (with its "\n") of `fields`.
 std::string csv_line(const std::vector<std::string>& fields);
@@ -14,4 +14,4 @@ std::string csv_line(const std::vector<std::string>& fields);
 /// Parses CSV text into rows of fields. Throws InputError naming `file` and the line of an unterminated quote.
 std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& file);
 
-}  // namespace vtsim::tools
+}  // namespace vtsim

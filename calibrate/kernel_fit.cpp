@@ -1,0 +1,193 @@
+#include "calibrate/kernel_fit.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <set>
+
+#include "models/gpu_catalog.hpp"
+#include "models/least_squares.hpp"
+
+namespace vtsim::calibrate {
+namespace {
+
+// Soft-L1 loss scale on ln(predicted / measured): residuals well below 0.1 count as squares, those above it
+// about linearly, so a kernel the library runs 10x off its best weighs like a 30% error, not like 230 of them.
+constexpr double kRobustScale = 0.1;
+constexpr int kReweightingRounds = 4;
+
+// Upper bound of the peak efficiency: 1 for GEMMs; 2.25 for convolutions, whose flop are counted as a direct
+// convolution's while cuDNN's Winograd F(2x2,3x3) needs 2.25x fewer multiplies (Lavin and Gray, CVPR 2016).
+double peak_efficiency_cap(KernelFamily family) { return family == KernelFamily::convolution ? 2.25 : 1.0; }
+
+// Upper bound of the L2 speedup: the A100's L2 delivers 5,120 bytes per clock (A100 whitepaper, "L2 cache"), 7.2 TB/s
+// at 1,410 MHz against 1.555 TB/s of HBM2: 4.6x; V100's 2,048 B/clk at 1,380 MHz against 900 GB/s: 3.1x.
+constexpr double kMaxL2Speedup = 5.0;
+constexpr double kMiddleL2Speedup = 3.0;
+
+double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+double logit(double p) { return std::log(p / (1.0 - p)); }
+
+// The unknowns of one family's fit, in unconstrained coordinates.
+class FamilyProblem {
+ public:
+  FamilyProblem(KernelFamily family, const std::vector<MeasuredKernel>& kernels) : family_(family) {
+    for (const MeasuredKernel& kernel : kernels) {
+      if (kernel.shape.family != family || !kernel.latency_s) continue;
+      const GpuSpec* gpu = find_gpu(kernel.gpu_id);
+      assert(gpu != nullptr);
+      prepared_.push_back(prepare_kernel(kernel.shape, fp32_device(*gpu)));
+      measured_s_.push_back(*kernel.latency_s);
+    }
+    weights_ = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(prepared_.size()));
+  }
+
+  bool empty() const { return prepared_.empty(); }
+  bool matrix() const { return is_matrix_product(family_); }
+
+  Eigen::VectorXd initial(const KernelFamilyParameters& start) const {
+    Eigen::VectorXd x(matrix() ? 6 : 3);
+    x[0] = std::log(start.host_s);
+    x[1] = logit(std::clamp(start.memory_efficiency, 1e-3, 1.0 - 1e-3));
+    // The middle of the range when the start is at a bound, where the logistic's slope would keep it.
+    const double l2 = start.l2_speedup > 1.0 && start.l2_speedup < kMaxL2Speedup ? start.l2_speedup : kMiddleL2Speedup;
+    x[2] = logit((l2 - 1.0) / (kMaxL2Speedup - 1.0));
+    if (matrix()) {
+      x[3] = logit(std::clamp(start.peak_efficiency / peak_efficiency_cap(family_), 1e-3, 1.0 - 1e-3));
+      x[4] = std::log(start.tile_knee);
+      x[5] = std::log(std::max(start.k_overhead, 1e-3));
+    }
+    return x;
+  }
+
+  KernelFamilyParameters parameters(const Eigen::VectorXd& x, const KernelFamilyParameters& start) const {
+    KernelFamilyParameters p = start;
+    p.host_s = std::exp(x[0]);
+    p.memory_efficiency = logistic(x[1]);
+    p.l2_speedup = 1.0 + (kMaxL2Speedup - 1.0) * logistic(x[2]);
+    if (matrix()) {
+      p.peak_efficiency = peak_efficiency_cap(family_) * logistic(x[3]);
+      p.tile_knee = std::exp(x[4]);
+      p.k_overhead = std::exp(x[5]);
+    }
+    return p;
+  }
+
+  /// ln(predicted / measured) per kernel.
+  Eigen::VectorXd log_errors(const KernelFamilyParameters& family) const {
+    KernelModelParameters model;
+    model.of(family_) = family;
+    Eigen::VectorXd r(static_cast<Eigen::Index>(prepared_.size()));
+    for (std::size_t i = 0; i < prepared_.size(); ++i) {
+      r[static_cast<Eigen::Index>(i)] = std::log(predict_kernel(prepared_[i], model).time_s / measured_s_[i]);
+    }
+    return r;
+  }
+
+  KernelFamilyParameters fit(const KernelFamilyParameters& start) {
+    Eigen::VectorXd x = initial(start);
+    for (int round = 0; round < kReweightingRounds; ++round) {
+      x = levenberg_marquardt(
+          [&](const Eigen::VectorXd& at) { return Eigen::VectorXd(weights_.cwiseProduct(log_errors(parameters(at, start)))); },
+          x);
+      // Soft-L1: weight each residual r by (1 + (r/s)^2)^(-1/4), so that its square is about s |r| when large.
+      const Eigen::VectorXd r = log_errors(parameters(x, start));
+      for (Eigen::Index i = 0; i < r.size(); ++i) {
+        weights_[i] = std::pow(1.0 + (r[i] / kRobustScale) * (r[i] / kRobustScale), -0.25);
+      }
+    }
+    return parameters(x, start);
+  }
+
+ private:
+  KernelFamily family_;
+  std::vector<PreparedKernel> prepared_;
+  std::vector<double> measured_s_;
+  Eigen::VectorXd weights_;
+};
+
+std::vector<MeasuredKernel> on_gpus(const std::vector<MeasuredKernel>& kernels, const std::string& gpu_id,
+                                    bool keep_it) {
+  std::vector<MeasuredKernel> chosen;
+  for (const MeasuredKernel& kernel : kernels) {
+    if ((kernel.gpu_id == gpu_id) == keep_it) chosen.push_back(kernel);
+  }
+  return chosen;
+}
+
+}  // namespace
+
+KernelFamilyParameters fit_kernel_family(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                                         const KernelFamilyParameters& start) {
+  FamilyProblem problem(family, kernels);
+  assert(!problem.empty());
+  return problem.fit(start);
+}
+
+KernelModelParameters fit_kernel_model(const std::vector<MeasuredKernel>& kernels,
+                                       const KernelModelParameters& start) {
+  KernelModelParameters fitted = start;
+  for (KernelFamily family : kernel_families()) {
+    FamilyProblem problem(family, kernels);
+    if (!problem.empty()) fitted.of(family) = problem.fit(start.of(family));
+  }
+  return fitted;
+}
+
+KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                           const KernelModelParameters& parameters) {
+  std::vector<double> errors;
+  for (const MeasuredKernel& kernel : kernels) {
+    if (kernel.shape.family != family || !kernel.latency_s) continue;
+    const GpuSpec* gpu = find_gpu(kernel.gpu_id);
+    assert(gpu != nullptr);
+    errors.push_back(predict_kernel(kernel.shape, fp32_device(*gpu), parameters).time_s / *kernel.latency_s - 1.0);
+  }
+  KernelErrors summary;
+  summary.kernels = static_cast<int>(errors.size());
+  if (errors.empty()) return summary;
+  std::vector<double> absolute;
+  for (double error : errors) {
+    summary.mean_abs += std::abs(error);
+    absolute.push_back(std::abs(error));
+  }
+  summary.mean_abs /= static_cast<double>(errors.size());
+  const auto median = [](std::vector<double>& values) {
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
+  };
+  summary.median_abs = median(absolute);
+  summary.bias = median(errors);
+  return summary;
+}
+
+std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                                                  const KernelFamilyParameters& fitted_all) {
+  std::set<std::string> gpus;
+  for (const MeasuredKernel& kernel : kernels) {
+    if (kernel.shape.family == family && kernel.latency_s) gpus.insert(kernel.gpu_id);
+  }
+  std::vector<GpuFamilyErrors> result;
+  for (const GpuSpec& gpu : gpu_catalog()) {
+    if (!gpus.count(gpu.id)) continue;
+    const std::vector<MeasuredKernel> mine = on_gpus(kernels, gpu.id, true);
+    const std::vector<MeasuredKernel> others = on_gpus(kernels, gpu.id, false);
+    GpuFamilyErrors errors;
+    errors.gpu_id = gpu.id;
+    KernelModelParameters model;
+    model.of(family) = fitted_all;
+    errors.fitted_all = kernel_errors(family, mine, model);
+    model.of(family) = fit_kernel_family(family, mine);
+    errors.within_gpu = kernel_errors(family, mine, model);
+    if (gpus.size() > 1) {
+      errors.left_out_parameters = fit_kernel_family(family, others);
+      model.of(family) = errors.left_out_parameters;
+      errors.left_gpu_out = kernel_errors(family, mine, model);
+    }
+    result.push_back(std::move(errors));
+  }
+  return result;
+}
+
+}  // namespace vtsim::calibrate

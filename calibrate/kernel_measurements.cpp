@@ -1,0 +1,233 @@
+#include "calibrate/kernel_measurements.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+#include "calibrate/gpu_name_match.hpp"
+#include "models/chakra_trace.hpp"
+#include "models/csv.hpp"
+#include "models/error.hpp"
+#include "models/input_file.hpp"
+#include "models/nearest_name.hpp"
+
+namespace vtsim::calibrate {
+namespace {
+
+// The data's columns about the kernel the library chose and the software that ran it: read past, never used.
+const std::vector<std::string>& informational_columns() {
+  static const std::vector<std::string> columns = {
+      "Torch Version", "CUDNN Version", "Kernel Name", "Warps per SM", "Blocks per SM", "Grid x",  "Grid y",
+      "Grid z",        "Block x",       "Block y",     "Block z",      "CUDA Version",  "Kernels"};
+  return columns;
+}
+
+// What each operator is and which dimension columns it needs.
+struct OperatorKind {
+  KernelFamily family;
+  double tensors;  ///< memory-bound passes: tensors read and written
+  std::vector<std::string> columns;
+};
+
+const std::map<std::string, OperatorKind>& operators() {
+  static const std::map<std::string, OperatorKind> kinds = {
+      {"linear", {KernelFamily::gemm, 0, {"B", "M", "N", "K"}}},
+      {"bmm", {KernelFamily::batched_gemm, 0, {"B", "M", "N", "K"}}},
+      {"conv",
+       {KernelFamily::convolution,
+        0,
+        {"B", "Input_Channel", "Output_Channel", "Kernel_Size", "Input_Size", "Stride", "Padding"}}},
+      {"add", {KernelFamily::elementwise, 3, {"B", "H"}}},
+      {"mul", {KernelFamily::elementwise, 3, {"B", "H"}}},
+      {"relu", {KernelFamily::elementwise, 2, {"B", "H"}}},
+      {"gelu", {KernelFamily::elementwise, 2, {"B", "H"}}},
+      {"softmax", {KernelFamily::softmax, 2, {"B", "H"}}},
+      {"ln", {KernelFamily::layer_norm, 2, {"B", "H"}}},
+  };
+  return kinds;
+}
+
+std::vector<std::string> known_columns() {
+  std::vector<std::string> columns = {"OPName", "Latency", "Device", "Kernel_Szie"};
+  for (const auto& [name, kind] : operators()) {
+    for (const std::string& column : kind.columns) {
+      if (std::find(columns.begin(), columns.end(), column) == columns.end()) columns.push_back(column);
+    }
+  }
+  for (const std::string& column : informational_columns()) columns.push_back(column);
+  return columns;
+}
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
+}
+
+// What a numeric column must hold.
+enum class Expected { dimension, padding, positive };
+
+std::string describe(Expected expected) {
+  switch (expected) {
+    case Expected::dimension: return "an integer >= 1";
+    case Expected::padding: return "an integer >= 0";
+    case Expected::positive: return "a number > 0";
+  }
+  return "";
+}
+
+// A row's fields by column, with its place for messages.
+class Row {
+ public:
+  Row(const std::vector<std::string>& fields, const std::map<std::string, std::size_t>& columns, std::string where)
+      : fields_(fields), columns_(columns), where_(std::move(where)) {}
+
+  const std::string& where() const { return where_; }
+  bool has(const std::string& column) const {
+    const auto found = columns_.find(column);
+    return found != columns_.end() && found->second < fields_.size() && !trimmed(fields_[found->second]).empty();
+  }
+  std::string text(const std::string& column) const {
+    if (!has(column)) throw InputError(where_ + ": column " + column + " is empty or missing");
+    return trimmed(fields_[columns_.at(column)]);
+  }
+  /// The column's value, which must be `expected`.
+  double number(const std::string& column, Expected expected) const {
+    const std::string value = text(column);
+    double parsed = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    bool valid = error == std::errc() && end == value.data() + value.size() && std::isfinite(parsed);
+    switch (expected) {
+      case Expected::dimension: valid = valid && parsed >= 1 && parsed == std::floor(parsed); break;
+      case Expected::padding: valid = valid && parsed >= 0 && parsed == std::floor(parsed); break;
+      case Expected::positive: valid = valid && parsed > 0; break;
+    }
+    if (!valid) throw InputError(where_ + ": column " + column + ": expected " + describe(expected) + ", got '" + value + "'");
+    return parsed;
+  }
+
+ private:
+  const std::vector<std::string>& fields_;
+  const std::map<std::string, std::size_t>& columns_;
+  std::string where_;
+};
+
+KernelShape shape_of(const OperatorKind& kind, const Row& row) {
+  const auto dimension = [&](const std::string& column) { return row.number(column, Expected::dimension); };
+  KernelShape shape;
+  shape.family = kind.family;
+  switch (kind.family) {
+    case KernelFamily::gemm:  // rows B x M, reduction N, columns K (the weight is K x N)
+      shape.m = dimension("B") * dimension("M");
+      shape.k = dimension("N");
+      shape.n = dimension("K");
+      return shape;
+    case KernelFamily::batched_gemm:
+      shape.batch = dimension("B");
+      shape.m = dimension("M");
+      shape.k = dimension("N");
+      shape.n = dimension("K");
+      return shape;
+    case KernelFamily::convolution: {
+      const std::string kernel_column = row.has("Kernel_Size") ? "Kernel_Size" : "Kernel_Szie";
+      const double kernel = dimension(kernel_column);
+      const double size = dimension("Input_Size");
+      const double padding = row.number("Padding", Expected::padding);
+      if (size + 2 * padding < kernel) {
+        throw InputError(row.where() + ": the " + std::to_string(static_cast<int>(kernel)) +
+                         "-wide kernel does not fit the padded input");
+      }
+      return convolution_gemm(dimension("B"), dimension("Input_Channel"), dimension("Output_Channel"), kernel, size,
+                              dimension("Stride"), padding);
+    }
+    case KernelFamily::elementwise:
+    case KernelFamily::softmax:
+    case KernelFamily::layer_norm:
+      shape.elements = dimension("B") * dimension("H");
+      shape.tensors = kind.tensors;
+      return shape;
+  }
+  return shape;
+}
+
+}  // namespace
+
+std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
+                                            const std::string& gpu_id) {
+  const std::string inflated = gunzip_if_compressed(text, file);
+  const std::vector<std::vector<std::string>> records = parse_csv(inflated, file);
+  if (records.empty()) throw InputError(file + ": empty: expected a header line naming OPName and the dimensions");
+  std::map<std::string, std::size_t> columns;
+  const std::vector<std::string> known = known_columns();
+  for (std::size_t i = 0; i < records.front().size(); ++i) {
+    const std::string column = trimmed(records.front()[i]);
+    if (std::find(known.begin(), known.end(), column) == known.end()) {
+      throw InputError(file + ":1: unknown column '" + column + "'" + did_you_mean(column, known));
+    }
+    columns[column] = i;
+  }
+  if (!columns.count("OPName")) throw InputError(file + ":1: no OPName column");
+  if (!columns.count("Device") && gpu_id.empty()) {
+    throw InputError(file + ":1: no Device column: name the GPU (--gpu)");
+  }
+  std::vector<std::string> operator_names;
+  for (const auto& [name, kind] : operators()) operator_names.push_back(name);
+  std::map<std::string, std::string> device_ids;  // Device column value -> catalog id
+  std::vector<MeasuredKernel> kernels;
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string>& fields = records[r];
+    if (fields.size() == 1 && trimmed(fields.front()).empty()) continue;  // a blank line
+    const int line = static_cast<int>(r) + 1;
+    const Row row(fields, columns, file + ":" + std::to_string(line));
+    if (fields.size() != records.front().size()) {
+      throw InputError(row.where() + ": " + std::to_string(fields.size()) + " fields, the header has " +
+                       std::to_string(records.front().size()));
+    }
+    MeasuredKernel kernel;
+    kernel.line = line;
+    kernel.op = row.text("OPName");
+    const auto kind = operators().find(kernel.op);
+    if (kind == operators().end()) {
+      throw InputError(row.where() + ": unknown operator '" + kernel.op + "'" +
+                       did_you_mean(kernel.op, operator_names));
+    }
+    kernel.shape = shape_of(kind->second, row);
+    if (row.has("Latency")) kernel.latency_s = row.number("Latency", Expected::positive) * 1e-3;
+    kernel.gpu_id = gpu_id;
+    if (columns.count("Device")) {
+      const std::string device = row.text("Device");
+      auto found = device_ids.find(device);
+      if (found == device_ids.end()) found = device_ids.emplace(device, catalog_gpu_for(device)).first;
+      if (found->second.empty()) {
+        throw InputError(row.where() + ": Device '" + device + "' matches no catalog GPU (see `vtsim catalog gpus`)");
+      }
+      kernel.gpu_id = found->second;
+    }
+    kernels.push_back(std::move(kernel));
+  }
+  return kernels;
+}
+
+std::vector<MeasuredKernel> read_kernel_folder(const std::string& folder) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) throw InputError(folder + ": not a folder of kernel CSV files");
+  std::vector<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    const bool csv = name.ends_with(".csv") || name.ends_with(".csv.gz");
+    if (entry.is_regular_file() && csv) files.push_back(entry.path().string());
+  }
+  if (files.empty()) throw InputError(folder + ": no .csv or .csv.gz files");
+  std::sort(files.begin(), files.end());
+  std::vector<MeasuredKernel> kernels;
+  for (const std::string& file : files) {
+    std::vector<MeasuredKernel> more = read_kernel_csv(read_input_file(file), file);
+    kernels.insert(kernels.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
+  return kernels;
+}
+
+}  // namespace vtsim::calibrate

@@ -1,0 +1,45 @@
+#pragma once
+// Measured (or to-be-predicted) operators read from CSV in the layout of NeuSight's public kernel data
+// (data/kernels/README.md): one row per PyTorch operator, its name in `OPName`, its dimensions in named columns, its
+// measured time in `Latency` (milliseconds; optional) and its GPU in `Device` (optional, as CUDA names it).
+//
+// Operators and their columns (the data's own names):
+//   linear            B, M, N, K: input B x M x N, weight K x N, output B x M x K (reduction N)
+//   bmm               B, M, N, K: B products of (M x N) by (N x K) (reduction N)
+//   conv              B, Input_Channel, Output_Channel, Kernel_Size (the data spell it Kernel_Szie; both are read),
+//                     Input_Size, Stride, Padding: a square 2-D convolution
+//   add, mul          B, H: element-wise over B x H, two inputs
+//   relu, gelu        B, H: element-wise over B x H, one input
+//   softmax, ln       B, H: softmax or layer norm over H, B rows
+// Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past; any other
+// column is an error. Bad input throws one InputError naming the file, the line and the column.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/kernel_model.hpp"
+
+namespace vtsim::calibrate {
+
+/// One operator row.
+struct MeasuredKernel {
+  std::string op;          ///< the data's operator name (linear, bmm, conv, add, ...)
+  KernelShape shape;       ///< as the kernel model reads it
+  std::string gpu_id;      ///< catalog id of the row's Device, or the GPU the caller named; "" when neither
+  std::optional<double> latency_s;  ///< measured time, when the row has one
+  int line = 0;            ///< line in its file (1 is the header)
+};
+
+/// Reads CSV `text` of `file` (gzip-compressed or not). A row's Device names its GPU (matched to the catalog);
+/// without the column, every row is on `gpu_id`, which must then be given. Throws InputError "FILE:LINE: ..." on a bad row, an unknown
+/// operator or column, or a Device no catalog GPU matches.
+std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
+                                            const std::string& gpu_id = "");
+
+/// Reads every `*.csv` and `*.csv.gz` file under `folder` (recursively, in name order). Throws InputError when the
+/// folder holds none.
+std::vector<MeasuredKernel> read_kernel_folder(const std::string& folder);
+
+}  // namespace vtsim::calibrate

@@ -1,0 +1,168 @@
+#include "models/kernel_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace vtsim {
+namespace {
+
+// The reference tile: 128 x 128 outputs per thread block, one block per SM at a time (CUTLASS's default SGEMM and
+// tensor-op threadblock shape, cutlass/gemm/device/default_gemm_configuration.h; cuBLAS's "*_128x128_*" kernels).
+// Smaller tiles run several blocks per SM in the same registers and shared memory: (128 x 128) / (tm x tn) of them.
+constexpr double kReferenceTileArea = 128.0 * 128.0;
+
+// The tile shapes cuBLAS's SGEMM kernels are named for in the measured data (data/kernels/README.md): ampere_sgemm_
+// 128x128, 128x64, 64x64, 128x32, 32x128, 32x32 (sliced1x4), volta_ and maxwell_ alike.
+constexpr std::array<std::array<int, 2>, 7> kTiles = {
+    {{128, 128}, {128, 64}, {64, 128}, {64, 64}, {128, 32}, {32, 128}, {32, 32}}};
+
+// Split-K: cuBLAS splits the reduction when the output's tiles cannot fill the SMs (the measured kernels' grid z).
+constexpr int kMaxSplit = 256;
+// A split leaves at least this many K iterations per slice.
+constexpr double kMinKPerSplit = 8.0;
+
+template <typename Visit>
+void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit visit) {
+  for (const auto& [tm, tn] : kTiles) {
+    const double tiles = shape.batch * std::ceil(shape.m / tm) * std::ceil(shape.n / tn);
+    const double slots = device.sm_count * std::max(1.0, kReferenceTileArea / (tm * tn));
+    for (int split = 1; split <= kMaxSplit; split *= 2) {
+      if (split > 1 && (tiles * split > 2.0 * slots || shape.k / split < kMinKPerSplit)) break;
+      const double reduction = split > 1 ? 2.0 * split * shape.batch * shape.m * shape.n * shape.element_bytes : 0.0;
+      visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), std::ceil(shape.k / split), reduction});
+    }
+  }
+}
+
+double memory_rate_Bps(double bytes, const KernelDevice& device, const KernelFamilyParameters& parameters) {
+  const double l2 = bytes <= device.l2_bytes ? parameters.l2_speedup : 1.0;
+  return device.memory_bandwidth_Bps * parameters.memory_efficiency * l2;
+}
+
+}  // namespace
+
+const std::vector<KernelFamily>& kernel_families() {
+  static const std::vector<KernelFamily> families = {KernelFamily::gemm,        KernelFamily::batched_gemm,
+                                                     KernelFamily::convolution, KernelFamily::elementwise,
+                                                     KernelFamily::softmax,     KernelFamily::layer_norm};
+  return families;
+}
+
+std::string_view to_string(KernelFamily family) {
+  switch (family) {
+    case KernelFamily::gemm: return "gemm";
+    case KernelFamily::batched_gemm: return "batched_gemm";
+    case KernelFamily::convolution: return "convolution";
+    case KernelFamily::elementwise: return "elementwise";
+    case KernelFamily::softmax: return "softmax";
+    case KernelFamily::layer_norm: return "layer_norm";
+  }
+  return "?";
+}
+
+bool is_matrix_product(KernelFamily family) {
+  return family == KernelFamily::gemm || family == KernelFamily::batched_gemm || family == KernelFamily::convolution;
+}
+
+std::string_view to_string(KernelBound bound) {
+  switch (bound) {
+    case KernelBound::math: return "math";
+    case KernelBound::memory: return "memory";
+    case KernelBound::host: return "host";
+  }
+  return "?";
+}
+
+double KernelShape::flop() const { return is_matrix_product(family) ? 2.0 * batch * m * n * k : 0.0; }
+
+double KernelShape::bytes() const {
+  if (family == KernelFamily::gemm || family == KernelFamily::batched_gemm) {
+    return batch * (m * k + k * n + m * n) * element_bytes;
+  }
+  return tensors * elements * element_bytes;
+}
+
+KernelShape convolution_gemm(double batch, double in_channels, double out_channels, double kernel, double size,
+                             double stride, double padding) {
+  assert(batch >= 1 && in_channels >= 1 && out_channels >= 1 && kernel >= 1 && size >= 1 && stride >= 1);
+  assert(padding >= 0 && size + 2 * padding >= kernel);
+  const double output_size = std::floor((size + 2.0 * padding - kernel) / stride) + 1.0;
+  KernelShape shape;
+  shape.family = KernelFamily::convolution;
+  shape.m = batch * output_size * output_size;
+  shape.n = out_channels;
+  shape.k = in_channels * kernel * kernel;
+  // Traffic: the input images, the filters and the output, each once (the implicit GEMM reads the input in place).
+  shape.elements = batch * in_channels * size * size + out_channels * in_channels * kernel * kernel +
+                   batch * out_channels * output_size * output_size;
+  shape.tensors = 1;
+  return shape;
+}
+
+const KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) const {
+  return families.at(static_cast<std::size_t>(family));
+}
+KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) {
+  return families.at(static_cast<std::size_t>(family));
+}
+
+KernelDevice fp32_device(const GpuSpec& gpu) {
+  assert(gpu.sm_count > 0);
+  return {gpu.id, gpu.fp32_flops, gpu.sm_count, gpu.memory_bandwidth_Bps, gpu.l2_bytes};
+}
+
+PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device) {
+  assert(device.peak_flops > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
+  PreparedKernel kernel{shape, device, {}};
+  if (is_matrix_product(shape.family)) {
+    assert(shape.batch >= 1 && shape.m >= 1 && shape.n >= 1 && shape.k >= 1);
+    for_each_tiling(shape, device, [&](const Tiling& tiling) { kernel.tilings.push_back(tiling); });
+  }
+  return kernel;
+}
+
+KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters) {
+  const KernelShape& shape = kernel.shape;
+  const KernelDevice& device = kernel.device;
+  const KernelFamilyParameters& family = parameters.of(shape.family);
+  const double bytes = shape.bytes();
+  KernelPrediction prediction;
+  prediction.memory_s = bytes / memory_rate_Bps(bytes, device, family);
+  if (!kernel.tilings.empty()) {
+    const double per_sm_flops = device.peak_flops / device.sm_count;
+    prediction.math_s = std::numeric_limits<double>::infinity();
+    for (const Tiling& tiling : kernel.tilings) {
+      const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
+      const double efficiency = family.peak_efficiency * std::min(1.0, intensity / family.tile_knee);
+      double math_s = tiling.waves * 2.0 * kReferenceTileArea * (tiling.k_per_tile + family.k_overhead) /
+                      (per_sm_flops * efficiency);
+      if (tiling.split > 1) math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
+      if (math_s < prediction.math_s) {
+        prediction.math_s = math_s;
+        prediction.tile_m = tiling.tile_m;
+        prediction.tile_n = tiling.tile_n;
+        prediction.split_k = tiling.split;
+        prediction.waves = tiling.waves;
+      }
+    }
+  }
+  const double device_s = std::max(prediction.math_s, prediction.memory_s);
+  prediction.time_s = family.host_s + device_s;
+  if (family.host_s >= device_s) {
+    prediction.bound = KernelBound::host;
+  } else {
+    prediction.bound = prediction.math_s >= prediction.memory_s ? KernelBound::math : KernelBound::memory;
+  }
+  if (is_matrix_product(shape.family)) prediction.utilization = shape.flop() / (prediction.time_s * device.peak_flops);
+  return prediction;
+}
+
+KernelPrediction predict_kernel(const KernelShape& shape, const KernelDevice& device,
+                                const KernelModelParameters& parameters) {
+  return predict_kernel(prepare_kernel(shape, device), parameters);
+}
+
+}  // namespace vtsim

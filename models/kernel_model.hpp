@@ -1,0 +1,144 @@
+#pragma once
+// Kernel model: the time of one operator (a GEMM, a convolution, an element-wise pass, a softmax, a layer norm) on one
+// GPU, from the operator's dimensions, the GPU's datasheet (SMs, peak, memory bandwidth, L2) and a few constants per
+// kernel family that are the same on every GPU. docs/compute-model.md derives every formula; calibrate/kernel_fit.*
+// fits the constants to measured kernels (data/kernels/) and checks them on GPUs they were not fitted on.
+//
+// A kernel's time is the operator's fixed cost on the host and device, plus the longer of its math and its memory
+// traffic:
+//   t = host_s + max(t_math, t_memory)
+//   t_memory = bytes / (memory_bandwidth x memory_efficiency x (l2_speedup when the bytes fit in L2, else 1))
+// A matrix product (GEMM, batched GEMM, convolution as an implicit GEMM) runs as thread blocks, each computing one
+// tm x tn tile of the output over the reduction K. The model lets the library pick, as cuBLAS and cuDNN do, the tile
+// shape and split of K (split-K) that finish first:
+//   tiles = batch x ceil(M / tm) x ceil(N / tn) x split,   slots = sm_count x (128 x 128) / (tm x tn)
+//   waves = ceil(tiles / slots)
+//   t_math = waves x 2 x 128 x 128 x (ceil(K / split) + k_overhead) / (peak_per_sm x tile_efficiency)
+//            + (split > 1: the partial outputs' reduction, 2 x split x batch x M x N x 4 bytes at t_memory's rate)
+//   tile_efficiency = peak_efficiency x min(1, (tm x tn / (tm + tn)) / tile_knee)
+// A tile's math per byte loaded grows with tm x tn / (tm + tn): small tiles fill more SMs but reach less of the peak.
+// k_overhead is the prologue and epilogue of a tile in units of its K loop's iterations.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/gpu_catalog.hpp"
+
+namespace vtsim {
+
+/// The kinds of kernel the model times, each with its own constants.
+enum class KernelFamily { gemm, batched_gemm, convolution, elementwise, softmax, layer_norm };
+
+/// Every family, in a fixed order.
+const std::vector<KernelFamily>& kernel_families();
+/// "gemm", "batched_gemm", "convolution", "elementwise", "softmax", "layer_norm".
+std::string_view to_string(KernelFamily family);
+/// Whether the family is a matrix product (tiles and waves) rather than a memory-bound pass.
+bool is_matrix_product(KernelFamily family);
+
+/// One operator's dimensions, as the measured data give them. Matrix products: the output is batch x (M x N), the
+/// reduction K. Convolutions are given as their implicit GEMM (convolution_gemm()). Memory-bound passes: `elements`
+/// values, each read or written `tensors` times (an add reads two tensors and writes one: 3).
+struct KernelShape {
+  KernelFamily family = KernelFamily::gemm;
+  double batch = 1;  ///< independent products of a batched GEMM; 1 otherwise
+  double m = 0;
+  double n = 0;
+  double k = 0;
+  double elements = 0;       ///< memory-bound passes: values per tensor; convolutions: input, filters and output
+  double tensors = 0;        ///< memory-bound passes: tensors read and written; convolutions: 1
+  double element_bytes = 4;  ///< fp32
+
+  /// flop of the operator: 2 x batch x M x N x K for a product; 0 for a memory-bound pass (its few flop per value
+  /// never bind on the CUDA cores).
+  double flop() const;
+  /// Bytes it reads and writes in device memory, each operand once.
+  double bytes() const;
+};
+
+/// A convolution of `batch` images of `in_channels` x size x size by `out_channels` filters of kernel x kernel,
+/// as the implicit GEMM cuDNN computes: M = batch x output positions, N = out_channels, K = in_channels x kernel^2.
+/// REQUIRES: every argument >= 1 but padding >= 0, and the kernel fits the padded input.
+KernelShape convolution_gemm(double batch, double in_channels, double out_channels, double kernel, double size,
+                             double stride, double padding);
+
+/// The constants of one family; the same on every GPU (the GPU enters through its datasheet only).
+struct KernelFamilyParameters {
+  double host_s = 30e-6;           ///< fixed cost per operator: dispatch, launch and the measurement's own, s
+  double peak_efficiency = 0.9;    ///< fraction of the SMs' datasheet peak a large tile reaches (convolution: up to
+                                   ///< 2.25, Winograd's saving of multiplies counted in direct-convolution flop)
+  double tile_knee = 40;           ///< tile intensity tm x tn / (tm + tn) from which a tile reaches peak_efficiency
+  double k_overhead = 8;           ///< a tile's prologue and epilogue, in iterations of its K loop
+  double memory_efficiency = 0.8;  ///< fraction of datasheet DRAM bandwidth a pass reaches
+  double l2_speedup = 1.0;         ///< how much faster than DRAM a pass whose bytes fit in L2 runs, >= 1
+};
+
+/// The parameters of every family.
+struct KernelModelParameters {
+  std::vector<KernelFamilyParameters> families = std::vector<KernelFamilyParameters>(6);
+
+  /// The parameters of `family`.
+  const KernelFamilyParameters& of(KernelFamily family) const;
+  KernelFamilyParameters& of(KernelFamily family);
+};
+
+/// What a GPU offers a kernel, from its datasheet: fp32 CUDA-core peak (the measured data's path), SMs, bandwidth, L2.
+struct KernelDevice {
+  std::string gpu_id;
+  double peak_flops = 0;  ///< dense peak of the path the kernel takes, flop/s
+  int sm_count = 0;
+  double memory_bandwidth_Bps = 0;
+  double l2_bytes = 0;
+};
+
+/// `gpu`'s fp32 CUDA-core path. REQUIRES: gpu.sm_count > 0.
+KernelDevice fp32_device(const GpuSpec& gpu);
+
+/// What binds a kernel.
+enum class KernelBound { math, memory, host };
+/// "math", "memory" or "host".
+std::string_view to_string(KernelBound bound);
+
+/// One kernel's predicted time and why.
+struct KernelPrediction {
+  double time_s = 0;
+  double math_s = 0;    ///< the chosen tiling's math (matrix products), s
+  double memory_s = 0;  ///< its traffic at the pass's rate, s
+  KernelBound bound = KernelBound::math;
+  int tile_m = 0;  ///< chosen tile (matrix products); 0 otherwise
+  int tile_n = 0;
+  int split_k = 1;
+  double waves = 0;        ///< waves of thread blocks over the SMs (matrix products)
+  double utilization = 0;  ///< achieved flop/s over the device's peak (matrix products), of the whole kernel time
+};
+
+/// One way of running a matrix product: a tile shape, a split of K, and what follows from them on one device.
+struct Tiling {
+  int tile_m = 128;
+  int tile_n = 128;
+  int split = 1;
+  double waves = 0;
+  double k_per_tile = 0;       ///< ceil(K / split)
+  double reduction_bytes = 0;  ///< the partial outputs' reduction when split > 1
+};
+
+/// A shape on a device with what does not depend on the parameters worked out once (a fit predicts each measured
+/// kernel hundreds of times).
+struct PreparedKernel {
+  KernelShape shape;
+  KernelDevice device;
+  std::vector<Tiling> tilings;  ///< matrix products: every tiling the library may pick
+};
+
+/// Prepares `shape` on `device`. REQUIRES: the shape's dimensions >= 1, device values > 0.
+PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device);
+
+/// Predicts a prepared kernel with `parameters`.
+KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters);
+
+/// predict_kernel(prepare_kernel(shape, device), parameters).
+KernelPrediction predict_kernel(const KernelShape& shape, const KernelDevice& device,
+                                const KernelModelParameters& parameters);
+
+}  // namespace vtsim

@@ -1,0 +1,77 @@
+// Reading operator rows in NeuSight's columns: what each dimension becomes, and one clear line for each bad row.
+
+#include "calibrate/kernel_measurements.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/error.hpp"
+
+namespace vtsim::calibrate {
+namespace {
+
+std::string error_of(const std::string& text, const std::string& gpu = "") {
+  try {
+    read_kernel_csv(text, "ops.csv", gpu);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(KernelMeasurements, ReadsEachOperatorsDimensions) {
+  const std::string text =
+      "OPName,Latency,Device,B,M,N,K,H,Input_Channel,Output_Channel,Kernel_Szie,Input_Size,Stride,Padding\n"
+      "linear,0.5,Tesla T4,4,100,768,3072,,,,,,,\n"
+      "bmm,0.25,Tesla T4,16,128,64,128,,,,,,,\n"
+      "conv,2,NVIDIA A100 80GB PCIe,8,,,,,64,128,3,56,1,1\n"
+      "add,0.03,Tesla P4,2,,,,1024,,,,,,\n"
+      "ln,,Tesla V100-PCIE-32GB,2,,,,1024,,,,,,\n";
+  const std::vector<MeasuredKernel> kernels = read_kernel_csv(text, "ops.csv");
+  ASSERT_EQ(kernels.size(), 5u);
+  // linear: (B x M) x N input by a K x N weight: rows B x M, reduction N, columns K.
+  EXPECT_EQ(kernels[0].shape.family, KernelFamily::gemm);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.m, 400);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.k, 768);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.n, 3072);
+  EXPECT_EQ(kernels[0].gpu_id, "t4");
+  EXPECT_DOUBLE_EQ(*kernels[0].latency_s, 0.5e-3);
+  EXPECT_EQ(kernels[0].line, 2);
+  EXPECT_EQ(kernels[1].shape.family, KernelFamily::batched_gemm);
+  EXPECT_DOUBLE_EQ(kernels[1].shape.batch, 16);
+  EXPECT_DOUBLE_EQ(kernels[1].shape.k, 64);
+  EXPECT_EQ(kernels[2].shape.family, KernelFamily::convolution);
+  EXPECT_DOUBLE_EQ(kernels[2].shape.m, 8.0 * 56 * 56);
+  EXPECT_EQ(kernels[2].gpu_id, "a100-80gb-pcie");
+  EXPECT_EQ(kernels[3].shape.family, KernelFamily::elementwise);
+  EXPECT_DOUBLE_EQ(kernels[3].shape.bytes(), 3.0 * 2048 * 4);
+  EXPECT_EQ(kernels[3].gpu_id, "p4");
+  EXPECT_EQ(kernels[4].shape.family, KernelFamily::layer_norm);
+  EXPECT_FALSE(kernels[4].latency_s.has_value());
+  EXPECT_EQ(kernels[4].gpu_id, "v100-pcie-32gb");
+}
+
+TEST(KernelMeasurements, WithoutADeviceColumnEveryRowIsOnTheNamedGpu) {
+  const auto kernels = read_kernel_csv("OPName,B,H\nsoftmax,4,512\n", "ops.csv", "h100-sxm5");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].gpu_id, "h100-sxm5");
+  EXPECT_EQ(error_of("OPName,B,H\nsoftmax,4,512\n"), "ops.csv:1: no Device column: name the GPU (--gpu)");
+}
+
+TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
+  EXPECT_EQ(error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"), "ops.csv:1: unknown column 'Latncy'; did you mean 'Latency'?");
+  EXPECT_EQ(error_of("OPName,B,H\nadd,1,2\nadd,0,2\n", "t4"),
+            "ops.csv:3: column B: expected an integer >= 1, got '0'");
+  EXPECT_EQ(error_of("OPName,B,H\nrelux,1,2\n", "t4"), "ops.csv:2: unknown operator 'relux'; did you mean 'relu'?");
+  EXPECT_EQ(error_of("OPName,B,M,N\nlinear,1,2,3\n", "t4"), "ops.csv:2: column K is empty or missing");
+  EXPECT_EQ(error_of("OPName,B,H,Latency\nadd,1,2,-1\n", "t4"), "ops.csv:2: column Latency: expected a number > 0, got '-1'");
+  EXPECT_EQ(error_of("OPName,B,H\nadd,1,2,3\n", "t4"), "ops.csv:2: 4 fields, the header has 3");
+  EXPECT_EQ(error_of("OPName,Device,B,H\nadd,Voodoo 5,1,2\n"),
+            "ops.csv:2: Device 'Voodoo 5' matches no catalog GPU (see `vtsim catalog gpus`)");
+  EXPECT_EQ(error_of("OPName,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"
+                     "conv,1,3,8,7,2,1,0\n",
+                     "t4"),
+            "ops.csv:2: the 7-wide kernel does not fit the padded input");
+}
+
+}  // namespace
+}  // namespace vtsim::calibrate

@@ -1,0 +1,125 @@
+// The kernel model against hand calculations: a GEMM that fills whole waves runs at the efficiency's share of the
+// peak, a partial last wave costs a whole one, memory-bound passes run at the bandwidth, and a convolution's
+// implicit GEMM has the dimensions its definition gives.
+
+#include "models/kernel_model.hpp"
+
+#include <gtest/gtest.h>
+
+namespace vtsim {
+namespace {
+
+// A made-up device with round numbers: 4 SMs, 1 Tflop/s, 100 GB/s, 1 MiB of L2.
+KernelDevice round_device() { return {"test", 1e12, 4, 100e9, 1024.0 * 1024.0}; }
+
+// Parameters that leave only the tiles: no host cost, no K overhead, full efficiency from the 128 x 128 tile's
+// intensity (64) up, so a smaller tile reaches its intensity / 64 of the peak.
+KernelModelParameters tiles_only() {
+  KernelModelParameters parameters;
+  for (KernelFamily family : kernel_families()) {
+    KernelFamilyParameters& p = parameters.of(family);
+    p.host_s = 0;
+    p.peak_efficiency = 1.0;
+    p.tile_knee = 64;
+    p.k_overhead = 0;
+    p.memory_efficiency = 1.0;
+    p.l2_speedup = 1.0;
+  }
+  return parameters;
+}
+
+KernelShape gemm(double m, double n, double k) {
+  KernelShape shape;
+  shape.family = KernelFamily::gemm;
+  shape.m = m;
+  shape.n = n;
+  shape.k = k;
+  return shape;
+}
+
+TEST(KernelModel, WholeWavesOfLargeTilesRunAtThePeak) {
+  // 512 x 512 outputs = 16 tiles of 128 x 128 = 4 waves on 4 SMs exactly: t = 2 M N K / peak.
+  const KernelShape shape = gemm(512, 512, 1024);
+  const KernelPrediction p = predict_kernel(shape, round_device(), tiles_only());
+  EXPECT_NEAR(p.time_s, 2.0 * 512 * 512 * 1024 / 1e12, 1e-15);
+  EXPECT_EQ(p.tile_m, 128);
+  EXPECT_EQ(p.tile_n, 128);
+  EXPECT_EQ(p.split_k, 1);
+  EXPECT_DOUBLE_EQ(p.waves, 4);
+  EXPECT_EQ(p.bound, KernelBound::math);
+  EXPECT_NEAR(p.utilization, 1.0, 1e-12);
+}
+
+TEST(KernelModel, APartialWaveCostsAWholeOne) {
+  // 128 x 640: five 128 x 128 tiles on 4 SMs are two waves, so 5/8 of the peak. A 128 x 64 tile (intensity 42.7,
+  // 2/3 of the peak, 8 slots) needs 10 tiles, also two waves, at 2/3 of the rate: the large tile stays the best;
+  // split-K would need more than twice the slots, which the model does not try.
+  const KernelShape shape = gemm(128, 640, 2048);
+  const KernelPrediction p = predict_kernel(shape, round_device(), tiles_only());
+  EXPECT_NEAR(p.time_s, 2.0 * 2 * 128 * 128 * 2048 / (1e12 / 4), 1e-15);
+  EXPECT_NEAR(p.utilization, 5.0 / 8.0, 1e-12);
+  EXPECT_EQ(p.tile_m, 128);
+  EXPECT_DOUBLE_EQ(p.waves, 2);
+}
+
+TEST(KernelModel, SplitKFillsIdleSmsWhenTheOutputIsOneTile) {
+  // One 128 x 128 tile, K = 4096: unsplit it is one wave on one SM, 2 x 128^2 x 4096 / 250 Gflop/s. Split in 4 it
+  // fills the 4 SMs with K = 1024 each, plus a reduction of 2 x 4 x 128^2 x 4 bytes at 100 GB/s.
+  const KernelShape shape = gemm(128, 128, 4096);
+  const KernelPrediction p = predict_kernel(shape, round_device(), tiles_only());
+  const double split4 = 2.0 * 128 * 128 * 1024 / 250e9 + 2.0 * 4 * 128 * 128 * 4 / 100e9;
+  const double split8 = 2 * (2.0 * 128 * 128 * 512 / 250e9) + 2.0 * 8 * 128 * 128 * 4 / 100e9;  // 2 waves
+  EXPECT_LT(split4, split8);
+  EXPECT_EQ(p.split_k, 4);
+  EXPECT_NEAR(p.math_s, split4, 1e-15);
+}
+
+TEST(KernelModel, KOverheadAndHostCostAdd) {
+  KernelModelParameters parameters = tiles_only();
+  parameters.of(KernelFamily::gemm).k_overhead = 16;
+  parameters.of(KernelFamily::gemm).host_s = 20e-6;
+  const KernelPrediction p = predict_kernel(gemm(512, 512, 1024), round_device(), parameters);
+  EXPECT_NEAR(p.time_s, 20e-6 + 4 * 2.0 * 128 * 128 * (1024 + 16) / 250e9, 1e-15);
+}
+
+TEST(KernelModel, MemoryBoundPassRunsAtTheBandwidthAndFasterInL2) {
+  KernelModelParameters parameters = tiles_only();
+  KernelFamilyParameters& p = parameters.of(KernelFamily::elementwise);
+  p.host_s = 10e-6;
+  p.memory_efficiency = 0.8;
+  p.l2_speedup = 2.0;
+  KernelShape add;
+  add.family = KernelFamily::elementwise;
+  add.tensors = 3;
+  add.elements = 1e7;  // 120 MB: above the 1 MiB L2
+  EXPECT_NEAR(predict_kernel(add, round_device(), parameters).time_s, 10e-6 + 1.2e8 / 80e9, 1e-15);
+  add.elements = 8192;  // 98,304 B: fits
+  const KernelPrediction small = predict_kernel(add, round_device(), parameters);
+  EXPECT_NEAR(small.time_s, 10e-6 + 98304.0 / 160e9, 1e-15);
+  EXPECT_EQ(small.bound, KernelBound::host);
+}
+
+TEST(KernelModel, ConvolutionIsItsImplicitGemm) {
+  // 3x3, stride 1, padding 1 keeps 56 x 56: M = 32 x 56 x 56, N = 128, K = 64 x 9.
+  const KernelShape shape = convolution_gemm(32, 64, 128, 3, 56, 1, 1);
+  EXPECT_DOUBLE_EQ(shape.m, 32.0 * 56 * 56);
+  EXPECT_DOUBLE_EQ(shape.n, 128);
+  EXPECT_DOUBLE_EQ(shape.k, 64.0 * 9);
+  EXPECT_DOUBLE_EQ(shape.flop(), 2.0 * 32 * 56 * 56 * 128 * 64 * 9);
+  EXPECT_DOUBLE_EQ(shape.bytes(), 4.0 * (32.0 * 64 * 56 * 56 + 128.0 * 64 * 9 + 32.0 * 128 * 56 * 56));
+  // 7x7 stride 2 padding 3 on 224: (224 + 6 - 7) / 2 + 1 = 112 outputs a side.
+  EXPECT_DOUBLE_EQ(convolution_gemm(1, 3, 64, 7, 224, 2, 3).m, 112.0 * 112);
+}
+
+TEST(KernelModel, DeviceComesFromTheDatasheet) {
+  const GpuSpec* a100 = find_gpu("a100-40gb-pcie");
+  ASSERT_NE(a100, nullptr);
+  const KernelDevice device = fp32_device(*a100);
+  EXPECT_DOUBLE_EQ(device.peak_flops, 19.5e12);  // A100 datasheet
+  EXPECT_EQ(device.sm_count, 108);
+  EXPECT_DOUBLE_EQ(device.memory_bandwidth_Bps, 1555e9);
+  EXPECT_DOUBLE_EQ(device.l2_bytes, 40.0 * 1024 * 1024);
+}
+
+}  // namespace
+}  // namespace vtsim

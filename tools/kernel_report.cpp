@@ -1,0 +1,133 @@
+#include "tools/kernel_report.hpp"
+
+#include <set>
+
+#include "tools/text_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+std::string percent(double fraction) { return format_number(100.0 * fraction, 3) + "%"; }
+std::string signed_percent(double fraction) { return (fraction >= 0 ? "+" : "") + percent(fraction); }
+
+nlohmann::json errors_json(const calibrate::KernelErrors& errors) {
+  return {{"kernels", errors.kernels},
+          {"mean_abs_error", errors.mean_abs},
+          {"median_abs_error", errors.median_abs},
+          {"median_error", errors.bias}};
+}
+
+nlohmann::json parameters_json(KernelFamily family, const KernelFamilyParameters& p) {
+  nlohmann::json json = {
+      {"host_us", p.host_s * 1e6}, {"memory_efficiency", p.memory_efficiency}, {"l2_speedup", p.l2_speedup}};
+  if (is_matrix_product(family)) {
+    json["peak_efficiency"] = p.peak_efficiency;
+    json["tile_knee"] = p.tile_knee;
+    json["k_overhead"] = p.k_overhead;
+  }
+  return json;
+}
+
+}  // namespace
+
+double kernel_target_mean_abs(KernelFamily family) { return is_matrix_product(family) ? 0.12 : 0.15; }
+
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data) {
+  FittedKernelParameters fitted;
+  fitted.parameters = calibrate::fit_kernel_model(kernels);
+  fitted.data = data;
+  std::set<std::string> gpus;
+  for (const calibrate::MeasuredKernel& kernel : kernels) {
+    if (kernel.latency_s) gpus.insert(kernel.gpu_id);
+  }
+  for (const GpuSpec& gpu : gpu_catalog()) {
+    if (gpus.count(gpu.id)) fitted.gpus.push_back(gpu.id);
+  }
+  for (KernelFamily family : kernel_families()) {
+    fitted.kernels.push_back(calibrate::kernel_errors(family, kernels, fitted.parameters).kernels);
+  }
+  return fitted;
+}
+
+KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data) {
+  KernelReport report;
+  report.fitted = fit_every_gpu(kernels, data);
+  for (std::size_t i = 0; i < kernel_families().size(); ++i) {
+    const KernelFamily family = kernel_families()[i];
+    const int count = report.fitted.kernels[i];
+    if (count == 0) continue;
+    FamilyReport entry;
+    entry.family = family;
+    entry.kernels = count;
+    entry.target_mean_abs = kernel_target_mean_abs(family);
+    entry.gpus = calibrate::family_errors_by_gpu(family, kernels, report.fitted.parameters.of(family));
+    for (const calibrate::GpuFamilyErrors& gpu : entry.gpus) {
+      const double share = static_cast<double>(gpu.fitted_all.kernels) / count;
+      entry.fitted_all_mean_abs += share * gpu.fitted_all.mean_abs;
+      entry.within_gpu_mean_abs += share * gpu.within_gpu.mean_abs;
+      entry.left_gpu_out_mean_abs += share * gpu.left_gpu_out.mean_abs;
+    }
+    report.families.push_back(std::move(entry));
+  }
+  return report;
+}
+
+void print_kernel_report(const KernelReport& report, std::ostream& out) {
+  out << "Kernel model fitted to " << report.fitted.data << "\n";
+  TextTable constants({"family", "kernels", "host us", "peak eff.", "tile knee", "K overhead", "memory eff.", "L2 x"});
+  for (const FamilyReport& family : report.families) {
+    const KernelFamilyParameters& p = report.fitted.parameters.of(family.family);
+    const bool matrix = is_matrix_product(family.family);
+    constants.add_row({std::string(to_string(family.family)), std::to_string(family.kernels),
+                       format_number(p.host_s * 1e6, 3), matrix ? format_number(p.peak_efficiency, 3) : "-",
+                       matrix ? format_number(p.tile_knee, 3) : "-", matrix ? format_number(p.k_overhead, 3) : "-",
+                       format_number(p.memory_efficiency, 3), format_number(p.l2_speedup, 3)});
+  }
+  constants.print(out);
+  out << "\nMean |error| per GPU: fitted on every GPU | fitted on this GPU alone | fitted without this GPU "
+         "(median error of the last)\n";
+  TextTable per_gpu({"family", "GPU", "kernels", "all GPUs", "this GPU", "left out", "left-out bias"});
+  for (const FamilyReport& family : report.families) {
+    for (const calibrate::GpuFamilyErrors& gpu : family.gpus) {
+      per_gpu.add_row({std::string(to_string(family.family)), gpu.gpu_id, std::to_string(gpu.fitted_all.kernels),
+                       percent(gpu.fitted_all.mean_abs), percent(gpu.within_gpu.mean_abs),
+                       percent(gpu.left_gpu_out.mean_abs), signed_percent(gpu.left_gpu_out.bias)});
+    }
+  }
+  per_gpu.print(out);
+  out << "\nLeave-one-GPU-out mean |error| per family, pooled over kernels, against its target\n";
+  TextTable summary({"family", "kernels", "all GPUs", "each GPU alone", "left out", "target", ""});
+  for (const FamilyReport& family : report.families) {
+    summary.add_row({std::string(to_string(family.family)), std::to_string(family.kernels),
+                     percent(family.fitted_all_mean_abs), percent(family.within_gpu_mean_abs),
+                     percent(family.left_gpu_out_mean_abs), "<= " + percent(family.target_mean_abs),
+                     family.met() ? "met" : "NOT met"});
+  }
+  summary.print(out);
+}
+
+nlohmann::json kernel_report_json(const KernelReport& report) {
+  nlohmann::json families = nlohmann::json::array();
+  for (const FamilyReport& family : report.families) {
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const calibrate::GpuFamilyErrors& gpu : family.gpus) {
+      gpus.push_back({{"gpu", gpu.gpu_id},
+                      {"fitted_all", errors_json(gpu.fitted_all)},
+                      {"within_gpu", errors_json(gpu.within_gpu)},
+                      {"left_gpu_out", errors_json(gpu.left_gpu_out)},
+                      {"left_gpu_out_parameters", parameters_json(family.family, gpu.left_out_parameters)}});
+    }
+    families.push_back({{"family", std::string(to_string(family.family))},
+                        {"kernels", family.kernels},
+                        {"parameters", parameters_json(family.family, report.fitted.parameters.of(family.family))},
+                        {"fitted_all_mean_abs_error", family.fitted_all_mean_abs},
+                        {"within_gpu_mean_abs_error", family.within_gpu_mean_abs},
+                        {"left_gpu_out_mean_abs_error", family.left_gpu_out_mean_abs},
+                        {"target_mean_abs_error", family.target_mean_abs},
+                        {"met", family.met()},
+                        {"gpus", gpus}});
+  }
+  return {{"data", report.fitted.data}, {"gpus", report.fitted.gpus}, {"families", families}};
+}
+
+}  // namespace vtsim::tools

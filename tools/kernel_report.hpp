@@ -1,0 +1,49 @@
+#pragma once
+// How well the kernel model predicts measured kernels: per family, the fit of every GPU, the fit of each GPU alone
+// and, the honest figure, each GPU predicted by the fit of the others (leave-one-GPU-out), against the targets of
+// docs/compute-model.md. `vtsim kernels --fit` and `vtsim validate` print it.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "calibrate/kernel_fit.hpp"
+#include "models/kernel_parameters.hpp"
+
+namespace vtsim::tools {
+
+/// One family's figures.
+struct FamilyReport {
+  KernelFamily family = KernelFamily::gemm;
+  int kernels = 0;
+  std::vector<calibrate::GpuFamilyErrors> gpus;
+  double fitted_all_mean_abs = 0;    ///< every GPU's fit, in sample, pooled over kernels
+  double within_gpu_mean_abs = 0;    ///< each GPU's own fit, in sample, pooled
+  double left_gpu_out_mean_abs = 0;  ///< each GPU by the others' fit, pooled; the figure the target is for
+  double target_mean_abs = 0;
+  bool met() const { return left_gpu_out_mean_abs <= target_mean_abs; }
+};
+
+/// The report of a fit to some measured kernels.
+struct KernelReport {
+  FittedKernelParameters fitted;  ///< the fit of every GPU
+  std::vector<FamilyReport> families;
+};
+
+/// The fit of every GPU of `kernels` (described as `data`), with the GPUs and kernels per family it saw.
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data);
+
+/// Fits `kernels` (described as `data`) and evaluates the fit three ways. Families without kernels are left out.
+KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data);
+
+/// Leave-one-GPU-out mean |error| target of a family (docs/compute-model.md, "Targets").
+double kernel_target_mean_abs(KernelFamily family);
+
+/// The report as text tables.
+void print_kernel_report(const KernelReport& report, std::ostream& out);
+/// The report as JSON.
+nlohmann::json kernel_report_json(const KernelReport& report);
+
+}  // namespace vtsim::tools

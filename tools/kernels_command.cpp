@@ -1,0 +1,225 @@
+// vtsim kernels FILE... [--gpu ID] [--precision fp32] [--format table|json|csv]: each operator's predicted time,
+// what binds it, the tiling and waves the model picks, and, where the row has a measured latency on the GPU
+// predicted, the error and per-family mean and worst.
+// vtsim kernels --fit FOLDER... [--write FILE] [--check]: fits the kernel model's constants to measured kernels and
+// reports them with their errors, in sample and leave-one-GPU-out (tools/kernel_report.hpp).
+
+#include "tools/kernels_command.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "calibrate/kernel_measurements.hpp"
+#include "models/atomic_file.hpp"
+#include "models/csv.hpp"
+#include "models/error.hpp"
+#include "models/input_file.hpp"
+#include "models/kernel_parameters.hpp"
+#include "tools/command.hpp"
+#include "tools/kernel_report.hpp"
+#include "tools/text_table.hpp"
+
+namespace vtsim::tools {
+namespace {
+
+// Relative difference above which a refit does not reproduce the committed constants (the fit is deterministic;
+// this leaves room for the last digits of another compiler's floating point).
+constexpr double kReproduceTolerance = 1e-4;
+
+std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request) {
+  std::vector<calibrate::MeasuredKernel> kernels;
+  for (const std::string& input : request.inputs) {
+    std::error_code error;
+    std::vector<calibrate::MeasuredKernel> more =
+        std::filesystem::is_directory(input, error)
+            ? calibrate::read_kernel_folder(input)
+            : calibrate::read_kernel_csv(read_input_file(input), input, request.gpu_id);
+    kernels.insert(kernels.end(), more.begin(), more.end());
+  }
+  return kernels;
+}
+
+std::string shape_text(const KernelShape& shape) {
+  const auto n = [](double value) { return format_number(value, 12); };
+  if (!is_matrix_product(shape.family)) return n(shape.elements) + " x " + n(shape.tensors);
+  return n(shape.batch) + " x " + n(shape.m) + " x " + n(shape.n) + " x " + n(shape.k);
+}
+
+std::string tiling_text(const KernelPrediction& prediction) {
+  if (prediction.tile_m == 0) return "-";
+  return std::to_string(prediction.tile_m) + "x" + std::to_string(prediction.tile_n) +
+         (prediction.split_k > 1 ? " split " + std::to_string(prediction.split_k) : "");
+}
+
+// Mean and worst |error| of one family's rows.
+struct FamilyErrors {
+  int rows = 0;
+  double sum_abs = 0;
+  double worst = 0;
+  int worst_line = 0;
+};
+
+int predict(const KernelsRequest& request, std::ostream& out) {
+  if (request.precision != "fp32") {
+    throw InputError("--precision " + request.precision +
+                     ": the kernel model has fitted constants for fp32 on the CUDA cores only (the measured data's "
+                     "path); tensor-core paths are not fitted yet (docs/compute-model.md)");
+  }
+  const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  const FittedKernelParameters& fitted = fitted_kernel_parameters();
+  std::map<std::string, KernelDevice> devices;
+  const auto device_of = [&](const std::string& id) -> const KernelDevice& {
+    auto found = devices.find(id);
+    if (found == devices.end()) {
+      const GpuSpec* gpu = find_gpu(id);
+      if (gpu == nullptr) throw InputError("--gpu " + id + ": unknown GPU (see `vtsim catalog gpus`)");
+      found = devices.emplace(id, fp32_device(*gpu)).first;
+    }
+    return found->second;
+  };
+  nlohmann::json rows = nlohmann::json::array();
+  TextTable table({"line", "op", "family", "shape", "GPU", "predicted us", "bound", "tiling", "waves", "util.",
+                   "measured us", "error"});
+  std::string csv = csv_line({"line", "op", "family", "shape", "gpu", "predicted_us", "bound", "tiling", "waves",
+                              "utilization", "measured_us", "error"});
+  std::map<KernelFamily, FamilyErrors> errors;
+  for (const calibrate::MeasuredKernel& kernel : kernels) {
+    const std::string gpu = request.gpu_id.empty() ? kernel.gpu_id : request.gpu_id;
+    const KernelPrediction p = predict_kernel(kernel.shape, device_of(gpu), fitted.parameters);
+    // A measured latency counts only on the GPU it was measured on.
+    const bool measured_here = kernel.latency_s && kernel.gpu_id == gpu;
+    const double error = measured_here ? p.time_s / *kernel.latency_s - 1.0 : 0.0;
+    if (measured_here) {
+      FamilyErrors& e = errors[kernel.shape.family];
+      ++e.rows;
+      e.sum_abs += std::abs(error);
+      if (std::abs(error) > std::abs(e.worst) || e.rows == 1) {
+        e.worst = error;
+        e.worst_line = kernel.line;
+      }
+    }
+    const std::string family(to_string(kernel.shape.family));
+    const std::vector<std::string> cells = {
+        std::to_string(kernel.line), kernel.op, family, shape_text(kernel.shape), gpu,
+        format_number(p.time_s * 1e6), std::string(to_string(p.bound)), tiling_text(p),
+        p.tile_m ? format_number(p.waves) : "-", p.tile_m ? format_number(p.utilization, 3) : "-",
+        measured_here ? format_number(*kernel.latency_s * 1e6) : "-",
+        measured_here ? format_number(100.0 * error, 3) + "%" : "-"};
+    table.add_row(cells);
+    csv += csv_line(cells);
+    nlohmann::json row = {{"line", kernel.line},          {"op", kernel.op},
+                          {"family", family},             {"gpu", gpu},
+                          {"predicted_us", p.time_s * 1e6}, {"math_us", p.math_s * 1e6},
+                          {"memory_us", p.memory_s * 1e6},  {"bound", std::string(to_string(p.bound))}};
+    if (p.tile_m) {
+      row["tile"] = {p.tile_m, p.tile_n};
+      row["split_k"] = p.split_k;
+      row["waves"] = p.waves;
+      row["utilization"] = p.utilization;
+    }
+    if (measured_here) {
+      row["measured_us"] = *kernel.latency_s * 1e6;
+      row["error"] = error;
+    }
+    rows.push_back(row);
+  }
+  nlohmann::json summary = nlohmann::json::object();
+  TextTable summary_table({"family", "measured rows", "mean |error|", "worst", "worst line"});
+  for (const auto& [family, e] : errors) {
+    const double mean = e.sum_abs / e.rows;
+    summary[std::string(to_string(family))] = {
+        {"rows", e.rows}, {"mean_abs_error", mean}, {"worst_error", e.worst}, {"worst_line", e.worst_line}};
+    summary_table.add_row({std::string(to_string(family)), std::to_string(e.rows), format_number(100 * mean, 3) + "%",
+                           format_number(100 * e.worst, 3) + "%", std::to_string(e.worst_line)});
+  }
+  if (request.format == "json") {
+    out << nlohmann::json{{"parameters", fitted.data}, {"kernels", rows}, {"errors", summary}}.dump(2) << '\n';
+  } else if (request.format == "csv") {
+    out << csv;
+  } else {
+    table.print(out);
+    if (!errors.empty()) {
+      out << '\n';
+      summary_table.print(out);
+    }
+    out << "\nconstants: fitted to " << fitted.data << '\n';
+  }
+  return 0;
+}
+
+// Whether `refit` is `committed` within kReproduceTolerance, value by value.
+bool reproduces(const FittedKernelParameters& refit, const FittedKernelParameters& committed, std::ostream& out) {
+  bool same = refit.gpus == committed.gpus && refit.kernels == committed.kernels;
+  const nlohmann::json a = to_json(refit)["families"];
+  const nlohmann::json b = to_json(committed)["families"];
+  for (const auto& [family, values] : a.items()) {
+    for (const auto& [key, value] : values.items()) {
+      const double x = value.get<double>();
+      const double y = b[family][key].get<double>();
+      if (std::abs(x - y) > kReproduceTolerance * std::max(std::abs(y), 1e-12)) {
+        out << "refit " << family << "." << key << " = " << x << ", committed " << y << '\n';
+        same = false;
+      }
+    }
+  }
+  return same;
+}
+
+int fit(const KernelsRequest& request, std::ostream& out) {
+  const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  std::string data;
+  for (const std::string& input : request.inputs) data += (data.empty() ? "" : ", ") + input;
+  if (request.check && request.write_file.empty()) {
+    // Only the fit of every GPU is compared: the per-GPU fits of the report are not needed for it.
+    const FittedKernelParameters refit = fit_every_gpu(kernels, data);
+    const bool same = reproduces(refit, fitted_kernel_parameters(), out);
+    out << (same ? "the refit reproduces" : "the refit DIFFERS from")
+        << " the committed constants (models/kernel_parameters.json)\n";
+    return same ? 0 : 1;
+  }
+  const KernelReport report = kernel_report(kernels, data);
+  if (request.format == "json") {
+    out << kernel_report_json(report).dump(2) << '\n';
+  } else {
+    print_kernel_report(report, out);
+  }
+  if (!request.write_file.empty()) {
+    write_file_atomically(request.write_file, to_json(report.fitted).dump(2) + "\n");
+  }
+  if (request.check) {
+    const bool same = reproduces(report.fitted, fitted_kernel_parameters(), out);
+    out << (same ? "the refit reproduces" : "the refit DIFFERS from")
+        << " the committed constants (models/kernel_parameters.json)\n";
+    return same ? 0 : 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int kernels_command(const KernelsRequest& request, std::ostream& out) {
+  return request.fit ? fit(request, out) : predict(request, out);
+}
+
+Command add_kernels_command(CLI::App& parent) {
+  auto request = std::make_shared<KernelsRequest>();
+  CLI::App* app = parent.add_subcommand(
+      "kernels", "Predict operators' times with the kernel model (CSV in NeuSight's columns), or fit its constants");
+  app->add_option("inputs", request->inputs, "CSV files (gzip or not) or folders of them")->required();
+  app->add_option("--gpu", request->gpu_id, "Predict on this catalog GPU (default: each row's Device)");
+  app->add_option("--precision", request->precision, "fp32 (the fitted path)");
+  app->add_option("--format", request->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
+  app->add_flag("--fit", request->fit, "Fit the constants to the inputs' measured kernels and report their errors");
+  app->add_option("--write", request->write_file, "With --fit: write the fitted constants to this JSON file");
+  app->add_flag("--check", request->check, "With --fit: exit 4 unless the refit reproduces the committed constants");
+  return {app, [request] {
+            if (kernels_command(*request, std::cout) != 0) {
+              throw CheckFailed("the refit does not reproduce models/kernel_parameters.json");
+            }
+          }};
+}
+
+}  // namespace vtsim::tools
