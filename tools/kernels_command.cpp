@@ -168,6 +168,14 @@ bool reproduces(const FittedKernelParameters& refit, const FittedKernelParameter
   return same;
 }
 
+// Compares `refit` with the committed constants and says so; 0 when it reproduces them, else 1.
+int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
+  const bool same = reproduces(refit, fitted_kernel_parameters(), out);
+  out << (same ? "the refit reproduces" : "the refit DIFFERS from")
+      << " the committed constants (models/kernel_parameters.json)\n";
+  return same ? 0 : 1;
+}
+
 int fit(const KernelsRequest& request, std::ostream& out) {
   const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
   std::string data;
@@ -175,10 +183,7 @@ int fit(const KernelsRequest& request, std::ostream& out) {
   if (request.check && request.write_file.empty()) {
     // Only the fit of every GPU is compared: the per-GPU fits of the report are not needed for it.
     const FittedKernelParameters refit = fit_every_gpu(kernels, data);
-    const bool same = reproduces(refit, fitted_kernel_parameters(), out);
-    out << (same ? "the refit reproduces" : "the refit DIFFERS from")
-        << " the committed constants (models/kernel_parameters.json)\n";
-    return same ? 0 : 1;
+    return check_reproduces(refit, out);
   }
   const KernelReport report = kernel_report(kernels, data);
   if (request.format == "json") {
@@ -190,10 +195,7 @@ int fit(const KernelsRequest& request, std::ostream& out) {
     write_file_atomically(request.write_file, to_json(report.fitted).dump(2) + "\n");
   }
   if (request.check) {
-    const bool same = reproduces(report.fitted, fitted_kernel_parameters(), out);
-    out << (same ? "the refit reproduces" : "the refit DIFFERS from")
-        << " the committed constants (models/kernel_parameters.json)\n";
-    return same ? 0 : 1;
+    return check_reproduces(report.fitted, out);
   }
   return 0;
 }
