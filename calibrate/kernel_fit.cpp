@@ -106,6 +106,7 @@ class FamilyProblem {
   Eigen::VectorXd weights_;
 };
 
+// The kernels on `gpu_id` (keep_it) or on every other GPU.
 std::vector<MeasuredKernel> on_gpus(const std::vector<MeasuredKernel>& kernels, const std::string& gpu_id,
                                     bool keep_it) {
   std::vector<MeasuredKernel> chosen;
@@ -164,15 +165,19 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
 
 std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
                                                   const KernelFamilyParameters& fitted_all) {
+  // The family's measured kernels, chosen once: each GPU's split below copies only these.
+  std::vector<MeasuredKernel> measured;
   std::set<std::string> gpus;
   for (const MeasuredKernel& kernel : kernels) {
-    if (kernel.shape.family == family && kernel.latency_s) gpus.insert(kernel.gpu_id);
+    if (kernel.shape.family != family || !kernel.latency_s) continue;
+    measured.push_back(kernel);
+    gpus.insert(kernel.gpu_id);
   }
   std::vector<GpuFamilyErrors> result;
   for (const GpuSpec& gpu : gpu_catalog()) {
     if (!gpus.count(gpu.id)) continue;
-    const std::vector<MeasuredKernel> mine = on_gpus(kernels, gpu.id, true);
-    const std::vector<MeasuredKernel> others = on_gpus(kernels, gpu.id, false);
+    const std::vector<MeasuredKernel> mine = on_gpus(measured, gpu.id, true);
+    const std::vector<MeasuredKernel> others = on_gpus(measured, gpu.id, false);
     GpuFamilyErrors errors;
     errors.gpu_id = gpu.id;
     KernelModelParameters model;

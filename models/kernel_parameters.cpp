@@ -11,20 +11,24 @@ constexpr double kSecondsPerMicrosecond = 1e-6;
 
 }  // namespace
 
+nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& p) {
+  nlohmann::json entry = {{"host_us", p.host_s / kSecondsPerMicrosecond},
+                          {"memory_efficiency", p.memory_efficiency},
+                          {"l2_speedup", p.l2_speedup}};
+  if (is_matrix_product(family)) {
+    entry["peak_efficiency"] = p.peak_efficiency;
+    entry["tile_knee"] = p.tile_knee;
+    entry["k_overhead"] = p.k_overhead;
+  }
+  return entry;
+}
+
 nlohmann::json to_json(const FittedKernelParameters& fitted) {
   nlohmann::json families = nlohmann::json::object();
   for (std::size_t i = 0; i < kernel_families().size(); ++i) {
     const KernelFamily family = kernel_families()[i];
-    const KernelFamilyParameters& p = fitted.parameters.of(family);
-    nlohmann::json entry = {{"host_us", p.host_s / kSecondsPerMicrosecond},
-                            {"memory_efficiency", p.memory_efficiency},
-                            {"l2_speedup", p.l2_speedup},
-                            {"kernels", i < fitted.kernels.size() ? fitted.kernels[i] : 0}};
-    if (is_matrix_product(family)) {
-      entry["peak_efficiency"] = p.peak_efficiency;
-      entry["tile_knee"] = p.tile_knee;
-      entry["k_overhead"] = p.k_overhead;
-    }
+    nlohmann::json entry = to_json(family, fitted.parameters.of(family));
+    entry["kernels"] = i < fitted.kernels.size() ? fitted.kernels[i] : 0;
     families[std::string(to_string(family))] = entry;
   }
   return {{"data", fitted.data}, {"gpus", fitted.gpus}, {"families", families}};

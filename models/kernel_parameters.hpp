@@ -23,6 +23,9 @@ struct FittedKernelParameters {
 /// The committed fit (models/kernel_parameters.json), parsed once.
 const FittedKernelParameters& fitted_kernel_parameters();
 
+/// One family's constants as JSON (host_us and the ratios; the tile constants only for matrix products).
+nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& parameters);
+
 /// The JSON form models/kernel_parameters.json has.
 nlohmann::json to_json(const FittedKernelParameters& fitted);
 
