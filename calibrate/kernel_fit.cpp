@@ -36,7 +36,7 @@ class FamilyProblem {
       if (kernel.shape.family != family || !kernel.latency_s) continue;
       const GpuSpec* gpu = find_gpu(kernel.gpu_id);
       assert(gpu != nullptr);
-      prepared_.push_back(prepare_kernel(kernel.shape, fp32_device(*gpu)));
+      prepared_.push_back(prepare_kernel(kernel.shape, kernel_device(*gpu)));
       measured_s_.push_back(*kernel.latency_s);
     }
     weights_ = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(prepared_.size()));
@@ -142,7 +142,7 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
     if (kernel.shape.family != family || !kernel.latency_s) continue;
     const GpuSpec* gpu = find_gpu(kernel.gpu_id);
     assert(gpu != nullptr);
-    errors.push_back(predict_kernel(kernel.shape, fp32_device(*gpu), parameters).time_s / *kernel.latency_s - 1.0);
+    errors.push_back(predict_kernel(kernel.shape, kernel_device(*gpu), parameters).time_s / *kernel.latency_s - 1.0);
   }
   KernelErrors summary;
   summary.kernels = static_cast<int>(errors.size());

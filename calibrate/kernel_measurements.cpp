@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <utility>
 
 #include "calibrate/gpu_name_match.hpp"
 #include "models/chakra_trace.hpp"
@@ -125,6 +126,7 @@ KernelShape shape_of(const OperatorKind& kind, const Row& row) {
       shape.n = dimension("K");
       return shape;
     case KernelFamily::batched_gemm:
+    case KernelFamily::tensor_gemm:  // no NeuSight operator is one; kept with the products it shares columns with
       shape.batch = dimension("B");
       shape.m = dimension("M");
       shape.k = dimension("N");
@@ -152,6 +154,67 @@ KernelShape shape_of(const OperatorKind& kind, const Row& row) {
   return shape;
 }
 
+// DeepBench's results: the GPU its file is named for (data/kernels/README.md, from each machine's specs file).
+std::string deepbench_gpu(const std::string& file) {
+  const std::string name = std::filesystem::path(file).filename().string();
+  for (const auto& [prefix, id] : {std::pair{"v100-", "v100-sxm2-16gb"},  // v100-specs.csv: NVIDIA DGX-1
+                                   std::pair{"t4-", "t4"},
+                                   std::pair{"p100-", "p100-pcie-16gb"}}) {  // p100-specs.csv: an X99 workstation
+    if (name.rfind(prefix, 0) == 0) return id;
+  }
+  return "";
+}
+
+// The GEMMs of a DeepBench results file (`Dense Matrix Multiplication` section: M, N, K, transposes, time in ms;
+// C = A (M x K) x B (K x N)), in the family its `Precision` row names. The file's other sections (convolutions,
+// recurrent layers, all-reduce) are not read.
+std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<std::string>>& records,
+                                                 const std::string& file, const std::string& gpu_id) {
+  const std::string precision = records.front().size() > 1 ? trimmed(records.front()[1]) : "";
+  KernelShape base;
+  if (precision == "Float") {
+    base.family = KernelFamily::gemm;
+  } else if (precision == "16 bit inputs, 16 bit multiplication, 32 bit addition") {
+    base.family = KernelFamily::tensor_gemm;  // tensor cores, fp32 accumulate ("mixed math")
+    base.element_bytes = 2;
+  } else if (precision == "16 bit inputs, 32 bit multiplication, 32 bit addition") {
+    base.family = KernelFamily::gemm;  // fp32 arithmetic on 16-bit storage
+    base.element_bytes = 2;
+  } else {
+    throw InputError(file + ":1: DeepBench precision '" + precision + "' is none vtsim reads");
+  }
+  const std::string gpu = gpu_id.empty() ? deepbench_gpu(file) : gpu_id;
+  if (gpu.empty()) throw InputError(file + ": a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  std::vector<MeasuredKernel> kernels;
+  bool in_gemms = false;
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const std::vector<std::string>& fields = records[r];
+    const std::string section = fields.empty() ? "" : trimmed(fields.front());
+    if (!section.empty()) {
+      in_gemms = section == "Dense Matrix Multiplication";
+      continue;
+    }
+    const bool blank = std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trimmed(f).empty(); });
+    if (!in_gemms || blank) continue;
+    const int line = static_cast<int>(r) + 1;
+    // The section's columns by position: source, M, N, K, A transpose, B transpose, -, time (ms).
+    const std::map<std::string, std::size_t> columns = {{"M", 2}, {"N", 3}, {"K", 4}, {"Time (msec)", 8}};
+    const Row row(fields, columns, file + ":" + std::to_string(line));
+    MeasuredKernel kernel;
+    kernel.op = "gemm";
+    kernel.line = line;
+    kernel.gpu_id = gpu;
+    kernel.shape = base;
+    kernel.shape.m = row.number("M", Expected::dimension);
+    kernel.shape.n = row.number("N", Expected::dimension);
+    kernel.shape.k = row.number("K", Expected::dimension);
+    kernel.latency_s = row.number("Time (msec)", Expected::positive) * 1e-3;
+    kernels.push_back(std::move(kernel));
+  }
+  if (kernels.empty()) throw InputError(file + ": no Dense Matrix Multiplication rows");
+  return kernels;
+}
+
 }  // namespace
 
 std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
@@ -159,6 +222,9 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
   const std::string inflated = gunzip_if_compressed(text, file);
   const std::vector<std::vector<std::string>> records = parse_csv(inflated, file);
   if (records.empty()) throw InputError(file + ": empty: expected a header line naming OPName and the dimensions");
+  if (!records.front().empty() && trimmed(records.front().front()) == "Precision") {
+    return read_deepbench_gemms(records, file, gpu_id);
+  }
   std::map<std::string, std::size_t> columns;
   const std::vector<std::string> known = known_columns();
   for (std::size_t i = 0; i < records.front().size(); ++i) {
@@ -225,6 +291,18 @@ std::vector<MeasuredKernel> read_kernel_folder(const std::string& folder) {
   std::vector<MeasuredKernel> kernels;
   for (const std::string& file : files) {
     std::vector<MeasuredKernel> more = read_kernel_csv(read_input_file(file), file);
+    kernels.insert(kernels.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
+  return kernels;
+}
+
+std::vector<MeasuredKernel> read_kernel_paths(const std::vector<std::string>& paths, const std::string& gpu_id) {
+  std::vector<MeasuredKernel> kernels;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    std::vector<MeasuredKernel> more = std::filesystem::is_directory(path, error)
+                                           ? read_kernel_folder(path)
+                                           : read_kernel_csv(read_input_file(path), path, gpu_id);
     kernels.insert(kernels.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
   return kernels;

@@ -13,6 +13,11 @@
 //   softmax, ln       B, H: softmax or layer norm over H, B rows
 // Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past; any other
 // column is an error. Bad input throws one InputError naming the file, the line and the column.
+//
+// Baidu DeepBench's results files (their first line is `Precision,...`) are read too: the GEMMs of their `Dense
+// Matrix Multiplication` section (M, N, K, time in ms), on the tensor cores when the precision is "16 bit inputs, 16
+// bit multiplication, 32 bit addition" (tensor_gemm), else on the CUDA cores (gemm). Their GPU is the one the file is
+// named for (v100-, t4-, p100-) unless one is given.
 
 #include <optional>
 #include <string>
@@ -41,5 +46,8 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
 /// Reads every `*.csv` and `*.csv.gz` file under `folder` (recursively, in name order). Throws InputError when the
 /// folder holds none.
 std::vector<MeasuredKernel> read_kernel_folder(const std::string& folder);
+
+/// Reads each of `paths`, a file (read_kernel_csv with `gpu_id`) or a folder (read_kernel_folder), in order.
+std::vector<MeasuredKernel> read_kernel_paths(const std::vector<std::string>& paths, const std::string& gpu_id = "");
 
 }  // namespace vtsim::calibrate

@@ -47,7 +47,8 @@ double memory_rate_Bps(double bytes, const KernelDevice& device, const KernelFam
 const std::vector<KernelFamily>& kernel_families() {
   static const std::vector<KernelFamily> families = {KernelFamily::gemm,        KernelFamily::batched_gemm,
                                                      KernelFamily::convolution, KernelFamily::elementwise,
-                                                     KernelFamily::softmax,     KernelFamily::layer_norm};
+                                                     KernelFamily::softmax,     KernelFamily::layer_norm,
+                                                     KernelFamily::tensor_gemm};
   return families;
 }
 
@@ -59,12 +60,14 @@ std::string_view to_string(KernelFamily family) {
     case KernelFamily::elementwise: return "elementwise";
     case KernelFamily::softmax: return "softmax";
     case KernelFamily::layer_norm: return "layer_norm";
+    case KernelFamily::tensor_gemm: return "tensor_gemm";
   }
   return "?";
 }
 
 bool is_matrix_product(KernelFamily family) {
-  return family == KernelFamily::gemm || family == KernelFamily::batched_gemm || family == KernelFamily::convolution;
+  return family == KernelFamily::gemm || family == KernelFamily::batched_gemm || family == KernelFamily::convolution ||
+         family == KernelFamily::tensor_gemm;
 }
 
 std::string_view to_string(KernelBound bound) {
@@ -79,7 +82,7 @@ std::string_view to_string(KernelBound bound) {
 double KernelShape::flop() const { return is_matrix_product(family) ? 2.0 * batch * m * n * k : 0.0; }
 
 double KernelShape::bytes() const {
-  if (family == KernelFamily::gemm || family == KernelFamily::batched_gemm) {
+  if (family != KernelFamily::convolution && is_matrix_product(family)) {
     return batch * (m * k + k * n + m * n) * element_bytes;
   }
   return tensors * elements * element_bytes;
@@ -109,13 +112,20 @@ KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) {
   return families.at(static_cast<std::size_t>(family));
 }
 
-KernelDevice fp32_device(const GpuSpec& gpu) {
+KernelDevice kernel_device(const GpuSpec& gpu) {
   assert(gpu.sm_count > 0);
-  return {gpu.id, gpu.fp32_flops, gpu.sm_count, gpu.memory_bandwidth_Bps, gpu.l2_bytes};
+  // Tensor cores came with Volta: the P100's fp16 peak is half2 on the CUDA cores, and the P4 has none fast.
+  const bool tensor_cores = gpu.architecture != "Pascal";
+  return {gpu.id, gpu.fp32_flops, tensor_cores ? gpu.fp16_flops.value_or(0.0) : 0.0, gpu.sm_count,
+          gpu.memory_bandwidth_Bps, gpu.l2_bytes};
+}
+
+double family_peak_flops(KernelFamily family, const KernelDevice& device) {
+  return family == KernelFamily::tensor_gemm ? device.tensor16_flops : device.peak_flops;
 }
 
 PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device) {
-  assert(device.peak_flops > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
+  assert(family_peak_flops(shape.family, device) > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
   PreparedKernel kernel{shape, device, {}};
   if (is_matrix_product(shape.family)) {
     assert(shape.batch >= 1 && shape.m >= 1 && shape.n >= 1 && shape.k >= 1);
@@ -132,7 +142,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
   KernelPrediction prediction;
   prediction.memory_s = bytes / memory_rate_Bps(bytes, device, family);
   if (!kernel.tilings.empty()) {
-    const double per_sm_flops = device.peak_flops / device.sm_count;
+    const double per_sm_flops = family_peak_flops(shape.family, device) / device.sm_count;
     prediction.math_s = std::numeric_limits<double>::infinity();
     for (const Tiling& tiling : kernel.tilings) {
       const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
@@ -156,7 +166,9 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
   } else {
     prediction.bound = prediction.math_s >= prediction.memory_s ? KernelBound::math : KernelBound::memory;
   }
-  if (is_matrix_product(shape.family)) prediction.utilization = shape.flop() / (prediction.time_s * device.peak_flops);
+  if (is_matrix_product(shape.family)) {
+    prediction.utilization = shape.flop() / (prediction.time_s * family_peak_flops(shape.family, device));
+  }
   return prediction;
 }
 

@@ -27,12 +27,13 @@
 
 namespace vtsim {
 
-/// The kinds of kernel the model times, each with its own constants.
-enum class KernelFamily { gemm, batched_gemm, convolution, elementwise, softmax, layer_norm };
+/// The kinds of kernel the model times, each with its own constants. gemm, batched_gemm and convolution run fp32 on
+/// the CUDA cores; tensor_gemm multiplies 16-bit inputs on the tensor cores and accumulates in fp32.
+enum class KernelFamily { gemm, batched_gemm, convolution, elementwise, softmax, layer_norm, tensor_gemm };
 
 /// Every family, in a fixed order.
 const std::vector<KernelFamily>& kernel_families();
-/// "gemm", "batched_gemm", "convolution", "elementwise", "softmax", "layer_norm".
+/// "gemm", "batched_gemm", "convolution", "elementwise", "softmax", "layer_norm", "tensor_gemm".
 std::string_view to_string(KernelFamily family);
 /// Whether the family is a matrix product (tiles and waves) rather than a memory-bound pass.
 bool is_matrix_product(KernelFamily family);
@@ -76,24 +77,30 @@ struct KernelFamilyParameters {
 
 /// The parameters of every family.
 struct KernelModelParameters {
-  std::vector<KernelFamilyParameters> families = std::vector<KernelFamilyParameters>(6);
+  std::vector<KernelFamilyParameters> families = std::vector<KernelFamilyParameters>(7);
 
   /// The parameters of `family`.
   const KernelFamilyParameters& of(KernelFamily family) const;
   KernelFamilyParameters& of(KernelFamily family);
 };
 
-/// What a GPU offers a kernel, from its datasheet: fp32 CUDA-core peak (the measured data's path), SMs, bandwidth, L2.
+/// What a GPU offers a kernel, from its datasheet: its fp32 CUDA-core and 16-bit tensor-core peaks, SMs, bandwidth,
+/// L2.
 struct KernelDevice {
   std::string gpu_id;
-  double peak_flops = 0;  ///< dense peak of the path the kernel takes, flop/s
+  double peak_flops = 0;  ///< dense fp32 peak on the CUDA cores, flop/s
+  double tensor16_flops = 0;  ///< dense 16-bit tensor-core peak with fp32 accumulate, flop/s; 0 where none
   int sm_count = 0;
   double memory_bandwidth_Bps = 0;
   double l2_bytes = 0;
 };
 
-/// `gpu`'s fp32 CUDA-core path. REQUIRES: gpu.sm_count > 0.
-KernelDevice fp32_device(const GpuSpec& gpu);
+/// `gpu` as its datasheet describes it (tensor16_flops: its fp16 tensor-core peak; 0 before Volta, whose fp16 runs
+/// on the CUDA cores). REQUIRES: gpu.sm_count > 0.
+KernelDevice kernel_device(const GpuSpec& gpu);
+
+/// The peak `family` runs at on `device`: the tensor-core peak for tensor_gemm, else the fp32 one.
+double family_peak_flops(KernelFamily family, const KernelDevice& device);
 
 /// What binds a kernel.
 enum class KernelBound { math, memory, host };

@@ -26,10 +26,14 @@ nlohmann::json errors_json(const calibrate::KernelErrors& errors) {
 
 double kernel_target_mean_abs(KernelFamily family) { return is_matrix_product(family) ? 0.12 : 0.15; }
 
-FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data) {
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
+                                     const std::vector<std::string>& paths) {
   FittedKernelParameters fitted;
   fitted.parameters = calibrate::fit_kernel_model(kernels);
-  fitted.data = data;
+  for (const std::string& path : paths) {
+    if (!fitted.data.empty()) fitted.data += ", ";
+    fitted.data += path;
+  }
   std::set<std::string> gpus;
   for (const calibrate::MeasuredKernel& kernel : kernels) {
     if (kernel.latency_s) gpus.insert(kernel.gpu_id);
@@ -46,9 +50,10 @@ FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel
   return fitted;
 }
 
-KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data) {
+KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                           const std::vector<std::string>& paths) {
   KernelReport report;
-  report.fitted = fit_every_gpu(kernels, data);
+  report.fitted = fit_every_gpu(kernels, paths);
   for (std::size_t i = 0; i < kernel_families().size(); ++i) {
     const KernelFamily family = kernel_families()[i];
     const int count = report.fitted.kernels[i];

@@ -32,11 +32,13 @@ struct KernelReport {
   std::vector<FamilyReport> families;
 };
 
-/// The fit of every GPU of `kernels` (described as `data`), with the GPUs and kernels per family it saw.
-FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data);
+/// The fit of every GPU of `kernels`, read from `paths`, with the GPUs and kernels per family it saw.
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
+                                     const std::vector<std::string>& paths);
 
-/// Fits `kernels` (described as `data`) and evaluates the fit three ways. Families without kernels are left out.
-KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels, const std::string& data);
+/// Fits `kernels`, read from `paths`, and evaluates the fit three ways. Families without kernels are left out.
+KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                           const std::vector<std::string>& paths);
 
 /// Leave-one-GPU-out mean |error| target of a family (docs/compute-model.md, "Targets").
 double kernel_target_mean_abs(KernelFamily family);

@@ -7,7 +7,6 @@
 #include "tools/kernels_command.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,7 +15,6 @@
 #include "models/atomic_file.hpp"
 #include "models/csv.hpp"
 #include "models/error.hpp"
-#include "models/input_file.hpp"
 #include "models/kernel_parameters.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
@@ -29,15 +27,29 @@ namespace {
 // this leaves room for the last digits of another compiler's floating point).
 constexpr double kReproduceTolerance = 1e-4;
 
+// The kernels of the request's inputs, on the path its precision takes: fp16 and bf16 run the matrix products on
+// the tensor cores (tensor_gemm) and move 2-byte values; the memory-bound passes keep their constants (bandwidth does
+// not depend on the type), their bytes halve.
 std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request) {
-  std::vector<calibrate::MeasuredKernel> kernels;
-  for (const std::string& input : request.inputs) {
-    std::error_code error;
-    std::vector<calibrate::MeasuredKernel> more =
-        std::filesystem::is_directory(input, error)
-            ? calibrate::read_kernel_folder(input)
-            : calibrate::read_kernel_csv(read_input_file(input), input, request.gpu_id);
-    kernels.insert(kernels.end(), more.begin(), more.end());
+  std::vector<calibrate::MeasuredKernel> kernels = calibrate::read_kernel_paths(request.inputs, request.gpu_id);
+  if (request.precision == "fp32") return kernels;
+  if (request.precision != "fp16" && request.precision != "bf16") {
+    throw InputError("--precision " + request.precision +
+                     ": the kernel model has fitted constants for fp32 (CUDA cores) and fp16/bf16 (tensor cores) only "
+                     "(docs/compute-model.md)");
+  }
+  for (calibrate::MeasuredKernel& kernel : kernels) {
+    KernelShape& shape = kernel.shape;
+    if (shape.family == KernelFamily::tensor_gemm) continue;  // measured on the tensor cores already
+    if (shape.family == KernelFamily::convolution) {
+      throw InputError("line " + std::to_string(kernel.line) + " (conv): --precision " + request.precision +
+                       ": no fitted constants for convolutions on the tensor cores yet (docs/compute-model.md)");
+    }
+    if (shape.family == KernelFamily::gemm || shape.family == KernelFamily::batched_gemm) {
+      shape.family = KernelFamily::tensor_gemm;
+    }
+    shape.element_bytes = 2;
+    kernel.latency_s.reset();  // measured on another path
   }
   return kernels;
 }
@@ -63,11 +75,6 @@ struct FamilyErrors {
 };
 
 int predict(const KernelsRequest& request, std::ostream& out) {
-  if (request.precision != "fp32") {
-    throw InputError("--precision " + request.precision +
-                     ": the kernel model has fitted constants for fp32 on the CUDA cores only (the measured data's "
-                     "path); tensor-core paths are not fitted yet (docs/compute-model.md)");
-  }
   const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
   const FittedKernelParameters& fitted = fitted_kernel_parameters();
   std::map<std::string, KernelDevice> devices;
@@ -76,7 +83,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     if (found == devices.end()) {
       const GpuSpec* gpu = find_gpu(id);
       if (gpu == nullptr) throw InputError("--gpu " + id + ": unknown GPU (see `vtsim catalog gpus`)");
-      found = devices.emplace(id, fp32_device(*gpu)).first;
+      found = devices.emplace(id, kernel_device(*gpu)).first;
     }
     return found->second;
   };
@@ -178,14 +185,12 @@ int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
 
 int fit(const KernelsRequest& request, std::ostream& out) {
   const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
-  std::string data;
-  for (const std::string& input : request.inputs) data += (data.empty() ? "" : ", ") + input;
   if (request.check && request.write_file.empty()) {
     // Only the fit of every GPU is compared: the per-GPU fits of the report are not needed for it.
-    const FittedKernelParameters refit = fit_every_gpu(kernels, data);
+    const FittedKernelParameters refit = fit_every_gpu(kernels, request.inputs);
     return check_reproduces(refit, out);
   }
-  const KernelReport report = kernel_report(kernels, data);
+  const KernelReport report = kernel_report(kernels, request.inputs);
   if (request.format == "json") {
     out << kernel_report_json(report).dump(2) << '\n';
   } else {
@@ -212,7 +217,8 @@ Command add_kernels_command(CLI::App& parent) {
       "kernels", "Predict operators' times with the kernel model (CSV in NeuSight's columns), or fit its constants");
   app->add_option("inputs", request->inputs, "CSV files (gzip or not) or folders of them")->required();
   app->add_option("--gpu", request->gpu_id, "Predict on this catalog GPU (default: each row's Device)");
-  app->add_option("--precision", request->precision, "fp32 (the fitted path)");
+  app->add_option("--precision", request->precision, "fp32 (CUDA cores; default), fp16 or bf16 (tensor cores)")
+      ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
   app->add_option("--format", request->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
   app->add_flag("--fit", request->fit, "Fit the constants to the inputs' measured kernels and report their errors");
   app->add_option("--write", request->write_file, "With --fit: write the fitted constants to this JSON file");

@@ -93,8 +93,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   // Kernels: the kernel model fitted to measured kernels, each GPU predicted by the fit of the others.
   std::optional<KernelReport> kernels;
   bool kernels_within_record = true;
-  if (!table.kernel_data_folder.empty()) {
-    kernels = kernel_report(calibrate::read_kernel_folder(table.kernel_data_folder), table.kernel_data_folder);
+  if (!table.kernel_data.empty()) {
+    kernels = kernel_report(calibrate::read_kernel_paths(table.kernel_data), table.kernel_data);
     for (const FamilyReport& family : kernels->families) {
       const double recorded = table.recorded_kernel_left_gpu_out_mean_abs_error.at(std::string(to_string(family.family)));
       kernels_within_record = kernels_within_record && family.left_gpu_out_mean_abs <= recorded;

@@ -25,9 +25,9 @@ struct ValidationTable {
   double recorded_mean_abs_error = 0;  ///< the figure --check holds the validation rows' mean |error| to
   double recorded_leave_one_out_mean_abs_error = 0;  ///< the same for the fitting rows' leave-one-out mean |error|
   std::string record_note;             ///< why the record is what it is (raise it only with a reason)
-  /// Measured kernels the kernel model is fitted to and checked on (resolved against the table's folder); "" when
-  /// the table has none.
-  std::string kernel_data_folder;
+  /// Measured kernels (files or folders, resolved against the table's folder) the kernel model is fitted to and
+  /// checked on; empty when the table has none.
+  std::vector<std::string> kernel_data;
   /// Per kernel family (models/kernel_model.hpp's names): the leave-one-GPU-out mean |error| --check holds it to.
   std::map<std::string, double> recorded_kernel_left_gpu_out_mean_abs_error;
   std::string kernel_record_note;  ///< why that record is what it is

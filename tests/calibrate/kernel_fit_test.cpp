@@ -23,7 +23,7 @@ KernelFamilyParameters truth() {
 std::vector<MeasuredKernel> generated(KernelFamily family, const std::string& gpu) {
   KernelModelParameters model;
   model.of(family) = truth();
-  const KernelDevice device = fp32_device(*find_gpu(gpu));
+  const KernelDevice device = kernel_device(*find_gpu(gpu));
   std::vector<MeasuredKernel> kernels;
   for (double m : {16.0, 100.0, 512.0, 3000.0, 8192.0}) {
     for (double n : {8.0, 256.0, 1000.0, 4096.0}) {

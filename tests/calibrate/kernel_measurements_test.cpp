@@ -73,5 +73,33 @@ TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
             "ops.csv:2: the 7-wide kernel does not fit the padded input");
 }
 
+TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
+  // DeepBench's layout: a Precision row, then sections; C = A (M x K) B (K x N), the time in ms in the 9th column.
+  const std::string mixed =
+      "Precision,\"16 bit inputs, 16 bit multiplication, 32 bit addition\",,,,,,,,\n"
+      "Dense Matrix Multiplication,,M,N,K,A Transpose,B Transpose,,Time (msec),TERAFLOPS\n"
+      ",DeepSpeech,1760,16,1760,N,N,,0.02,4.95\n"
+      ",DeepSpeech,1760,32,1760,N,N,,0.021,9.44\n"
+      "Convolution,,,,,,,,,\n"
+      ",,W,H,C,N,K,S,R,pad_w\n"
+      ",DeepSpeech,700,161,1,4,32,20,5,0\n";
+  const std::vector<MeasuredKernel> kernels = read_kernel_csv(mixed, "data/v100-results-fp16.csv");
+  ASSERT_EQ(kernels.size(), 2u);  // the convolutions are not read
+  EXPECT_EQ(kernels[0].shape.family, KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.element_bytes, 2);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.m, 1760);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.n, 16);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.k, 1760);
+  EXPECT_DOUBLE_EQ(*kernels[1].latency_s, 0.021e-3);
+  EXPECT_EQ(kernels[1].line, 4);
+  EXPECT_EQ(kernels[0].gpu_id, "v100-sxm2-16gb");  // named for the V100 of DeepBench's DGX-1
+  const std::string fp32 = "Precision,Float\nDense Matrix Multiplication,,M,N,K,A,B,,ms\n,x,8,8,8,N,N,,0.01\n";
+  EXPECT_EQ(read_kernel_csv(fp32, "t4-results-fp32.csv").front().shape.family, KernelFamily::gemm);
+  EXPECT_EQ(error_of(fp32), "ops.csv: a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  EXPECT_EQ(error_of("Precision,Float\nDense Matrix Multiplication\n,x,8,8,8,N,N,,fast\n", "t4"),
+            "ops.csv:3: column Time (msec): expected a number > 0, got 'fast'");
+  EXPECT_EQ(error_of("Precision,Double\n", "t4"), "ops.csv:1: DeepBench precision 'Double' is none vtsim reads");
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate

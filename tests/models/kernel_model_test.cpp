@@ -9,8 +9,9 @@
 namespace vtsim {
 namespace {
 
-// A made-up device with round numbers: 4 SMs, 1 Tflop/s, 100 GB/s, 1 MiB of L2.
-KernelDevice round_device() { return {"test", 1e12, 4, 100e9, 1024.0 * 1024.0}; }
+// A made-up device with round numbers: 4 SMs, 1 Tflop/s on the CUDA cores and 8 on the tensor cores, 100 GB/s, 1 MiB
+// of L2.
+KernelDevice round_device() { return {"test", 1e12, 8e12, 4, 100e9, 1024.0 * 1024.0}; }
 
 // Parameters that leave only the tiles: no host cost, no K overhead, full efficiency from the 128 x 128 tile's
 // intensity (64) up, so a smaller tile reaches its intensity / 64 of the peak.
@@ -114,11 +115,26 @@ TEST(KernelModel, ConvolutionIsItsImplicitGemm) {
 TEST(KernelModel, DeviceComesFromTheDatasheet) {
   const GpuSpec* a100 = find_gpu("a100-40gb-pcie");
   ASSERT_NE(a100, nullptr);
-  const KernelDevice device = fp32_device(*a100);
+  const KernelDevice device = kernel_device(*a100);
   EXPECT_DOUBLE_EQ(device.peak_flops, 19.5e12);  // A100 datasheet
   EXPECT_EQ(device.sm_count, 108);
   EXPECT_DOUBLE_EQ(device.memory_bandwidth_Bps, 1555e9);
   EXPECT_DOUBLE_EQ(device.l2_bytes, 40.0 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(device.tensor16_flops, 312e12);  // A100 datasheet, dense FP16 tensor
+  // Pascal has no tensor cores: the P100's fp16 peak is half2 on the CUDA cores, not a tensor_gemm path.
+  EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("p100-pcie-16gb")).tensor16_flops, 0.0);
+}
+
+TEST(KernelModel, TensorGemmRunsAtTheTensorPeakOnHalfTheBytes) {
+  // The first test's 512 x 512 x 1024 product on the tensor cores: 8x the rate, and 2-byte operands.
+  KernelShape shape = gemm(512, 512, 1024);
+  shape.family = KernelFamily::tensor_gemm;
+  shape.element_bytes = 2;
+  const KernelPrediction p = predict_kernel(shape, round_device(), tiles_only());
+  EXPECT_NEAR(p.math_s, 2.0 * 512 * 512 * 1024 / 8e12, 1e-15);
+  EXPECT_NEAR(p.memory_s, 2.0 * (512.0 * 1024 * 2 + 512.0 * 512) / 100e9, 1e-15);
+  EXPECT_EQ(p.bound, KernelBound::math);  // 67 us of math against 26 us of traffic
+  EXPECT_NEAR(p.utilization, 1.0, 1e-12);
 }
 
 }  // namespace
