@@ -11,6 +11,7 @@
 #include <set>
 
 #include "models/gpu_catalog.hpp"
+#include "models/kernel_parameters.hpp"
 #include "models/least_squares.hpp"
 #include "models/number_text.hpp"
 #include "models/vm_cpu.hpp"
@@ -122,16 +123,46 @@ const std::vector<std::string>& architectures_by_generation() {
   return order;
 }
 
-// A fitted efficiency and the key it was fitted for.
+// A fitted efficiency and the key it was fitted for; or one the kernel model derives (kernel_derived).
 struct FoundEfficiency {
   double value;
   EfficiencyKey fitted_for;
+  bool kernel_derived = false;
 };
 
-// The nearest generation's fitted efficiency of `kind` on `path` (the newer on a tie: its libraries are closer to what
-// the GPU runs today); without any, the other kind's, within `kind`'s cap.
+// The intensity (flop per loaded value, tm x tn / (tm + tn)) of the 128 x 128 tile this model's waves count.
+constexpr double kModelTileIntensity = 128.0 * 128.0 / (128.0 + 128.0);
+
+// The kernel-model family that times `kind` on `path`, where its constants were fitted to measured kernels: fp32
+// GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on the tensor cores (models/kernel_parameters.json).
+std::optional<KernelFamily> kernel_family_for(PrecisionPath path, KernelKind kind) {
+  if (path == PrecisionPath::fp32) return kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
+  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm) return KernelFamily::tensor_gemm;
+  return std::nullopt;
+}
+
+// What the kernel model says a full wave of 128 x 128 tiles of `kind` on `path` reaches, on any GPU: its fitted peak
+// efficiency at that tile's intensity. The GPU's own numbers enter through its datasheet peak and SMs.
+std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& architecture, PrecisionPath path,
+                                                         KernelKind kind) {
+  const std::optional<KernelFamily> family = kernel_family_for(path, kind);
+  if (!family) return std::nullopt;
+  const KernelFamilyParameters& p = fitted_kernel_parameters().parameters.of(*family);
+  const double value = std::min(efficiency_cap(kind), p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
+  return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true};
+}
+
+// The efficiency of `kind` on `path` for `architecture`: fitted to its own rows where it has them; else derived by the
+// kernel model where that has constants for the path; else the nearest generation's fitted efficiency (the newer on
+// a tie: its libraries are closer to what the GPU runs today), and without any, the other kind's, within `kind`'s
+// cap.
 std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& architecture,
                                               PrecisionPath path, KernelKind kind) {
+  const auto own = fit.efficiency.find(EfficiencyKey{architecture, path, kind});
+  if (own != fit.efficiency.end()) {
+    return FoundEfficiency{std::min(own->second, efficiency_cap(kind)), own->first};
+  }
+  if (auto derived = kernel_derived_efficiency(architecture, path, kind)) return derived;
   const auto& order = architectures_by_generation();
   const auto position = std::find(order.begin(), order.end(), architecture) - order.begin();
   for (KernelKind candidate : {kind, kind == KernelKind::gemm ? KernelKind::convolution : KernelKind::gemm}) {
@@ -247,7 +278,12 @@ void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& want
   std::string gpus;
   for (const std::string& id : row_gpus) gpus += (gpus.empty() ? "" : ", ") + id;
   std::string note = describe(wanted) + " efficiency " + format_number(found.value);
-  if (found.fitted_for != wanted) {
+  if (found.kernel_derived) {
+    const std::string kernel_gpus = fitted_kernel_parameters().gpu_list(*kernel_family_for(wanted.path, wanted.kind));
+    resolved.sources.push_back(note + ": derived by the kernel model (no " + describe(wanted) +
+                               " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
+                               kernel_gpus + ", at " + gpu.id + "'s datasheet peak");
+  } else if (found.fitted_for != wanted) {
     resolved.uncalibrated.push_back(note + ": transferred (no " + describe(wanted) + " rows; fitted for " +
                                     describe(found.fitted_for) + " on " + gpus + ")");
   } else if (!row_gpus.count(gpu.id)) {

@@ -29,9 +29,10 @@ nlohmann::json to_json(const FittedKernelParameters& fitted) {
     const KernelFamily family = kernel_families()[i];
     nlohmann::json entry = to_json(family, fitted.parameters.of(family));
     entry["kernels"] = i < fitted.kernels.size() ? fitted.kernels[i] : 0;
+    entry["gpus"] = i < fitted.gpus.size() ? fitted.gpus[i] : std::vector<std::string>{};
     families[std::string(to_string(family))] = entry;
   }
-  return {{"data", fitted.data}, {"gpus", fitted.gpus}, {"families", families}};
+  return {{"data", fitted.data}, {"families", families}};
 }
 
 FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& text, const std::string& file) {
@@ -39,7 +40,6 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
   JsonObject root = JsonValue(json, file, "").as_object();
   FittedKernelParameters fitted;
   fitted.data = root.require("data").as_string();
-  for (const JsonValue& gpu : root.require("gpus").as_array(1)) fitted.gpus.push_back(gpu.as_string());
   JsonObject families = root.require("families").as_object();
   for (KernelFamily family : kernel_families()) {
     JsonObject entry = families.require(to_string(family)).as_object();
@@ -48,6 +48,8 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
     p.memory_efficiency = entry.require("memory_efficiency").as_positive_number(1.0);
     p.l2_speedup = entry.require("l2_speedup").as_number(1.0);
     fitted.kernels.push_back(static_cast<int>(entry.require("kernels").as_int(0)));
+    fitted.gpus.emplace_back();
+    for (const JsonValue& gpu : entry.require("gpus").as_array()) fitted.gpus.back().push_back(gpu.as_string());
     if (is_matrix_product(family)) {
       p.peak_efficiency = entry.require("peak_efficiency").as_positive_number(2.25);
       p.tile_knee = entry.require("tile_knee").as_positive_number();
@@ -58,6 +60,17 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
   families.finish();
   root.finish();
   return fitted;
+}
+
+std::string FittedKernelParameters::gpu_list(KernelFamily family) const {
+  std::string list;
+  const auto i = static_cast<std::size_t>(family);
+  if (i >= gpus.size()) return list;
+  for (const std::string& id : gpus[i]) {
+    if (!list.empty()) list += ", ";
+    list += id;
+  }
+  return list;
 }
 
 const FittedKernelParameters& fitted_kernel_parameters() {

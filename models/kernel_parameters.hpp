@@ -15,8 +15,12 @@ namespace vtsim {
 /// Fitted constants with what they were fitted to.
 struct FittedKernelParameters {
   KernelModelParameters parameters;
-  std::vector<std::string> gpus;  ///< catalog ids of the GPUs whose kernels were fitted
-  std::vector<int> kernels;       ///< kernels fitted per family (kernel_families() order)
+  /// Per family (kernel_families() order): catalog ids of the GPUs whose kernels it was fitted to, in catalog order.
+  std::vector<std::vector<std::string>> gpus;
+  std::vector<int> kernels;  ///< kernels fitted per family (kernel_families() order)
+
+  /// "id, id, ..." of `family`'s GPUs.
+  std::string gpu_list(KernelFamily family) const;
   std::string data;               ///< what the data are, for the output
 };
 

@@ -1,6 +1,5 @@
 #include "tools/kernel_report.hpp"
 
-#include <algorithm>
 #include <set>
 
 #include "tools/text_table.hpp"
@@ -34,18 +33,19 @@ FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel
     if (!fitted.data.empty()) fitted.data += ", ";
     fitted.data += path;
   }
-  std::set<std::string> gpus;
-  for (const calibrate::MeasuredKernel& kernel : kernels) {
-    if (kernel.latency_s) gpus.insert(kernel.gpu_id);
-  }
-  for (const GpuSpec& gpu : gpu_catalog()) {
-    if (gpus.count(gpu.id)) fitted.gpus.push_back(gpu.id);
-  }
   for (KernelFamily family : kernel_families()) {
-    fitted.kernels.push_back(static_cast<int>(
-        std::count_if(kernels.begin(), kernels.end(), [&](const calibrate::MeasuredKernel& kernel) {
-          return kernel.shape.family == family && kernel.latency_s.has_value();
-        })));
+    std::set<std::string> gpus;
+    int count = 0;
+    for (const calibrate::MeasuredKernel& kernel : kernels) {
+      if (kernel.shape.family != family || !kernel.latency_s) continue;
+      gpus.insert(kernel.gpu_id);
+      ++count;
+    }
+    fitted.kernels.push_back(count);
+    fitted.gpus.emplace_back();
+    for (const GpuSpec& gpu : gpu_catalog()) {
+      if (gpus.count(gpu.id)) fitted.gpus.back().push_back(gpu.id);
+    }
   }
   return fitted;
 }
@@ -129,7 +129,7 @@ nlohmann::json kernel_report_json(const KernelReport& report) {
                         {"met", family.met()},
                         {"gpus", gpus}});
   }
-  return {{"data", report.fitted.data}, {"gpus", report.fitted.gpus}, {"families", families}};
+  return {{"data", report.fitted.data}, {"families", families}};
 }
 
 }  // namespace vtsim::tools

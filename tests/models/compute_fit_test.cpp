@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
 
 #include "models/gpu_catalog.hpp"
+#include "models/kernel_parameters.hpp"
 #include "models/workload_catalog.hpp"
 
 namespace vtsim {
@@ -93,18 +95,25 @@ TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource)
   EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere"}));
 }
 
-TEST(ResolveCompute, AGpuWithoutRowsTakesTheNearestArchitecturesFitAndSaysSo) {
+TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFitAndSaysSo) {
   const GpuSpec& h100 = *find_gpu("h100-sxm5");
   const Workload rn50 = *make_workload("resnet-50");
   const ComputeFit fit = known_parameters();
   const ResolvedCompute resolved =
       resolve_compute(h100, Precision::bf16, rn50, 64, HostSide{}, fit, CalibratedParameters{});
-  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 0.62);  // Ampere's, the nearest generation
+  // 16-bit GEMMs: the kernel model's tensor-core constants at a 128 x 128 tile, whose intensity is
+  // 128 x 128 / (128 + 128) = 64 values per loaded value.
+  const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee));
+  // Convolutions on the tensor cores have no kernel constants: Ampere's fit, the nearest generation, transferred.
   EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency, 0.21);
   EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
   bool transferred = false;
   for (const std::string& note : resolved.uncalibrated) transferred |= note.find("transferred") != std::string::npos;
   EXPECT_TRUE(transferred);
+  bool derived = false;
+  for (const std::string& note : resolved.sources) derived |= note.find("derived by the kernel model") != std::string::npos;
+  EXPECT_TRUE(derived);
   EXPECT_TRUE(resolved.calibrated.empty());
 }
 
