@@ -133,11 +133,13 @@ struct FoundEfficiency {
 // The intensity (flop per loaded value, tm x tn / (tm + tn)) of the 128 x 128 tile this model's waves count.
 constexpr double kModelTileIntensity = 128.0 * 128.0 / (128.0 + 128.0);
 
-// The kernel-model family that times `kind` on `path`, where its constants were fitted to measured kernels: fp32
-// GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on the tensor cores (models/kernel_parameters.json).
-std::optional<KernelFamily> kernel_family_for(PrecisionPath path, KernelKind kind) {
+// The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
+// kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on tensor cores (models/kernel_parameters.json).
+std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
   if (path == PrecisionPath::fp32) return kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
-  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm) return KernelFamily::tensor_gemm;
+  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm && has_tensor_cores(architecture)) {
+    return KernelFamily::tensor_gemm;
+  }
   return std::nullopt;
 }
 
@@ -145,7 +147,7 @@ std::optional<KernelFamily> kernel_family_for(PrecisionPath path, KernelKind kin
 // efficiency at that tile's intensity. The GPU's own numbers enter through its datasheet peak and SMs.
 std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& architecture, PrecisionPath path,
                                                          KernelKind kind) {
-  const std::optional<KernelFamily> family = kernel_family_for(path, kind);
+  const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   if (!family) return std::nullopt;
   const KernelFamilyParameters& p = fitted_kernel_parameters().parameters.of(*family);
   const double value = std::min(efficiency_cap(kind), p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
@@ -265,32 +267,45 @@ std::string describe(const EfficiencyKey& key) {
          (key.kind == KernelKind::gemm ? "GEMM" : "convolution");
 }
 
-// The note on one resolved efficiency: what it is, its value and where it came from, in the list it belongs to.
-void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu,
-                         ResolvedCompute& resolved) {
+// The note on one found efficiency: what it is, its value and where it came from.
+EfficiencyProvenance provenance_of(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu) {
+  std::string gpus;
   std::set<std::string> row_gpus;
   for (const ThroughputRow& row : published_single_device_throughput()) {
     if (architecture_of(row.gpu_id) == found.fitted_for.architecture &&
-        precision_path(row.precision) == found.fitted_for.path) {
-      row_gpus.insert(row.gpu_id);
+        precision_path(row.precision) == found.fitted_for.path && row_gpus.insert(row.gpu_id).second) {
+      if (!gpus.empty()) gpus += ", ";
+      gpus += row.gpu_id;
     }
   }
-  std::string gpus;
-  for (const std::string& id : row_gpus) gpus += (gpus.empty() ? "" : ", ") + id;
-  std::string note = describe(wanted) + " efficiency " + format_number(found.value);
+  EfficiencyProvenance result;
+  result.value = found.value;
+  const std::string note = describe(wanted) + " efficiency " + format_number(found.value);
   if (found.kernel_derived) {
-    const std::string kernel_gpus = fitted_kernel_parameters().gpu_list(*kernel_family_for(wanted.path, wanted.kind));
-    resolved.sources.push_back(note + ": derived by the kernel model (no " + describe(wanted) +
-                               " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
-                               kernel_gpus + ", at " + gpu.id + "'s datasheet peak");
+    result.kind = EfficiencyProvenance::Kind::derived;
+    result.note = note + ": derived by the kernel model (no " + describe(wanted) +
+                  " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
+                  fitted_kernel_parameters().gpu_list(*kernel_family_for(wanted.architecture, wanted.path, wanted.kind)) + ", at " +
+                  gpu.id + "'s datasheet peak";
   } else if (found.fitted_for != wanted) {
-    resolved.uncalibrated.push_back(note + ": transferred (no " + describe(wanted) + " rows; fitted for " +
-                                    describe(found.fitted_for) + " on " + gpus + ")");
+    result.kind = EfficiencyProvenance::Kind::transferred;
+    result.note = note + ": transferred (no " + describe(wanted) + " rows; fitted for " + describe(found.fitted_for) +
+                  " on " + gpus + ")";
   } else if (!row_gpus.count(gpu.id)) {
-    resolved.sources.push_back(note + ": fitted to its architecture's rows (" + gpus + "), none of " + gpu.id);
+    result.note = note + ": fitted to its architecture's rows (" + gpus + "), none of " + gpu.id;
   } else {
-    resolved.sources.push_back(note + ": fitted to published single-device rows (" + gpus + ")");
+    result.note = note + ": fitted to published single-device rows (" + gpus + ")";
   }
+  return result;
+}
+
+// Adds the note to the list it belongs to: fitted values are sources; derived and transferred ones are not
+// measurements of this GPU, so they are uncalibrated.
+void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu,
+                         ResolvedCompute& resolved) {
+  EfficiencyProvenance provenance = provenance_of(found, wanted, gpu);
+  auto& list = provenance.kind == EfficiencyProvenance::Kind::fitted ? resolved.sources : resolved.uncalibrated;
+  list.push_back(std::move(provenance.note));
 }
 
 }  // namespace
@@ -365,6 +380,13 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
     errors.push_back(error);
   }
   return errors;
+}
+
+std::optional<EfficiencyProvenance> resolved_efficiency(const GpuSpec& gpu, PrecisionPath path, KernelKind kind,
+                                                        const ComputeFit& fit) {
+  const auto found = efficiency_for(fit, gpu.architecture, path, kind);
+  if (!found) return std::nullopt;
+  return provenance_of(*found, EfficiencyKey{gpu.architecture, path, kind}, gpu);
 }
 
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,

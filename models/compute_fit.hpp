@@ -109,6 +109,20 @@ struct HostSide {
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration);
 
+/// One resolved efficiency with where it came from.
+struct EfficiencyProvenance {
+  enum class Kind { fitted, derived, transferred };
+  double value = 0;
+  Kind kind = Kind::fitted;  ///< fitted to rows of the GPU's architecture; derived by the kernel model from the
+                             ///< datasheet; or transferred from another architecture's fit
+  std::string note;          ///< one line: what, the value, and its provenance
+};
+
+/// The efficiency a job on `gpu` gets for `kind` on `path` under `fit`, by the rule resolve_compute() applies;
+/// nullopt when no architecture has rows for the path.
+std::optional<EfficiencyProvenance> resolved_efficiency(const GpuSpec& gpu, PrecisionPath path, KernelKind kind,
+                                                        const ComputeFit& fit);
+
 /// Predicted samples/s of `row` on a whole GPU with `fit`'s parameters and the unfitted defaults.
 double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit);
 

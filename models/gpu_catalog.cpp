@@ -273,6 +273,8 @@ std::optional<double> GpuSpec::peak_flops(Precision precision) const {
   return std::nullopt;
 }
 
+bool has_tensor_cores(std::string_view architecture) { return architecture != "Pascal"; }  // Volta whitepaper
+
 const std::vector<GpuSpec>& gpu_catalog() {
   static const std::vector<GpuSpec> catalog = build_gpu_catalog();
   return catalog;

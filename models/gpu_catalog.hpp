@@ -37,6 +37,9 @@ struct GpuSpec {
   std::optional<double> peak_flops(Precision precision) const;
 };
 
+/// Whether GPUs of `architecture` have tensor cores (Volta and later; Pascal's fp16 is half2 on the CUDA cores).
+bool has_tensor_cores(std::string_view architecture);
+
 /// Every catalogued GPU, in a fixed order (oldest architecture first). Built once, never changes.
 const std::vector<GpuSpec>& gpu_catalog();
 

@@ -114,9 +114,8 @@ KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) {
 
 KernelDevice kernel_device(const GpuSpec& gpu) {
   assert(gpu.sm_count > 0);
-  // Tensor cores came with Volta: the P100's fp16 peak is half2 on the CUDA cores, and the P4 has none fast.
-  const bool tensor_cores = gpu.architecture != "Pascal";
-  return {gpu.id, gpu.fp32_flops, tensor_cores ? gpu.fp16_flops.value_or(0.0) : 0.0, gpu.sm_count,
+  // The P100's fp16 peak is half2 on the CUDA cores, and the P4 has no fast fp16: no tensor_gemm path.
+  return {gpu.id, gpu.fp32_flops, has_tensor_cores(gpu.architecture) ? gpu.fp16_flops.value_or(0.0) : 0.0, gpu.sm_count,
           gpu.memory_bandwidth_Bps, gpu.l2_bytes};
 }
 

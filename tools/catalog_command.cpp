@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/compute_fit.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/interconnect_catalog.hpp"
 #include "models/mig_catalog.hpp"
@@ -42,16 +43,45 @@ json optional_tflops(const std::optional<double>& flops) {
 
 Rendered render_gpus() {
   Rendered r{{"id", "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "memory_gib", "memory_bw_gBps",
-              "sms", "mig_sms", "nvlink", "nvlink_links", "pcie_gen", "source"}};
+              "l2_mib", "sms", "mig_sms", "nvlink", "nvlink_links", "pcie_gen", "source"}};
   for (const GpuSpec& g : gpu_catalog()) {
     r.rows.push_back({{"id", g.id}, {"name", g.name}, {"architecture", g.architecture},
                       {"fp32_tflops", g.fp32_flops / units::kFlopsPerTflops}, {"tf32_tflops", optional_tflops(g.tf32_flops)},
                       {"fp16_tflops", optional_tflops(g.fp16_flops)}, {"bf16_tflops", optional_tflops(g.bf16_flops)},
                       {"memory_gib", g.memory_bytes / kBytesPerGiB},
                       {"memory_bw_gBps", g.memory_bandwidth_Bps / units::kBytesPerSecondPerGBps},
-                      {"sms", g.sm_count}, {"mig_sms", g.mig_sm_count},
+                      {"l2_mib", g.l2_bytes / units::kBytesPerMiB}, {"sms", g.sm_count}, {"mig_sms", g.mig_sm_count},
                       {"nvlink", g.nvlink_id.empty() ? json(nullptr) : json(g.nvlink_id)},
                       {"nvlink_links", g.nvlink_links}, {"pcie_gen", g.pcie_gen}, {"source", g.source}});
+  }
+  return r;
+}
+
+// Per GPU, precision path and kernel kind: the efficiency a job gets and where it comes from (models/compute_fit.hpp).
+Rendered render_fitted_gpus() {
+  Rendered r{{"gpu", "path", "kind", "efficiency", "provenance", "note"}};
+  const ComputeFit& fit = published_compute_fit();
+  for (const GpuSpec& g : gpu_catalog()) {
+    for (PrecisionPath path : {PrecisionPath::fp32, PrecisionPath::tf32, PrecisionPath::tensor16}) {
+      if (path == PrecisionPath::tf32 && !g.tf32_flops) continue;
+      if (path == PrecisionPath::tensor16 && !g.fp16_flops) continue;
+      for (KernelKind kind : {KernelKind::gemm, KernelKind::convolution}) {
+        const std::optional<EfficiencyProvenance> found = resolved_efficiency(g, path, kind, fit);
+        if (!found) continue;
+        const char* provenance = found->kind == EfficiencyProvenance::Kind::fitted    ? "fitted"
+                                 : found->kind == EfficiencyProvenance::Kind::derived ? "derived"
+                                                                                       : "transferred";
+        r.rows.push_back({{"gpu", g.id}, {"architecture", g.architecture}, {"path", std::string(to_string(path))},
+                          {"kind", kind == KernelKind::gemm ? "gemm" : "convolution"}, {"efficiency", found->value},
+                          {"provenance", provenance}, {"note", found->note}});
+      }
+    }
+  }
+  for (const auto& [framework, seconds] : fit.host_dispatch_s) {
+    r.rows.push_back({{"gpu", "-"}, {"path", "-"}, {"kind", "host dispatch " + std::string(to_string(framework))},
+                      {"efficiency", nullptr}, {"provenance", "fitted"},
+                      {"note", "host dispatch " + format_number(seconds * 1e6) + " us per kernel (" +
+                                   std::string(to_string(framework)) + "): fitted to published single-device rows"}});
   }
   return r;
 }
@@ -147,11 +177,11 @@ const std::vector<std::string>& catalog_names() {
   return names;
 }
 
-void print_catalog(std::ostream& out, const std::string& name, bool as_json) {
+void print_catalog(std::ostream& out, const std::string& name, bool as_json, bool fitted) {
   const std::vector<std::string> chosen = name.empty() ? catalog_names() : std::vector<std::string>{name};
   json all = json::object();
   for (std::size_t i = 0; i < chosen.size(); ++i) {
-    const Rendered rendered = render(chosen[i]);
+    const Rendered rendered = fitted && chosen[i] == "gpus" ? render_fitted_gpus() : render(chosen[i]);
     if (as_json) {
       all[chosen[i]] = rendered.rows;
       continue;
@@ -173,12 +203,18 @@ Command add_catalog_command(CLI::App& parent) {
   struct Options {
     std::string name;
     std::string format = "table";
+    bool fitted = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = parent.add_subcommand("catalog", "Print the built-in hardware and workload catalogs");
   app->add_option("name", options->name, "Which catalog (all when omitted)")->check(CLI::IsMember(catalog_names()));
   app->add_option("--format", options->format, "table or json")->check(CLI::IsMember({"table", "json"}));
-  return {app, [options] { print_catalog(std::cout, options->name, options->format == "json"); }};
+  app->add_flag("--fitted", options->fitted,
+                "With gpus: per GPU, precision path and kernel kind, the efficiency a job gets and where it came from");
+  app->parse_complete_callback([options] {
+    if (options->fitted && options->name != "gpus") throw CLI::ValidationError("--fitted", "only with the gpus catalog");
+  });
+  return {app, [options] { print_catalog(std::cout, options->name, options->format == "json", options->fitted); }};
 }
 
 }  // namespace vtsim::tools

@@ -112,7 +112,9 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   for (const std::string& note : resolved.uncalibrated) transferred |= note.find("transferred") != std::string::npos;
   EXPECT_TRUE(transferred);
   bool derived = false;
-  for (const std::string& note : resolved.sources) derived |= note.find("derived by the kernel model") != std::string::npos;
+  for (const std::string& note : resolved.uncalibrated) {
+    derived |= note.find("derived by the kernel model") != std::string::npos;
+  }
   EXPECT_TRUE(derived);
   EXPECT_TRUE(resolved.calibrated.empty());
 }
