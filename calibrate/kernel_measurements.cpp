@@ -185,6 +185,11 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
   }
   const std::string gpu = gpu_id.empty() ? deepbench_gpu(file) : gpu_id;
   if (gpu.empty()) throw InputError(file + ": a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  const GpuSpec* spec = find_gpu(gpu);
+  if (spec == nullptr) throw InputError(file + ": unknown GPU '" + gpu + "' (see `vtsim catalog gpus`)");
+  if (base.family == KernelFamily::tensor_gemm && !has_tensor_cores(spec->architecture)) {
+    throw InputError(file + ":1: tensor-core GEMMs, but " + gpu + " has no tensor cores");
+  }
   std::vector<MeasuredKernel> kernels;
   bool in_gemms = false;
   for (std::size_t r = 1; r < records.size(); ++r) {
@@ -202,6 +207,7 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
     const Row row(fields, columns, file + ":" + std::to_string(line));
     MeasuredKernel kernel;
     kernel.op = "gemm";
+    kernel.file = file;
     kernel.line = line;
     kernel.gpu_id = gpu;
     kernel.shape = base;
@@ -219,6 +225,9 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
 
 std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
                                             const std::string& gpu_id) {
+  if (!gpu_id.empty() && find_gpu(gpu_id) == nullptr) {
+    throw InputError(file + ": unknown GPU '" + gpu_id + "' (see `vtsim catalog gpus`)");
+  }
   const std::string inflated = gunzip_if_compressed(text, file);
   const std::vector<std::vector<std::string>> records = parse_csv(inflated, file);
   if (records.empty()) throw InputError(file + ": empty: expected a header line naming OPName and the dimensions");
@@ -252,6 +261,7 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
                        std::to_string(records.front().size()));
     }
     MeasuredKernel kernel;
+    kernel.file = file;
     kernel.line = line;
     kernel.op = row.text("OPName");
     const auto kind = operators().find(kernel.op);

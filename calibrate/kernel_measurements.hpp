@@ -34,7 +34,11 @@ struct MeasuredKernel {
   KernelShape shape;       ///< as the kernel model reads it
   std::string gpu_id;      ///< catalog id of the row's Device, or the GPU the caller named; "" when neither
   std::optional<double> latency_s;  ///< measured time, when the row has one
+  std::string file;        ///< the file it was read from
   int line = 0;            ///< line in its file (1 is the header)
+
+  /// "FILE:LINE", for messages.
+  std::string where() const { return file + ":" + std::to_string(line); }
 };
 
 /// Reads CSV `text` of `file` (gzip-compressed or not). A row's Device names its GPU (matched to the catalog);

@@ -42,7 +42,7 @@ std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request
     KernelShape& shape = kernel.shape;
     if (shape.family == KernelFamily::tensor_gemm) continue;  // measured on the tensor cores already
     if (shape.family == KernelFamily::convolution) {
-      throw InputError("line " + std::to_string(kernel.line) + " (conv): --precision " + request.precision +
+      throw InputError(kernel.where() + ": conv at --precision " + request.precision +
                        ": no fitted constants for convolutions on the tensor cores yet (docs/compute-model.md)");
     }
     if (shape.family == KernelFamily::gemm || shape.family == KernelFamily::batched_gemm) {
@@ -95,7 +95,12 @@ int predict(const KernelsRequest& request, std::ostream& out) {
   std::map<KernelFamily, FamilyErrors> errors;
   for (const calibrate::MeasuredKernel& kernel : kernels) {
     const std::string gpu = request.gpu_id.empty() ? kernel.gpu_id : request.gpu_id;
-    const KernelPrediction p = predict_kernel(kernel.shape, device_of(gpu), fitted.parameters);
+    const KernelDevice& device = device_of(gpu);
+    if (family_peak_flops(kernel.shape.family, device) <= 0) {
+      throw InputError(kernel.where() + ": " + std::string(to_string(kernel.shape.family)) + " on " + gpu +
+                       ", which has no tensor cores");
+    }
+    const KernelPrediction p = predict_kernel(kernel.shape, device, fitted.parameters);
     // A measured latency counts only on the GPU it was measured on.
     const bool measured_here = kernel.latency_s && kernel.gpu_id == gpu;
     const double error = measured_here ? p.time_s / *kernel.latency_s - 1.0 : 0.0;

@@ -99,6 +99,8 @@ TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
   EXPECT_EQ(error_of("Precision,Float\nDense Matrix Multiplication\n,x,8,8,8,N,N,,fast\n", "t4"),
             "ops.csv:3: column Time (msec): expected a number > 0, got 'fast'");
   EXPECT_EQ(error_of("Precision,Double\n", "t4"), "ops.csv:1: DeepBench precision 'Double' is none vtsim reads");
+  EXPECT_EQ(error_of(mixed, "p100-pcie-16gb"), "ops.csv:1: tensor-core GEMMs, but p100-pcie-16gb has no tensor cores");
+  EXPECT_EQ(error_of(mixed, "v100"), "ops.csv: unknown GPU 'v100' (see `vtsim catalog gpus`)");
 }
 
 }  // namespace
