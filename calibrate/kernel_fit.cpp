@@ -11,8 +11,9 @@
 namespace vtsim::calibrate {
 namespace {
 
-// Soft-L1 loss scale on ln(predicted / measured): residuals well below 0.1 count as squares, those above it
-// about linearly, so a kernel the library runs 10x off its best weighs like a 30% error, not like 230 of them.
+// Soft-L1 loss scale on ln(predicted / measured): residuals well below 0.1 count as their squares, those above it
+// about in proportion to their size, so the few kernels the library runs far off its best (ln 10 = 2.3 for one 10x
+// slow) weigh tens of times less than their squares would.
 constexpr double kRobustScale = 0.1;
 constexpr int kReweightingRounds = 4;
 
@@ -88,7 +89,9 @@ class FamilyProblem {
     Eigen::VectorXd x = initial(start);
     for (int round = 0; round < kReweightingRounds; ++round) {
       x = levenberg_marquardt(
-          [&](const Eigen::VectorXd& at) { return Eigen::VectorXd(weights_.cwiseProduct(log_errors(parameters(at, start)))); },
+          [&](const Eigen::VectorXd& at) {
+            return Eigen::VectorXd(weights_.cwiseProduct(log_errors(parameters(at, start))));
+          },
           x);
       // Soft-L1: weight each residual r by (1 + (r/s)^2)^(-1/4), so that its square is about s |r| when large.
       const Eigen::VectorXd r = log_errors(parameters(x, start));

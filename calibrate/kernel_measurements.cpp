@@ -105,7 +105,9 @@ class Row {
       case Expected::padding: valid = valid && parsed >= 0 && parsed == std::floor(parsed); break;
       case Expected::positive: valid = valid && parsed > 0; break;
     }
-    if (!valid) throw InputError(where_ + ": column " + column + ": expected " + describe(expected) + ", got '" + value + "'");
+    if (!valid) {
+      throw InputError(where_ + ": column " + column + ": expected " + describe(expected) + ", got '" + value + "'");
+    }
     return parsed;
   }
 
@@ -184,7 +186,9 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
     throw InputError(file + ":1: DeepBench precision '" + precision + "' is none vtsim reads");
   }
   const std::string gpu = gpu_id.empty() ? deepbench_gpu(file) : gpu_id;
-  if (gpu.empty()) throw InputError(file + ": a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  if (gpu.empty()) {
+    throw InputError(file + ": a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  }
   const GpuSpec* spec = find_gpu(gpu);
   if (spec == nullptr) throw InputError(file + ": unknown GPU '" + gpu + "' (see `vtsim catalog gpus`)");
   if (base.family == KernelFamily::tensor_gemm && !has_tensor_cores(spec->architecture)) {
@@ -199,7 +203,8 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
       in_gemms = section == "Dense Matrix Multiplication";
       continue;
     }
-    const bool blank = std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trimmed(f).empty(); });
+    const bool blank =
+        std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trimmed(f).empty(); });
     if (!in_gemms || blank) continue;
     const int line = static_cast<int>(r) + 1;
     // The section's columns by position: source, M, N, K, A transpose, B transpose, -, time (ms).

@@ -42,8 +42,8 @@ struct MeasuredKernel {
 };
 
 /// Reads CSV `text` of `file` (gzip-compressed or not). A row's Device names its GPU (matched to the catalog);
-/// without the column, every row is on `gpu_id`, which must then be given. Throws InputError "FILE:LINE: ..." on a bad row, an unknown
-/// operator or column, or a Device no catalog GPU matches.
+/// without the column, every row is on `gpu_id`, which must then be given. Throws InputError "FILE:LINE: ..." on a
+/// bad row, an unknown operator or column, or a Device no catalog GPU matches.
 std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
                                             const std::string& gpu_id = "");
 

@@ -150,7 +150,8 @@ std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& arch
   const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   if (!family) return std::nullopt;
   const KernelFamilyParameters& p = fitted_kernel_parameters().parameters.of(*family);
-  const double value = std::min(efficiency_cap(kind), p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
+  const double value =
+      std::min(efficiency_cap(kind), p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
   return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true};
 }
 
@@ -283,10 +284,10 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
   const std::string note = describe(wanted) + " efficiency " + format_number(found.value);
   if (found.kernel_derived) {
     result.kind = EfficiencyProvenance::Kind::derived;
+    const KernelFamily family = *kernel_family_for(wanted.architecture, wanted.path, wanted.kind);
     result.note = note + ": derived by the kernel model (no " + describe(wanted) +
                   " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
-                  fitted_kernel_parameters().gpu_list(*kernel_family_for(wanted.architecture, wanted.path, wanted.kind)) + ", at " +
-                  gpu.id + "'s datasheet peak";
+                  fitted_kernel_parameters().gpu_list(family) + ", at " + gpu.id + "'s datasheet peak";
   } else if (found.fitted_for != wanted) {
     result.kind = EfficiencyProvenance::Kind::transferred;
     result.note = note + ": transferred (no " + describe(wanted) + " rows; fitted for " + describe(found.fitted_for) +

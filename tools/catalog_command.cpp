@@ -212,7 +212,9 @@ Command add_catalog_command(CLI::App& parent) {
   app->add_flag("--fitted", options->fitted,
                 "With gpus: per GPU, precision path and kernel kind, the efficiency a job gets and where it came from");
   app->parse_complete_callback([options] {
-    if (options->fitted && options->name != "gpus") throw CLI::ValidationError("--fitted", "only with the gpus catalog");
+    if (options->fitted && options->name != "gpus") {
+      throw CLI::ValidationError("--fitted", "only with the gpus catalog");
+    }
   });
   return {app, [options] { print_catalog(std::cout, options->name, options->format == "json", options->fitted); }};
 }

@@ -96,7 +96,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   if (!table.kernel_data.empty()) {
     kernels = kernel_report(calibrate::read_kernel_paths(table.kernel_data), table.kernel_data);
     for (const FamilyReport& family : kernels->families) {
-      const double recorded = table.recorded_kernel_left_gpu_out_mean_abs_error.at(std::string(to_string(family.family)));
+      const std::string name(to_string(family.family));
+      const double recorded = table.recorded_kernel_left_gpu_out_mean_abs_error.at(name);
       kernels_within_record = kernels_within_record && family.left_gpu_out_mean_abs <= recorded;
     }
   }

@@ -23,7 +23,9 @@ ValidationTable load_validation_table(const std::string& file) {
       root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   if (auto kernels = root.get("kernel_data")) {
-    for (const JsonValue& path : kernels->as_array(1)) table.kernel_data.push_back((folder / path.as_string()).string());
+    for (const JsonValue& path : kernels->as_array(1)) {
+      table.kernel_data.push_back((folder / path.as_string()).string());
+    }
     JsonObject recorded = root.require("recorded_kernel_left_gpu_out_mean_abs_error").as_object();
     for (KernelFamily family : kernel_families()) {
       const std::string name(to_string(family));

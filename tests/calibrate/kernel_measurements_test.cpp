@@ -58,12 +58,14 @@ TEST(KernelMeasurements, WithoutADeviceColumnEveryRowIsOnTheNamedGpu) {
 }
 
 TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
-  EXPECT_EQ(error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"), "ops.csv:1: unknown column 'Latncy'; did you mean 'Latency'?");
+  EXPECT_EQ(error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"),
+            "ops.csv:1: unknown column 'Latncy'; did you mean 'Latency'?");
   EXPECT_EQ(error_of("OPName,B,H\nadd,1,2\nadd,0,2\n", "t4"),
             "ops.csv:3: column B: expected an integer >= 1, got '0'");
   EXPECT_EQ(error_of("OPName,B,H\nrelux,1,2\n", "t4"), "ops.csv:2: unknown operator 'relux'; did you mean 'relu'?");
   EXPECT_EQ(error_of("OPName,B,M,N\nlinear,1,2,3\n", "t4"), "ops.csv:2: column K is empty or missing");
-  EXPECT_EQ(error_of("OPName,B,H,Latency\nadd,1,2,-1\n", "t4"), "ops.csv:2: column Latency: expected a number > 0, got '-1'");
+  EXPECT_EQ(error_of("OPName,B,H,Latency\nadd,1,2,-1\n", "t4"),
+            "ops.csv:2: column Latency: expected a number > 0, got '-1'");
   EXPECT_EQ(error_of("OPName,B,H\nadd,1,2,3\n", "t4"), "ops.csv:2: 4 fields, the header has 3");
   EXPECT_EQ(error_of("OPName,Device,B,H\nadd,Voodoo 5,1,2\n"),
             "ops.csv:2: Device 'Voodoo 5' matches no catalog GPU (see `vtsim catalog gpus`)");

@@ -104,7 +104,8 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   // 16-bit GEMMs: the kernel model's tensor-core constants at a 128 x 128 tile, whose intensity is
   // 128 x 128 / (128 + 128) = 64 values per loaded value.
   const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
-  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee));
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency,
+                   tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee));
   // Convolutions on the tensor cores have no kernel constants: Ampere's fit, the nearest generation, transferred.
   EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency, 0.21);
   EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
