@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "models/gpu_catalog.hpp"
@@ -26,18 +27,36 @@ double peak_efficiency_cap(KernelFamily family) { return family == KernelFamily:
 constexpr double kMaxL2Speedup = 5.0;
 constexpr double kMiddleL2Speedup = 3.0;
 
+// A long matrix product, which measures what clock a GPU sustains (measure_sustained_clocks): at least four full
+// waves of 128 x 128 tiles (wave quantisation costs it at most a fifth), a K loop of at least 512 (prologue and
+// epilogue a few percent), at least 1 ms (the operator's 25-60 us fixed cost under 5%), and ten of them per GPU.
+constexpr double kClockTile = 128.0;
+constexpr double kClockMinWaves = 4.0;
+constexpr double kClockMinK = 512.0;
+constexpr double kClockMinLatency_s = 1e-3;
+constexpr std::size_t kClockMinKernels = 10;
+
+double median(std::vector<double> values) {
+  assert(!values.empty());
+  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double logit(double p) { return std::log(p / (1.0 - p)); }
 
 // The unknowns of one family's fit, in unconstrained coordinates.
 class FamilyProblem {
  public:
-  FamilyProblem(KernelFamily family, const std::vector<MeasuredKernel>& kernels) : family_(family) {
+  FamilyProblem(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                const std::vector<SustainedClock>& clocks)
+      : family_(family) {
     for (const MeasuredKernel& kernel : kernels) {
       if (kernel.shape.family != family || !kernel.latency_s) continue;
       const GpuSpec* gpu = find_gpu(kernel.gpu_id);
       assert(gpu != nullptr);
-      prepared_.push_back(prepare_kernel(kernel.shape, kernel_device(*gpu)));
+      prepared_.push_back(prepare_kernel(kernel.shape, kernel_device(*gpu, clocks)));
       measured_s_.push_back(*kernel.latency_s);
     }
     weights_ = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(prepared_.size()));
@@ -119,33 +138,92 @@ std::vector<MeasuredKernel> on_gpus(const std::vector<MeasuredKernel>& kernels, 
   return chosen;
 }
 
+// `clocks` (measured without `gpu_id`) with `gpu_id`'s own measured clocks from `measured_with_it`, each relative to
+// the best of `clocks` on its path (so above 1 when it holds more of its peak than every other GPU).
+std::vector<SustainedClock> with_held_out_clock(const std::string& gpu_id, const std::vector<SustainedClock>& clocks,
+                                                const std::vector<SustainedClock>& measured_with_it) {
+  std::vector<SustainedClock> result = clocks;
+  for (const SustainedClock& own : measured_with_it) {
+    if (own.gpu_id != gpu_id) continue;
+    double best = 0;
+    for (const SustainedClock& other : clocks) {
+      if (other.family == own.family) best = std::max(best, other.median_utilization);
+    }
+    SustainedClock held_out = own;
+    held_out.fraction = best > 0 ? own.median_utilization / best : 1.0;
+    result.push_back(held_out);
+  }
+  return result;
+}
+
 }  // namespace
 
+bool measures_sustained_clock(const MeasuredKernel& kernel) {
+  const KernelShape& shape = kernel.shape;
+  if (!is_matrix_product(shape.family) || !kernel.latency_s) return false;
+  const GpuSpec* gpu = find_gpu(kernel.gpu_id);
+  assert(gpu != nullptr);
+  const double tiles = shape.batch * std::ceil(shape.m / kClockTile) * std::ceil(shape.n / kClockTile);
+  return tiles >= kClockMinWaves * gpu->sm_count && shape.k >= kClockMinK && *kernel.latency_s >= kClockMinLatency_s;
+}
+
+std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels,
+                                                     std::string_view left_out_gpu) {
+  std::map<std::pair<KernelFamily, std::string>, std::vector<double>> utilization;
+  for (const MeasuredKernel& kernel : kernels) {
+    if (kernel.gpu_id == left_out_gpu || !measures_sustained_clock(kernel)) continue;
+    const KernelDevice device = kernel_device(*find_gpu(kernel.gpu_id));
+    utilization[{kernel.shape.family, kernel.gpu_id}].push_back(
+        kernel.shape.flop() / (*kernel.latency_s * datasheet_peak_flops(kernel.shape.family, device)));
+  }
+  std::vector<SustainedClock> clocks;
+  for (KernelFamily family : kernel_families()) {
+    const std::size_t first = clocks.size();
+    double best = 0;
+    for (const GpuSpec& gpu : gpu_catalog()) {
+      const auto found = utilization.find({family, gpu.id});
+      if (found == utilization.end() || found->second.size() < kClockMinKernels) continue;
+      SustainedClock clock;
+      clock.gpu_id = gpu.id;
+      clock.family = family;
+      clock.median_utilization = median(found->second);
+      clock.kernels = static_cast<int>(found->second.size());
+      best = std::max(best, clock.median_utilization);
+      clocks.push_back(clock);
+    }
+    for (std::size_t i = first; i < clocks.size(); ++i) clocks[i].fraction = clocks[i].median_utilization / best;
+  }
+  return clocks;
+}
+
 KernelFamilyParameters fit_kernel_family(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                                         const std::vector<SustainedClock>& clocks,
                                          const KernelFamilyParameters& start) {
-  FamilyProblem problem(family, kernels);
+  FamilyProblem problem(family, kernels, clocks);
   assert(!problem.empty());
   return problem.fit(start);
 }
 
 KernelModelParameters fit_kernel_model(const std::vector<MeasuredKernel>& kernels,
+                                       const std::vector<SustainedClock>& clocks,
                                        const KernelModelParameters& start) {
   KernelModelParameters fitted = start;
   for (KernelFamily family : kernel_families()) {
-    FamilyProblem problem(family, kernels);
+    FamilyProblem problem(family, kernels, clocks);
     if (!problem.empty()) fitted.of(family) = problem.fit(start.of(family));
   }
   return fitted;
 }
 
 KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                           const KernelModelParameters& parameters) {
+                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks) {
   std::vector<double> errors;
   for (const MeasuredKernel& kernel : kernels) {
     if (kernel.shape.family != family || !kernel.latency_s) continue;
     const GpuSpec* gpu = find_gpu(kernel.gpu_id);
     assert(gpu != nullptr);
-    errors.push_back(predict_kernel(kernel.shape, kernel_device(*gpu), parameters).time_s / *kernel.latency_s - 1.0);
+    const KernelDevice device = kernel_device(*gpu, clocks);
+    errors.push_back(predict_kernel(kernel.shape, device, parameters).time_s / *kernel.latency_s - 1.0);
   }
   KernelErrors summary;
   summary.kernels = static_cast<int>(errors.size());
@@ -156,18 +234,14 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
     absolute.push_back(std::abs(error));
   }
   summary.mean_abs /= static_cast<double>(errors.size());
-  const auto median = [](std::vector<double>& values) {
-    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), middle, values.end());
-    return *middle;
-  };
   summary.median_abs = median(absolute);
   summary.bias = median(errors);
   return summary;
 }
 
 std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                                                  const KernelFamilyParameters& fitted_all) {
+                                                  const KernelFamilyParameters& fitted_all,
+                                                  const std::vector<SustainedClock>& clocks) {
   // The family's measured kernels, chosen once: each GPU's split below copies only these.
   std::vector<MeasuredKernel> measured;
   std::set<std::string> gpus;
@@ -185,13 +259,17 @@ std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std
     errors.gpu_id = gpu.id;
     KernelModelParameters model;
     model.of(family) = fitted_all;
-    errors.fitted_all = kernel_errors(family, mine, model);
-    model.of(family) = fit_kernel_family(family, mine);
-    errors.within_gpu = kernel_errors(family, mine, model);
+    errors.fitted_all = kernel_errors(family, mine, model, clocks);
+    model.of(family) = fit_kernel_family(family, mine, clocks);
+    errors.within_gpu = kernel_errors(family, mine, model, clocks);
     if (gpus.size() > 1) {
-      errors.left_out_parameters = fit_kernel_family(family, others);
+      // The others' clocks are measured without this GPU: the best of them is the reference.
+      const std::vector<SustainedClock> others_clocks = measure_sustained_clocks(kernels, gpu.id);
+      errors.left_out_parameters = fit_kernel_family(family, others, others_clocks);
       model.of(family) = errors.left_out_parameters;
-      errors.left_gpu_out = kernel_errors(family, mine, model);
+      errors.left_gpu_out = kernel_errors(family, mine, model, others_clocks);
+      errors.left_gpu_out_measured_clock =
+          kernel_errors(family, mine, model, with_held_out_clock(gpu.id, others_clocks, clocks));
     }
     result.push_back(std::move(errors));
   }

@@ -9,20 +9,34 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
 #include "models/kernel_model.hpp"
+#include "models/kernel_parameters.hpp"
 
 namespace vtsim::calibrate {
 
+/// The long matrix products of `kernels` that measure a GPU's sustained clock: no smaller than four full waves of
+/// 128 x 128 tiles, K >= 512, and at least 1 ms long (the fixed cost under 5%).
+bool measures_sustained_clock(const MeasuredKernel& kernel);
+
+/// Per matrix-product family and GPU with at least 10 such products in `kernels`: the median of their flop/s over the
+/// datasheet peak, and that over the family's highest median (models/kernel_parameters.hpp's SustainedClock). In
+/// kernel_families() order, then catalog order. The kernels of `left_out_gpu` are not used.
+std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels,
+                                                     std::string_view left_out_gpu = {});
+
 /// Fits `family`'s constants to `kernels` (those of the family with a latency; rows on GPUs without a catalog
-/// entry are not accepted by the reader), starting from `start`. REQUIRES: at least one such kernel.
+/// entry are not accepted by the reader) run at `clocks`, starting from `start`. REQUIRES: at least one such kernel.
 KernelFamilyParameters fit_kernel_family(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
+                                         const std::vector<SustainedClock>& clocks,
                                          const KernelFamilyParameters& start = {});
 
-/// Fits every family that has kernels in `kernels`; the others keep `start`'s values.
+/// Fits every family that has kernels in `kernels`, run at `clocks`; the others keep `start`'s values.
 KernelModelParameters fit_kernel_model(const std::vector<MeasuredKernel>& kernels,
+                                       const std::vector<SustainedClock>& clocks,
                                        const KernelModelParameters& start = {});
 
 /// Relative errors (predicted / measured - 1) of a set of kernels.
@@ -33,21 +47,27 @@ struct KernelErrors {
   double bias = 0;        ///< median error (signed)
 };
 
-/// The errors of `parameters` on the kernels of `family` (with a latency) in `kernels`.
+/// The errors of `parameters` on the kernels of `family` (with a latency) in `kernels`, run at `clocks`.
 KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                           const KernelModelParameters& parameters);
+                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks);
 
-/// One family's errors on one GPU, three ways.
+/// One family's errors on one GPU, four ways.
 struct GpuFamilyErrors {
   std::string gpu_id;
-  KernelErrors fitted_all;     ///< by the fit of every GPU (in sample)
-  KernelErrors within_gpu;     ///< by the fit of this GPU alone (in sample)
-  KernelErrors left_gpu_out;   ///< by the fit of the other GPUs (out of sample)
+  KernelErrors fitted_all;     ///< by the fit of every GPU (in sample), at the clocks measured on every GPU
+  KernelErrors within_gpu;     ///< by the fit of this GPU alone (in sample), at its measured clock
+  /// By the fit of the other GPUs (out of sample), this GPU at its boost clock: what a GPU with only a datasheet gets.
+  KernelErrors left_gpu_out;
+  /// The same fit, this GPU at its own measured sustained clock (relative to the others' best): what a GPU gets from
+  /// its datasheet and one measurement of its long matrix products.
+  KernelErrors left_gpu_out_measured_clock;
   KernelFamilyParameters left_out_parameters;  ///< that fit's constants
 };
 
-/// For `family`: per GPU of `kernels`, the three errors above. GPUs in catalog order.
+/// For `family`: per GPU of `kernels` (every family's, which the clocks are measured from), the errors above.
+/// `fitted_all` is the fit of every GPU at `clocks`, measure_sustained_clocks(kernels). GPUs in catalog order.
 std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                                                  const KernelFamilyParameters& fitted_all);
+                                                  const KernelFamilyParameters& fitted_all,
+                                                  const std::vector<SustainedClock>& clocks);
 
 }  // namespace vtsim::calibrate

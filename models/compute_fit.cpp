@@ -128,6 +128,7 @@ struct FoundEfficiency {
   double value;
   EfficiencyKey fitted_for;
   bool kernel_derived = false;
+  double sustained_clock = 1.0;  ///< kernel_derived: the GPU's measured sustained clock in the kernel data, else 1
 };
 
 // The intensity (flop per loaded value, tm x tn / (tm + tn)) of the 128 x 128 tile this model's waves count.
@@ -144,28 +145,34 @@ std::optional<KernelFamily> kernel_family_for(const std::string& architecture, P
 }
 
 // What the kernel model says a full wave of 128 x 128 tiles of `kind` on `path` reaches, on any GPU: its fitted peak
-// efficiency at that tile's intensity. The GPU's own numbers enter through its datasheet peak and SMs.
-std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& architecture, PrecisionPath path,
-                                                         KernelKind kind) {
+// efficiency at that tile's intensity. The GPU's own numbers enter through its datasheet peak and SMs, and, where
+// the kernel data measured it (a card of the data held below its boost clock), its sustained clock.
+std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& gpu_id, const std::string& architecture,
+                                                         PrecisionPath path, KernelKind kind) {
   const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   if (!family) return std::nullopt;
-  const KernelFamilyParameters& p = fitted_kernel_parameters().parameters.of(*family);
+  const FittedKernelParameters& fitted = fitted_kernel_parameters();
+  const KernelFamilyParameters& p = fitted.parameters.of(*family);
+  double clock = 1.0;
+  for (const SustainedClock& measured : fitted.clocks) {
+    if (measured.gpu_id == gpu_id && measured.family == *family) clock = measured.fraction;
+  }
   const double value =
-      std::min(efficiency_cap(kind), p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
-  return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true};
+      std::min(efficiency_cap(kind), clock * p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
+  return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true, clock};
 }
 
 // The efficiency of `kind` on `path` for `architecture`: fitted to its own rows where it has them; else derived by the
 // kernel model where that has constants for the path; else the nearest generation's fitted efficiency (the newer on
 // a tie: its libraries are closer to what the GPU runs today), and without any, the other kind's, within `kind`'s
 // cap.
-std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& architecture,
-                                              PrecisionPath path, KernelKind kind) {
+std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::string& gpu_id,
+                                              const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const auto own = fit.efficiency.find(EfficiencyKey{architecture, path, kind});
   if (own != fit.efficiency.end()) {
     return FoundEfficiency{std::min(own->second, efficiency_cap(kind)), own->first};
   }
-  if (auto derived = kernel_derived_efficiency(architecture, path, kind)) return derived;
+  if (auto derived = kernel_derived_efficiency(gpu_id, architecture, path, kind)) return derived;
   const auto& order = architectures_by_generation();
   const auto position = std::find(order.begin(), order.end(), architecture) - order.begin();
   for (KernelKind candidate : {kind, kind == KernelKind::gemm ? KernelKind::convolution : KernelKind::gemm}) {
@@ -189,8 +196,8 @@ std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::
 // A row's GEMM and convolution efficiencies under `fit`, by the rule a job's prediction uses.
 std::pair<double, double> fitted_efficiencies(const PreparedRow& row, const ComputeFit& fit) {
   const PrecisionPath path = precision_path(row.row->precision);
-  const auto gemm = efficiency_for(fit, row.architecture, path, KernelKind::gemm);
-  const auto convolution = efficiency_for(fit, row.architecture, path, KernelKind::convolution);
+  const auto gemm = efficiency_for(fit, row.row->gpu_id, row.architecture, path, KernelKind::gemm);
+  const auto convolution = efficiency_for(fit, row.row->gpu_id, row.architecture, path, KernelKind::convolution);
   assert(gemm && convolution);
   return {gemm->value, convolution->value};
 }
@@ -288,6 +295,12 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     result.note = note + ": derived by the kernel model (no " + describe(wanted) +
                   " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
                   fitted_kernel_parameters().gpu_list(family) + ", at " + gpu.id + "'s datasheet peak";
+    if (found.sustained_clock == 1.0) {
+      result.note += " (its boost clock, taken to hold: not measured)";
+    } else {
+      result.note += " x " + format_number(found.sustained_clock) +
+                     ", the sustained clock measured from its long products in the kernel data";
+    }
   } else if (found.fitted_for != wanted) {
     result.kind = EfficiencyProvenance::Kind::transferred;
     result.note = note + ": transferred (no " + describe(wanted) + " rows; fitted for " + describe(found.fitted_for) +
@@ -375,8 +388,9 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
     // none at all (then nothing can predict it).
     const PreparedRow prepared = prepare(rows[i]);
     const PrecisionPath path = precision_path(rows[i].precision);
-    const bool predictable = without.host_dispatch_s.count(rows[i].framework) > 0 &&
-                             efficiency_for(without, prepared.architecture, path, KernelKind::gemm).has_value();
+    const bool predictable =
+        without.host_dispatch_s.count(rows[i].framework) > 0 &&
+        efficiency_for(without, prepared.row->gpu_id, prepared.architecture, path, KernelKind::gemm).has_value();
     if (predictable) error.left_out_samples_per_s = predict_samples_per_s(rows[i], without);
     errors.push_back(error);
   }
@@ -385,7 +399,7 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
 
 std::optional<EfficiencyProvenance> resolved_efficiency(const GpuSpec& gpu, PrecisionPath path, KernelKind kind,
                                                         const ComputeFit& fit) {
-  const auto found = efficiency_for(fit, gpu.architecture, path, kind);
+  const auto found = efficiency_for(fit, gpu.id, gpu.architecture, path, kind);
   if (!found) return std::nullopt;
   return provenance_of(*found, EfficiencyKey{gpu.architecture, path, kind}, gpu);
 }
@@ -400,8 +414,8 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
 
   const EfficiencyKey gemm_key{gpu.architecture, path, KernelKind::gemm};
   const EfficiencyKey convolution_key{gpu.architecture, path, KernelKind::convolution};
-  const auto gemm = efficiency_for(fit, gpu.architecture, path, KernelKind::gemm);
-  const auto convolution = efficiency_for(fit, gpu.architecture, path, KernelKind::convolution);
+  const auto gemm = efficiency_for(fit, gpu.id, gpu.architecture, path, KernelKind::gemm);
+  const auto convolution = efficiency_for(fit, gpu.id, gpu.architecture, path, KernelKind::convolution);
   assert(gemm && convolution && "the published rows cover every precision path on some architecture");
   parameters.gemm_efficiency = gemm->value;
   parameters.convolution_efficiency = convolution->value;

@@ -115,12 +115,22 @@ KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) {
 KernelDevice kernel_device(const GpuSpec& gpu) {
   assert(gpu.sm_count > 0);
   // The P100's fp16 peak is half2 on the CUDA cores, and the P4 has no fast fp16: no tensor_gemm path.
-  return {gpu.id, gpu.fp32_flops, has_tensor_cores(gpu.architecture) ? gpu.fp16_flops.value_or(0.0) : 0.0, gpu.sm_count,
-          gpu.memory_bandwidth_Bps, gpu.l2_bytes};
+  KernelDevice device;
+  device.gpu_id = gpu.id;
+  device.peak_flops = gpu.fp32_flops;
+  device.tensor16_flops = has_tensor_cores(gpu.architecture) ? gpu.fp16_flops.value_or(0.0) : 0.0;
+  device.sm_count = gpu.sm_count;
+  device.memory_bandwidth_Bps = gpu.memory_bandwidth_Bps;
+  device.l2_bytes = gpu.l2_bytes;
+  return device;
+}
+
+double datasheet_peak_flops(KernelFamily family, const KernelDevice& device) {
+  return family == KernelFamily::tensor_gemm ? device.tensor16_flops : device.peak_flops;
 }
 
 double family_peak_flops(KernelFamily family, const KernelDevice& device) {
-  return family == KernelFamily::tensor_gemm ? device.tensor16_flops : device.peak_flops;
+  return datasheet_peak_flops(family, device) * device.clock(family);
 }
 
 PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device) {
@@ -166,7 +176,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     prediction.bound = prediction.math_s >= prediction.memory_s ? KernelBound::math : KernelBound::memory;
   }
   if (is_matrix_product(shape.family)) {
-    prediction.utilization = shape.flop() / (prediction.time_s * family_peak_flops(shape.family, device));
+    prediction.utilization = shape.flop() / (prediction.time_s * datasheet_peak_flops(shape.family, device));
   }
   return prediction;
 }

@@ -19,6 +19,8 @@
 // A tile's math per byte loaded grows with tm x tn / (tm + tn): small tiles fill more SMs but reach less of the peak.
 // k_overhead is the prologue and epilogue of a tile in units of its K loop's iterations.
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,7 @@ namespace vtsim {
 /// The kinds of kernel the model times, each with its own constants. gemm, batched_gemm and convolution run fp32 on
 /// the CUDA cores; tensor_gemm multiplies 16-bit inputs on the tensor cores and accumulates in fp32.
 enum class KernelFamily { gemm, batched_gemm, convolution, elementwise, softmax, layer_norm, tensor_gemm };
+inline constexpr std::size_t kKernelFamilyCount = 7;
 
 /// Every family, in a fixed order.
 const std::vector<KernelFamily>& kernel_families();
@@ -77,7 +80,7 @@ struct KernelFamilyParameters {
 
 /// The parameters of every family.
 struct KernelModelParameters {
-  std::vector<KernelFamilyParameters> families = std::vector<KernelFamilyParameters>(7);
+  std::vector<KernelFamilyParameters> families = std::vector<KernelFamilyParameters>(kKernelFamilyCount);
 
   /// The parameters of `family`.
   const KernelFamilyParameters& of(KernelFamily family) const;
@@ -93,13 +96,24 @@ struct KernelDevice {
   int sm_count = 0;
   double memory_bandwidth_Bps = 0;
   double l2_bytes = 0;
+  /// Per family (indexed by KernelFamily): the fraction of the datasheet's peak (its boost clock) the SMs sustain
+  /// under the family's long matrix products; 1 unless measured on this GPU (models/kernel_parameters.hpp's
+  /// SustainedClock). A card held back by its power limit or its cooling runs below its boost clock, by how much no
+  /// datasheet says.
+  std::array<double, kKernelFamilyCount> sustained_clock = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+
+  /// sustained_clock of `family`.
+  double clock(KernelFamily family) const { return sustained_clock.at(static_cast<std::size_t>(family)); }
 };
 
 /// `gpu` as its datasheet describes it (tensor16_flops: its fp16 tensor-core peak; 0 before Volta, whose fp16 runs
-/// on the CUDA cores). REQUIRES: gpu.sm_count > 0.
+/// on the CUDA cores), at its boost clock. REQUIRES: gpu.sm_count > 0.
 KernelDevice kernel_device(const GpuSpec& gpu);
 
-/// The peak `family` runs at on `device`: the tensor-core peak for tensor_gemm, else the fp32 one.
+/// The datasheet peak of `family`'s path on `device`: the tensor-core peak for tensor_gemm, else the fp32 one.
+double datasheet_peak_flops(KernelFamily family, const KernelDevice& device);
+
+/// The peak `family` runs at on `device`: its datasheet peak at the family's sustained clock.
 double family_peak_flops(KernelFamily family, const KernelDevice& device);
 
 /// What binds a kernel.
@@ -117,7 +131,7 @@ struct KernelPrediction {
   int tile_n = 0;
   int split_k = 1;
   double waves = 0;        ///< waves of thread blocks over the SMs (matrix products)
-  double utilization = 0;  ///< achieved flop/s over the device's peak (matrix products), of the whole kernel time
+  double utilization = 0;  ///< achieved flop/s over the datasheet peak (matrix products), of the whole kernel time
 };
 
 /// One way of running a matrix product: a tile shape, a split of K, and what follows from them on one device.

@@ -23,6 +23,15 @@ nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& p) {
   return entry;
 }
 
+KernelDevice kernel_device(const GpuSpec& gpu, const std::vector<SustainedClock>& clocks) {
+  KernelDevice device = kernel_device(gpu);
+  for (const SustainedClock& clock : clocks) {
+    if (clock.gpu_id != gpu.id) continue;
+    device.sustained_clock.at(static_cast<std::size_t>(clock.family)) = clock.fraction;
+  }
+  return device;
+}
+
 nlohmann::json to_json(const FittedKernelParameters& fitted) {
   nlohmann::json families = nlohmann::json::object();
   for (std::size_t i = 0; i < kernel_families().size(); ++i) {
@@ -32,7 +41,15 @@ nlohmann::json to_json(const FittedKernelParameters& fitted) {
     entry["gpus"] = i < fitted.gpus.size() ? fitted.gpus[i] : std::vector<std::string>{};
     families[std::string(to_string(family))] = entry;
   }
-  return {{"data", fitted.data}, {"families", families}};
+  nlohmann::json clocks = nlohmann::json::array();
+  for (const SustainedClock& clock : fitted.clocks) {
+    clocks.push_back({{"gpu", clock.gpu_id},
+                      {"family", std::string(to_string(clock.family))},
+                      {"fraction", clock.fraction},
+                      {"median_utilization", clock.median_utilization},
+                      {"kernels", clock.kernels}});
+  }
+  return {{"data", fitted.data}, {"families", families}, {"sustained_clocks", clocks}};
 }
 
 FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& text, const std::string& file) {
@@ -58,6 +75,22 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
     entry.finish();
   }
   families.finish();
+  for (const JsonValue& value : root.require("sustained_clocks").as_array()) {
+    JsonObject entry = value.as_object();
+    SustainedClock clock;
+    clock.gpu_id = entry.require("gpu").as_string();
+    static const std::vector<std::pair<std::string, KernelFamily>> kProducts = {
+        {"gemm", KernelFamily::gemm},
+        {"batched_gemm", KernelFamily::batched_gemm},
+        {"convolution", KernelFamily::convolution},
+        {"tensor_gemm", KernelFamily::tensor_gemm}};
+    clock.family = entry.require("family").as_enum<KernelFamily>(kProducts);
+    clock.fraction = entry.require("fraction").as_positive_number();
+    clock.median_utilization = entry.require("median_utilization").as_positive_number();
+    clock.kernels = static_cast<int>(entry.require("kernels").as_int(1));
+    entry.finish();
+    fitted.clocks.push_back(clock);
+  }
   root.finish();
   return fitted;
 }

@@ -12,9 +12,27 @@
 
 namespace vtsim {
 
+/// What one GPU of the data sustained under one family's long matrix products, measured from those kernels
+/// (calibrate/kernel_fit.hpp's measure_sustained_clocks): the median of their achieved flop/s over its datasheet peak,
+/// relative to that of the GPU of the data that reaches most of its peak, which is taken to hold its boost clock.
+/// Per family, because each family's data were timed in a run of their own, and a card limited by its power or its
+/// cooling holds a different clock in each (the P4's linear layers ran at a third of the V100's share of peak, its
+/// batched products at two thirds).
+struct SustainedClock {
+  std::string gpu_id;
+  KernelFamily family = KernelFamily::gemm;  ///< a matrix product
+  double fraction = 1.0;                     ///< of the boost clock: KernelDevice's sustained_clock for the family
+  double median_utilization = 0;  ///< of the datasheet peak, over the long products measured
+  int kernels = 0;                ///< long products measured
+};
+
+/// `gpu` at its datasheet values, with the sustained clocks measured for it in `clocks` (the boost clock where none).
+KernelDevice kernel_device(const GpuSpec& gpu, const std::vector<SustainedClock>& clocks);
+
 /// Fitted constants with what they were fitted to.
 struct FittedKernelParameters {
   KernelModelParameters parameters;
+  std::vector<SustainedClock> clocks;  ///< measured per GPU of the data and path; the constants assume them
   /// Per family (kernel_families() order): catalog ids of the GPUs whose kernels it was fitted to, in catalog order.
   std::vector<std::vector<std::string>> gpus;
   std::vector<int> kernels;  ///< kernels fitted per family (kernel_families() order)

@@ -21,7 +21,8 @@ struct FamilyReport {
   std::vector<calibrate::GpuFamilyErrors> gpus;
   double fitted_all_mean_abs = 0;    ///< every GPU's fit, in sample, pooled over kernels
   double within_gpu_mean_abs = 0;    ///< each GPU's own fit, in sample, pooled
-  double left_gpu_out_mean_abs = 0;  ///< each GPU by the others' fit, pooled; the figure the target is for
+  double left_gpu_out_mean_abs = 0;  ///< each GPU by the others' fit at its boost clock, pooled; the target's figure
+  double left_gpu_out_measured_clock_mean_abs = 0;  ///< the same at its own measured sustained clock
   double target_mean_abs = 0;
   bool met() const { return left_gpu_out_mean_abs <= target_mean_abs; }
 };
@@ -32,7 +33,8 @@ struct KernelReport {
   std::vector<FamilyReport> families;
 };
 
-/// The fit of every GPU of `kernels`, read from `paths`, with the GPUs and kernels per family it saw.
+/// The fit of every GPU of `kernels`, read from `paths`, at the clocks measured on them, with the GPUs and kernels per
+/// family it saw.
 FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
                                      const std::vector<std::string>& paths);
 

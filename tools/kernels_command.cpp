@@ -83,7 +83,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     if (found == devices.end()) {
       const GpuSpec* gpu = find_gpu(id);
       if (gpu == nullptr) throw InputError("--gpu " + id + ": unknown GPU (see `vtsim catalog gpus`)");
-      found = devices.emplace(id, kernel_device(*gpu)).first;
+      found = devices.emplace(id, kernel_device(*gpu, fitted.clocks)).first;
     }
     return found->second;
   };
@@ -131,6 +131,8 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       row["split_k"] = p.split_k;
       row["waves"] = p.waves;
       row["utilization"] = p.utilization;
+      row["sustained_clock"] = family_peak_flops(kernel.shape.family, device) /
+                               datasheet_peak_flops(kernel.shape.family, device);
     }
     if (measured_here) {
       row["measured_us"] = *kernel.latency_s * 1e6;
@@ -158,14 +160,38 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       summary_table.print(out);
     }
     out << "\nconstants: fitted to " << fitted.data << '\n';
+    for (const auto& [id, device] : devices) {
+      std::string measured;
+      for (KernelFamily family : kernel_families()) {
+        if (device.clock(family) == 1.0) continue;
+        if (!measured.empty()) measured += ", ";
+        measured.append(to_string(family)).append(" ").append(format_number(device.clock(family), 3));
+      }
+      out << id;
+      if (measured.empty()) {
+        out << ": at its boost clock (datasheet; not measured)\n";
+      } else {
+        out << ": at the sustained clock measured in the constants' data (fraction of boost): " << measured << '\n';
+      }
+    }
   }
   return 0;
 }
 
 // Whether `refit` is `committed` within kReproduceTolerance, value by value.
 bool reproduces(const FittedKernelParameters& refit, const FittedKernelParameters& committed, std::ostream& out) {
-  bool same = refit.gpus == committed.gpus && refit.kernels == committed.kernels;
-  if (!same) out << "refit GPUs or kernel counts differ from the committed ones\n";
+  bool same = refit.gpus == committed.gpus && refit.kernels == committed.kernels &&
+              refit.clocks.size() == committed.clocks.size();
+  if (!same) out << "refit GPUs, kernel counts or measured clocks differ from the committed ones\n";
+  for (std::size_t i = 0; same && i < refit.clocks.size(); ++i) {
+    const SustainedClock& x = refit.clocks[i];
+    const SustainedClock& y = committed.clocks[i];
+    if (x.gpu_id != y.gpu_id || x.family != y.family || x.kernels != y.kernels ||
+        std::abs(x.fraction - y.fraction) > kReproduceTolerance * y.fraction) {
+      out << "refit sustained clock of " << x.gpu_id << " = " << x.fraction << ", committed " << y.fraction << '\n';
+      same = false;
+    }
+  }
   const nlohmann::json a = to_json(refit)["families"];
   const nlohmann::json b = to_json(committed)["families"];
   for (const auto& [family, values] : a.items()) {

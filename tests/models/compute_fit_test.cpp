@@ -120,6 +120,34 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   EXPECT_TRUE(resolved.calibrated.empty());
 }
 
+TEST(ResolveCompute, ADerivedEfficiencyRunsAtTheSustainedClockTheKernelDataMeasuredOnThatGpu) {
+  // The A100 PCIe 40GB is in the kernel data (NeuSight), held below its boost clock in its long fp32 GEMMs; Ampere has
+  // no fp32 rows, so its fp32 GEMM efficiency is derived, at that clock; the SXM4 card, not in the data, at its boost.
+  const FittedKernelParameters& kernels = fitted_kernel_parameters();
+  double clock = 0;
+  for (const SustainedClock& measured : kernels.clocks) {
+    if (measured.gpu_id == "a100-40gb-pcie" && measured.family == KernelFamily::gemm) clock = measured.fraction;
+  }
+  ASSERT_GT(clock, 0.0);
+  ASSERT_LT(clock, 1.0);
+  const KernelFamilyParameters& gemm = kernels.parameters.of(KernelFamily::gemm);
+  const double at_boost = std::min(1.0, gemm.peak_efficiency * std::min(1.0, 64.0 / gemm.tile_knee));
+  const Workload bert = *make_workload("bert-large-pretrain-seq128");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute pcie =
+      resolve_compute(*find_gpu("a100-40gb-pcie"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
+  const ResolvedCompute sxm4 =
+      resolve_compute(*find_gpu("a100-40gb-sxm4"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(pcie.parameters.gemm_efficiency, std::min(1.0, clock * gemm.peak_efficiency *
+                                                                      std::min(1.0, 64.0 / gemm.tile_knee)));
+  EXPECT_DOUBLE_EQ(sxm4.parameters.gemm_efficiency, at_boost);
+  bool says_clock = false;
+  for (const std::string& note : pcie.uncalibrated) {
+    says_clock |= note.find("sustained clock measured") != std::string::npos;
+  }
+  EXPECT_TRUE(says_clock);
+}
+
 TEST(ResolveCompute, DataLoadingSharesTheVmsCoresLeftByItsRanksTrainingLoops) {
   const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
   const Workload rn50 = *make_workload("resnet-50");

@@ -1,10 +1,15 @@
 // The kernel model against hand calculations: a GEMM that fills whole waves runs at the efficiency's share of the
 // peak, a partial last wave costs a whole one, memory-bound passes run at the bandwidth, and a convolution's
-// implicit GEMM has the dimensions its definition gives.
+// implicit GEMM has the dimensions its definition gives; a GPU below its boost clock runs its family's math slower.
 
 #include "models/kernel_model.hpp"
 
 #include <gtest/gtest.h>
+
+#include <string>
+
+#include "models/error.hpp"
+#include "models/kernel_parameters.hpp"
 
 namespace vtsim {
 namespace {
@@ -135,6 +140,46 @@ TEST(KernelModel, TensorGemmRunsAtTheTensorPeakOnHalfTheBytes) {
   EXPECT_NEAR(p.memory_s, 2.0 * (512.0 * 1024 * 2 + 512.0 * 512) / 100e9, 1e-15);
   EXPECT_EQ(p.bound, KernelBound::math);  // 67 us of math against 26 us of traffic
   EXPECT_NEAR(p.utilization, 1.0, 1e-12);
+}
+
+TEST(KernelModel, ASustainedClockSlowsOnlyItsFamilysMath) {
+  // The first test's product at half the clock: twice the math, the same traffic; the datasheet's utilization halves.
+  KernelDevice device = round_device();
+  device.sustained_clock.at(static_cast<std::size_t>(KernelFamily::gemm)) = 0.5;
+  const KernelPrediction p = predict_kernel(gemm(512, 512, 1024), device, tiles_only());
+  EXPECT_NEAR(p.math_s, 2.0 * 2.0 * 512 * 512 * 1024 / 1e12, 1e-15);
+  EXPECT_NEAR(p.utilization, 0.5, 1e-12);
+  KernelShape shape = gemm(512, 512, 1024);
+  shape.family = KernelFamily::tensor_gemm;
+  EXPECT_NEAR(predict_kernel(shape, device, tiles_only()).math_s, 2.0 * 512 * 512 * 1024 / 8e12, 1e-15);
+}
+
+TEST(KernelParameters, MeasuredClocksSurviveTheirJsonAndABadOneNamesItsPlace) {
+  FittedKernelParameters fitted = fitted_kernel_parameters();
+  SustainedClock clock;
+  clock.gpu_id = "t4";
+  clock.family = KernelFamily::batched_gemm;
+  clock.fraction = 0.5;
+  clock.median_utilization = 0.4;
+  clock.kernels = 12;
+  fitted.clocks = {clock};
+  const FittedKernelParameters back = fitted_kernel_parameters_from_json(to_json(fitted).dump(), "k.json");
+  ASSERT_EQ(back.clocks.size(), 1u);
+  EXPECT_EQ(back.clocks[0].family, KernelFamily::batched_gemm);
+  EXPECT_DOUBLE_EQ(back.clocks[0].fraction, 0.5);
+  const KernelDevice t4 = kernel_device(*find_gpu("t4"), back.clocks);
+  EXPECT_DOUBLE_EQ(t4.clock(KernelFamily::batched_gemm), 0.5);
+  EXPECT_DOUBLE_EQ(t4.clock(KernelFamily::gemm), 1.0);
+
+  nlohmann::json bad = to_json(fitted);
+  bad["sustained_clocks"][0]["family"] = "softmax";
+  try {
+    fitted_kernel_parameters_from_json(bad.dump(), "k.json");
+    FAIL() << "a memory-bound family has no clock";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("k.json"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("sustained_clocks[0].family"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace
