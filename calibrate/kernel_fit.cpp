@@ -139,7 +139,7 @@ std::vector<MeasuredKernel> on_gpus(const std::vector<MeasuredKernel>& kernels, 
 }
 
 // `clocks` (measured without `gpu_id`) with `gpu_id`'s own measured clocks from `measured_with_it`, each relative to
-// the best of `clocks` on its path (so above 1 when it holds more of its peak than every other GPU).
+// the best of `clocks` in its family (so above 1 when it holds more of its peak than every other GPU).
 std::vector<SustainedClock> with_held_out_clock(const std::string& gpu_id, const std::vector<SustainedClock>& clocks,
                                                 const std::vector<SustainedClock>& measured_with_it) {
   std::vector<SustainedClock> result = clocks;
