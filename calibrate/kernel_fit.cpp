@@ -18,10 +18,6 @@ namespace {
 constexpr double kRobustScale = 0.1;
 constexpr int kReweightingRounds = 4;
 
-// Upper bound of the peak efficiency: 1 for GEMMs; 2.25 for convolutions, whose flop are counted as a direct
-// convolution's while cuDNN's Winograd F(2x2,3x3) needs 2.25x fewer multiplies (Lavin and Gray, CVPR 2016).
-double peak_efficiency_cap(KernelFamily family) { return family == KernelFamily::convolution ? 2.25 : 1.0; }
-
 // Upper bound of the L2 speedup: the A100's L2 delivers 5,120 bytes per clock (A100 whitepaper, "L2 cache"), 7.2 TB/s
 // at 1,410 MHz against 1.555 TB/s of HBM2: 4.6x; V100's 2,048 B/clk at 1,380 MHz against 900 GB/s: 3.1x.
 constexpr double kMaxL2Speedup = 5.0;
@@ -64,18 +60,25 @@ class FamilyProblem {
 
   bool empty() const { return prepared_.empty(); }
   bool matrix() const { return is_matrix_product(family_); }
+  bool convolution() const { return family_ == KernelFamily::convolution; }
 
+  // Every peak efficiency, each counted in its own algorithm's flop, is at most 1.
   Eigen::VectorXd initial(const KernelFamilyParameters& start) const {
-    Eigen::VectorXd x(matrix() ? 6 : 3);
+    Eigen::VectorXd x(convolution() ? 8 : matrix() ? 6 : 3);
+    const auto fraction = [](double value) { return logit(std::clamp(value, 1e-3, 1.0 - 1e-3)); };
     x[0] = std::log(start.host_s);
     x[1] = logit(std::clamp(start.memory_efficiency, 1e-3, 1.0 - 1e-3));
     // The middle of the range when the start is at a bound, where the logistic's slope would keep it.
     const double l2 = start.l2_speedup > 1.0 && start.l2_speedup < kMaxL2Speedup ? start.l2_speedup : kMiddleL2Speedup;
     x[2] = logit((l2 - 1.0) / (kMaxL2Speedup - 1.0));
     if (matrix()) {
-      x[3] = logit(std::clamp(start.peak_efficiency / peak_efficiency_cap(family_), 1e-3, 1.0 - 1e-3));
+      x[3] = fraction(start.peak_efficiency);
       x[4] = std::log(start.tile_knee);
       x[5] = std::log(std::max(start.k_overhead, 1e-3));
+    }
+    if (convolution()) {
+      x[6] = fraction(start.winograd_2x2_efficiency);
+      x[7] = fraction(start.winograd_4x4_efficiency);
     }
     return x;
   }
@@ -86,9 +89,13 @@ class FamilyProblem {
     p.memory_efficiency = logistic(x[1]);
     p.l2_speedup = 1.0 + (kMaxL2Speedup - 1.0) * logistic(x[2]);
     if (matrix()) {
-      p.peak_efficiency = peak_efficiency_cap(family_) * logistic(x[3]);
+      p.peak_efficiency = logistic(x[3]);
       p.tile_knee = std::exp(x[4]);
       p.k_overhead = std::exp(x[5]);
+    }
+    if (convolution()) {
+      p.winograd_2x2_efficiency = logistic(x[6]);
+      p.winograd_4x4_efficiency = logistic(x[7]);
     }
     return p;
   }

@@ -19,6 +19,12 @@ constexpr double kReferenceTileArea = 128.0 * 128.0;
 constexpr std::array<std::array<int, 2>, 7> kTiles = {
     {{128, 128}, {128, 64}, {64, 128}, {64, 64}, {128, 32}, {32, 128}, {32, 32}}};
 
+// Winograd's minimal filtering (Lavin and Gray, CVPR 2016): F(2x2, 3x3) multiplies a 4 x 4 input tile by the 4 x 4
+// transformed filter, 16 products per 2 x 2 outputs (4 per output, against 9 directly); F(4x4, 3x3) a 6 x 6 input
+// tile, one GEMM per point of it.
+constexpr double kWinograd2x2ProductsPerOutput = 4.0;
+constexpr double kWinograd4x4Points = 36.0;
+
 // Split-K: cuBLAS splits the reduction when the output's tiles cannot fill the SMs (the measured kernels' grid z).
 constexpr int kMaxSplit = 256;
 // A split leaves at least this many K iterations per slice.
@@ -102,7 +108,21 @@ KernelShape convolution_gemm(double batch, double in_channels, double out_channe
   shape.elements = batch * in_channels * size * size + out_channels * in_channels * kernel * kernel +
                    batch * out_channels * output_size * output_size;
   shape.tensors = 1;
+  shape.images = batch;
+  shape.in_channels = in_channels;
+  shape.output_size = output_size;
+  // cuDNN's Winograd kernels take 3 x 3 filters at stride 1 (the only convolutions of the measured data).
+  shape.winograd = kernel == 3 && stride == 1;
   return shape;
+}
+
+std::string_view to_string(ConvolutionAlgorithm algorithm) {
+  switch (algorithm) {
+    case ConvolutionAlgorithm::implicit_gemm: return "implicit GEMM";
+    case ConvolutionAlgorithm::winograd_2x2: return "Winograd 2x2";
+    case ConvolutionAlgorithm::winograd_4x4: return "Winograd 4x4";
+  }
+  return "?";
 }
 
 const KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) const {
@@ -135,10 +155,27 @@ double family_peak_flops(KernelFamily family, const KernelDevice& device) {
 
 PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device) {
   assert(family_peak_flops(shape.family, device) > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
-  PreparedKernel kernel{shape, device, {}};
+  PreparedKernel kernel{shape, device, {}, {}, {}, 0.0};
   if (is_matrix_product(shape.family)) {
     assert(shape.batch >= 1 && shape.m >= 1 && shape.n >= 1 && shape.k >= 1);
     for_each_tiling(shape, device, [&](const Tiling& tiling) { kernel.tilings.push_back(tiling); });
+  }
+  if (shape.family == KernelFamily::convolution && shape.winograd) {
+    // F(2x2, 3x3): 16 products per 2 x 2 outputs and input channel instead of 36, in the implicit GEMM's shape.
+    KernelShape fused = shape;
+    fused.k = shape.in_channels * kWinograd2x2ProductsPerOutput;
+    for_each_tiling(fused, device, [&](const Tiling& tiling) { kernel.winograd_2x2_tilings.push_back(tiling); });
+    // F(4x4, 3x3): one GEMM per point of the 6 x 6 transformed tile, over the images' 4 x 4 output tiles.
+    const double tiles = shape.images * std::pow(std::ceil(shape.output_size / 4.0), 2.0);
+    KernelShape batched = shape;
+    batched.batch = kWinograd4x4Points;
+    batched.m = tiles;
+    batched.k = shape.in_channels;
+    for_each_tiling(batched, device, [&](const Tiling& tiling) { kernel.winograd_4x4_tilings.push_back(tiling); });
+    // Transformed input and output written and read once each, and the transformed filters written.
+    const double transformed = 2.0 * kWinograd4x4Points * tiles * (shape.in_channels + shape.n);
+    kernel.winograd_4x4_transform_bytes =
+        (transformed + kWinograd4x4Points * shape.in_channels * shape.n) * shape.element_bytes;
   }
   return kernel;
 }
@@ -150,25 +187,40 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
   const double bytes = shape.bytes();
   KernelPrediction prediction;
   prediction.memory_s = bytes / memory_rate_Bps(bytes, device, family);
+  double device_s = prediction.memory_s;
   if (!kernel.tilings.empty()) {
     const double per_sm_flops = family_peak_flops(shape.family, device) / device.sm_count;
-    prediction.math_s = std::numeric_limits<double>::infinity();
-    for (const Tiling& tiling : kernel.tilings) {
-      const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
-      const double efficiency = family.peak_efficiency * std::min(1.0, intensity / family.tile_knee);
-      double math_s = tiling.waves * 2.0 * kReferenceTileArea * (tiling.k_per_tile + family.k_overhead) /
-                      (per_sm_flops * efficiency);
-      if (tiling.split > 1) math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
-      if (math_s < prediction.math_s) {
-        prediction.math_s = math_s;
-        prediction.tile_m = tiling.tile_m;
-        prediction.tile_n = tiling.tile_n;
-        prediction.split_k = tiling.split;
-        prediction.waves = tiling.waves;
+    const auto consider = [&](const std::vector<Tiling>& tilings, double peak_efficiency, double extra_s,
+                              ConvolutionAlgorithm algorithm) {
+      for (const Tiling& tiling : tilings) {
+        const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
+        const double efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
+        double math_s = tiling.waves * 2.0 * kReferenceTileArea * (tiling.k_per_tile + family.k_overhead) /
+                        (per_sm_flops * efficiency);
+        if (tiling.split > 1) {
+          math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
+        }
+        const double total_s = std::max(math_s, prediction.memory_s) + extra_s;
+        // The fastest; among equally fast ones (traffic binding them all), the one with the least math.
+        const bool faster = total_s < device_s || (total_s == device_s && math_s < prediction.math_s);
+        if (prediction.tile_m == 0 || faster) {
+          device_s = total_s;
+          prediction.math_s = math_s;
+          prediction.tile_m = tiling.tile_m;
+          prediction.tile_n = tiling.tile_n;
+          prediction.split_k = tiling.split;
+          prediction.waves = tiling.waves;
+          prediction.algorithm = algorithm;
+        }
       }
-    }
+    };
+    consider(kernel.tilings, family.peak_efficiency, 0.0, ConvolutionAlgorithm::implicit_gemm);
+    consider(kernel.winograd_2x2_tilings, family.winograd_2x2_efficiency, 0.0, ConvolutionAlgorithm::winograd_2x2);
+    const double transforms_s =
+        kernel.winograd_4x4_transform_bytes / memory_rate_Bps(kernel.winograd_4x4_transform_bytes, device, family);
+    consider(kernel.winograd_4x4_tilings, family.winograd_4x4_efficiency, transforms_s,
+             ConvolutionAlgorithm::winograd_4x4);
   }
-  const double device_s = std::max(prediction.math_s, prediction.memory_s);
   prediction.time_s = family.host_s + device_s;
   if (family.host_s >= device_s) {
     prediction.bound = KernelBound::host;

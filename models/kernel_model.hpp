@@ -18,6 +18,14 @@
 //   tile_efficiency = peak_efficiency x min(1, (tm x tn / (tm + tn)) / tile_knee)
 // A tile's math per byte loaded grows with tm x tn / (tm + tn): small tiles fill more SMs but reach less of the peak.
 // k_overhead is the prologue and epilogue of a tile in units of its K loop's iterations.
+// A 3 x 3 convolution at stride 1 may also run as Winograd's minimal filtering (Lavin and Gray, CVPR 2016), as cuDNN
+// runs most of them in the measured data; the model takes the fastest of:
+//   implicit GEMM   M = images x output positions, N = out channels, K = in channels x 9
+//   Winograd 2x2    F(2x2, 3x3), fused: the same GEMM with 16 multiplies per 2 x 2 outputs instead of 36: K = in x 4
+//   Winograd 4x4    F(4x4, 3x3), not fused: 36 GEMMs of (images x 4x4 output tiles) x in by in x out (36 multiplies
+//                   per 4 x 4 outputs instead of 144), after the input and filters are transformed through memory and
+//                   before the output is: 2 x 36 x tiles x (in + out) + 36 x in x out values more traffic
+// each at its own peak efficiency, counted in its own flop.
 
 #include <array>
 #include <cstddef>
@@ -41,6 +49,11 @@ std::string_view to_string(KernelFamily family);
 /// Whether the family is a matrix product (tiles and waves) rather than a memory-bound pass.
 bool is_matrix_product(KernelFamily family);
 
+/// How a convolution runs (see the file comment); other matrix products are implicit_gemm, their one GEMM.
+enum class ConvolutionAlgorithm { implicit_gemm, winograd_2x2, winograd_4x4 };
+/// "implicit GEMM", "Winograd 2x2", "Winograd 4x4".
+std::string_view to_string(ConvolutionAlgorithm algorithm);
+
 /// One operator's dimensions, as the measured data give them. Matrix products: the output is batch x (M x N), the
 /// reduction K. Convolutions are given as their implicit GEMM (convolution_gemm()). Memory-bound passes: `elements`
 /// values, each read or written `tensors` times (an add reads two tensors and writes one: 3).
@@ -53,6 +66,11 @@ struct KernelShape {
   double elements = 0;       ///< memory-bound passes: values per tensor; convolutions: input, filters and output
   double tensors = 0;        ///< memory-bound passes: tensors read and written; convolutions: 1
   double element_bytes = 4;  ///< fp32
+  /// Convolutions: images, input channels and output side, and whether Winograd applies (3 x 3, stride 1).
+  double images = 0;
+  double in_channels = 0;
+  double output_size = 0;
+  bool winograd = false;
 
   /// flop of the operator: 2 x batch x M x N x K for a product; 0 for a memory-bound pass (its few flop per value
   /// never bind on the CUDA cores).
@@ -70,12 +88,15 @@ KernelShape convolution_gemm(double batch, double in_channels, double out_channe
 /// The constants of one family; the same on every GPU (the GPU enters through its datasheet only).
 struct KernelFamilyParameters {
   double host_s = 30e-6;           ///< fixed cost per operator: dispatch, launch and the measurement's own, s
-  double peak_efficiency = 0.9;    ///< fraction of the SMs' datasheet peak a large tile reaches (convolution: up to
-                                   ///< 2.25, Winograd's saving of multiplies counted in direct-convolution flop)
+  double peak_efficiency = 0.9;    ///< fraction of the SMs' datasheet peak a large tile reaches, (0, 1]
   double tile_knee = 40;           ///< tile intensity tm x tn / (tm + tn) from which a tile reaches peak_efficiency
   double k_overhead = 8;           ///< a tile's prologue and epilogue, in iterations of its K loop
   double memory_efficiency = 0.8;  ///< fraction of datasheet DRAM bandwidth a pass reaches
   double l2_speedup = 1.0;         ///< how much faster than DRAM a pass whose bytes fit in L2 runs, >= 1
+  /// Convolutions only: the peak efficiency of each Winograd algorithm, in its own (fewer) flop; peak_efficiency is
+  /// the implicit GEMM's.
+  double winograd_2x2_efficiency = 0.7;
+  double winograd_4x4_efficiency = 0.7;
 };
 
 /// The parameters of every family.
@@ -130,6 +151,7 @@ struct KernelPrediction {
   int tile_m = 0;  ///< chosen tile (matrix products); 0 otherwise
   int tile_n = 0;
   int split_k = 1;
+  ConvolutionAlgorithm algorithm = ConvolutionAlgorithm::implicit_gemm;  ///< the chosen one (convolutions)
   double waves = 0;        ///< waves of thread blocks over the SMs (matrix products)
   double utilization = 0;  ///< achieved flop/s over the datasheet peak (matrix products), of the whole kernel time
 };
@@ -149,7 +171,10 @@ struct Tiling {
 struct PreparedKernel {
   KernelShape shape;
   KernelDevice device;
-  std::vector<Tiling> tilings;  ///< matrix products: every tiling the library may pick
+  std::vector<Tiling> tilings;  ///< matrix products: every tiling the library may pick (a convolution's implicit GEMM)
+  std::vector<Tiling> winograd_2x2_tilings;  ///< a convolution Winograd applies to: those of each of its GEMMs
+  std::vector<Tiling> winograd_4x4_tilings;
+  double winograd_4x4_transform_bytes = 0;  ///< the non-fused algorithm's transforms through memory
 };
 
 /// Prepares `shape` on `device`. REQUIRES: the shape's dimensions >= 1, device values > 0.

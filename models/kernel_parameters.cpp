@@ -20,6 +20,10 @@ nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& p) {
     entry["tile_knee"] = p.tile_knee;
     entry["k_overhead"] = p.k_overhead;
   }
+  if (family == KernelFamily::convolution) {
+    entry["winograd_2x2_efficiency"] = p.winograd_2x2_efficiency;
+    entry["winograd_4x4_efficiency"] = p.winograd_4x4_efficiency;
+  }
   return entry;
 }
 
@@ -68,9 +72,13 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
     fitted.gpus.emplace_back();
     for (const JsonValue& gpu : entry.require("gpus").as_array()) fitted.gpus.back().push_back(gpu.as_string());
     if (is_matrix_product(family)) {
-      p.peak_efficiency = entry.require("peak_efficiency").as_positive_number(2.25);
+      p.peak_efficiency = entry.require("peak_efficiency").as_positive_number(1.0);
       p.tile_knee = entry.require("tile_knee").as_positive_number();
       p.k_overhead = entry.require("k_overhead").as_number(0.0);
+    }
+    if (family == KernelFamily::convolution) {
+      p.winograd_2x2_efficiency = entry.require("winograd_2x2_efficiency").as_positive_number(1.0);
+      p.winograd_4x4_efficiency = entry.require("winograd_4x4_efficiency").as_positive_number(1.0);
     }
     entry.finish();
   }

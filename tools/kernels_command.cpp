@@ -60,10 +60,13 @@ std::string shape_text(const KernelShape& shape) {
   return n(shape.batch) + " x " + n(shape.m) + " x " + n(shape.n) + " x " + n(shape.k);
 }
 
-std::string tiling_text(const KernelPrediction& prediction) {
+std::string tiling_text(const KernelShape& shape, const KernelPrediction& prediction) {
   if (prediction.tile_m == 0) return "-";
-  return std::to_string(prediction.tile_m) + "x" + std::to_string(prediction.tile_n) +
-         (prediction.split_k > 1 ? " split " + std::to_string(prediction.split_k) : "");
+  std::string text;
+  if (shape.family == KernelFamily::convolution) text.append(to_string(prediction.algorithm)).append(": ");
+  text.append(std::to_string(prediction.tile_m)).append("x").append(std::to_string(prediction.tile_n));
+  if (prediction.split_k > 1) text.append(" split ").append(std::to_string(prediction.split_k));
+  return text;
 }
 
 // Mean and worst |error| of one family's rows.
@@ -116,7 +119,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     const std::string family(to_string(kernel.shape.family));
     const std::vector<std::string> cells = {
         std::to_string(kernel.line), kernel.op, family, shape_text(kernel.shape), gpu,
-        format_number(p.time_s * 1e6), std::string(to_string(p.bound)), tiling_text(p),
+        format_number(p.time_s * 1e6), std::string(to_string(p.bound)), tiling_text(kernel.shape, p),
         p.tile_m ? format_number(p.waves) : "-", p.tile_m ? format_number(p.utilization, 3) : "-",
         measured_here ? format_number(*kernel.latency_s * 1e6) : "-",
         measured_here ? format_number(100.0 * error, 3) + "%" : "-"};
@@ -129,6 +132,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     if (p.tile_m) {
       row["tile"] = {p.tile_m, p.tile_n};
       row["split_k"] = p.split_k;
+      if (kernel.shape.family == KernelFamily::convolution) row["algorithm"] = std::string(to_string(p.algorithm));
       row["waves"] = p.waves;
       row["utilization"] = p.utilization;
       row["sustained_clock"] = family_peak_flops(kernel.shape.family, device) /

@@ -117,6 +117,44 @@ TEST(KernelModel, ConvolutionIsItsImplicitGemm) {
   EXPECT_DOUBLE_EQ(convolution_gemm(1, 3, 64, 7, 224, 2, 3).m, 112.0 * 112);
 }
 
+// A 3x3 convolution at stride 1 of one 32 x 32 image, 128 channels in and out, on the round device with only the
+// tiles: implicit GEMM M = 1,024, N = 128, K = 1,152 runs 8 tiles of 128 x 128 in 2 waves over 4 SMs at 0.25 Tflop/s
+// each; Winograd 2x2 the same tiles over K = 512; Winograd 4x4 36 GEMMs of 64 x 128 by 128 (64 tiles of 4 x 4
+// outputs), best as 36 tiles of 64 x 128 (two per SM: 5 waves at 2/3 efficiency), after 2 x 36 x 64 x 256 + 36 x 128
+// x 128 values of transforms at 100 GB/s.
+TEST(KernelModel, AThreeByThreeConvolutionTakesTheFastestWinogradOrItsImplicitGemm) {
+  const KernelShape shape = convolution_gemm(1, 128, 128, 3, 32, 1, 1);
+  ASSERT_TRUE(shape.winograd);
+  KernelModelParameters p = tiles_only();
+  KernelFamilyParameters& convolution = p.of(KernelFamily::convolution);
+  convolution.winograd_2x2_efficiency = 1.0;
+  convolution.winograd_4x4_efficiency = 1.0;
+  const double per_sm = 0.25e12;
+  const double implicit_s = 2 * 2.0 * 128 * 128 * 1152 / per_sm;
+  const double winograd_2x2_s = 2 * 2.0 * 128 * 128 * 512 / per_sm;
+  const double winograd_4x4_s =
+      5 * 2.0 * 128 * 128 * 128 / (per_sm * 2.0 / 3.0) + 4.0 * (2.0 * 36 * 64 * 256 + 36.0 * 128 * 128) / 100e9;
+  ASSERT_LT(winograd_2x2_s, winograd_4x4_s);
+  KernelPrediction prediction = predict_kernel(shape, round_device(), p);
+  EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::winograd_2x2);
+  EXPECT_NEAR(prediction.time_s, winograd_2x2_s, 1e-15);
+  // At half the fused algorithm's efficiency the non-fused one is faster, transforms and all.
+  convolution.winograd_2x2_efficiency = 0.5;
+  ASSERT_LT(winograd_4x4_s, 2 * winograd_2x2_s);
+  prediction = predict_kernel(shape, round_device(), p);
+  EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::winograd_4x4);
+  EXPECT_NEAR(prediction.time_s, winograd_4x4_s, 1e-12);
+  // Where Winograd reaches little, the implicit GEMM.
+  convolution.winograd_2x2_efficiency = 0.1;
+  convolution.winograd_4x4_efficiency = 0.1;
+  prediction = predict_kernel(shape, round_device(), p);
+  EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::implicit_gemm);
+  EXPECT_NEAR(prediction.time_s, implicit_s, 1e-15);
+  // A 1x1 convolution has no Winograd form.
+  EXPECT_FALSE(convolution_gemm(1, 128, 128, 1, 32, 1, 0).winograd);
+  EXPECT_FALSE(convolution_gemm(1, 128, 128, 3, 32, 2, 1).winograd);
+}
+
 TEST(KernelModel, DeviceComesFromTheDatasheet) {
   const GpuSpec* a100 = find_gpu("a100-40gb-pcie");
   ASSERT_NE(a100, nullptr);
