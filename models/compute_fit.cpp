@@ -145,8 +145,10 @@ std::optional<KernelFamily> kernel_family_for(const std::string& architecture, P
 }
 
 // What the kernel model says a full wave of 128 x 128 tiles of `kind` on `path` reaches, on any GPU: its fitted peak
-// efficiency at that tile's intensity. The GPU's own numbers enter through its datasheet peak and SMs, and, where
-// the kernel data measured it (a card of the data held below its boost clock), its sustained clock.
+// efficiency at that tile's intensity (a convolution's: its implicit GEMM's, which cuDNN can run for every shape; the
+// Winograd algorithms the kernel model picks for 3 x 3 ones have no place in one efficiency per kind). The GPU's own
+// numbers enter through its datasheet peak and SMs, and, where the kernel data measured it (a card of the data held
+// below its boost clock), its sustained clock.
 std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& gpu_id, const std::string& architecture,
                                                          PrecisionPath path, KernelKind kind) {
   const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
