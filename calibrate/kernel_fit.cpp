@@ -145,20 +145,19 @@ std::vector<MeasuredKernel> on_gpus(const std::vector<MeasuredKernel>& kernels, 
   return chosen;
 }
 
-// `clocks` (measured without `gpu_id`) with `gpu_id`'s own measured clocks from `measured_with_it`, each relative to
-// the best of `clocks` in its family (so above 1 when it holds more of its peak than every other GPU).
-std::vector<SustainedClock> with_held_out_clock(const std::string& gpu_id, const std::vector<SustainedClock>& clocks,
-                                                const std::vector<SustainedClock>& measured_with_it) {
-  std::vector<SustainedClock> result = clocks;
-  for (const SustainedClock& own : measured_with_it) {
-    if (own.gpu_id != gpu_id) continue;
+// `clocks` taken over the best median of the GPUs other than `gpu_id` in each family, with `gpu_id`'s own (then above
+// 1 when it holds more of its peak than every other GPU; 1 when no other GPU has the family) or without them.
+std::vector<SustainedClock> referenced_to_others(const std::vector<SustainedClock>& clocks, std::string_view gpu_id,
+                                                 bool keep_own) {
+  std::vector<SustainedClock> result;
+  for (SustainedClock clock : clocks) {
+    if (clock.gpu_id == gpu_id && !keep_own) continue;
     double best = 0;
     for (const SustainedClock& other : clocks) {
-      if (other.family == own.family) best = std::max(best, other.median_utilization);
+      if (other.family == clock.family && other.gpu_id != gpu_id) best = std::max(best, other.median_utilization);
     }
-    SustainedClock held_out = own;
-    held_out.fraction = best > 0 ? own.median_utilization / best : 1.0;
-    result.push_back(held_out);
+    clock.fraction = best > 0 ? clock.median_utilization / best : 1.0;
+    result.push_back(clock);
   }
   return result;
 }
@@ -174,11 +173,10 @@ bool measures_sustained_clock(const MeasuredKernel& kernel) {
   return tiles >= kClockMinWaves * gpu->sm_count && shape.k >= kClockMinK && *kernel.latency_s >= kClockMinLatency_s;
 }
 
-std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels,
-                                                     std::string_view left_out_gpu) {
+std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels) {
   std::map<std::pair<KernelFamily, std::string>, std::vector<double>> utilization;
   for (const MeasuredKernel& kernel : kernels) {
-    if (kernel.gpu_id == left_out_gpu || !measures_sustained_clock(kernel)) continue;
+    if (!measures_sustained_clock(kernel)) continue;
     const KernelDevice device = kernel_device(*find_gpu(kernel.gpu_id));
     utilization[{kernel.shape.family, kernel.gpu_id}].push_back(
         kernel.shape.flop() / (*kernel.latency_s * datasheet_peak_flops(kernel.shape.family, device)));
@@ -201,6 +199,10 @@ std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredK
     for (std::size_t i = first; i < clocks.size(); ++i) clocks[i].fraction = clocks[i].median_utilization / best;
   }
   return clocks;
+}
+
+std::vector<SustainedClock> clocks_without(const std::vector<SustainedClock>& clocks, std::string_view gpu_id) {
+  return referenced_to_others(clocks, gpu_id, false);
 }
 
 KernelFamilyParameters fit_kernel_family(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
@@ -270,13 +272,13 @@ std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std
     model.of(family) = fit_kernel_family(family, mine, clocks);
     errors.within_gpu = kernel_errors(family, mine, model, clocks);
     if (gpus.size() > 1) {
-      // The others' clocks are measured without this GPU: the best of them is the reference.
-      const std::vector<SustainedClock> others_clocks = measure_sustained_clocks(kernels, gpu.id);
+      // The others' clocks are taken without this GPU: the best of them is the reference.
+      const std::vector<SustainedClock> others_clocks = clocks_without(clocks, gpu.id);
       errors.left_out_parameters = fit_kernel_family(family, others, others_clocks);
       model.of(family) = errors.left_out_parameters;
       errors.left_gpu_out = kernel_errors(family, mine, model, others_clocks);
       errors.left_gpu_out_measured_clock =
-          kernel_errors(family, mine, model, with_held_out_clock(gpu.id, others_clocks, clocks));
+          kernel_errors(family, mine, model, referenced_to_others(clocks, gpu.id, true));
     }
     result.push_back(std::move(errors));
   }

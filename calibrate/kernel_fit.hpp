@@ -24,9 +24,12 @@ bool measures_sustained_clock(const MeasuredKernel& kernel);
 
 /// Per matrix-product family and GPU with at least 10 such products in `kernels`: the median of their flop/s over the
 /// datasheet peak, and that over the family's highest median (models/kernel_parameters.hpp's SustainedClock). In
-/// kernel_families() order, then catalog order. The kernels of `left_out_gpu` are not used.
-std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels,
-                                                     std::string_view left_out_gpu = {});
+/// kernel_families() order, then catalog order.
+std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels);
+
+/// `clocks` without `gpu_id`'s, each over the best median of the other GPUs in its family: what
+/// measure_sustained_clocks gives on the other GPUs' kernels (a GPU's median does not depend on the others).
+std::vector<SustainedClock> clocks_without(const std::vector<SustainedClock>& clocks, std::string_view gpu_id);
 
 /// Fits `family`'s constants to `kernels` (those of the family with a latency; rows on GPUs without a catalog
 /// entry are not accepted by the reader) run at `clocks`, starting from `start`. REQUIRES: at least one such kernel.

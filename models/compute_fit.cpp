@@ -155,10 +155,9 @@ std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& gpu_
   if (!family) return std::nullopt;
   const FittedKernelParameters& fitted = fitted_kernel_parameters();
   const KernelFamilyParameters& p = fitted.parameters.of(*family);
-  double clock = 1.0;
-  for (const SustainedClock& measured : fitted.clocks) {
-    if (measured.gpu_id == gpu_id && measured.family == *family) clock = measured.fraction;
-  }
+  const GpuSpec* gpu = find_gpu(gpu_id);
+  assert(gpu != nullptr);
+  const double clock = kernel_device(*gpu, fitted.clocks).clock(*family);
   const double value =
       std::min(efficiency_cap(kind), clock * p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
   return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true, clock};

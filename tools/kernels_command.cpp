@@ -135,8 +135,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       if (kernel.shape.family == KernelFamily::convolution) row["algorithm"] = std::string(to_string(p.algorithm));
       row["waves"] = p.waves;
       row["utilization"] = p.utilization;
-      row["sustained_clock"] = family_peak_flops(kernel.shape.family, device) /
-                               datasheet_peak_flops(kernel.shape.family, device);
+      row["sustained_clock"] = device.clock(kernel.shape.family);
     }
     if (measured_here) {
       row["measured_us"] = *kernel.latency_s * 1e6;
