@@ -118,6 +118,8 @@ void LayerBuilder::save(const Tensor& t) {
 
 void LayerBuilder::keep(double elements) { layers_.back().stored_activation_elements += elements; }
 
+void LayerBuilder::keep_mask(double elements) { layers_.back().stored_mask_elements += elements; }
+
 bool LayerBuilder::last_trains_weights() const { return trains_weights_.back(); }
 
 // A conv or linear layer of `macs` multiply-adds owning `parameters` (weights and bias; 0 when they are shared).
@@ -247,7 +249,7 @@ Tensor LayerBuilder::dropout(const Tensor& x, std::string_view name) {
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 3.0 * x.elements();  // read x, write the output and the mask
   Tensor out = emit(name, {x}, cost, x);
-  if (out.requires_grad) keep(x.elements());
+  if (out.requires_grad) keep_mask(x.elements());  // its backward multiplies by the mask alone
   return out;
 }
 
@@ -269,7 +271,7 @@ Tensor LayerBuilder::dropout_residual_add(const Tensor& x, const Tensor& skip, s
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 4.0 * x.elements();  // read x and skip, write the output and the mask
   Tensor out = emit(name, {x, skip}, cost, x);
-  if (out.requires_grad) keep(x.elements());
+  if (out.requires_grad) keep_mask(x.elements());
   return out;
 }
 
@@ -362,7 +364,8 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   out = emit(name, {qkv}, cost, out);
   if (out.requires_grad) {
     save(qkv);
-    keep(scores * (dropout ? 3.0 : 1.0));  // probabilities, and with dropout its mask and the dropped probabilities
+    keep(scores * (dropout ? 2.0 : 1.0));  // probabilities, and with dropout the dropped ones (P.V's operand)
+    if (dropout) keep_mask(scores);
   }
   return out;
 }

@@ -163,8 +163,10 @@ class LayerBuilder {
   Tensor emit(std::string_view name, const std::vector<Tensor>& inputs, const Cost& cost, Tensor output);
   // Marks t as kept for backward, counting it once at the layer that made it (the sample: at the current layer).
   void save(const Tensor& t);
-  // Counts temporaries the current layer keeps for backward (masks, probabilities, indices).
+  // Counts temporaries the current layer keeps for backward (probabilities, indices).
   void keep(double elements);
+  // Counts a dropout mask the current layer keeps for backward (one byte per element).
+  void keep_mask(double elements);
   // Whether the layer just appended trains weights.
   bool last_trains_weights() const;
   Tensor weighted(const Tensor& x, std::string_view name, Tensor out, double macs, double parameters, bool bias,

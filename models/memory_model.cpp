@@ -44,7 +44,7 @@ MemoryFootprint memory_footprint(const Workload& workload, int batch, Precision 
   return {.weights_bytes = workload.parameters() * (bytes.master + bytes.half),
           .gradients_bytes = workload.trainable_parameters() * bytes.gradient,
           .optimizer_bytes = workload.trainable_parameters() * bytes.optimizer,
-          .activations_bytes = batch * workload.stored_activation_elements() * activation_bytes(precision),
+          .activations_bytes = batch * workload.stored_activation_bytes(activation_bytes(precision)),
           .workspace_bytes = kWorkspaceBytes};
 }
 

@@ -7,7 +7,8 @@
 //                kernels read)
 //   gradients    4 B per trainable parameter (fp32, also under AMP; workload.hpp)
 //   optimizer    8 B per trainable parameter for Adam (two fp32 moments), 4 B for SGD with momentum (one)
-//   activations  batch x stored_activation_elements x activation_bytes(precision) (what forward keeps for backward)
+//   activations  batch x (stored_activation_elements x activation_bytes(precision) + stored_mask_elements x 1 B)
+//                (what forward keeps for backward; dropout masks are bool)
 //   workspace    a fixed allowance for the CUDA context and library workspaces (uncalibrated; memory_model.cpp)
 
 #include <string>

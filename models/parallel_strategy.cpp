@@ -110,8 +110,8 @@ MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy
   memory.weights_bytes = parameters * (bytes.master / master_shards + bytes.half / (z >= 3 ? d : 1.0));
   memory.gradients_bytes = trainable * bytes.gradient / (z >= 2 ? d : 1.0);
   memory.optimizer_bytes = trainable * bytes.optimizer / (z >= 1 ? d : 1.0);
-  memory.activations_bytes = strategy.micro_batch_size * workload.stored_activation_elements() *
-                             activation_bytes(precision) * activation_fraction(workload.transformer, strategy) *
+  memory.activations_bytes = strategy.micro_batch_size * workload.stored_activation_bytes(activation_bytes(precision)) *
+                             activation_fraction(workload.transformer, strategy) *
                              activations_in_flight(strategy);
   memory.workspace_bytes = workspace_allowance_bytes();
   return memory;

@@ -6,6 +6,7 @@ namespace vtsim {
 namespace {
 
 constexpr double kGradientBytesPerParameter = 4.0;  // fp32 gradients; AMP keeps fp32 master weights and gradients
+constexpr double kMaskBytesPerElement = 1.0;        // a bool dropout mask (workload.hpp)
 
 template <typename Field>
 double sum_over(const std::vector<Layer>& layers, Field field) {
@@ -43,6 +44,12 @@ double Workload::activation_elements() const {
 
 double Workload::stored_activation_elements() const {
   return sum_over(layers, [](const Layer& l) { return l.stored_activation_elements; });
+}
+
+double Workload::stored_activation_bytes(double element_bytes) const {
+  return sum_over(layers, [&](const Layer& l) {
+    return l.stored_activation_elements * element_bytes + l.stored_mask_elements * kMaskBytesPerElement;
+  });
 }
 
 }  // namespace vtsim

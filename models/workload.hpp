@@ -14,8 +14,10 @@
 //   it (the compute model adds one read of the parameters per batch, since a batch shares them).
 // - stored_activation_elements counts the elements a layer keeps for backward: each saved tensor is counted once, at the
 //   layer that makes it (a ReLU output saved both by the ReLU and the next conv counts once), plus the layer's own
-//   saved temporaries (dropout masks, softmax probabilities, pooling indices). Masks and indices count as elements too,
-//   which overstates them (1-byte masks, see Korthikanti et al. 2022, "Reducing Activation Recomputation", Sec. 4.1).
+//   saved temporaries (softmax probabilities, pooling indices). Dropout masks are counted apart, in
+//   stored_mask_elements, at one byte each: PyTorch's native_dropout keeps a bool mask, and Korthikanti et al. 2022
+//   ("Reducing Activation Recomputation in Large Transformer Models", Sec. 4.1) count a dropout mask at 1 byte per
+//   element. Pooling indices count as activation elements (PyTorch keeps int64 indices; cuDNN's pooling none).
 // - Weights used by several layers (an LM head tied to the token embedding, one RPN head over five feature levels) are
 //   owned by their first user in forward order: its backward runs last, so the gradient it reports is complete.
 // - Bytes per element come from the precision (activation_bytes() in precision.hpp); gradients are fp32.
@@ -50,6 +52,7 @@ struct Layer {
   double backward_flop = 0.0;               ///< flop of the backward pass (input and weight gradients), per sample
   double activation_elements = 0.0;         ///< activation elements read + written in forward, per sample
   double stored_activation_elements = 0.0;  ///< activation elements kept for backward, per sample
+  double stored_mask_elements = 0.0;        ///< one-byte dropout mask elements kept for backward, per sample
   double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
   bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
   KernelKind kind = KernelKind::memory;     ///< the kind of kernel its forward runs as
@@ -105,6 +108,8 @@ struct Workload {
   double activation_elements() const;
   /// Activation elements kept for backward, per sample.
   double stored_activation_elements() const;
+  /// Bytes kept for backward per sample: activations at `element_bytes` each and one-byte dropout masks.
+  double stored_activation_bytes(double element_bytes) const;
 };
 
 }  // namespace vtsim

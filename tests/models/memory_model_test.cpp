@@ -47,6 +47,13 @@ TEST(MemoryFootprint, MomentumInTf32ByHand) {
   EXPECT_DOUBLE_EQ(m.activations_bytes, 8 * 150.0 * 4);  // TF32 keeps fp32 activations
 }
 
+TEST(MemoryFootprint, DropoutMasksTakeOneByteInEveryPrecision) {
+  Workload w = small_workload(Optimizer::adam);
+  w.layers[1].stored_mask_elements = 30.0;  // a bool mask (PyTorch's native_dropout; Korthikanti et al. 2022)
+  EXPECT_DOUBLE_EQ(memory_footprint(w, 8, Precision::fp16).activations_bytes, 8 * (150.0 * 2 + 30.0));
+  EXPECT_DOUBLE_EQ(memory_footprint(w, 8, Precision::fp32).activations_bytes, 8 * (150.0 * 4 + 30.0));
+}
+
 TEST(MemoryShortfall, IsEmptyWhenItFitsAndOneLineWhenNot) {
   const MemoryFootprint m{.weights_bytes = 1.9 * kGiB,
                           .gradients_bytes = 1.3 * kGiB,

@@ -25,6 +25,12 @@ double block_stored_elements(const Workload& w, std::string_view block) {
   return total;
 }
 
+double block_stored_masks(const Workload& w, std::string_view block) {
+  double total = 0.0;
+  for (const Layer& layer : w.layers) total += layer.block == block ? layer.stored_mask_elements : 0.0;
+  return total;
+}
+
 const Layer& layer_named(const Workload& w, std::string_view name) {
   for (const Layer& layer : w.layers) {
     if (layer.name == name) return layer;
@@ -120,18 +126,24 @@ TEST(Gpt3, TrainingFlopPerTokenIsAboutSixTimesParameters) {
 }
 
 // Korthikanti et al. 2022, Eq. 1: a block keeps s b h (34 + 5 a s / h) bytes in fp16 with 1-byte dropout masks, i.e.
-// 18 s h elements + 3 a s^2 (probabilities, mask, dropped probabilities), counting masks as elements. We also keep
-// each LN's mean and 1/std per token: 4 s.
+// 16 s h + 2 a s^2 two-byte elements (probabilities and dropped probabilities among them) and 2 s h + a s^2 one-byte
+// masks (after attention, after the MLP, on the probabilities). We also keep each LN's mean and 1/std per token: 4 s.
 TEST(TransformerBlock, StoresKorthikantiActivations) {
   const double s = 1024, h = 768, a = 12;
   const Workload gpt = catalog("gpt2-small");
-  EXPECT_DOUBLE_EQ(block_stored_elements(gpt, "block5"), 18 * s * h + 3 * a * s * s + 4 * s);
-  // Without dropout the two masks and two of the three score-sized tensors go: 16 s h + a s^2.
+  EXPECT_DOUBLE_EQ(block_stored_elements(gpt, "block5"), 16 * s * h + 2 * a * s * s + 4 * s);
+  EXPECT_DOUBLE_EQ(block_stored_masks(gpt, "block5"), 2 * s * h + a * s * s);
+  // In fp16 bytes, Eq. 1 itself (plus the LN statistics).
+  EXPECT_DOUBLE_EQ(2 * block_stored_elements(gpt, "block5") + block_stored_masks(gpt, "block5"),
+                   s * h * (34 + 5 * a * s / h) + 8 * s);
+  // Without dropout the masks and the dropped probabilities go: 16 s h + a s^2.
   const Workload no_dropout = make_transformer(gpt_config(12, 768, 12, 1024, false), "x", "x");
   EXPECT_DOUBLE_EQ(block_stored_elements(no_dropout, "block5"), 16 * s * h + a * s * s + 4 * s);
+  EXPECT_DOUBLE_EQ(block_stored_masks(no_dropout, "block5"), 0.0);
   // BERT's post-LN block keeps the same tensors.
   const Workload bert = catalog("bert-large-pretrain-seq128");
-  EXPECT_DOUBLE_EQ(block_stored_elements(bert, "block5"), 18 * 128.0 * 1024 + 3 * 16.0 * 128 * 128 + 4 * 128.0);
+  EXPECT_DOUBLE_EQ(block_stored_elements(bert, "block5"), 16 * 128.0 * 1024 + 2 * 16.0 * 128 * 128 + 4 * 128.0);
+  EXPECT_DOUBLE_EQ(block_stored_masks(bert, "block5"), 2 * 128.0 * 1024 + 16.0 * 128 * 128);
 }
 
 TEST(MakeTransformer, BuildsTenLayersPerBlockAndHonoursTheFfnSize) {

@@ -157,7 +157,8 @@ TEST(LayerBuilder, AttentionCoreMatchesItsClosedForm) {
   const double scores = a * s * s * (kSoftmaxFlopPerElement + kDropoutFlopPerElement);
   EXPECT_DOUBLE_EQ(core.forward_flop, products + scores);
   EXPECT_DOUBLE_EQ(core.backward_flop, 2.0 * products + scores);
-  EXPECT_DOUBLE_EQ(core.stored_activation_elements, 3.0 * a * s * s);  // probabilities, mask, dropped probabilities
+  EXPECT_DOUBLE_EQ(core.stored_activation_elements, 2.0 * a * s * s);  // probabilities, dropped probabilities
+  EXPECT_DOUBLE_EQ(core.stored_mask_elements, a * s * s);               // the dropout mask, one byte each
   EXPECT_DOUBLE_EQ(layers.at(1).stored_activation_elements, 3.0 * s * h);  // Q, K, V at the QKV projection
   EXPECT_DOUBLE_EQ(core.parameters, 0.0);
 }
