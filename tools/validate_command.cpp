@@ -10,9 +10,9 @@
 
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -162,17 +162,17 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   ErrorSummary validation;
   nlohmann::json validation_rows = nlohmann::json::array();
   TextTable validation_table({"row", "published", "predicted", "error", "scaling eff."});
-  std::set<std::string> validation_architectures;
+  std::map<std::string, ErrorSummary> by_architecture;  // the validation rows by their GPUs' architecture
   for (const ValidationRow& row : table.rows) {
     const Scenario scenario = load_scenario_file(row.scenario_file, row.overrides);
-    if (const GpuSpec* gpu = find_gpu(scenario.cluster.host.gpu_model)) {
-      validation_architectures.insert(gpu->architecture);
-    }
+    const GpuSpec* gpu = find_gpu(scenario.cluster.host.gpu_model);
+    const std::string architecture = gpu != nullptr ? gpu->architecture : scenario.cluster.host.gpu_model;
     const nlohmann::json result = simulate_point(scenario);
     const nlohmann::json& job = result["jobs"][0];
     const double predicted = job["samples_per_s"].get<double>();
     const double error = relative_error(predicted, row.measured_samples_per_s);
     validation.add(error, row.name);
+    by_architecture[architecture].add(error, row.name);
     validation_rows.push_back({{"row", row.name},
                                {"published_samples_per_s", row.measured_samples_per_s},
                                {"predicted_samples_per_s", predicted},
@@ -183,15 +183,20 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                               percent(error), format_number(job["scaling_efficiency"].get<double>(), 3)});
   }
   validation.finish();
+  nlohmann::json by_architecture_json = nlohmann::json::object();
+  for (auto& [architecture, summary] : by_architecture) {
+    summary.finish();
+    by_architecture_json[architecture] = summary.json();
+  }
   const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error &&
                              left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error &&
                              kernels_within_record;
   nlohmann::json recorded_kernels = table.recorded_kernel_left_gpu_out_mean_abs_error;
 
-  const bool ampere = validation_architectures.count("Ampere") > 0;
-  const bool hopper = validation_architectures.count("Hopper") > 0;
+  const bool ampere = by_architecture.count("Ampere") > 0;
+  const bool hopper = by_architecture.count("Hopper") > 0;
   std::string architectures;
-  for (const std::string& architecture : validation_architectures) {
+  for (const auto& [architecture, summary] : by_architecture) {
     if (!architectures.empty()) architectures += ", ";
     architectures += architecture;
   }
@@ -224,6 +229,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                            {{"table", table.file},
                             {"rows", validation_rows},
                             {"summary", validation.json()},
+                            {"summary_by_architecture", by_architecture_json},
                             {"recorded_mean_abs_error", table.recorded_mean_abs_error},
                             {"recorded_leave_one_out_mean_abs_error", table.recorded_leave_one_out_mean_abs_error},
                             {"within_record", within_record}}},
@@ -251,8 +257,11 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         << "compute model, leave-one-out:   " << left_out.line() << " over " << left_out.rows << " rows"
         << (unpredictable > 0 ? " (" + std::to_string(unpredictable) + " rows unpredictable without themselves)" : "")
         << '\n'
-        << "validation rows:                " << validation.line() << '\n'
-        << "recorded mean |error|: validation " << percent(table.recorded_mean_abs_error).substr(1)
+        << "validation rows:                " << validation.line() << '\n';
+    for (const auto& [architecture, summary] : by_architecture) {
+      out << "  " << architecture << " (" << summary.rows << " rows): " << summary.line() << '\n';
+    }
+    out << "recorded mean |error|: validation " << percent(table.recorded_mean_abs_error).substr(1)
         << ", leave-one-out " << percent(table.recorded_leave_one_out_mean_abs_error).substr(1) << ": "
         << (within_record ? "within both" : "ABOVE") << '\n';
     out << "\nEnd-to-end targets (issue 27; `--check` holds the recorded figures above, not these)\n";
