@@ -91,8 +91,8 @@ TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource)
     EXPECT_FALSE(r.source.empty());
     architectures.insert(gpu->architecture);
   }
-  // Pascal, Volta, Turing and Ampere have rows; Hopper has none (no published single-GPU table with batch sizes).
-  EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere"}));
+  // Pascal, Volta, Turing and Ampere have rows; Hopper has Lambda's four H100 SXM5 rows (published_throughput.cpp).
+  EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere", "Hopper"}));
 }
 
 TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFitAndSaysSo) {
