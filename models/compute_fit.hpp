@@ -93,7 +93,8 @@ struct ResolvedCompute {
 /// The host side of a job: what issues its kernels and prepares its batches.
 struct HostSide {
   Framework framework = Framework::pytorch;
-  std::optional<double> host_dispatch_s;  ///< stated in the scenario; else the framework's fitted value
+  Execution execution = Execution::eager;  ///< eager: the framework's cost per kernel; cuda_graphs: the GPU's per node
+  std::optional<double> host_dispatch_s;   ///< stated in the scenario; else from the framework and the execution
   /// CPU seconds to load one sample on one core, stated in the scenario; else data_loading_cpu_s_per_sample().
   std::optional<double> data_loading_cpu_s_per_sample;
   int vm_cpu_cores = 24;  ///< cores of the VM the job's ranks on one host share

@@ -11,6 +11,11 @@ const std::array<std::pair<std::string, Framework>, 3> kNames = {{
     {"mxnet", Framework::mxnet},
 }};
 
+const std::array<std::pair<std::string, Execution>, 2> kExecutionNames = {{
+    {"eager", Execution::eager},
+    {"cuda_graphs", Execution::cuda_graphs},
+}};
+
 }  // namespace
 
 std::span<const std::pair<std::string, Framework>> framework_names() { return kNames; }
@@ -18,6 +23,15 @@ std::span<const std::pair<std::string, Framework>> framework_names() { return kN
 std::string_view to_string(Framework framework) {
   for (const auto& [name, value] : kNames) {
     if (value == framework) return name;
+  }
+  return "?";
+}
+
+std::span<const std::pair<std::string, Execution>> execution_names() { return kExecutionNames; }
+
+std::string_view to_string(Execution execution) {
+  for (const auto& [name, value] : kExecutionNames) {
+    if (value == execution) return name;
   }
   return "?";
 }

@@ -213,6 +213,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                      strategies_note(compute.workload, job, scenario.cluster.host.gpus, compute.device.memory_bytes));
   }
   const HostSide host{.framework = job.framework,
+                      .execution = job.execution,
                       .host_dispatch_s = job.host_dispatch_s,
                       .data_loading_cpu_s_per_sample = job.data_loading_cpu_s_per_sample,
                       .vm_cpu_cores = scenario.virtualization.vm_cpu_cores,

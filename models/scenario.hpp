@@ -205,8 +205,11 @@ struct JobConfig {
   int batch_per_gpu = 1;
   /// The framework issuing its kernels, which sets the host's cost per kernel. Default PyTorch.
   Framework framework = Framework::pytorch;
-  /// The host's time to issue one kernel, when the scenario states it (a faster CPU; CUDA Graphs, which replay a
-  /// whole iteration with one launch: near 0). Default: fitted for the framework (models/compute_fit.hpp).
+  /// How kernels are submitted: eager (one launch each, the framework's fitted cost) or CUDA Graphs (the iteration
+  /// replayed as one graph: the GPU's cost per node, compute_fit.cpp). Default eager.
+  Execution execution = Execution::eager;
+  /// The host's time to issue one kernel, when the scenario states it (a faster or slower CPU than the fitted rows').
+  /// Default: from the framework and the execution (models/compute_fit.hpp). Not with execution cuda_graphs.
   std::optional<double> host_dispatch_s;
   /// CPU time to load one sample (read, decode, augment) on one core, when the scenario states it (0 for a pipeline
   /// that decodes on the GPU, such as DALI's). Default: 5 ms per image, 20 us per sequence, uncalibrated.

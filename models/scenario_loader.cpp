@@ -434,6 +434,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> batch = job.get("batch_per_gpu");
   const std::optional<JsonValue> framework = job.get("framework");
   const std::optional<JsonValue> host_dispatch = job.get("host_dispatch_us");
+  const std::optional<JsonValue> execution = job.get("execution");
   const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
@@ -460,8 +461,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, loading, iterations, warmup, horovod,
-                            data_parallel, ddp, accumulation, step_time_cv, checkpoint, parallelism,
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, loading, iterations,
+                            warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint, parallelism,
                             global_batch}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
@@ -500,7 +501,14 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (batch && global_batch) global_batch->fail("give either batch_per_gpu or global_batch, not both");
   if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
   if (framework) config.framework = framework->as_enum(framework_names());
-  if (host_dispatch) config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
+  if (execution) config.execution = execution->as_enum(execution_names());
+  if (host_dispatch) {
+    if (config.execution == Execution::cuda_graphs) {
+      host_dispatch->fail("a job under execution 'cuda_graphs' issues no kernel from the host: remove this key or "
+                          "'execution'");
+    }
+    config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
+  }
   if (loading) config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
@@ -527,6 +535,10 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (config.trace) {
     // A traced iteration is one data-parallel optimizer step as the program ran it.
     if (parallelism) parallelism->fail("a traced workload is replayed with data parallelism only");
+    // Its gaps between kernels are the host's time as measured (models/job_compute.cpp).
+    for (const auto& key : {host_dispatch, execution}) {
+      if (key) key->fail("a traced iteration keeps the host time it was measured with: remove this key");
+    }
     if (accumulation && config.gradient_accumulation != 1) {
       accumulation->fail("a traced iteration is one optimizer step: trace the accumulated steps instead");
     }

@@ -244,6 +244,22 @@ std::vector<ErrorCase> error_cases() {
              {"jobs[0].precision", "fp32"},
              {"jobs[0].parallelism", {{"tensor", 1}}}}),
        "s.json: jobs[0].parallelism: a traced workload is replayed with data parallelism only"},
+      {"TraceWithExecution",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
+             {"jobs[0].precision", "fp32"},
+             {"jobs[0].execution", "cuda_graphs"}}),
+       "s.json: jobs[0].execution: a traced iteration keeps the host time it was measured with: remove this key"},
+      {"TraceWithHostDispatch",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
+             {"jobs[0].precision", "fp32"},
+             {"jobs[0].host_dispatch_us", 5}}),
+       "s.json: jobs[0].host_dispatch_us: a traced iteration keeps the host time it was measured with: remove this key"},
+      {"ExecutionMisspelt", with({{"jobs[0].execution", "cuda_graph"}}),
+       "s.json: jobs[0].execution: expected one of 'eager' or 'cuda_graphs', got 'cuda_graph'; did you mean "
+       "'cuda_graphs'?"},
+      {"HostDispatchUnderCudaGraphs", with({{"jobs[0].execution", "cuda_graphs"}, {"jobs[0].host_dispatch_us", 3}}),
+       "s.json: jobs[0].host_dispatch_us: a job under execution 'cuda_graphs' issues no kernel from the host: remove "
+       "this key or 'execution'"},
   };
 }
 

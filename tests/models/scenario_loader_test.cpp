@@ -153,6 +153,16 @@ TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   EXPECT_GE(count, 4);
 }
 
+TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
+  EXPECT_EQ(load(kMinimal).jobs[0].execution, Execution::eager);
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].execution", "cuda_graphs");
+  const Scenario s = load(json);
+  EXPECT_EQ(s.jobs[0].execution, Execution::cuda_graphs);
+  EXPECT_EQ(scenario_to_json(s)["jobs"][0]["execution"], "cuda_graphs");
+  EXPECT_EQ(load(scenario_to_json(s)).jobs[0].execution, Execution::cuda_graphs);
+}
+
 TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {
   nlohmann::json json = kMinimal;
   set_json_path(json, "virtualization.mode", "vgpu");
