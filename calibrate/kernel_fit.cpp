@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "calibrate/parallel_for.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/least_squares.hpp"
 
@@ -217,10 +218,11 @@ KernelModelParameters fit_kernel_model(const std::vector<MeasuredKernel>& kernel
                                        const std::vector<SustainedClock>& clocks,
                                        const KernelModelParameters& start) {
   KernelModelParameters fitted = start;
-  for (KernelFamily family : kernel_families()) {
-    FamilyProblem problem(family, kernels, clocks);
-    if (!problem.empty()) fitted.of(family) = problem.fit(start.of(family));
-  }
+  const std::vector<KernelFamily>& families = kernel_families();
+  parallel_for(families.size(), [&](std::size_t i) {
+    FamilyProblem problem(families[i], kernels, clocks);
+    if (!problem.empty()) fitted.of(families[i]) = problem.fit(start.of(families[i]));
+  });
   return fitted;
 }
 
@@ -259,13 +261,17 @@ std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std
     measured.push_back(kernel);
     gpus.insert(kernel.gpu_id);
   }
+  // In catalog order; each GPU's fits run on their own thread.
   std::vector<GpuFamilyErrors> result;
   for (const GpuSpec& gpu : gpu_catalog()) {
     if (!gpus.count(gpu.id)) continue;
-    const std::vector<MeasuredKernel> mine = on_gpus(measured, gpu.id, true);
-    const std::vector<MeasuredKernel> others = on_gpus(measured, gpu.id, false);
-    GpuFamilyErrors errors;
-    errors.gpu_id = gpu.id;
+    result.emplace_back();
+    result.back().gpu_id = gpu.id;
+  }
+  parallel_for(result.size(), [&](std::size_t i) {
+    GpuFamilyErrors& errors = result[i];
+    const std::vector<MeasuredKernel> mine = on_gpus(measured, errors.gpu_id, true);
+    const std::vector<MeasuredKernel> others = on_gpus(measured, errors.gpu_id, false);
     KernelModelParameters model;
     model.of(family) = fitted_all;
     errors.fitted_all = kernel_errors(family, mine, model, clocks);
@@ -273,15 +279,14 @@ std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std
     errors.within_gpu = kernel_errors(family, mine, model, clocks);
     if (gpus.size() > 1) {
       // The others' clocks are taken without this GPU: the best of them is the reference.
-      const std::vector<SustainedClock> others_clocks = clocks_without(clocks, gpu.id);
+      const std::vector<SustainedClock> others_clocks = clocks_without(clocks, errors.gpu_id);
       errors.left_out_parameters = fit_kernel_family(family, others, others_clocks);
       model.of(family) = errors.left_out_parameters;
       errors.left_gpu_out = kernel_errors(family, mine, model, others_clocks);
       errors.left_gpu_out_measured_clock =
-          kernel_errors(family, mine, model, referenced_to_others(clocks, gpu.id, true));
+          kernel_errors(family, mine, model, referenced_to_others(clocks, errors.gpu_id, true));
     }
-    result.push_back(std::move(errors));
-  }
+  });
   return result;
 }
 
