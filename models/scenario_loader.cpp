@@ -89,8 +89,9 @@ HostConfig read_host(JsonObject host) {
 /// The fabric of a cluster whose hosts are `host`, `hosts_per_rack` to a rack. Of oversubscription, spines and
 /// uplink_gbps the scenario gives at most two (all three only when they agree); the rest follow from
 /// oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate), the uplink defaulting to the
-/// NIC's line rate and the ratio to 1:1.
-FabricConfig read_fabric(std::optional<JsonValue> value, const HostConfig& host, int hosts_per_rack) {
+/// NIC's line rate and the ratio to 1:1. `cluster` is where an error points when the scenario gives no fabric.
+FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluster, const HostConfig& host,
+                         int hosts_per_rack) {
   FabricConfig config;
   const NicSpec* nic = find_nic(host.nic_model);
   const double rack_Bps = static_cast<double>(hosts_per_rack) * host.nics * (nic != nullptr ? nic->line_rate_Bps : 0.0);
@@ -123,9 +124,13 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const HostConfig& host,
   if (!spines) {
     // Enough uplinks for the ratio asked for (1:1 by default), rounded up; the ratio is then what they give.
     spines = std::max(1, static_cast<int>(std::ceil(rack_Bps / (ratio.value_or(1.0) * config.uplink_bandwidth_Bps) - 1e-9)));
-    if (*spines > 1024) {
+    if (*spines > 1024 && value) {
       value->fail(std::to_string(*spines) + " spines would be needed for that oversubscription at that uplink speed; "
                   "at most 1024: give a faster uplink_gbps or a larger oversubscription");
+    }
+    if (*spines > 1024) {
+      cluster.fail(std::to_string(*spines) + " spines would be needed for a 1:1 fabric with uplinks at the NICs' line "
+                   "rate; at most 1024: give cluster.fabric a faster uplink_gbps or a larger oversubscription");
     }
   }
   config.spines = *spines;
@@ -154,7 +159,7 @@ ClusterConfig read_cluster(JsonObject cluster) {
     for (const TransportSpec& spec : transport_catalog()) names.emplace_back(to_string(spec.transport));
     config.transport = *parse_transport(transport->as_choice(names));
   }
-  config.fabric = read_fabric(cluster.get("fabric"), config.host, config.hosts_per_rack);
+  config.fabric = read_fabric(cluster.get("fabric"), cluster.value(), config.host, config.hosts_per_rack);
   cluster.finish();
   const std::int64_t gpus = std::int64_t{config.racks} * config.hosts_per_rack * config.host.gpus;
   if (gpus > kMaxClusterGpus) {

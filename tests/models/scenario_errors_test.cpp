@@ -254,6 +254,11 @@ std::vector<ErrorCase> error_cases() {
              {"jobs[0].precision", "fp32"},
              {"jobs[0].host_dispatch_us", 5}}),
        "s.json: jobs[0].host_dispatch_us: a traced iteration keeps the host time it was measured with: remove this key"},
+      // 1,025 hosts of one NIC each at 1:1 with uplinks at the NIC's rate: 1,025 x 1 x rate / rate spines, over 1,024;
+      // the error names the cluster, which gave no fabric (an empty optional was dereferenced here once).
+      {"TooManySpinesWithoutFabric", with({{"cluster.hosts_per_rack", 1025}}),
+       "s.json: cluster: 1025 spines would be needed for a 1:1 fabric with uplinks at the NICs' line rate; at most "
+       "1024: give cluster.fabric a faster uplink_gbps or a larger oversubscription"},
       {"ExecutionMisspelt", with({{"jobs[0].execution", "cuda_graph"}}),
        "s.json: jobs[0].execution: expected one of 'eager' or 'cuda_graphs', got 'cuda_graph'; did you mean "
        "'cuda_graphs'?"},
