@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "models/enum_names.hpp"
+
 namespace vtsim {
 namespace {
 
@@ -20,20 +22,10 @@ const std::array<std::pair<std::string, Execution>, 2> kExecutionNames = {{
 
 std::span<const std::pair<std::string, Framework>> framework_names() { return kNames; }
 
-std::string_view to_string(Framework framework) {
-  for (const auto& [name, value] : kNames) {
-    if (value == framework) return name;
-  }
-  return "?";
-}
+std::string_view to_string(Framework framework) { return name_of(kNames, framework); }
 
 std::span<const std::pair<std::string, Execution>> execution_names() { return kExecutionNames; }
 
-std::string_view to_string(Execution execution) {
-  for (const auto& [name, value] : kExecutionNames) {
-    if (value == execution) return name;
-  }
-  return "?";
-}
+std::string_view to_string(Execution execution) { return name_of(kExecutionNames, execution); }
 
 }  // namespace vtsim

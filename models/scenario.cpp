@@ -2,16 +2,10 @@
 
 #include <array>
 
+#include "models/enum_names.hpp"
+
 namespace vtsim {
 namespace {
-
-template <typename Enum, std::size_t N>
-std::string_view name_of(const std::array<std::pair<std::string, Enum>, N>& names, Enum value) {
-  for (const auto& [name, enumerator] : names) {
-    if (enumerator == value) return name;
-  }
-  return "?";
-}
 
 const std::array<std::pair<std::string, VirtualizationMode>, 4> kModes = {{
     {"bare_metal", VirtualizationMode::bare_metal},
