@@ -42,10 +42,6 @@ double Workload::activation_elements() const {
   return sum_over(layers, [](const Layer& l) { return l.activation_elements; });
 }
 
-double Workload::stored_activation_elements() const {
-  return sum_over(layers, [](const Layer& l) { return l.stored_activation_elements; });
-}
-
 double Workload::stored_activation_bytes(double element_bytes) const {
   return sum_over(layers, [&](const Layer& l) {
     return l.stored_activation_elements * element_bytes + l.stored_mask_elements * kMaskBytesPerElement;

@@ -106,8 +106,6 @@ struct Workload {
   double gradient_bytes() const;
   /// Activation elements read and written in forward, per sample.
   double activation_elements() const;
-  /// Activation elements kept for backward, per sample.
-  double stored_activation_elements() const;
   /// Bytes kept for backward per sample: activations at `element_bytes` each and one-byte dropout masks.
   double stored_activation_bytes(double element_bytes) const;
 };

@@ -34,13 +34,14 @@ TEST(Layer, GradientBytesAreFourPerTrainableParameter) {
 TEST(Workload, TotalsSumTheLayers) {
   Workload w;
   w.layers = {make_layer("a", "x", 100.0, false), make_layer("b", "x", 50.0, true), make_layer("c", "y", 0.0, true)};
+  w.layers[2].stored_mask_elements = 5.0;
   EXPECT_DOUBLE_EQ(w.parameters(), 150.0);
   EXPECT_DOUBLE_EQ(w.trainable_parameters(), 50.0);
   EXPECT_DOUBLE_EQ(w.gradient_bytes(), 200.0);
   EXPECT_DOUBLE_EQ(w.forward_flop(), 30.0);
   EXPECT_DOUBLE_EQ(w.backward_flop(), 60.0);
   EXPECT_DOUBLE_EQ(w.activation_elements(), 9.0);
-  EXPECT_DOUBLE_EQ(w.stored_activation_elements(), 6.0);
+  EXPECT_DOUBLE_EQ(w.stored_activation_bytes(2.0), 6.0 * 2 + 5.0);  // 3 x 2 elements at 2 B, the mask at 1 B
 }
 
 // ResNet's stem conv by hand: 7x7x3x64 = 9,408 weights; 224 -> floor((224 + 6 - 7) / 2) + 1 = 112.
@@ -216,7 +217,7 @@ TEST(WorkloadCatalog, EveryWorkloadIsWellFormed) {
       EXPECT_GE(layer.parameters, 0.0) << layer.name;
     }
     EXPECT_DOUBLE_EQ(w->gradient_bytes(), 4.0 * w->trainable_parameters());
-    EXPECT_GT(w->stored_activation_elements(), 0.0);
+    EXPECT_GT(w->stored_activation_bytes(2.0), 0.0);
     EXPECT_GT(w->activation_elements(), 0.0);
   }
 }
