@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "models/collective_model.hpp"
 #include "models/error.hpp"
@@ -76,7 +77,8 @@ std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>&
   return channels;
 }
 
-/// The port hosts (GPU, spine) that `flows` between racks run between (Platform::port_host).
+}  // namespace
+
 std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>& flows, const Topology& topology) {
   std::vector<std::pair<int, int>> ports;
   for (const GpuFlow& flow : flows) {
@@ -88,7 +90,14 @@ std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>&
   return ports;
 }
 
-}  // namespace
+std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to, int flow, const Topology& topology,
+                                                               const Platform& platform) {
+  if (topology.location(from).rack == topology.location(to).rack) {
+    return {platform.gpu_host(from), platform.gpu_host(to)};
+  }
+  const int spine = topology.ecmp_spine(from, to, flow);
+  return {platform.port_host(from, spine), platform.port_host(to, spine)};
+}
 
 NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {
   bool all_nvlink = !route.empty();
@@ -123,15 +132,9 @@ std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std
     const int from = gpu_of[position];
     const int to = gpu_of[static_cast<std::size_t>(next[position])];
     RingEdge& edge = edges[position];
-    if (topology.location(from).rack != topology.location(to).rack) {
-      const int spine = topology.ecmp_spine(from, to, flow);
-      edge.source = platform.port_host(from, spine);
-      edge.destination = platform.port_host(to, spine);
-    } else {
-      edge.source = platform.gpu_host(from);
-      edge.destination = platform.gpu_host(to);
-      edge.between_rank_hosts = true;  // ranks' actors run on their GPUs' hosts (sim/simulation.cpp)
-    }
+    std::tie(edge.source, edge.destination) = flow_hosts(from, to, flow, topology, platform);
+    // Within a rack the ranks' actors run on their GPUs' hosts (sim/simulation.cpp).
+    edge.between_rank_hosts = topology.location(from).rack == topology.location(to).rack;
     const std::vector<Hop> route = topology.route(from, to, flow);
     edge.latency_s = n > 1 ? topology.latency_s(route) : 0.0;
     edge.hop = step_hop(topology, route);

@@ -46,6 +46,16 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
 /// 1/G of it across.
 std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings);
 
+/// The SimGrid hosts a flow from GPU `from` to GPU `to` (connection `flow`) runs between: within a rack the GPUs' own
+/// hosts, whose route is Topology::route's; between racks the port hosts of the spine ECMP hashes the flow onto
+/// (Platform::port_host), so that the flows between two racks spread over the spines as Topology::route(from, to,
+/// flow) says. REQUIRES: the platform was built with ports_between_racks()' ports for the flow.
+std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to, int flow, const Topology& topology,
+                                                               const Platform& platform);
+
+/// The port hosts (GPU, spine) that `flows` need between racks (flow_hosts).
+std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>& flows, const Topology& topology);
+
 /// The port hosts (GPU, spine) that the job's flows between racks need (Platform::port_host).
 std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
                                                   const Topology& topology);

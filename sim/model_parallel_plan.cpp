@@ -89,6 +89,16 @@ std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, cons
       ports.insert(ports.end(), more.begin(), more.end());
     }
   }
+  std::vector<GpuFlow> pipeline;
+  for (std::size_t r = 0; r < layout.rank_gpu.size(); ++r) {
+    if (layout.rank_next_stage[r] < 0) continue;
+    const int from = layout.rank_gpu[r];
+    const int to = layout.rank_gpu[static_cast<std::size_t>(layout.rank_next_stage[r])];
+    pipeline.push_back({from, to, kPipelineFlow});
+    pipeline.push_back({to, from, kPipelineFlow});
+  }
+  const auto more = ports_between_racks(pipeline, topology);
+  ports.insert(ports.end(), more.begin(), more.end());
   return ports;
 }
 
@@ -139,6 +149,13 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   plan->rank_next_stage = layout.rank_next_stage;
   plan->rank_previous_stage = layout.rank_previous_stage;
   plan->rank_gpu = layout.rank_gpu;
+  for (std::size_t r = 0; r < layout.rank_gpu.size() && strategy.pipeline > 1; ++r) {
+    const int gpu = layout.rank_gpu[r];
+    const int next = layout.rank_gpu[static_cast<std::size_t>(layout.rank_next_stage[r])];
+    const int previous = layout.rank_gpu[static_cast<std::size_t>(layout.rank_previous_stage[r])];
+    plan->rank_to_next.push_back(flow_hosts(gpu, next, kPipelineFlow, topology, platform));
+    plan->rank_to_previous.push_back(flow_hosts(gpu, previous, kPipelineFlow, topology, platform));
+  }
 
   // Per rank: its chunks' gradients in the order backward makes them (the last chunk's final backward comes first),
   // and DDP's buckets over them.
@@ -253,8 +270,8 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
       const bool wraps = layout.rank_stage[r] == p - 1;
       const double bytes = wraps ? per_boundary * (chunks - 1) / chunks : per_boundary;
       if (bytes <= 0) continue;
-      traffic.push_back({{from, to, 0}, bytes});
-      traffic.push_back({{to, from, 0}, bytes});
+      traffic.push_back({{from, to, kPipelineFlow}, bytes});
+      traffic.push_back({{to, from, kPipelineFlow}, bytes});
     }
   }
   return traffic;

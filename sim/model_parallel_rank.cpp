@@ -1,7 +1,8 @@
 // One rank of a job with tensor, pipeline or sharded data parallelism (JobPlan::model_parallel; the model is in
 // docs/large-models.md). Per iteration the rank runs its pipeline stage's schedule (models/model_partition.hpp):
 // - a forward pass of a micro-batch through a model chunk first takes the previous virtual stage's activations (the
-//   rank moves them from the sender's GPU when it asks for them: NCCL's send waits for its receiver), then runs the
+//   rank moves them from the sender's GPU when it asks for them: NCCL's send waits for its receiver; between racks
+//   over the spine ECMP hashes the transfer onto, as a collective's flows), then runs the
 //   chunk's layers with their tensor-group collectives, on the critical path, and posts its output to the next virtual
 //   stage without waiting for it to be taken;
 // - a backward pass takes the next virtual stage's gradients, runs the layers last to first (recomputation included
@@ -57,7 +58,6 @@ void TrainingJob::State::model_parallel_actor(int position) {
   const long reductions_per_iteration =
       static_cast<long>(tensors.size()) * (reduces_every_micro_batch ? strategy.micro_batches : 1);
   const bool gathers_per_layer = strategy.zero_stage == 3 && strategy.data > 1;
-  sg4::Host* host = plan.rank_hosts[at];
   const int tensor_group = mp.rank_tensor_group[at];
   const int tensor_position = mp.rank_tensor_position[at];
   const int total = plan.warmup_iterations + plan.iterations;
@@ -123,7 +123,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();
       const PipeMessage message = inbox.pop();
-      sg4::Comm::sendto(message.source, host, whole_bytes(message.bytes));
+      sg4::Comm::sendto(message.source, message.destination, whole_bytes(message.bytes));
       if (message.extra_latency_s > 0) sg4::this_actor::sleep_for(message.extra_latency_s);
       record.pipeline_wait_s += sg4::Engine::get_clock() - from;
     };
@@ -156,8 +156,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
         run_kernel(position, rank, pending.scaled(factor), record);
         if (virtual_stage + 1 < virtual_stages) {
           const auto next = static_cast<std::size_t>(mp.rank_next_stage[at]);
+          const auto& [source, destination] = mp.rank_to_next[at];
           ranks[next]->from_previous[static_cast<std::size_t>((virtual_stage + 1) / p)]->push(
-              {host, part.boundary_bytes, mp.p2p_extra_latency_s});
+              {source, destination, part.boundary_bytes, mp.p2p_extra_latency_s});
         }
         continue;
       }
@@ -184,8 +185,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
       run_kernel(position, rank, pending.scaled(factor), record);
       if (virtual_stage > 0) {
         const auto previous = static_cast<std::size_t>(mp.rank_previous_stage[at]);
+        const auto& [source, destination] = mp.rank_to_previous[at];
         ranks[previous]->from_next[static_cast<std::size_t>((virtual_stage - 1) / p)]->push(
-            {host, part.boundary_bytes, mp.p2p_extra_latency_s});
+            {source, destination, part.boundary_bytes, mp.p2p_extra_latency_s});
       }
     }
 

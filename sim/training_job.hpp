@@ -95,12 +95,17 @@ struct StageKernels {
   double boundary_bytes = 0;               ///< activations sent to the next virtual stage per micro-batch
 };
 
-/// A message between pipeline stages: the receiver moves its bytes from the sender's GPU when it asks for it.
+/// A message between pipeline stages: the receiver moves its bytes from the sender's GPU when it asks for it, between
+/// the hosts the sender's route to it runs between (ModelParallelPlan::rank_to_next).
 struct PipeMessage {
   simgrid::s4u::Host* source = nullptr;
+  simgrid::s4u::Host* destination = nullptr;
   double bytes = 0;
   double extra_latency_s = 0;  ///< NCCL's per-step latency of the hop (Simple), beyond the route's
 };
+
+/// The connection id (GpuFlow::flow) of pipeline transfers: ECMP hashes them as a collective's first channel.
+constexpr int kPipelineFlow = 0;
 
 /// Under model parallelism a GradientTensor's `layer` is chunk x kLayersPerChunk + the layer's index in the chunk.
 constexpr int kLayersPerChunk = 1 << 20;
@@ -115,6 +120,10 @@ struct ModelParallelPlan {
   /// Per rank: the rank holding the same slice of the next (and previous) pipeline stage, wrapping round from the last
   /// stage to the first (interleaved chunks continue there); -1 when p = 1.
   std::vector<int> rank_next_stage, rank_previous_stage;
+  /// Per rank: the SimGrid hosts its point-to-point sends to rank_next_stage (and rank_previous_stage) run between,
+  /// one flow each (connection kPipelineFlow): the GPUs' own hosts within a rack, the ports of the spine ECMP hashes
+  /// the flow onto between racks (flow_hosts); empty when p = 1.
+  std::vector<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> rank_to_next, rank_to_previous;
   /// Per rank, per model chunk: the gradient tensors the rank's data group reduces, in the order backward makes them.
   std::vector<std::vector<GradientTensor>> rank_tensors;
   std::vector<std::vector<std::vector<int>>> rank_buckets;  ///< per rank: DDP buckets over rank_tensors

@@ -3,13 +3,18 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
+#include "sim/model_parallel_plan.hpp"
 #include "sim/simulation.hpp"
+#include "sim/training_job.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {
@@ -37,16 +42,21 @@ nlohmann::json small_gpt_job(const nlohmann::json& parallelism, int batch) {
              {"warmup_iterations", 1}}}}};
 }
 
-/// The step of a pipeline whose stages run `passes` in order, a forward of micro-batch i on stage s after stage
-/// s - 1's, a backward after stage s + 1's, communication free: the longest path through the schedule, then each
-/// stage's optimizer. A list evaluation of the dependency graph, independent of the engine's actors.
+/// The step of a pipeline whose stages run `pipeline_schedule`'s passes in order, evaluated by hand as a list
+/// evaluation of the dependency graph, independent of the engine's actors: a forward of micro-batch i through virtual
+/// stage k (chunk k / p of stage k % p) starts once virtual stage k - 1's forward of it has ended and its stage is
+/// free, a backward once virtual stage k + 1's backward of it has; a pass that takes another stage's output first
+/// moves it, `transfer_s` (the receiver pulls it when it asks: NCCL's send waits for its receiver). Then each stage's
+/// optimizer. `forward_s`, `backward_s` per virtual stage, `optimizer_s` per stage.
 double pipeline_critical_path_s(const ParallelStrategy& strategy, const std::vector<double>& forward_s,
-                                const std::vector<double>& backward_s, const std::vector<double>& optimizer_s) {
+                                const std::vector<double>& backward_s, const std::vector<double>& optimizer_s,
+                                double transfer_s = 0) {
   const int p = strategy.pipeline;
   const int m = strategy.micro_batches;
+  const auto virtual_stages = forward_s.size();
   std::vector<std::vector<PipelinePass>> passes;
   for (int s = 0; s < p; ++s) passes.push_back(pipeline_schedule(strategy, s));
-  std::vector<std::vector<double>> forward_end(static_cast<std::size_t>(p), std::vector<double>(m, -1));
+  std::vector<std::vector<double>> forward_end(virtual_stages, std::vector<double>(static_cast<std::size_t>(m), -1));
   std::vector<std::vector<double>> backward_end = forward_end;
   std::vector<std::size_t> next(static_cast<std::size_t>(p), 0);
   std::vector<double> free_at(static_cast<std::size_t>(p), 0);
@@ -57,13 +67,14 @@ double pipeline_critical_path_s(const ParallelStrategy& strategy, const std::vec
       while (next[us] < passes[us].size()) {
         const PipelinePass& pass = passes[us][next[us]];
         const auto i = static_cast<std::size_t>(pass.micro);
+        const auto k = static_cast<std::size_t>(pass.chunk * p + s);
+        const bool receives = pass.forward ? k > 0 : k + 1 < virtual_stages;
         double ready = 0;
-        if (pass.forward && s > 0) ready = forward_end[us - 1][i];
-        if (!pass.forward && s + 1 < p) ready = backward_end[us + 1][i];
+        if (receives) ready = pass.forward ? forward_end[k - 1][i] : backward_end[k + 1][i];
         if (ready < 0) break;
-        const double start = std::max(ready, free_at[us]);
-        free_at[us] = start + (pass.forward ? forward_s[us] : backward_s[us]);
-        (pass.forward ? forward_end : backward_end)[us][i] = free_at[us];
+        const double start = std::max(ready, free_at[us]) + (receives ? transfer_s : 0.0);
+        free_at[us] = start + (pass.forward ? forward_s[k] : backward_s[k]);
+        (pass.forward ? forward_end : backward_end)[k][i] = free_at[us];
         ++next[us];
         progress = true;
       }
@@ -74,32 +85,132 @@ double pipeline_critical_path_s(const ParallelStrategy& strategy, const std::vec
   return step;
 }
 
-TEST(PipelineParallelism, OneForwardOneBackwardStepIsTheSchedulesCriticalPath) {
-  for (const std::string schedule : {"1f1b", "gpipe"}) {
-    const Scenario scenario = scenario_of(small_gpt_job({{"pipeline", 4}, {"schedule", schedule}}, 8));
-    const JobCompute compute = plan_job_compute(scenario, 0);
-    std::vector<double> forward, backward, optimizer;
-    for (const StageCompute& stage : compute.stages) {
-      const KernelTimes& k = stage.kernels;
-      forward.push_back(std::accumulate(k.forward_s.begin(), k.forward_s.end(), 0.0));
-      backward.push_back(std::accumulate(k.backward_s.begin(), k.backward_s.end(), 0.0));
-      optimizer.push_back(k.optimizer_s);
+/// Per virtual stage, the compute model's forward and backward of one micro-batch; per stage, its chunks' optimizer.
+struct StageTimes {
+  std::vector<double> forward, backward, optimizer;
+};
+StageTimes stage_times(const JobCompute& compute, int pipeline) {
+  StageTimes times;
+  times.optimizer.assign(static_cast<std::size_t>(pipeline), 0.0);
+  for (std::size_t k = 0; k < compute.stages.size(); ++k) {
+    const KernelTimes& kernels = compute.stages[k].kernels;
+    times.forward.push_back(std::accumulate(kernels.forward_s.begin(), kernels.forward_s.end(), 0.0));
+    times.backward.push_back(std::accumulate(kernels.backward_s.begin(), kernels.backward_s.end(), 0.0));
+    times.optimizer[k % static_cast<std::size_t>(pipeline)] += kernels.optimizer_s;
+  }
+  return times;
+}
+
+/// A transformer of `blocks` equal blocks with no embedding or head to speak of (vocabulary 64), width 1024, 512
+/// tokens: 1 MiB of fp16 activations per micro-batch between stages.
+nlohmann::json uniform_gpt_job(const nlohmann::json& parallelism, int batch, int blocks, const std::string& fidelity) {
+  nlohmann::json json = small_gpt_job(parallelism, batch);
+  json["jobs"][0]["workload"]["transformer"] = {
+      {"layers", blocks}, {"hidden_size", 1024}, {"heads", 8}, {"sequence_length", 512}, {"vocab_size", 64}};
+  json["jobs"][0]["precision"] = "fp16";
+  json["simulation"]["fidelity"] = fidelity;
+  return json;
+}
+
+/// The time the engine takes to move `bytes` from GPU `from` to GPU `to`: the route's latency and its bottleneck's
+/// rate (SimGrid's CM02 model as configured: no slow start, no cross-traffic), then NCCL's per-step latency of the
+/// hop for a point-to-point transfer (Simple).
+double transfer_s(const Scenario& scenario, int from, int to, double bytes) {
+  const Topology topology(scenario);
+  const std::vector<Hop> route = topology.route(from, to);
+  return topology.latency_s(route) + bytes / topology.bottleneck_Bps(route) +
+         nccl_step_extra_s(step_hop(topology, route), NcclProtocol::simple);
+}
+
+TEST(PipelineParallelism, EachScheduleRunsItsCriticalPathAtEveryFidelity) {
+  // Four stages of two equal blocks on one host's NVLink, 8 micro-batches: GPipe, 1F1B, and interleaved with two
+  // chunks of one block per stage; the transfers between stages are on the receiver's path.
+  for (const std::string fidelity : {"analytic", "step", "flow"}) {
+    for (const auto& [schedule, chunks] : std::vector<std::pair<std::string, int>>{
+             {"gpipe", 1}, {"1f1b", 1}, {"interleaved", 2}}) {
+      nlohmann::json parallelism = {{"pipeline", 4}, {"schedule", schedule}};
+      if (chunks > 1) parallelism["virtual_stages"] = chunks;
+      const Scenario scenario = scenario_of(uniform_gpt_job(parallelism, 8, 8, fidelity));
+      const JobCompute compute = plan_job_compute(scenario, 0);
+      const StageTimes times = stage_times(compute, 4);
+      const double bytes = compute.stages.front().part.boundary_bytes_per_sample;
+      EXPECT_DOUBLE_EQ(bytes, 512 * 1024 * 2.0);
+      const double transfer = transfer_s(scenario, 0, 1, bytes);
+      const double expected = pipeline_critical_path_s(*scenario.jobs[0].parallelism, times.forward, times.backward,
+                                                       times.optimizer, transfer);
+      const nlohmann::json job = simulate_in_child(scenario)["jobs"][0];
+      EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 1e-9 * expected) << schedule << " " << fidelity;
+      EXPECT_DOUBLE_EQ(job["parallelism"]["bubble_fraction_closed_form"].get<double>(),
+                       pipeline_bubble_fraction(*scenario.jobs[0].parallelism));
     }
-    const double expected = pipeline_critical_path_s(*scenario.jobs[0].parallelism, forward, backward, optimizer);
-    const nlohmann::json job = simulate_in_child(scenario)["jobs"][0];
-    EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 2e-3 * expected) << schedule;
-    EXPECT_NEAR(job["parallelism"]["bubble_fraction_closed_form"].get<double>(), 3.0 / 11.0, 1e-12);
   }
 }
 
-TEST(PipelineParallelism, EqualStagesIdleTheClosedFormsBubble) {
-  // The critical path above with equal stages: (m + p - 1)(F + B), so the idle share is (p - 1) / (m + p - 1).
+TEST(PipelineParallelism, InterleavingShrinksTheBubbleByTheVirtualStages) {
+  // Equal stages, free transfers: 1F1B idles (p - 1)(F + B) of (m + p - 1)(F + B); with v chunks per stage, each
+  // a v-th of the stage, the interleaved schedule idles (p - 1)(F + B) / v (Narayanan et al., SC'21, Sec. 2.2).
   ParallelStrategy strategy;
   strategy.pipeline = 4;
   strategy.micro_batches = 8;
-  const double step = pipeline_critical_path_s(strategy, {1, 1, 1, 1}, {2, 2, 2, 2}, {0, 0, 0, 0});
-  EXPECT_DOUBLE_EQ(step, 11 * 3.0);
-  EXPECT_DOUBLE_EQ(1 - 8 * 3.0 / step, pipeline_bubble_fraction(strategy));
+  const double one_f_one_b = pipeline_critical_path_s(strategy, {1, 1, 1, 1}, {2, 2, 2, 2}, {0, 0, 0, 0});
+  EXPECT_DOUBLE_EQ(one_f_one_b - 8 * 3.0, 3 * 3.0);
+  EXPECT_DOUBLE_EQ(1 - 8 * 3.0 / one_f_one_b, pipeline_bubble_fraction(strategy));
+  for (int v : {2, 4}) {
+    strategy.schedule = PipelineSchedule::interleaved;
+    strategy.virtual_stages = v;
+    const std::vector<double> forward(static_cast<std::size_t>(4 * v), 1.0 / v);
+    const std::vector<double> backward(static_cast<std::size_t>(4 * v), 2.0 / v);
+    const double interleaved = pipeline_critical_path_s(strategy, forward, backward, {0, 0, 0, 0});
+    EXPECT_NEAR(interleaved - 8 * 3.0, 3 * 3.0 / v, 1e-12) << v;
+    EXPECT_NEAR(1 - 8 * 3.0 / interleaved, pipeline_bubble_fraction(strategy), 1e-15) << v;
+  }
+}
+
+TEST(PipelineParallelism, TransfersBetweenRacksTakeTheSpineEcmpHashesThemOnto) {
+  // Two racks of four one-GPU hosts, four spines; pipeline 2 x data 4 puts stage 0 in one rack and stage 1 in the
+  // other (Megatron's order: the pipeline is the outermost dimension). Each rank's transfers to its neighbouring stage
+  // must take the route the topology gives that flow, through the spine ECMP hashes it onto, as collectives' flows
+  // do; all of them once went through one spine, so that the four transfers shared one uplink.
+  nlohmann::json json = uniform_gpt_job({{"pipeline", 2}}, 2, 2, "flow");
+  json["cluster"] = {{"racks", 2},
+                     {"hosts_per_rack", 4},
+                     {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 1}}},
+                     {"fabric", {{"spines", 4}, {"oversubscription", 1.0}}}};
+  const Scenario scenario = scenario_of(json);
+  const nlohmann::json routes = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    const auto engine = testing::test_engine(16);
+    const ModelParallelLayout layout = model_parallel_layout(scenario, 0, topology);
+    const Platform platform(topology, model_parallel_ports(scenario.jobs[0], layout, topology));
+    const auto plan =
+        make_model_parallel_plan(scenario, 0, plan_job_compute(scenario, 0), layout, topology, platform, nullptr);
+    nlohmann::json answer = nlohmann::json::array();
+    for (std::size_t r = 0; r < layout.rank_gpu.size(); ++r) {
+      const int from = layout.rank_gpu[r];
+      const int to = layout.rank_gpu[static_cast<std::size_t>(layout.rank_next_stage[r])];
+      std::vector<std::string> expected;
+      for (const Hop& hop : topology.route(from, to, kPipelineFlow)) {
+        expected.push_back(topology.links()[static_cast<std::size_t>(hop.link)].name + (hop.forward ? "_UP" : "_DOWN"));
+      }
+      std::vector<simgrid::s4u::Link*> links;
+      double latency = 0;
+      plan->rank_to_next[r].first->route_to(plan->rank_to_next[r].second, links, &latency);
+      std::vector<std::string> taken;
+      for (const simgrid::s4u::Link* link : links) taken.push_back(link->get_name());
+      answer.push_back({{"racks", {topology.location(from).rack, topology.location(to).rack}},
+                        {"spine", topology.ecmp_spine(from, to, kPipelineFlow)},
+                        {"expected", expected},
+                        {"taken", taken}});
+    }
+    return answer;
+  });
+  ASSERT_EQ(routes.size(), 8u);
+  std::set<int> spines;
+  for (const nlohmann::json& route : routes) {
+    EXPECT_EQ(route["taken"], route["expected"]);
+    if (route["racks"][0] != route["racks"][1]) spines.insert(route["spine"].get<int>());
+  }
+  EXPECT_GT(spines.size(), 1u) << "a case whose transfers ECMP spreads over several spines";
 }
 
 TEST(TensorParallelism, EachTensorCollectiveIsOnTheCriticalPath) {
