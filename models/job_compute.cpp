@@ -118,6 +118,7 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
   to.host_dispatch_s = 0;
   to.data_loading_s = 0;
   compute.single_gpu_step_s = compute.kernels.total_s();
+  compute.single_gpu_reference = "one GPU, the traced iteration, alone (closed form)";
   std::erase_if(compute.resolved.sources, host_side_line);
   std::erase_if(compute.resolved.uncalibrated, host_side_line);
   std::erase_if(compute.resolved.calibrated, host_side_line);
@@ -183,7 +184,7 @@ std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}, {}};
+  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}, {}, {}};
   std::tie(compute.device, compute.device_name) = job_device(scenario, index);
   const std::string where = scenario.file + ": jobs[" + std::to_string(index) + "]";
   const int batch = job.parallelism ? job.parallelism->micro_batch_size : job.batch_per_gpu;
@@ -227,15 +228,29 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     plan_traced_compute(scenario, index, host, compute);
   } else {
     compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters);
-    const int micro_batches = job.parallelism ? job.parallelism->micro_batches : job.gradient_accumulation;
-    compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, micro_batches);
+    // With parallelism the reference is set below.
+    compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
+    compute.single_gpu_reference = "one GPU, the same batch, alone (closed form)";
   }
   if (job.parallelism) {
-    for (StagePart& part : partition_model(compute.workload, *job.parallelism, job.precision)) {
-      KernelTimes times =
-          stage_kernels(part, *job.parallelism, job.precision, compute.device, compute.resolved.parameters);
+    const ParallelStrategy& strategy = *job.parallelism;
+    for (StagePart& part : partition_model(compute.workload, strategy, job.precision)) {
+      KernelTimes times = stage_kernels(part, strategy, job.precision, compute.device, compute.resolved.parameters);
       compute.stages.push_back({std::move(part), std::move(times)});
     }
+    // Like for like: the same micro-batches and recomputation on one GPU, the model whole, nothing sharded.
+    ParallelStrategy one_gpu = strategy;
+    one_gpu.tensor = one_gpu.pipeline = one_gpu.data = one_gpu.virtual_stages = 1;
+    one_gpu.zero_stage = 0;
+    one_gpu.schedule = PipelineSchedule::one_f_one_b;
+    one_gpu.sequence_parallel = false;
+    const StagePart whole = partition_model(compute.workload, one_gpu, job.precision).front();
+    const ComputeParameters& parameters = compute.resolved.parameters;
+    const KernelTimes kernels = stage_kernels(whole, one_gpu, job.precision, compute.device, parameters);
+    compute.single_gpu_step_s = alone_step_s(kernels, parameters, strategy.micro_batches);
+    compute.single_gpu_reference =
+        std::string(strategy.tensor * strategy.pipeline > 1 ? "one GPU as if it held the whole model" : "one GPU") +
+        ", the same micro-batches and recomputation, alone (closed form)";
   }
   if (!scenario.simulation.variability) {
     compute.spread = {0.0, "variability off (simulation.variability)", false};

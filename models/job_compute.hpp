@@ -31,11 +31,14 @@ struct JobCompute {
   KernelTimes kernels;           ///< one iteration at the job's batch per GPU
   MemoryFootprint memory;
   double single_gpu_step_s = 0;  ///< the step time alone on one such device: its kernels, or its loader if slower
+  /// What single_gpu_step_s is, in a few words (the reference scaling efficiency compares with).
+  std::string single_gpu_reference;
   /// Per-iteration spread of its compute: the scenario's, the profile's, else the workload class's default; 0 when
   /// the scenario turns variability off.
   StepTimeSpread spread;
-  /// With parallelism: per virtual stage, what its GPUs run. `kernels` and `single_gpu_step_s` are then the whole
-  /// model at one micro-batch on one device, as if it could hold it (the reference of scaling efficiency).
+  /// With parallelism: per virtual stage, what its GPUs run. `kernels` is then the whole model at one micro-batch on
+  /// one device, and `single_gpu_step_s` the job's micro-batches through it with the job's recomputation, the
+  /// optimizer unsharded: on one GPU as if it could hold the model when t x p > 1.
   std::vector<StageCompute> stages;
 };
 

@@ -75,6 +75,10 @@ struct ParallelResult {
   double bubble_fraction_closed_form = 0;
   double model_tflops_per_gpu = 0;     ///< the model's flops per step (NARAYANAN, no recomputation) / step / GPUs
   double hardware_tflops_per_gpu = 0;  ///< the same with the recomputed forward work counted
+  /// Model and hardware flop utilization: the two rates above over the device's dense peak for the job's precision
+  /// (MFU as PaLM defines it, Chowdhery et al. 2022, App. B; HFU counting the recomputation too).
+  double model_flops_utilization = 0;
+  double hardware_flops_utilization = 0;
   // Per step, mean over ranks: time in each dimension's communication, where the compute waited for it.
   double tensor_parallel_s = 0;      ///< the tensor group's collectives (all on the critical path)
   double pipeline_wait_s = 0;        ///< waiting for another stage's activations or gradients: bubble + transfers
@@ -101,6 +105,7 @@ struct JobResult {
   double samples_per_s = 0;
   double single_gpu_step_s = 0;      ///< the same job on one device of the same kind, alone
   double single_gpu_samples_per_s = 0;
+  std::string single_gpu_reference;  ///< what single_gpu_step_s is (JobCompute::single_gpu_reference)
   double scaling_efficiency = 0;     ///< samples_per_s / (ranks x single_gpu_samples_per_s)
   double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside

@@ -147,6 +147,9 @@ ParallelResult parallel_result(const JobConfig& config, const JobCompute& comput
     hardware_flop += 4.0 * sequences * s * s * shape.hidden * shape.layers;
   }
   parallel.hardware_tflops_per_gpu = hardware_flop / per_gpu_step;
+  const double peak_tflops = compute.device.peak_flops / 1e12;
+  parallel.model_flops_utilization = parallel.model_tflops_per_gpu / peak_tflops;
+  parallel.hardware_flops_utilization = parallel.hardware_tflops_per_gpu / peak_tflops;
   double tensor_s = 0;
   double pipeline_s = 0;
   double data_s = 0;
@@ -216,9 +219,11 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   assert(result.ranks == static_cast<int>(config.gpu_ids.size()));
   result.samples_per_s = samples_per_step(config) / result.step.mean_s;
   result.single_gpu_step_s = compute.single_gpu_step_s;
+  result.single_gpu_reference = compute.single_gpu_reference;
+  // With parallelism the model replica's samples per step through one GPU; without, the GPU's own.
   result.single_gpu_samples_per_s =
       config.parallelism
-          ? static_cast<double>(config.batch_per_gpu) / compute.single_gpu_step_s  // as if one GPU held the model
+          ? static_cast<double>(config.batch_per_gpu) / compute.single_gpu_step_s
           : static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());

@@ -200,7 +200,8 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   WorkerPoolTasks tasks;
   tasks.work = [&](std::size_t k) {
     try {
-      return summary_of(simulate_point(fitting[k]), index).dump();
+      // Ranked by samples/s: the candidates need no scaling reference.
+      return summary_of(simulate_point(fitting[k], "", Companions::none), index).dump();
     } catch (const std::exception& error) {
       return json{{"error", error.what()}}.dump();
     }

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "models/error.hpp"
 #include "models/fairness.hpp"
 #include "models/scenario_writer.hpp"
 #include "sim/simulation.hpp"
@@ -49,10 +50,56 @@ void add_tenant_figures(const Scenario& scenario, nlohmann::json& result) {
   result["fairness"] = {{"jain", jain_index(normalised)}, {"of", "throughput shared / throughput alone, per tenant"}};
 }
 
+/// A job split over t x p > 1 GPUs per model replica and replicated d > 1 times is compared with one replica: the
+/// same job with data parallelism 1 on the GPUs its replica 0 runs on (Megatron's rank order: data index 0), alone and
+/// undisturbed, simulated in a process of its own, so that its scaling efficiency is that of data parallelism, like
+/// for like (the same micro-batches, recomputation, schedule and precision), and not against a GPU that could not
+/// hold the model. A replica that fits only with ZeRO's sharding over its data-parallel peers has no such reference:
+/// the job keeps the closed-form one, and its description says why.
+void add_replica_references(const Scenario& scenario, nlohmann::json& result) {
+  std::size_t position = 0;  // result["jobs"] lists the active jobs in order
+  for (const JobConfig& job : scenario.jobs) {
+    if (job.idle) continue;
+    nlohmann::json& figures = result["jobs"][position++];
+    if (!job.parallelism) continue;
+    const ParallelStrategy& strategy = *job.parallelism;
+    const int replica_gpus = strategy.tensor * strategy.pipeline;
+    if (replica_gpus == 1 || strategy.data == 1) continue;
+    Scenario alone = scenario;
+    JobConfig replica = job;
+    replica.gpu_ids.clear();
+    for (std::size_t r = 0; r < job.gpu_ids.size(); ++r) {
+      if ((static_cast<int>(r) / strategy.tensor) % strategy.data == 0) replica.gpu_ids.push_back(job.gpu_ids[r]);
+    }
+    replica.parallelism->data = 1;
+    alone.jobs = {replica};
+    alone.events.clear();
+    nlohmann::json simulated;
+    try {
+      simulated = simulate_isolated(alone, "")["jobs"][0];
+    } catch (const InputError&) {  // it does not fit in memory alone
+      auto& description = figures["scaling_reference"]["description"];
+      description = description.get<std::string>() + "; one model replica alone does not fit without ZeRO's sharding";
+      continue;
+    }
+    const double replica_samples_per_s = simulated["samples_per_s"].get<double>();
+    figures["scaling_reference"] = {
+        {"description", "one model replica (TP " + std::to_string(strategy.tensor) + " x PP " +
+                            std::to_string(strategy.pipeline) + ", " + std::to_string(replica_gpus) +
+                            " GPUs) on replica 0's GPUs, alone, the same micro-batches and recomputation (simulated)"},
+        {"gpus", replica_gpus},
+        {"step_time_s", simulated["step_time_s"]["mean"]},
+        {"samples_per_s", replica_samples_per_s}};
+    figures["scaling_efficiency"] = figures["samples_per_s"].get<double>() / (strategy.data * replica_samples_per_s);
+  }
+}
+
 }  // namespace
 
-nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file) {
+nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file, Companions companions) {
   nlohmann::json result = simulate_isolated(scenario, trace_file);
+  if (companions == Companions::none) return result;
+  add_replica_references(scenario, result);
   add_tenant_figures(scenario, result);
   return result;
 }

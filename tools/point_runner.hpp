@@ -10,8 +10,16 @@
 
 namespace vtsim::tools {
 
-/// Simulates `scenario` in a child process and returns its result JSON (sim::to_json). `trace_file` may be "".
+/// Which companion runs a point's figures get.
+enum class Companions {
+  all,  ///< each model-parallel job's replica alone (its scaling reference), each tenant alone
+  none  ///< the point alone: its scaling efficiency against the closed-form reference, no tenant figures
+};
+
+/// Simulates `scenario` in a child process and returns its result JSON (sim::to_json), with `companions`, each in a
+/// process of its own. `trace_file` may be "".
 /// Throws InputError for a scenario that cannot run; std::runtime_error if the simulation process fails.
-nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file = "");
+nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file = "",
+                              Companions companions = Companions::all);
 
 }  // namespace vtsim::tools

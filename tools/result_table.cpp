@@ -79,8 +79,13 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     row("step time p50 / p99 (ms)",
         [](const json& j) { return ms(j["step_time_s"]["p50"]) + " / " + ms(j["step_time_s"]["p99"]); });
     row("samples/s", [](const json& j) { return format_number(j["samples_per_s"], 5); });
-    row("1-GPU samples/s", [](const json& j) { return format_number(j["single_gpu"]["samples_per_s"], 5); });
     row("scaling efficiency", [](const json& j) { return percent(j["scaling_efficiency"]); });
+    row("  against", [](const json& j) { return text(j["scaling_reference"]["description"]); });
+    row("  reference samples/s (GPUs)", [](const json& j) {
+      const json& reference = j["scaling_reference"];
+      return format_number(reference["samples_per_s"], 5) + " (" + std::to_string(reference["gpus"].get<int>()) +
+             ")";
+    });
     row("compute per step (ms)", [](const json& j) { return ms(j["breakdown_s"]["compute"]); });
     row("  of which interference (ms)", [](const json& j) { return ms(j["breakdown_s"]["of_which_interference"]); });
     row("waiting for the GPU scheduler (ms)", [](const json& j) { return ms(j["breakdown_s"]["scheduler_wait"]); });
@@ -105,6 +110,10 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       row("model / hardware TFLOP/s per GPU", [](const json& j) {
         return format_number(j["parallelism"]["model_tflops_per_gpu"], 4) + " / " +
                format_number(j["parallelism"]["hardware_tflops_per_gpu"], 4);
+      });
+      row("MFU / HFU (of the dense peak)", [](const json& j) {
+        return percent(j["parallelism"]["model_flops_utilization"]) + " / " +
+               percent(j["parallelism"]["hardware_flops_utilization"]);
       });
       row("pipeline bubble, closed form", [](const json& j) {
         return percent(j["parallelism"]["bubble_fraction_closed_form"]);

@@ -16,6 +16,7 @@
 #include "sim/simulation.hpp"
 #include "sim/training_job.hpp"
 #include "sim_test_support.hpp"
+#include "tools/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -211,6 +212,38 @@ TEST(PipelineParallelism, TransfersBetweenRacksTakeTheSpineEcmpHashesThemOnto) {
     if (route["racks"][0] != route["racks"][1]) spines.insert(route["spine"].get<int>());
   }
   EXPECT_GT(spines.size(), 1u) << "a case whose transfers ECMP spreads over several spines";
+}
+
+TEST(ScalingEfficiency, OneGpuIsItsOwnReferenceWhateverItsRecomputation) {
+  // A job with parallelism alone on one GPU: its reference is itself, the same micro-batches and recomputation, so
+  // its efficiency is 1 exactly (it once read 0.75 under full recomputation: the reference recomputed nothing).
+  for (const std::string recompute : {"none", "selective", "full"}) {
+    nlohmann::json json = uniform_gpt_job({{"recompute", recompute}}, 4, 2, "analytic");
+    json["cluster"]["host"]["gpus"] = 1;
+    const nlohmann::json job = simulate_in_child(scenario_of(json))["jobs"][0];
+    EXPECT_NEAR(job["scaling_efficiency"].get<double>(), 1.0, 1e-12) << recompute;
+    EXPECT_EQ(job["scaling_reference"]["gpus"].get<int>(), 1);
+  }
+}
+
+TEST(ScalingEfficiency, ModelParallelJobsCompareWithOneReplicaAlone) {
+  // Tensor 2 x data 2 on one host's four GPUs: the reference is the job with data parallelism 1, simulated on
+  // replica 0's two GPUs (ranks 0 and 1 in Megatron's order: GPUs 0 and 1), built here from its own JSON.
+  const nlohmann::json json = uniform_gpt_job({{"tensor", 2}, {"recompute", "full"}}, 4, 2, "flow");
+  const nlohmann::json job = vtsim::tools::simulate_point(scenario_of(json))["jobs"][0];
+  nlohmann::json replica_json = json;
+  replica_json["jobs"][0]["gpus"] = 2;
+  const nlohmann::json replica = simulate_in_child(scenario_of(replica_json))["jobs"][0];
+  EXPECT_EQ(job["scaling_reference"]["gpus"].get<int>(), 2);
+  EXPECT_DOUBLE_EQ(job["scaling_reference"]["samples_per_s"].get<double>(), replica["samples_per_s"].get<double>());
+  EXPECT_NEAR(job["scaling_efficiency"].get<double>(),
+              job["samples_per_s"].get<double>() / (2 * replica["samples_per_s"].get<double>()), 1e-12);
+  EXPECT_LT(job["scaling_efficiency"].get<double>(), 1.0);  // the gradients' allreduce is not free
+  // MFU: the model's flop rate per GPU over the A100's dense fp16 peak, 312 TFLOP/s (A100 datasheet).
+  const nlohmann::json& parallel = job["parallelism"];
+  EXPECT_NEAR(parallel["model_flops_utilization"].get<double>(), parallel["model_tflops_per_gpu"].get<double>() / 312,
+              1e-12);
+  EXPECT_GT(parallel["hardware_flops_utilization"].get<double>(), parallel["model_flops_utilization"].get<double>());
 }
 
 TEST(TensorParallelism, EachTensorCollectiveIsOnTheCriticalPath) {
