@@ -11,30 +11,12 @@
 
 namespace vtsim::tools {
 
-ValidationTable load_validation_table(const std::string& file) {
-  const nlohmann::json json = read_json_file(file);
-  JsonObject root(JsonValue(json, file, ""));
-  ValidationTable table;
-  table.file = file;
-  if (auto description = root.get("description")) table.description = description->as_string();
-  table.recorded_mean_abs_error = root.require("recorded_mean_abs_error").as_positive_number(100.0);
-  table.record_note = root.require("record_note").as_string();
-  table.recorded_leave_one_out_mean_abs_error =
-      root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
-  const std::filesystem::path folder = std::filesystem::path(file).parent_path();
-  if (auto kernels = root.get("kernel_data")) {
-    for (const JsonValue& path : kernels->as_array(1)) {
-      table.kernel_data.push_back((folder / path.as_string()).string());
-    }
-    JsonObject recorded = root.require("recorded_kernel_left_gpu_out_mean_abs_error").as_object();
-    for (KernelFamily family : kernel_families()) {
-      const std::string name(to_string(family));
-      table.recorded_kernel_left_gpu_out_mean_abs_error[name] = recorded.require(name).as_positive_number(100.0);
-    }
-    recorded.finish();
-    table.kernel_record_note = root.require("kernel_record_note").as_string();
-  }
-  for (const JsonValue& value : root.require("rows").as_array(1)) {
+namespace {
+
+// The rows of `array`: each a scenario (relative to `folder`) with overrides, the published figure and its source.
+std::vector<ValidationRow> read_rows(const JsonValue& array, const std::filesystem::path& folder) {
+  std::vector<ValidationRow> rows;
+  for (const JsonValue& value : array.as_array(1)) {
     // All keys first, so that a misspelt key is reported as such rather than as a missing one.
     JsonObject row = value.as_object();
     const std::optional<JsonValue> name = row.get("name");
@@ -62,7 +44,42 @@ ValidationTable load_validation_table(const std::string& file) {
     } catch (const InputError& error) {
       scenario->fail(std::string("this row's scenario does not load: ") + error.what());
     }
-    table.rows.push_back(std::move(parsed));
+    rows.push_back(std::move(parsed));
+  }
+  return rows;
+}
+
+}  // namespace
+
+ValidationTable load_validation_table(const std::string& file) {
+  const nlohmann::json json = read_json_file(file);
+  JsonObject root(JsonValue(json, file, ""));
+  ValidationTable table;
+  table.file = file;
+  if (auto description = root.get("description")) table.description = description->as_string();
+  table.recorded_mean_abs_error = root.require("recorded_mean_abs_error").as_positive_number(100.0);
+  table.record_note = root.require("record_note").as_string();
+  table.recorded_leave_one_out_mean_abs_error =
+      root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
+  const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+  if (auto kernels = root.get("kernel_data")) {
+    for (const JsonValue& path : kernels->as_array(1)) {
+      table.kernel_data.push_back((folder / path.as_string()).string());
+    }
+    JsonObject recorded = root.require("recorded_kernel_left_gpu_out_mean_abs_error").as_object();
+    for (KernelFamily family : kernel_families()) {
+      const std::string name(to_string(family));
+      table.recorded_kernel_left_gpu_out_mean_abs_error[name] = recorded.require(name).as_positive_number(100.0);
+    }
+    recorded.finish();
+    table.kernel_record_note = root.require("kernel_record_note").as_string();
+  }
+  table.rows = read_rows(root.require("rows"), folder);
+  if (auto large = root.get("large_model_rows")) {
+    table.large_model_rows = read_rows(*large, folder);
+    table.recorded_large_model_mean_abs_error =
+        root.require("recorded_large_model_mean_abs_error").as_positive_number(100.0);
+    table.large_model_record_note = root.require("large_model_record_note").as_string();
   }
   root.finish();
   return table;

@@ -32,6 +32,11 @@ struct ValidationTable {
   std::map<std::string, double> recorded_kernel_left_gpu_out_mean_abs_error;
   std::string kernel_record_note;  ///< why that record is what it is
   std::vector<ValidationRow> rows;
+  /// Published large-model training runs (tensor, pipeline, data parallelism over hosts; issue 28), reported apart
+  /// from `rows`; empty when the table has none.
+  std::vector<ValidationRow> large_model_rows;
+  double recorded_large_model_mean_abs_error = 0;  ///< with large_model_rows: the mean |error| --check holds them to
+  std::string large_model_record_note;             ///< why that record is what it is
 };
 
 /// Loads and checks a table strictly: unknown keys, missing fields and bad values are InputErrors naming the file and
