@@ -370,6 +370,32 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   return out;
 }
 
+Tensor LayerBuilder::fused_attention(const Tensor& qkv, std::string_view name, int heads) {
+  assert(qkv.channels % 3 == 0 && (qkv.channels / 3) % heads == 0);
+  Tensor out = qkv;
+  out.channels = qkv.channels / 3;
+  const double tokens = static_cast<double>(qkv.height) * qkv.width;
+  const double scores = heads * tokens * tokens * qkv.instances;
+  const double product_flop = 2.0 * tokens * out.elements();  // Q.K^T or P.V
+  Cost cost;
+  cost.forward_flop = 2.0 * product_flop + scores * (kSoftmaxFlopPerElement + kDropoutFlopPerElement);
+  // Backward: Q.K^T again, then dV, dP, dQ and dK (Dao et al. 2022, Algorithm 2), and the softmax's gradient.
+  cost.input_gradient_flop = 5.0 * product_flop + scores * (kSoftmaxFlopPerElement + kDropoutFlopPerElement);
+  cost.traffic_elements = 4.0 * out.elements();  // Q, K, V read, the output written
+  // One thread block per 128 query rows of one head (FlashAttention-2's forward grid), each over the head's width.
+  cost.kind = KernelKind::gemm;
+  cost.gemm = {.rows_per_sample = tokens,
+               .columns = static_cast<double>(out.channels) / heads,
+               .problems_per_sample = heads * qkv.instances};
+  out = emit(name, {qkv}, cost, out);
+  if (out.requires_grad) {
+    save(qkv);
+    save(out);                                   // the output (counted once, here, whoever else keeps it)
+    keep(heads * tokens * qkv.instances);        // the softmax's log-sum-exp per head and row
+  }
+  return out;
+}
+
 Tensor LayerBuilder::roi_align(const std::vector<Tensor>& levels, std::string_view name, int output_size, int rois,
                                int sampling_ratio) {
   assert(!levels.empty());

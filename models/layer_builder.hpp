@@ -135,6 +135,11 @@ class LayerBuilder {
   /// Multi-head self-attention core on a fused QKV tensor (3 x hidden channels): Q.K^T, scaled masked softmax,
   /// dropout of the probabilities, P.V. Dense: all tokens x tokens scores are computed, also under a causal mask.
   Tensor attention(const Tensor& qkv, std::string_view name, int heads, bool dropout);
+  /// The same attention as one fused kernel (FlashAttention: Dao et al., NeurIPS 2022, Algorithms 1 and 2): the
+  /// scores live in on-chip memory tile by tile and are never written out; it keeps the output and the softmax's
+  /// per-row statistics (one value per head and token) for backward, which recomputes the scores (5 products against
+  /// forward's 2); dropout's mask is regenerated from the random state, not stored.
+  Tensor fused_attention(const Tensor& qkv, std::string_view name, int heads);
   /// RoIAlign of `rois` regions per sample from feature levels (each region samples one level) to
   /// output_size x output_size bins of sampling_ratio^2 bilinear samples each.
   Tensor roi_align(const std::vector<Tensor>& levels, std::string_view name, int output_size, int rois,

@@ -69,7 +69,9 @@ std::string describe(const ParallelStrategy& strategy) {
 double activation_fraction(const TransformerShape& shape, const ParallelStrategy& strategy) {
   assert(shape.layers > 0 && strategy.tensor >= 1);
   const double t = strategy.tensor;
-  const double attention = 5.0 * shape.heads * shape.sequence / shape.hidden;  // 5 a s / h: scores, softmax, dropout
+  // 5 a s / h: scores, softmax, dropout; none under fused attention, which stores no scores (its per-row softmax
+  // statistics, a s b values a layer, are left out).
+  const double attention = shape.fused_attention ? 0.0 : 5.0 * shape.heads * shape.sequence / shape.hidden;
   const double unsplit = 34.0 + attention;
   const bool split_all = strategy.sequence_parallel || strategy.tensor == 1;
   double kept = 0;

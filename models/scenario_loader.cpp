@@ -260,6 +260,10 @@ TransformerConfig read_transformer(JsonObject transformer) {
   config.sequence_length = static_cast<int>(transformer.require("sequence_length").as_int(1, 1 << 24));
   config.vocab_size = static_cast<int>(transformer.require("vocab_size").as_int(1, 1 << 24));
   config.ffn_size = read_int(transformer, "ffn_size", 0, 1, 1 << 24);
+  if (auto attention = transformer.get("attention")) {
+    const std::vector<std::string> kinds = {"eager", "fused"};
+    config.fused_attention = attention->as_choice(kinds) == "fused";
+  }
   transformer.finish();
   // The generator states its own shape rules as "field: what is wrong"; report them at that field's path.
   if (const std::string problem = transformer_config_problem(config); !problem.empty()) {

@@ -64,6 +64,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
                                   {"sequence_length", t.sequence_length},
                                   {"vocab_size", t.vocab_size}};
     if (t.ffn_size > 0) transformer["ffn_size"] = t.ffn_size;
+    if (t.fused_attention) transformer["attention"] = "fused";
     json["workload"] = {{"transformer", transformer}};
   } else {
     json["workload"] = job.workload_id;

@@ -35,7 +35,8 @@ Tensor transformer_block(LayerBuilder& b, Tensor x, const TransformerConfig& con
   const int hidden = config.hidden_size;
   const Tensor attention_in = pre_ln ? b.layer_norm(x, "attn.ln") : x;
   const Tensor qkv = b.linear(attention_in, "attn.qkv", 3 * hidden);
-  const Tensor context = b.attention(qkv, "attn.core", config.heads, config.dropout);
+  const Tensor context = config.fused_attention ? b.fused_attention(qkv, "attn.core", config.heads)
+                                                : b.attention(qkv, "attn.core", config.heads, config.dropout);
   x = residual(b, b.linear(context, "attn.proj", hidden), x, "attn.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "attn.ln");
 
@@ -70,7 +71,8 @@ Workload sequence_workload(const TransformerConfig& config, std::string id, std:
                           .hidden = config.hidden_size,
                           .heads = config.heads,
                           .sequence = config.sequence_length,
-                          .vocab = config.vocab_size};
+                          .vocab = config.vocab_size,
+                          .fused_attention = config.fused_attention};
   return workload;
 }
 

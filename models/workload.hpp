@@ -76,6 +76,7 @@ struct TransformerShape {
   int heads = 0;     ///< attention heads a
   int sequence = 0;  ///< tokens per sample s
   int vocab = 0;     ///< vocabulary V
+  bool fused_attention = false;  ///< attention never stores the tokens x tokens scores (FlashAttention)
 };
 
 /// A model with its training input, the source of its architecture and its layers in forward order.

@@ -24,6 +24,9 @@ struct TransformerConfig {
   int token_types = 0;       ///< rows of the token-type (segment) embedding; 0 = none (BERT: 2)
   int masked_positions = 0;  ///< BERT pre-training: masked-LM predictions per sequence; 0 = every token
   bool dropout = true;       ///< dropout on embeddings, attention probabilities and residual branches
+  /// Attention as one fused kernel that never writes the tokens x tokens scores to memory (FlashAttention, Dao et
+  /// al. 2022), instead of the products and the softmax over scores kept in memory; see LayerBuilder::attention.
+  bool fused_attention = false;
 };
 
 /// Why a config cannot be built, as "field: expected ..., got ..." (the scenario loader prefixes its JSON path);

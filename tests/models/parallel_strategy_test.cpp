@@ -43,6 +43,13 @@ TEST(ParallelStrategy, ActivationFractionsFollowKorthikanti) {
   EXPECT_DOUBLE_EQ(activation_fraction(shape, strategy), 17.0 / 44.0);  // 34 / 2
   strategy.recompute = Recompute::full;
   EXPECT_DOUBLE_EQ(activation_fraction(shape, strategy), 1.0 / 44.0);  // the input, 2 / 2
+  // Fused attention keeps no scores: 34 s b h unsplit, which selective recomputation leaves as it is.
+  TransformerShape fused = shape;
+  fused.fused_attention = true;
+  strategy.recompute = Recompute::selective;
+  EXPECT_DOUBLE_EQ(activation_fraction(fused, strategy), 0.5);  // 34 / 2 of 34
+  strategy.recompute = Recompute::none;
+  EXPECT_DOUBLE_EQ(activation_fraction(fused, strategy), 0.5);
 }
 
 TEST(ParallelStrategy, ModelStatesSplitByTensorAndPipelineAndShardByZero) {

@@ -146,6 +146,26 @@ TEST(TransformerBlock, StoresKorthikantiActivations) {
   EXPECT_DOUBLE_EQ(block_stored_masks(bert, "block5"), 2 * 128.0 * 1024 + 16.0 * 128 * 128);
 }
 
+// Fused attention (FlashAttention, Dao et al. 2022) stores no scores: of Eq. 1 the 5 a s / h term goes (the
+// probabilities, the dropped ones and their mask), and the fused kernel keeps its output (which the projection would
+// otherwise keep) and one log-sum-exp per head and token: 16 s h + 4 s + a s elements, 2 s h masks.
+TEST(TransformerBlock, FusedAttentionStoresNoScores) {
+  const double s = 1024, h = 768, a = 12;
+  TransformerConfig config = gpt_config(12, 768, 12, 1024, true);
+  config.fused_attention = true;
+  const Workload fused = make_transformer(config, "x", "x");
+  EXPECT_DOUBLE_EQ(block_stored_elements(fused, "block5"), 16 * s * h + 4 * s + a * s);
+  EXPECT_DOUBLE_EQ(block_stored_masks(fused, "block5"), 2 * s * h);
+  EXPECT_TRUE(fused.transformer.fused_attention);
+  // The same flop forward (two products and the softmax), three more products in backward, which recomputes the
+  // scores: 5 s^2 h multiply-adds against eager's 4.
+  const Layer& core = layer_named(fused, "block5.attn.core");
+  const Layer& eager = layer_named(catalog("gpt2-small"), "block5.attn.core");
+  EXPECT_DOUBLE_EQ(core.forward_flop, eager.forward_flop);
+  EXPECT_DOUBLE_EQ(core.backward_flop - eager.backward_flop, 2.0 * s * s * h);
+  EXPECT_DOUBLE_EQ(core.activation_elements, 4 * s * h);  // Q, K, V read, the output written: no scores
+}
+
 TEST(MakeTransformer, BuildsTenLayersPerBlockAndHonoursTheFfnSize) {
   TransformerConfig config = gpt_config(3, 64, 4, 32, false);
   config.vocab_size = 1000;
