@@ -111,12 +111,32 @@ std::vector<KernelKind> informed_kinds(const PreparedRow& row) {
   return kinds;
 }
 
+// The memory layers of the kernel families whose achieved bandwidth was measured (element-wise, softmax, layer norm:
+// NeuSight's kernels, models/kernel_parameters.json) run at those families' fitted memory efficiencies, the same on
+// every GPU (the kernel model's constants). Their L2 speedup for passes whose bytes fit in L2 is left out: a training
+// step's activations mostly do not.
+const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
+  static const std::vector<std::pair<MemoryPass, KernelFamily>> passes = {
+      {MemoryPass::elementwise, KernelFamily::elementwise},
+      {MemoryPass::softmax, KernelFamily::softmax},
+      {MemoryPass::layer_norm, KernelFamily::layer_norm}};
+  return passes;
+}
+
+void set_measured_pass_efficiencies(ComputeParameters& parameters) {
+  const KernelModelParameters& fitted = fitted_kernel_parameters().parameters;
+  for (const auto& [pass, family] : measured_passes()) {
+    parameters.pass_memory_efficiency.at(static_cast<std::size_t>(pass)) = fitted.of(family).memory_efficiency;
+  }
+}
+
 double predict(const PreparedRow& prepared, double gemm_efficiency, double convolution_efficiency,
                double host_dispatch_s) {
   ComputeParameters parameters;
   parameters.gemm_efficiency = gemm_efficiency;
   parameters.convolution_efficiency = convolution_efficiency;
   parameters.memory_efficiency = kMemoryEfficiency;
+  set_measured_pass_efficiencies(parameters);
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
@@ -495,7 +515,22 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                   " (memory-bound kernels): " + calibration.memory_bandwidth_Bps->provenance);
   } else {
     resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
-                                    ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)");
+                                    ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)" +
+                                    " for memory-bound kernels other than the measured passes below");
+    set_measured_pass_efficiencies(parameters);
+    const FittedKernelParameters& fitted = fitted_kernel_parameters();
+    for (const auto& [pass, family] : measured_passes()) {
+      const std::string gpus = fitted.gpu_list(family);
+      const bool measured_here = gpus.find(gpu.id) != std::string::npos;
+      const std::string note = std::string(to_string(family)) + " passes at " +
+                               format_number(parameters.memory_efficiency_of(pass)) +
+                               " of the memory bandwidth: the kernel model's, fitted to measured kernels on " + gpus;
+      if (measured_here) {
+        resolved.sources.push_back(note);
+      } else {
+        resolved.uncalibrated.push_back(note + " (derived: none measured on " + gpu.id + ")");
+      }
+    }
   }
   parameters.kernel_fixed_s = kKernelFixedS;
   if (calibration.kernel_launch_s) {

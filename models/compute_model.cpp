@@ -104,15 +104,17 @@ double wave_utilization(double tiles, int sm_count) {
 double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const ComputeParameters& parameters) {
   assert(parameters.gemm_efficiency > 0.0 && parameters.convolution_efficiency > 0.0);
   assert(parameters.memory_efficiency > 0.0 && parameters.memory_efficiency <= 1.0);
-  const double memory_s = kernel.bytes / (device.memory_bandwidth_Bps * parameters.memory_efficiency);
+  const double efficiency = kernel.kind == KernelKind::memory ? parameters.memory_efficiency_of(kernel.pass)
+                                                               : parameters.memory_efficiency;
+  const double memory_s = kernel.bytes / (device.memory_bandwidth_Bps * efficiency);
   double math_s = 0.0;
   if (kernel.kind == KernelKind::memory) {
     math_s = kernel.flop / device.vector_flops;
   } else {
-    const double efficiency =
+    const double math_efficiency =
         kernel.kind == KernelKind::gemm ? parameters.gemm_efficiency : parameters.convolution_efficiency;
-    math_s =
-        kernel.flop / (device.peak_flops * efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
+    math_s = kernel.flop /
+             (device.peak_flops * math_efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
@@ -139,7 +141,8 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     forward_bytes[l] =
         samples * layer.activation_elements * activation_bytes(precision) + layer.parameters * weight_bytes(precision);
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
-    kernels.push_back({l, Phase::forward, samples * layer.forward_flop, forward_bytes[l], tiles, layer.kind});
+    kernels.push_back(
+        {l, Phase::forward, samples * layer.forward_flop, forward_bytes[l], tiles, layer.kind, layer.memory_pass});
   }
   if (pass == Pass::inference) return kernels;
   for (std::size_t l = workload.layers.size(); l-- > 0;) {
@@ -150,12 +153,12 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
     for (int k = 0; k < layer.backward_kernels; ++k) {
       kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count, 2.0 * forward_bytes[l] / count,
-                         tiles, layer.kind});
+                         tiles, layer.kind, layer.memory_pass});
     }
   }
   const double optimizer_bytes =
       workload.trainable_parameters() * optimizer_bytes_per_parameter(workload.optimizer, precision);
-  kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory});
+  kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory, MemoryPass::generic});
   return kernels;
 }
 

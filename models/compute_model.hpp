@@ -17,6 +17,7 @@
 // The iteration ends when its last kernel does. Data loading (decode, augmentation) runs on the VM's CPU cores in
 // loader workers beside the device (data_loading_s per batch): an iteration cannot start before its batch is ready.
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -54,9 +55,18 @@ struct ComputeParameters {
   /// (Winograd F(2x2,3x3): 2.25x fewer multiplies, Lavin and Gray 2016), so it may exceed 1, up to 2.25.
   double convolution_efficiency = 1.0;
   double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth a memory-bound pass reaches, (0, 1]
+  /// The same for memory layers of a measured kernel family (element-wise, softmax, layer norm, indexed by
+  /// MemoryPass); 0 where not given: memory_efficiency.
+  std::array<double, 4> pass_memory_efficiency = {0.0, 0.0, 0.0, 0.0};
   double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
   double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)
+
+  /// The memory efficiency of a memory-bound kernel doing `pass`.
+  double memory_efficiency_of(MemoryPass pass) const {
+    const double given = pass_memory_efficiency.at(static_cast<std::size_t>(pass));
+    return given > 0.0 ? given : memory_efficiency;
+  }
 };
 
 /// Whether an iteration trains (forward, backward, optimizer) or only infers (forward).
@@ -98,6 +108,7 @@ struct Kernel {
   double bytes = 0;  ///< bytes read and written in device memory
   double tiles = 0;  ///< output tiles of a GEMM or convolution kernel; 0 for a memory-bound one
   KernelKind kind = KernelKind::memory;
+  MemoryPass pass = MemoryPass::generic;  ///< memory-bound kernels: what they do
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them. REQUIRES: batch >= 1.

@@ -93,6 +93,7 @@ Tensor LayerBuilder::emit(std::string_view name, const std::vector<Tensor>& inpu
   layer.parameters = cost.parameters;
   layer.trainable = trainable_;
   layer.kind = cost.kind;
+  layer.memory_pass = cost.pass;
   layer.gemm = cost.gemm;
   // A trained weighted layer runs a weight-gradient kernel, and an input-gradient kernel when its input needs one.
   layer.backward_kernels = (trains_weights ? 1 : 0) + (input_gradient ? 1 : 0);
@@ -223,6 +224,7 @@ Tensor LayerBuilder::layer_norm(const Tensor& x, std::string_view name) {
   cost.weight_gradient_flop = cost.forward_flop;
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 2.0 * x.elements();  // one fused pass per token
+  cost.pass = MemoryPass::layer_norm;
   cost.parameters = 2.0 * x.channels;
   cost.has_weights = true;
   Tensor out = emit(name, {x}, cost, x);
@@ -238,6 +240,7 @@ Tensor LayerBuilder::gelu(const Tensor& x, std::string_view name) {
   cost.forward_flop = x.elements() * kGeluFlopPerElement;
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 2.0 * x.elements();
+  cost.pass = MemoryPass::elementwise;
   Tensor out = emit(name, {x}, cost, x);
   if (out.requires_grad) save(x);
   return out;
@@ -248,6 +251,7 @@ Tensor LayerBuilder::dropout(const Tensor& x, std::string_view name) {
   cost.forward_flop = x.elements() * kDropoutFlopPerElement;
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 3.0 * x.elements();  // read x, write the output and the mask
+  cost.pass = MemoryPass::elementwise;
   Tensor out = emit(name, {x}, cost, x);
   if (out.requires_grad) keep_mask(x.elements());  // its backward multiplies by the mask alone
   return out;
@@ -259,6 +263,7 @@ Tensor LayerBuilder::residual_add(const Tensor& x, const Tensor& skip, std::stri
   cost.forward_flop = x.elements() * (kAddFlopPerElement + (relu ? kReluFlopPerElement : 0.0));
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 3.0 * x.elements();
+  cost.pass = MemoryPass::elementwise;
   Tensor out = emit(name, {x, skip}, cost, x);
   if (relu && out.requires_grad) save(out);
   return out;
@@ -270,6 +275,7 @@ Tensor LayerBuilder::dropout_residual_add(const Tensor& x, const Tensor& skip, s
   cost.forward_flop = x.elements() * (kDropoutFlopPerElement + kAddFlopPerElement);
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 4.0 * x.elements();  // read x and skip, write the output and the mask
+  cost.pass = MemoryPass::elementwise;
   Tensor out = emit(name, {x, skip}, cost, x);
   if (out.requires_grad) keep_mask(x.elements());
   return out;
@@ -416,6 +422,7 @@ Tensor LayerBuilder::softmax_cross_entropy(const Tensor& logits, std::string_vie
   cost.forward_flop = logits.elements() * kSoftmaxFlopPerElement;
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = 2.0 * logits.elements();
+  cost.pass = MemoryPass::softmax;
   Tensor loss = emit(name, {logits}, cost, input(1, 1, 1));
   if (loss.requires_grad) keep(logits.elements());  // the probabilities
   return loss;

@@ -162,6 +162,7 @@ class LayerBuilder {
     double parameters = 0.0;
     bool has_weights = false;
     KernelKind kind = KernelKind::memory;
+    MemoryPass pass = MemoryPass::generic;
     GemmShape gemm;
   };
   // Appends a layer made from `inputs` and returns `output` stamped with its producer and requires_grad.

@@ -34,6 +34,11 @@ enum class KernelKind {
   memory,       ///< a pass over activations bound by memory traffic: normalisation, elementwise, pooling, loss
 };
 
+/// What a memory-bound layer's kernels do, for the kernel families whose achieved bandwidth was measured
+/// (models/kernel_model.hpp: element-wise, softmax, layer norm); `generic` for the others (pooling, batch norm,
+/// embeddings, concatenation, losses other than softmax's).
+enum class MemoryPass { generic, elementwise, softmax, layer_norm };
+
 /// The output of a gemm or convolution layer's forward product (as an implicit GEMM), which sets how many thread-block
 /// tiles it exposes to the SMs.
 /// Rows stack across the batch (an implicit-GEMM convolution's N x P x Q rows) unless the layer runs
@@ -56,6 +61,7 @@ struct Layer {
   double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
   bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
   KernelKind kind = KernelKind::memory;     ///< the kind of kernel its forward runs as
+  MemoryPass memory_pass = MemoryPass::generic;  ///< memory layers: what their kernels do
   GemmShape gemm;                           ///< gemm and convolution layers: the output's shape; unused otherwise
   int backward_kernels = 0;                 ///< kernels its backward runs: weight gradient and/or input gradient
 

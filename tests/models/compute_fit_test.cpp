@@ -120,6 +120,36 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   EXPECT_TRUE(resolved.calibrated.empty());
 }
 
+TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
+  // Element-wise, softmax and layer-norm layers take the kernel model's fitted memory efficiencies (NeuSight's
+  // kernels), said as measured on a GPU of the data and derived on one outside it; a profile's measured bandwidth
+  // replaces them all.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
+  const auto resolved = [&](const std::string& gpu, const CalibratedParameters& calibration) {
+    return resolve_compute(*find_gpu(gpu), Precision::fp16, bert, 1, HostSide{}, known_parameters(), calibration);
+  };
+  const ResolvedCompute a100 = resolved("a100-40gb-pcie", CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::layer_norm),
+                   kernels.of(KernelFamily::layer_norm).memory_efficiency);
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::softmax),
+                   kernels.of(KernelFamily::softmax).memory_efficiency);
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::elementwise),
+                   kernels.of(KernelFamily::elementwise).memory_efficiency);
+  const auto mentions = [](const std::vector<std::string>& notes, const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
+  };
+  EXPECT_TRUE(mentions(a100.sources, "layer_norm passes"));
+  const ResolvedCompute h100 = resolved("h100-sxm5", CalibratedParameters{});
+  EXPECT_TRUE(mentions(h100.uncalibrated, "layer_norm passes"));
+  EXPECT_TRUE(mentions(h100.uncalibrated, "none measured on h100-sxm5"));
+  CalibratedParameters measured;
+  measured.memory_bandwidth_Bps = CalibratedValue{1.2e12, "a test's copy"};
+  const ResolvedCompute profiled = resolved("a100-40gb-pcie", measured);
+  EXPECT_DOUBLE_EQ(profiled.parameters.memory_efficiency_of(MemoryPass::layer_norm),
+                   profiled.parameters.memory_efficiency);
+}
+
 TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerNode) {
   const Workload rn50 = *make_workload("resnet-50");
   const ComputeFit fit = known_parameters();
@@ -226,11 +256,13 @@ TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
   ASSERT_EQ(resolved.calibrated.size(), 2u);
   // The fitted efficiencies the profile scaled keep their own line; the fixed cost is no longer a default: what is
-  // left uncalibrated is the memory efficiency and data loading, which the profile did not measure.
+  // left uncalibrated is the memory efficiency, the measured passes' (derived: the kernel data have no SXM4 A100)
+  // and data loading, which the profile did not measure.
   std::set<std::string> defaults;
   for (const std::string& note : resolved.uncalibrated)
     defaults.insert(note.substr(0, note.find(' ', note.find(' ') + 1)));
-  EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading"}));
+  EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading", "elementwise passes",
+                                             "layer_norm passes", "softmax passes"}));
 }
 
 }  // namespace

@@ -118,6 +118,18 @@ TEST(KernelTimes, MemoryBoundLayerTakesBytesOverBandwidthTimesEfficiency) {
   EXPECT_DOUBLE_EQ(amp.forward_s[0], 4 * 1e6 * 2.0 / 0.8e12);  // 16-bit activations
 }
 
+TEST(KernelTimes, AMeasuredPassRunsAtItsOwnMemoryEfficiency) {
+  // The same layer as a layer norm: 1e6 elements at batch 4, fp32, at 0.5 of 1 TB/s where the others get 0.8.
+  Layer norm = layer(1.0, 1.0, 1e6, 0.0);
+  norm.memory_pass = MemoryPass::layer_norm;
+  ComputeParameters p = parameters(0.5, 0.8, 2e-6);
+  p.pass_memory_efficiency.at(static_cast<std::size_t>(MemoryPass::layer_norm)) = 0.5;
+  const KernelTimes t = kernel_times(workload_of({norm, layer(1.0, 1.0, 1e6, 0.0)}), 4, Precision::tf32, kDevice, p);
+  EXPECT_DOUBLE_EQ(t.forward_s[0], 2e-6 + 4 * 1e6 * 4.0 / 0.5e12);
+  EXPECT_DOUBLE_EQ(t.forward_gpu_s[1], 2e-6 + 4 * 1e6 * 4.0 / 0.8e12);  // a generic pass: memory_efficiency
+  EXPECT_DOUBLE_EQ(p.memory_efficiency_of(MemoryPass::softmax), 0.8);   // not given: memory_efficiency
+}
+
 TEST(KernelTimes, LayerWithoutBackwardKernelsTakesNoBackwardTime) {
   const Workload w = workload_of({layer(1e9, 0.0, 1e6, 0.0, 0), layer(1e9, 2e9, 1e6, 0.0)});
   const KernelTimes t = kernel_times(w, 2, Precision::fp16, kDevice, parameters(1.0, 1.0));

@@ -40,7 +40,8 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   // kernels back to back. Re-derive each from compute_model.hpp's formula: fixed cost + max(flop / rate, bytes /
   // bandwidth), rate = 312 TFLOP/s (A100 datasheet, FP16 dense) x efficiency x tiles / (ceil(tiles / 108) x 108),
   // tiles = ceil(32 x rows / 128) x ceil(columns / 128), or 32 x heads x ceil(T/128)^2 for attention; memory
-  // kernels' flop at 19.5 TFLOP/s (FP32); bytes over 1,555 GB/s (A100 40GB datasheet) x memory efficiency.
+  // kernels' flop at 19.5 TFLOP/s (FP32); bytes over 1,555 GB/s (A100 40GB datasheet) x memory efficiency (a layer
+  // norm's, a softmax's or an element-wise pass's own for those).
   const Scenario scenario =
       default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0"});
   const JobCompute compute = plan_job_compute(scenario, 0);
@@ -57,7 +58,9 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
       const double efficiency = layer.kind == KernelKind::gemm ? p.gemm_efficiency : p.convolution_efficiency;
       math_s = flop / (312e12 * efficiency * tiles / (std::ceil(tiles / 108) * 108));
     }
-    return p.kernel_fixed_s + std::max(math_s, bytes / (1555e9 * p.memory_efficiency));
+    const double memory_efficiency =
+        layer.kind == KernelKind::memory ? p.memory_efficiency_of(layer.memory_pass) : p.memory_efficiency;
+    return p.kernel_fixed_s + std::max(math_s, bytes / (1555e9 * memory_efficiency));
   };
   double expected = 0;
   for (const Layer& layer : compute.workload.layers) {
