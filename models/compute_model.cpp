@@ -120,13 +120,26 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
 }
 
 // One optimizer step reads and writes, per trainable parameter (fp32 state, as Apex's fused multi-tensor optimizers
-// and torch.optim keep it; one fused pass, so each tensor is read once and written once):
-//   SGD with momentum: read param 4 + grad 4 + momentum 4, write param 4 + momentum 4              = 20 B
-//   Adam (and LAMB):   read param 4 + grad 4 + m 4 + v 4,   write param 4 + m 4 + v 4              = 28 B
-//   under AMP both also write the 16-bit copy of the updated weights the next forward reads:      +  2 B
-// LAMB's extra pass for the per-layer trust ratio (norms of weights and update) is not counted.
+// and torch.optim keep it; a fused pass reads each tensor once and writes it once):
+//   SGD:               read param 4 + grad 4,                write param 4                         = 12 B
+//   SGD with momentum: read param 4 + grad 4 + momentum 4,   write param 4 + momentum 4            = 20 B
+//   Adam, AdamW:       read param 4 + grad 4 + m 4 + v 4,    write param 4 + m 4 + v 4             = 28 B
+//   LAMB:              Adam's pass writing the update u instead of the parameter (28 B), then a second pass for the
+//                      layer's trust ratio ||param|| / ||u||: read param 4 + u 4, write param 4 (You et al. 2020,
+//                      Algorithm 2; Apex FusedLAMB's two stages)                                   = 40 B
+//   Adafactor:         read grad 4 (row and column means of its square), write the update 4, read it back 4
+//                      for its RMS clipping, read param 4 + write param 4 (Shazeer and Stern 2018, Alg. 4)  = 20 B
+//   under AMP each also writes the 16-bit copy of the updated weights the next forward reads:      +  2 B
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
-  const double fp32_pass = optimizer == Optimizer::adam ? 28.0 : 20.0;
+  double fp32_pass = 28.0;
+  switch (optimizer) {
+    case Optimizer::sgd: fp32_pass = 12.0; break;
+    case Optimizer::sgd_momentum: fp32_pass = 20.0; break;
+    case Optimizer::adam:
+    case Optimizer::adamw: fp32_pass = 28.0; break;
+    case Optimizer::lamb: fp32_pass = 40.0; break;
+    case Optimizer::adafactor: fp32_pass = 20.0; break;
+  }
   return fp32_pass + (is_mixed_precision(precision) ? 2.0 : 0.0);
 }
 

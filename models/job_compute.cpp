@@ -19,8 +19,10 @@ namespace vtsim {
 
 Workload job_workload(const JobConfig& job) {
   if (job.trace) return traced_workload(*job.trace->iteration);
-  if (job.transformer) return make_transformer(*job.transformer, "transformer", "GPT-style transformer");
-  return *make_workload(job.workload_id);
+  Workload workload = job.transformer ? make_transformer(*job.transformer, "transformer", "GPT-style transformer")
+                                      : *make_workload(job.workload_id);
+  if (job.optimizer) workload.optimizer = *job.optimizer;
+  return workload;
 }
 
 namespace {

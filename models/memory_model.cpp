@@ -11,8 +11,23 @@ namespace {
 constexpr double kMasterWeightBytes = 4.0;   // fp32 weights, also the master copy under AMP
 constexpr double kHalfWeightBytes = 2.0;     // the fp16/bf16 copy AMP's kernels read
 constexpr double kGradientBytes = 4.0;       // fp32 gradients (workload.hpp)
-constexpr double kAdamStateBytes = 8.0;      // two fp32 moments (Kingma & Ba 2015; LAMB keeps the same two)
+constexpr double kAdamStateBytes = 8.0;      // two fp32 moments (Kingma & Ba 2015; AdamW and LAMB keep the same two)
 constexpr double kMomentumStateBytes = 4.0;  // one fp32 momentum buffer (torch.optim.SGD momentum_buffer)
+
+// fp32 optimizer state per parameter. Adafactor without a first moment (Shazeer and Stern 2018, Sec. 4 and 7: beta1
+// = 0) keeps a factored second moment, one row and one column vector per matrix: r + c values against r c
+// parameters, counted as none.
+double optimizer_state_bytes(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::sgd: return 0.0;
+    case Optimizer::sgd_momentum: return kMomentumStateBytes;
+    case Optimizer::adam:
+    case Optimizer::adamw:
+    case Optimizer::lamb: return kAdamStateBytes;
+    case Optimizer::adafactor: return 0.0;
+  }
+  return kAdamStateBytes;
+}
 
 // UNCALIBRATED allowance for what is not a tensor of the model: the CUDA context (with every kernel of the
 // framework loaded, ~1 GB before CUDA 11.7's lazy loading, ~300 MB after: [S] pytorch/pytorch issues #28394 and
@@ -35,7 +50,7 @@ StateBytesPerParameter state_bytes_per_parameter(const Workload& workload, Preci
   return {.master = kMasterWeightBytes,
           .half = is_mixed_precision(precision) ? kHalfWeightBytes : 0.0,
           .gradient = kGradientBytes,
-          .optimizer = workload.optimizer == Optimizer::adam ? kAdamStateBytes : kMomentumStateBytes};
+          .optimizer = optimizer_state_bytes(workload.optimizer)};
 }
 
 MemoryFootprint memory_footprint(const Workload& workload, int batch, Precision precision) {

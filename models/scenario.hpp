@@ -208,6 +208,9 @@ struct JobConfig {
   /// How kernels are submitted: eager (one launch each, the framework's fitted cost) or CUDA Graphs (the iteration
   /// replayed as one graph: the GPU's cost per node, compute_fit.cpp). Default eager.
   Execution execution = Execution::eager;
+  /// The optimizer, when the scenario states it: its state in memory and its step's traffic (models/memory_model.cpp,
+  /// models/compute_model.cpp). Default: the workload's (SGD with momentum for CNNs, Adam for transformers).
+  std::optional<Optimizer> optimizer;
   /// The host's time to issue one kernel, when the scenario states it (a faster or slower CPU than the fitted rows').
   /// Default: from the framework and the execution (models/compute_fit.hpp). Not with execution cuda_graphs.
   std::optional<double> host_dispatch_s;

@@ -444,6 +444,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> framework = job.get("framework");
   const std::optional<JsonValue> host_dispatch = job.get("host_dispatch_us");
   const std::optional<JsonValue> execution = job.get("execution");
+  const std::optional<JsonValue> optimizer = job.get("optimizer");
   const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
@@ -470,9 +471,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, loading, iterations,
-                            warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint, parallelism,
-                            global_batch}) {
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading,
+                            iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint,
+                            parallelism, global_batch}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -511,6 +512,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
   if (framework) config.framework = framework->as_enum(framework_names());
   if (execution) config.execution = execution->as_enum(execution_names());
+  if (optimizer) config.optimizer = optimizer->as_enum(optimizer_names());
   if (host_dispatch) {
     if (config.execution == Execution::cuda_graphs) {
       host_dispatch->fail("a job under execution 'cuda_graphs' issues no kernel from the host: remove this key or "
@@ -545,6 +547,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     // A traced iteration is one data-parallel optimizer step as the program ran it.
     if (parallelism) parallelism->fail("a traced workload is replayed with data parallelism only");
     // Its gaps between kernels are the host's time as measured (models/job_compute.cpp).
+    if (optimizer) optimizer->fail("a traced iteration's optimizer kernels are in the trace: remove this key");
     for (const auto& key : {host_dispatch, execution}) {
       if (key) key->fail("a traced iteration keeps the host time it was measured with: remove this key");
     }

@@ -72,6 +72,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
   json["precision"] = std::string(to_string(job.precision));
   json["framework"] = std::string(to_string(job.framework));
   if (job.execution != Execution::eager) json["execution"] = std::string(to_string(job.execution));
+  if (job.optimizer) json["optimizer"] = std::string(to_string(*job.optimizer));
   if (job.host_dispatch_s) json["host_dispatch_us"] = *job.host_dispatch_s / units::kSecondsPerUs;
   if (job.data_loading_cpu_s_per_sample) {
     json["data_loading_cpu_ms_per_sample"] = *job.data_loading_cpu_s_per_sample / units::kSecondsPerMs;

@@ -1,9 +1,19 @@
 #include "models/workload.hpp"
 
+#include <array>
 #include <numeric>
+
+#include "models/enum_names.hpp"
 
 namespace vtsim {
 namespace {
+
+const std::array<std::pair<std::string, Optimizer>, 6> kOptimizerNames = {{{"sgd", Optimizer::sgd},
+                                                                          {"momentum", Optimizer::sgd_momentum},
+                                                                          {"adam", Optimizer::adam},
+                                                                          {"adamw", Optimizer::adamw},
+                                                                          {"lamb", Optimizer::lamb},
+                                                                          {"adafactor", Optimizer::adafactor}}};
 
 constexpr double kGradientBytesPerParameter = 4.0;  // fp32 gradients; AMP keeps fp32 master weights and gradients
 constexpr double kMaskBytesPerElement = 1.0;        // a bool dropout mask (workload.hpp)
@@ -15,6 +25,10 @@ double sum_over(const std::vector<Layer>& layers, Field field) {
 }
 
 }  // namespace
+
+std::span<const std::pair<std::string, Optimizer>> optimizer_names() { return kOptimizerNames; }
+
+std::string_view to_string(Optimizer optimizer) { return name_of(kOptimizerNames, optimizer); }
 
 double Layer::gradient_bytes() const { return trainable ? parameters * kGradientBytesPerParameter : 0.0; }
 

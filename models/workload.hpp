@@ -22,7 +22,10 @@
 //   owned by their first user in forward order: its backward runs last, so the gradient it reports is complete.
 // - Bytes per element come from the precision (activation_bytes() in precision.hpp); gradients are fp32.
 
+#include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vtsim {
@@ -71,9 +74,18 @@ struct Layer {
 
 /// The optimizer a workload trains with: it sets the optimizer's state in memory and its step's memory traffic.
 enum class Optimizer {
+  sgd,           ///< plain SGD: no state
   sgd_momentum,  ///< SGD with momentum: one fp32 state tensor per parameter (torchvision, DeepLearningExamples CNNs)
-  adam,          ///< Adam and its kin (AdamW, LAMB): two fp32 moment tensors per parameter
+  adam,          ///< Adam (Kingma and Ba 2015): two fp32 moment tensors per parameter
+  adamw,         ///< AdamW (Loshchilov and Hutter 2019): Adam's state, weight decay decoupled (no more traffic)
+  lamb,          ///< LAMB (You et al. 2020): Adam's state, and a second pass for each layer's trust ratio
+  adafactor,     ///< Adafactor (Shazeer and Stern 2018), no first moment: factored second moments, r + c per matrix
 };
+
+/// The scenario spellings of the optimizers: "sgd", "momentum", "adam", "adamw", "lamb", "adafactor".
+std::span<const std::pair<std::string, Optimizer>> optimizer_names();
+/// The scenario spelling of `optimizer`.
+std::string_view to_string(Optimizer optimizer);
 
 /// The shape of a transformer, which parallel strategies split (models/parallel_strategy.hpp); all 0 for other models.
 struct TransformerShape {

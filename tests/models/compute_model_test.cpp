@@ -154,6 +154,12 @@ TEST(KernelTimes, OptimizerIsOneMemoryBoundPassOverTrainableParameters) {
                    1e6 * 20.0 / 0.8e12);
   EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::adam, Precision::fp32), 28.0);
   EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::sgd_momentum, Precision::bf16), 22.0);
+  // SGD: read p, g, write p (12 B); AdamW as Adam; LAMB: Adam's pass writing the update, then read p and the update
+  // and write p for the trust ratio (28 + 12 B); Adafactor: read g, write and read back the update, read and write p.
+  EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::sgd, Precision::fp32), 12.0);
+  EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::adamw, Precision::fp32), 28.0);
+  EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::lamb, Precision::fp16), 42.0);
+  EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::adafactor, Precision::fp32), 20.0);
 }
 
 TEST(HostDispatch, ShortKernelsRunAtTheHostsPace) {

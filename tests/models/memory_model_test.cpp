@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/workload_catalog.hpp"
 
@@ -45,6 +47,20 @@ TEST(MemoryFootprint, MomentumInTf32ByHand) {
   EXPECT_DOUBLE_EQ(m.gradients_bytes, 1000.0 * 4);
   EXPECT_DOUBLE_EQ(m.optimizer_bytes, 1000.0 * 4);      // one fp32 momentum buffer
   EXPECT_DOUBLE_EQ(m.activations_bytes, 8 * 150.0 * 4);  // TF32 keeps fp32 activations
+}
+
+TEST(MemoryFootprint, EachOptimizerKeepsItsOwnState) {
+  // fp32 state per trainable parameter: SGD none; momentum one buffer; Adam, AdamW and LAMB two moments; Adafactor
+  // without a first moment a factored second moment (a row and a column per matrix), counted as none.
+  for (const auto& [optimizer, bytes] : std::vector<std::pair<Optimizer, double>>{{Optimizer::sgd, 0},
+                                                                                 {Optimizer::sgd_momentum, 4},
+                                                                                 {Optimizer::adam, 8},
+                                                                                 {Optimizer::adamw, 8},
+                                                                                 {Optimizer::lamb, 8},
+                                                                                 {Optimizer::adafactor, 0}}) {
+    EXPECT_DOUBLE_EQ(memory_footprint(small_workload(optimizer), 8, Precision::fp16).optimizer_bytes, 1000.0 * bytes)
+        << to_string(optimizer);
+  }
 }
 
 TEST(MemoryFootprint, DropoutMasksTakeOneByteInEveryPrecision) {
