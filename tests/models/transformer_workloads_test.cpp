@@ -159,8 +159,9 @@ TEST(TransformerBlock, FusedAttentionStoresNoScores) {
   EXPECT_TRUE(fused.transformer.fused_attention);
   // The same flop forward (two products and the softmax), three more products in backward, which recomputes the
   // scores: 5 s^2 h multiply-adds against eager's 4.
+  const Workload gpt2 = catalog("gpt2-small");
   const Layer& core = layer_named(fused, "block5.attn.core");
-  const Layer& eager = layer_named(catalog("gpt2-small"), "block5.attn.core");
+  const Layer& eager = layer_named(gpt2, "block5.attn.core");
   EXPECT_DOUBLE_EQ(core.forward_flop, eager.forward_flop);
   EXPECT_DOUBLE_EQ(core.backward_flop - eager.backward_flop, 2.0 * s * s * h);
   EXPECT_DOUBLE_EQ(core.activation_elements, 4 * s * h);  // Q, K, V read, the output written: no scores
