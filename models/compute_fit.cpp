@@ -521,7 +521,8 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     for (const auto& [pass, family] : measured_passes()) {
       const std::string gpus = fitted.gpu_list(family);
-      const bool measured_here = gpus.find(gpu.id) != std::string::npos;
+      const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(family));
+      const bool measured_here = std::find(measured_on.begin(), measured_on.end(), gpu.id) != measured_on.end();
       const std::string note = std::string(to_string(family)) + " passes at " +
                                format_number(parameters.memory_efficiency_of(pass)) +
                                " of the memory bandwidth: the kernel model's, fitted to measured kernels on " + gpus;
