@@ -61,7 +61,22 @@ void TrainingJob::State::model_parallel_actor(int position) {
   const int tensor_group = mp.rank_tensor_group[at];
   const int tensor_position = mp.rank_tensor_position[at];
   const int total = plan.warmup_iterations + plan.iterations;
-  ComputeNoise noise(plan.seed, plan.rank_streams[at], plan.step_time_cv, plan.stalls);
+  // The ranks this actor runs for: itself, or its tensor group (tensor_group_classes), each at its tensor position.
+  const std::vector<int>& class_members = members[at];
+  std::vector<std::uint64_t> streams;
+  // Per member, the route its pipeline messages from the previous and from the next stage take (their senders').
+  std::vector<TransferEnds> routes_from_previous, routes_from_next;
+  for (int member : class_members) {
+    const auto m = static_cast<std::size_t>(member);
+    streams.push_back(plan.rank_streams[m]);
+    if (mp.rank_previous_stage[m] >= 0) {
+      routes_from_previous.push_back(mp.rank_to_next[static_cast<std::size_t>(mp.rank_previous_stage[m])]);
+    }
+    if (mp.rank_next_stage[m] >= 0) {
+      routes_from_next.push_back(mp.rank_to_previous[static_cast<std::size_t>(mp.rank_next_stage[m])]);
+    }
+  }
+  LockstepNoise noise(plan.seed, streams, plan.step_time_cv, plan.stalls);
   const double speed = plan.rank_speed[at];
 
   int progress = 0;
@@ -81,6 +96,12 @@ void TrainingJob::State::model_parallel_actor(int position) {
     // gradients are sharded, so each micro-batch's are reduce-scattered as backward makes them).
     std::map<int, std::pair<std::vector<int>, std::size_t>> micro_buckets;
     double factor = speed;
+    // Runs the kernels gathered so far at the pass's draw.
+    const auto flush = [&](Stretch& pending) {
+      noise.ran(speed * pending.total_s);
+      run_kernel(position, rank, pending.scaled(factor), record);
+      pending = Stretch{};
+    };
 
     // Runs one tensor-group collective of the layer at hand, on the critical path.
     const auto tensor_call = [&](const TensorCall& call) {
@@ -98,15 +119,13 @@ void TrainingJob::State::model_parallel_actor(int position) {
     };
     const auto run_calls = [&](Stretch& pending, const std::vector<TensorCall>& calls) {
       if (calls.empty()) return;
-      run_kernel(position, rank, pending.scaled(factor), record);
-      pending = Stretch{};
+      flush(pending);
       for (const TensorCall& call : calls) tensor_call(call);
     };
     // ZeRO-3: the layer's weights must be gathered before it runs; its start lets the next gather begin.
     const auto gathered = [&](Stretch& pending, double bytes) {
       if (!gathers_per_layer || bytes <= 0) return;
-      run_kernel(position, rank, pending.scaled(factor), record);
-      pending = Stretch{};
+      flush(pending);
       const long needed = rank.layers_begun.value() + 1;
       if (rank.layers_gathered.value() < needed) {
         gpu_idle(position);
@@ -118,12 +137,21 @@ void TrainingJob::State::model_parallel_actor(int position) {
       // Counted as used, not as gathered: the gather actor runs one layer into the next iteration.
       rank.data_parallel_sent_bytes += bytes * ring_sent_fraction(strategy.data, false);
     };
-    // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU.
-    const auto receive = [&](Channel<PipeMessage>& inbox) {
+    // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU (a tensor group
+    // standing as one rank: every member's from its sender's, at once).
+    const auto receive = [&](Channel<PipeMessage>& inbox, const std::vector<TransferEnds>& routes) {
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();
       const PipeMessage message = inbox.pop();
-      sg4::Comm::sendto(message.source, message.destination, whole_bytes(message.bytes));
+      if (routes.size() == 1) {
+        sg4::Comm::sendto(message.source, message.destination, whole_bytes(message.bytes));
+      } else {
+        std::vector<sg4::CommPtr> transfers;
+        for (const auto& [source, destination] : routes) {
+          transfers.push_back(sg4::Comm::sendto_async(source, destination, whole_bytes(message.bytes)));
+        }
+        sg4::Comm::wait_all(transfers);
+      }
       if (message.extra_latency_s > 0) sg4::this_actor::sleep_for(message.extra_latency_s);
       record.pipeline_wait_s += sg4::Engine::get_clock() - from;
     };
@@ -137,7 +165,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       Stretch pending;
       if (pass.forward) {
         if (virtual_stage > 0) {
-          receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)]);
+          receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)], routes_from_previous);
         } else {
           // The first stage reads the micro-batch: the loader prepares them back to back beside the device.
           rank.next_batch_ready_s += plan.data_loading_s;
@@ -153,7 +181,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
           add_layer(pending, kernels, l, true);
           run_calls(pending, part.calls[l].forward_after);
         }
-        run_kernel(position, rank, pending.scaled(factor), record);
+        flush(pending);
         if (virtual_stage + 1 < virtual_stages) {
           const auto next = static_cast<std::size_t>(mp.rank_next_stage[at]);
           const auto& [source, destination] = mp.rank_to_next[at];
@@ -162,7 +190,9 @@ void TrainingJob::State::model_parallel_actor(int position) {
         }
         continue;
       }
-      if (virtual_stage + 1 < virtual_stages) receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)]);
+      if (virtual_stage + 1 < virtual_stages) {
+        receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)], routes_from_next);
+      }
       const bool reduced_now = pass.micro + 1 == strategy.micro_batches || reduces_every_micro_batch;
       for (std::size_t l = layers; l-- > 0;) {
         gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);
@@ -175,14 +205,13 @@ void TrainingJob::State::model_parallel_actor(int position) {
         run_calls(pending, part.calls[l].backward_after);
         const int tensor = tensor_of[static_cast<std::size_t>(pass.chunk)][l];
         if (reduced_now && reduces && tensor >= 0) {
-          run_kernel(position, rank, pending.scaled(factor), record);
-          pending = Stretch{};
+          flush(pending);
           auto& [ready, next] = micro_buckets[pass.micro];
           if (ready.empty()) ready.assign(buckets_of(position).size(), 0);
           bucket_gradient_ready(iteration, position, tensor, ready, next);
         }
       }
-      run_kernel(position, rank, pending.scaled(factor), record);
+      flush(pending);
       if (virtual_stage > 0) {
         const auto previous = static_cast<std::size_t>(mp.rank_previous_stage[at]);
         const auto& [source, destination] = mp.rank_to_previous[at];
@@ -205,7 +234,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       const KernelTimes& kernels = mp.stages[static_cast<std::size_t>(c * p + stage)].kernels;
       optimizer.add(kernels.optimizer_s, kernels.optimizer_gpu_s, kernels.optimizer_bytes);
     }
-    run_kernel(position, rank, optimizer.scaled(factor), record);
+    flush(optimizer);
     if (strategy.data > 1 && (strategy.zero_stage == 1 || strategy.zero_stage == 2)) {
       // Each rank updated 1/d of the weights: the group allgathers them before the next forward.
       gpu_idle(position);
@@ -216,6 +245,11 @@ void TrainingJob::State::model_parallel_actor(int position) {
       record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
     }
     record.end_s = sg4::Engine::get_clock();
+    if (class_members.size() > 1) {
+      // The members' compute: the group's, less what each member's own draws would have saved.
+      const double size = static_cast<double>(class_members.size());
+      record.class_compute_s = size * record.compute_s - noise.take_members_saved_s();
+    }
     ++progress;
     write_checkpoint_if_due(position, iteration, progress, record);
     rank.records.push_back(record);

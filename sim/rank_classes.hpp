@@ -22,9 +22,10 @@
 // after it, and finds that member's forward pass that far along when it starts before. Without variability this is
 // the full simulation's step to the last digit (tested, with every flow kept); with it, within 1% (tested).
 //
-// A rank on a time-sliced GPU is a class of its own (its scheduler's turns are its alone). Not reduced at all, and
-// said so on the job's result: tensor, pipeline or sharded parallelism, vSphere events (they pause some ranks), and a
-// trace (one track per rank).
+// A rank on a time-sliced GPU is a class of its own (its scheduler's turns are its alone). Under tensor, pipeline or
+// sharded parallelism the classes are the tensor groups, at analytic fidelity only (tensor_group_classes). Not
+// reduced at all, and said so on the job's result: such parallelism at flow or step fidelity, vSphere events (they
+// pause some ranks), and a trace (one track per rank).
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,8 @@
 namespace vtsim::sim {
 
 /// Why the ranks of `job` cannot run as classes in `scenario` (with a trace when `tracing`); nullopt when they can.
+/// Under tensor, pipeline or sharded parallelism they can at analytic fidelity only, as tensor groups
+/// (tensor_group_classes).
 std::optional<std::string> reduction_blocker(const Scenario& scenario, const JobConfig& job, bool tracing);
 
 /// The classes of alike ranks: positions with the same `rank_speed`, no scheduler (`time_sliced` false) and the same
@@ -44,6 +47,43 @@ std::optional<std::string> reduction_blocker(const Scenario& scenario, const Job
 /// REQUIRES: the three vectors have one entry per rank.
 std::vector<std::vector<int>> rank_classes(const std::vector<double>& rank_speed, const std::vector<bool>& time_sliced,
                                            const std::vector<int>& memory_gpu);
+
+/// Model parallelism: the classes are the tensor groups, each member at its tensor position (the group's rank 0
+/// first, which runs for it), when every group's members are alike as rank_classes() sees them; nullopt when some are
+/// not. A tensor group's members run the same layers and meet at every layer's collectives (barriers at analytic
+/// fidelity), so the group advances as its slowest member in each stretch between two of them: one actor runs the
+/// stretch at the largest of its members' multipliers (LockstepNoise), and runs the transfers of all its members
+/// (pipeline messages are flows, whose sharing of the links is kept). Exact without variability; with it, a member
+/// whose trailing stretch ends early starts its transfer early in the full simulation and late here.
+/// REQUIRES: `tensor_group` and `tensor_position` have one entry per rank, as the three vectors of rank_classes().
+std::optional<std::vector<std::vector<int>>> tensor_group_classes(const std::vector<int>& tensor_group,
+                                                                  const std::vector<int>& tensor_position,
+                                                                  const std::vector<double>& rank_speed,
+                                                                  const std::vector<bool>& time_sliced,
+                                                                  const std::vector<int>& memory_gpu);
+
+/// The draws of ranks that meet at every collective of every layer (a tensor group standing as one class): every
+/// member draws from its own stream exactly as it would alone, and the group takes the longest stall and, for each
+/// pass, the largest multiplier. It also counts how much less kernel time each member's own draws would have taken,
+/// for the members' compute figures. With one member it draws as ComputeNoise.
+class LockstepNoise {
+ public:
+  LockstepNoise(std::uint64_t seed, const std::vector<std::uint64_t>& member_streams, double cv, StallConfig stalls);
+  /// The members' longest stall at the start of an iteration.
+  double next_stall_s();
+  /// The members' largest multiplier for the next pass.
+  double next_multiplier();
+  /// Counts `base_s` of kernel time (before the multiplier) run at the last next_multiplier().
+  void ran(double base_s);
+  /// Over the members, the kernel and stall time their own draws would have saved since the last call (0 with one
+  /// member); resets it.
+  double take_members_saved_s();
+
+ private:
+  std::vector<ComputeNoise> members_;
+  double multiplier_shortfall_ = 0;  ///< sum over members of (largest - own) at the last next_multiplier()
+  double saved_s_ = 0;
+};
 
 /// One iteration's draws for a rank standing for its class: its slowest member's.
 struct IterationDraws {

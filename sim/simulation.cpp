@@ -461,11 +461,11 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     const double spread = scenario.simulation.variability ? scenario.simulation.gpu_speed_cv : 0.0;
     plan.rank_speed.push_back(ComputeNoise(scenario.simulation.seed, ~gpu, spread, {}).next_multiplier());
   }
+  std::vector<bool> time_sliced;
+  for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
   if (const auto blocker = reduction_blocker(scenario, config, tracing)) {
     active.not_reduced = *blocker;
-  } else {
-    std::vector<bool> time_sliced;
-    for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
+  } else if (!active.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
     plan.every_rank_communicates = scenario.simulation.fidelity != Fidelity::analytic;
   }
@@ -514,6 +514,15 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   } else if (active.layout) {
     plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
                                                    platform, &active.nccl_choices);
+  }
+  if (plan.model_parallel && active.not_reduced.empty()) {
+    const ModelParallelPlan& mp = *plan.model_parallel;
+    if (auto groups = tensor_group_classes(mp.rank_tensor_group, mp.rank_tensor_position, plan.rank_speed,
+                                           time_sliced, plan.rank_memory_gpu)) {
+      plan.rank_classes = std::move(*groups);
+    } else {
+      active.not_reduced = "the ranks of a tensor group differ (speed, time slicing or memory)";
+    }
   }
   std::set<int> classes;
   for (const auto& [flow, bytes] : active.traffic) {

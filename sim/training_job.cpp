@@ -32,16 +32,22 @@ void TrainingJob::start() {
     s.fed[static_cast<std::size_t>(members.front())] =
         s.plan.every_rank_communicates ? members : std::vector<int>{members.front()};
   }
-  assert(mp == nullptr || s.plan.rank_classes.size() == static_cast<std::size_t>(s.rank_count()));
   if (s.plan.allreduce && !s.plan.every_rank_communicates) {
     s.plan.allreduce->set_ranks_that_run(static_cast<int>(s.plan.rank_classes.size()));
+  }
+  if (mp != nullptr && s.plan.rank_classes.size() < static_cast<std::size_t>(s.rank_count())) {
+    // Tensor groups run as one rank each (tensor_group_classes): a group's collectives have one caller. Its data
+    // groups are its first members' (tensor position 0), whole; the other data groups have no callers.
+    for (const auto* collectives : {&mp->tensor_all_reduce, &mp->tensor_all_gather, &mp->tensor_reduce_scatter}) {
+      for (const auto& collective : *collectives) collective->set_ranks_that_run(1);
+    }
   }
   for (int position = 0; position < s.rank_count(); ++position) {
     // A rank that its class's first member runs for has no actors, so nothing to share between them, unless it
     // communicates itself.
     const bool has_actors = s.weight(static_cast<std::size_t>(position)) > 0 || s.plan.every_rank_communicates;
     s.ranks.push_back(has_actors ? std::make_unique<RankRuntime>() : nullptr);
-    if (mp == nullptr) continue;
+    if (mp == nullptr || !has_actors) continue;
     RankRuntime& rank = *s.ranks.back();
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
     for (std::size_t c = 0; c < chunks; ++c) {

@@ -95,6 +95,9 @@ struct StageKernels {
   double boundary_bytes = 0;               ///< activations sent to the next virtual stage per micro-batch
 };
 
+/// The two SimGrid hosts a point-to-point transfer runs between.
+using TransferEnds = std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>;
+
 /// A message between pipeline stages: the receiver moves its bytes from the sender's GPU when it asks for it, between
 /// the hosts the sender's route to it runs between (ModelParallelPlan::rank_to_next).
 struct PipeMessage {
@@ -123,7 +126,7 @@ struct ModelParallelPlan {
   /// Per rank: the SimGrid hosts its point-to-point sends to rank_next_stage (and rank_previous_stage) run between,
   /// one flow each (connection kPipelineFlow): the GPUs' own hosts within a rack, the ports of the spine ECMP hashes
   /// the flow onto between racks (flow_hosts); empty when p = 1.
-  std::vector<std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> rank_to_next, rank_to_previous;
+  std::vector<TransferEnds> rank_to_next, rank_to_previous;
   /// Per rank, per model chunk: the gradient tensors the rank's data group reduces, in the order backward makes them.
   std::vector<std::vector<GradientTensor>> rank_tensors;
   std::vector<std::vector<std::vector<int>>> rank_buckets;  ///< per rank: DDP buckets over rank_tensors
