@@ -243,6 +243,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     // Like for like: the same micro-batches and recomputation on one GPU, the model whole, nothing sharded.
     ParallelStrategy one_gpu = strategy;
     one_gpu.tensor = one_gpu.pipeline = one_gpu.data = one_gpu.virtual_stages = 1;
+    one_gpu.stage_layers.clear();
     one_gpu.zero_stage = 0;
     one_gpu.schedule = PipelineSchedule::one_f_one_b;
     one_gpu.sequence_parallel = false;

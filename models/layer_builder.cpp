@@ -246,6 +246,20 @@ Tensor LayerBuilder::gelu(const Tensor& x, std::string_view name) {
   return out;
 }
 
+Tensor LayerBuilder::swiglu(const Tensor& x, std::string_view name) {
+  assert(x.channels % 2 == 0);
+  Tensor out = x;
+  out.channels = x.channels / 2;
+  Cost cost;
+  cost.forward_flop = out.elements() * (kSiluFlopPerElement + 1.0);
+  cost.input_gradient_flop = 2.0 * cost.forward_flop;  // the gate's and the up-projection's gradients
+  cost.traffic_elements = x.elements() + out.elements();
+  cost.pass = MemoryPass::elementwise;
+  out = emit(name, {x}, cost, out);
+  if (out.requires_grad) save(x);
+  return out;
+}
+
 Tensor LayerBuilder::dropout(const Tensor& x, std::string_view name) {
   Cost cost;
   cost.forward_flop = x.elements() * kDropoutFlopPerElement;
@@ -350,10 +364,20 @@ Tensor LayerBuilder::gather_positions(const Tensor& x, std::string_view name, in
   return emit(name, {x}, cost, out);
 }
 
-Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int heads, bool dropout) {
-  assert(qkv.channels % 3 == 0 && (qkv.channels / 3) % heads == 0);
+namespace {
+
+/// The attention output of `qkv` (query heads x head width channels) with `heads` query and `kv_heads` key-value heads.
+Tensor attention_output(const Tensor& qkv, int heads, int kv_heads) {
+  assert(heads >= 1 && kv_heads >= 1 && heads % kv_heads == 0 && qkv.channels % (heads + 2 * kv_heads) == 0);
   Tensor out = qkv;
-  out.channels = qkv.channels / 3;
+  out.channels = qkv.channels / (heads + 2 * kv_heads) * heads;
+  return out;
+}
+
+}  // namespace
+
+Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout) {
+  Tensor out = attention_output(qkv, heads, kv_heads);
   const double tokens = static_cast<double>(qkv.height) * qkv.width;
   const double scores = heads * tokens * tokens * qkv.instances;
   // Q.K^T and P.V: tokens x tokens x head_dim multiply-adds per head each, i.e. tokens^2 x hidden per sample.
@@ -363,7 +387,7 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   cost.forward_flop = matmul_flop + score_flop;
   cost.input_gradient_flop = 2.0 * matmul_flop + score_flop;  // both operands of each product are activations
   // Q, K, V read and the context written; scores written, softmax read+write, dropout read + 2 writes, P.V read.
-  cost.traffic_elements = 4.0 * out.elements() + scores * (dropout ? 7.0 : 4.0);
+  cost.traffic_elements = qkv.elements() + out.elements() + scores * (dropout ? 7.0 : 4.0);
   // Q.K^T is the larger of the two products in tiles: tokens x tokens per head, one problem per head and instance.
   cost.kind = KernelKind::gemm;
   cost.gemm = {.rows_per_sample = tokens, .columns = tokens, .problems_per_sample = heads * qkv.instances};
@@ -376,10 +400,8 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   return out;
 }
 
-Tensor LayerBuilder::fused_attention(const Tensor& qkv, std::string_view name, int heads) {
-  assert(qkv.channels % 3 == 0 && (qkv.channels / 3) % heads == 0);
-  Tensor out = qkv;
-  out.channels = qkv.channels / 3;
+Tensor LayerBuilder::fused_attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads) {
+  Tensor out = attention_output(qkv, heads, kv_heads);
   const double tokens = static_cast<double>(qkv.height) * qkv.width;
   const double scores = heads * tokens * tokens * qkv.instances;
   const double product_flop = 2.0 * tokens * out.elements();  // Q.K^T or P.V
@@ -387,7 +409,7 @@ Tensor LayerBuilder::fused_attention(const Tensor& qkv, std::string_view name, i
   cost.forward_flop = 2.0 * product_flop + scores * (kSoftmaxFlopPerElement + kDropoutFlopPerElement);
   // Backward: Q.K^T again, then dV, dP, dQ and dK (Dao et al. 2022, Algorithm 2), and the softmax's gradient.
   cost.input_gradient_flop = 5.0 * product_flop + scores * (kSoftmaxFlopPerElement + kDropoutFlopPerElement);
-  cost.traffic_elements = 4.0 * out.elements();  // Q, K, V read, the output written
+  cost.traffic_elements = qkv.elements() + out.elements();  // Q, K, V read, the output written
   // One thread block per 128 query rows of one head (FlashAttention-2's forward grid), each over the head's width.
   cost.kind = KernelKind::gemm;
   cost.gemm = {.rows_per_sample = tokens,

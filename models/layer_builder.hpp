@@ -28,6 +28,7 @@ inline constexpr double kReluFlopPerElement = 1.0;
 inline constexpr double kTanhFlopPerElement = 4.0;
 inline constexpr double kGeluFlopPerElement = 8.0;     // tanh form: x^3, three multiply-adds, tanh, product
 inline constexpr double kSoftmaxFlopPerElement = 5.0;  // max, subtract, exp, sum, divide (scale and mask folded in)
+inline constexpr double kSiluFlopPerElement = 4.0;     // x / (1 + exp(-x)): exp, add, divide, and the gate's product
 inline constexpr double kDropoutFlopPerElement = 1.0;  // multiply by the scaled mask; random numbers not counted
 inline constexpr double kAddFlopPerElement = 1.0;
 inline constexpr double kBilinearFlopPerSample = 8.0;  // RoIAlign: 4 taps, one multiply-add each
@@ -112,6 +113,9 @@ class LayerBuilder {
   Tensor layer_norm(const Tensor& x, std::string_view name);
   /// GELU activation.
   Tensor gelu(const Tensor& x, std::string_view name);
+  /// SwiGLU's gate (Shazeer 2020): the input holds the gate and the up-projection side by side (2 f channels, one
+  /// GEMM as Megatron-LM's --swiglu runs them); out = SiLU(gate) x up, f channels.
+  Tensor swiglu(const Tensor& x, std::string_view name);
   /// Dropout (keeps its mask).
   Tensor dropout(const Tensor& x, std::string_view name);
   /// x + skip, optionally followed by a fused ReLU (the end of a ResNet bottleneck).
@@ -132,14 +136,16 @@ class LayerBuilder {
   /// Selects `positions` of x's positions (BERT's masked positions, the [CLS] token).
   Tensor gather_positions(const Tensor& x, std::string_view name, int positions);
 
-  /// Multi-head self-attention core on a fused QKV tensor (3 x hidden channels): Q.K^T, scaled masked softmax,
-  /// dropout of the probabilities, P.V. Dense: all tokens x tokens scores are computed, also under a causal mask.
-  Tensor attention(const Tensor& qkv, std::string_view name, int heads, bool dropout);
+  /// Multi-head self-attention core on a fused QKV tensor (heads + 2 kv_heads head widths: 3 x hidden channels when
+  /// every head has its own keys and values; fewer under grouped-query attention, Ainslie et al. 2023, where each of
+  /// kv_heads key-value heads serves heads / kv_heads query heads): Q.K^T, scaled masked softmax, dropout of the
+  /// probabilities, P.V. Dense: all tokens x tokens scores are computed, also under a causal mask.
+  Tensor attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout);
   /// The same attention as one fused kernel (FlashAttention: Dao et al., NeurIPS 2022, Algorithms 1 and 2): the
   /// scores live in on-chip memory tile by tile and are never written out; it keeps the output and the softmax's
   /// per-row statistics (one value per head and token) for backward, which recomputes the scores (5 products against
   /// forward's 2); dropout's mask is regenerated from the random state, not stored.
-  Tensor fused_attention(const Tensor& qkv, std::string_view name, int heads);
+  Tensor fused_attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads);
   /// RoIAlign of `rois` regions per sample from feature levels (each region samples one level) to
   /// output_size x output_size bins of sampling_ratio^2 bilinear samples each.
   Tensor roi_align(const std::vector<Tensor>& levels, std::string_view name, int output_size, int rois,

@@ -25,7 +25,10 @@ Split split_of(const Layer& layer, const TransformerShape& shape) {
   if (is_block_layer(layer)) {
     if (ends_with(layer.name, ".attn.qkv") || ends_with(layer.name, ".mlp.fc1")) return Split::column;
     if (ends_with(layer.name, ".attn.proj") || ends_with(layer.name, ".mlp.fc2")) return Split::row;
-    if (ends_with(layer.name, ".attn.core") || ends_with(layer.name, ".mlp.gelu")) return Split::heads;
+    if (ends_with(layer.name, ".attn.core") || ends_with(layer.name, ".mlp.gelu") ||
+        ends_with(layer.name, ".mlp.swiglu")) {
+      return Split::heads;
+    }
     return Split::sequence;
   }
   if (layer.block == "embeddings") return layer.parameters > 0 ? Split::vocabulary : Split::sequence;
@@ -98,12 +101,31 @@ std::string partition_problem(const Workload& workload, const ParallelStrategy& 
   const TransformerShape& shape = workload.transformer;
   if (shape.layers <= 0) return workload.id + " is not a transformer: only data parallelism splits it";
   const int stages = strategy.pipeline * strategy.virtual_stages;
-  if (shape.layers % stages != 0) {
+  const std::string stage_kind = strategy.virtual_stages > 1 ? "virtual stages" : "stages";
+  if (!strategy.stage_layers.empty()) {
+    if (strategy.stage_layers.size() != static_cast<std::size_t>(stages)) {
+      return "stage_layers: expected " + std::to_string(stages) + " entries (pipeline " +
+             std::to_string(strategy.pipeline) + " x virtual stages " + std::to_string(strategy.virtual_stages) +
+             "), got " + std::to_string(strategy.stage_layers.size());
+    }
+    int sum = 0;
+    for (int blocks : strategy.stage_layers) sum += blocks;
+    if (sum != shape.layers) {
+      return "stage_layers: expected entries summing to the model's " + std::to_string(shape.layers) +
+             " layers, got " + std::to_string(sum);
+    }
+  } else if (shape.layers % stages != 0) {
     return "pipeline: " + std::to_string(shape.layers) + " layers do not split into " + std::to_string(stages) +
-           " equal " + (strategy.virtual_stages > 1 ? "virtual stages" : "stages");
+           " equal " + stage_kind + "; give parallelism.stage_layers (blocks per " +
+           (strategy.virtual_stages > 1 ? "virtual stage" : "stage") + ") for an uneven split";
   }
   if (shape.heads % strategy.tensor != 0) {
     return "tensor: " + std::to_string(shape.heads) + " attention heads do not split over " +
+           std::to_string(strategy.tensor) + " GPUs";
+  }
+  if (shape.kv_heads > 0 && shape.kv_heads % strategy.tensor != 0) {
+    // Megatron-LM requires it of --num-query-groups: each GPU keeps whole key-value heads.
+    return "tensor: " + std::to_string(shape.kv_heads) + " key-value heads do not split over " +
            std::to_string(strategy.tensor) + " GPUs";
   }
   if (strategy.sequence_parallel && strategy.tensor == 1) return "sequence_parallel: needs tensor >= 2";
@@ -126,7 +148,10 @@ std::vector<StagePart> partition_model(const Workload& workload, const ParallelS
   const double element_bytes = activation_bytes(precision);
   const double activation_bytes_per_sample = static_cast<double>(shape.sequence) * shape.hidden * element_bytes;
   const int stages = strategy.pipeline * strategy.virtual_stages;
-  const int blocks_per_stage = shape.layers / stages;
+  // stage_of_block[i]: the virtual stage running block i.
+  std::vector<int> stage_of_block;
+  const std::vector<int> blocks = blocks_per_virtual_stage(strategy, shape.layers);
+  for (int k = 0; k < stages; ++k) stage_of_block.insert(stage_of_block.end(), blocks[static_cast<std::size_t>(k)], k);
   // The block index each layer belongs to: -1 before the first block, `layers` after the last.
   std::vector<StagePart> parts(static_cast<std::size_t>(stages));
   int block = -1;
@@ -139,7 +164,12 @@ std::vector<StagePart> partition_model(const Workload& workload, const ParallelS
     } else if (!is_block_layer(layer) && block >= 0) {
       block = shape.layers;
     }
-    const int stage = std::clamp(block < 0 ? 0 : block / blocks_per_stage, 0, stages - 1);
+    int stage = 0;
+    if (block >= shape.layers) {
+      stage = stages - 1;
+    } else if (block >= 0) {
+      stage = stage_of_block[static_cast<std::size_t>(block)];
+    }
     StagePart& part = parts[static_cast<std::size_t>(stage)];
     if (part.workload.layers.empty()) part.first_layer = l;
     part.end_layer = l + 1;

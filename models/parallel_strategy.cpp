@@ -24,6 +24,11 @@ ParallelStrategy strategy_of(int t, int p, int d, int zero_stage, int micro_batc
   return strategy;
 }
 
+/// Whether t GPUs can split the attention's heads: whole query heads and whole key-value heads each.
+bool splits_heads(const TransformerShape& shape, int t) {
+  return shape.heads % t == 0 && (shape.kv_heads <= 0 || shape.kv_heads % t == 0);
+}
+
 std::vector<int> divisors(int n) {
   std::vector<int> all;
   for (int k = 1; k <= n; ++k) {
@@ -63,7 +68,38 @@ std::string describe(const ParallelStrategy& strategy) {
     text += ", " + std::string(to_string(strategy.recompute)) + " recomputation";
   }
   if (strategy.sequence_parallel) text += ", sequence parallel";
+  if (!strategy.stage_layers.empty()) {
+    text += ", blocks per stage";
+    for (std::size_t k = 0; k < strategy.stage_layers.size(); ++k) {
+      text += (k == 0 ? " " : "/") + std::to_string(strategy.stage_layers[k]);
+    }
+  }
   return text;
+}
+
+std::vector<int> blocks_per_virtual_stage(const ParallelStrategy& strategy, int layers) {
+  const int stages = strategy.pipeline * strategy.virtual_stages;
+  assert(stages >= 1);
+  if (!strategy.stage_layers.empty()) {
+    assert(strategy.stage_layers.size() == static_cast<std::size_t>(stages));
+    return strategy.stage_layers;
+  }
+  assert(layers % stages == 0);
+  return std::vector<int>(static_cast<std::size_t>(stages), layers / stages);
+}
+
+double busiest_stage_share(const ParallelStrategy& strategy, int layers) {
+  const std::vector<int> blocks = blocks_per_virtual_stage(strategy, layers);
+  int busiest = 0;
+  for (int stage = 0; stage < strategy.pipeline; ++stage) {
+    int held = 0;
+    for (std::size_t k = static_cast<std::size_t>(stage); k < blocks.size();
+         k += static_cast<std::size_t>(strategy.pipeline)) {
+      held += blocks[k];
+    }
+    busiest = std::max(busiest, held);
+  }
+  return static_cast<double>(busiest) / layers;
 }
 
 double activation_fraction(const TransformerShape& shape, const ParallelStrategy& strategy) {
@@ -98,7 +134,10 @@ double activations_in_flight(const ParallelStrategy& strategy) {
 MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy& strategy, Precision precision) {
   assert(workload.transformer.layers > 0);
   assert(strategy.tensor >= 1 && strategy.pipeline >= 1 && strategy.data >= 1 && strategy.micro_batch_size >= 1);
-  const double split = static_cast<double>(strategy.tensor) * strategy.pipeline;
+  // The busiest stage's share of the blocks (1 / p when they split equally); the embedding's and the head's weights
+  // are counted spread over the stages, as for an equal split.
+  const double stage_share = busiest_stage_share(strategy, workload.transformer.layers);
+  const double split = static_cast<double>(strategy.tensor) / stage_share;
   const double d = strategy.data;
   const int z = strategy.zero_stage;
   const StateBytesPerParameter bytes = state_bytes_per_parameter(workload, precision);
@@ -114,7 +153,7 @@ MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy
   memory.optimizer_bytes = trainable * bytes.optimizer / (z >= 1 ? d : 1.0);
   memory.activations_bytes = strategy.micro_batch_size * workload.stored_activation_bytes(activation_bytes(precision)) *
                              activation_fraction(workload.transformer, strategy) *
-                             activations_in_flight(strategy);
+                             activations_in_flight(strategy) * stage_share * strategy.pipeline;
   memory.workspace_bytes = workspace_allowance_bytes();
   return memory;
 }
@@ -130,9 +169,17 @@ double transformer_iteration_flop(const TransformerShape& shape, double sequence
   const double s = shape.sequence;
   const double l = shape.layers;
   const double h = shape.hidden;
-  const double base = sequences * s * l * h * h;
-  if (recomputation) return 96.0 * base * (1.0 + s / (6.0 * h) + shape.vocab / (16.0 * l * h));
-  return 72.0 * base * (1.0 + s / (6.0 * h) + shape.vocab / (12.0 * l * h));
+  // Per token and block, forward: 2 flop per weight of its matrices (Q, K and V: h x (h + 2 kv h / a); the
+  // projection h x h; the MLP's two, or SwiGLU's three, h x ffn), and Q.K^T and P.V, 2 s h each. Backward twice the
+  // forward; full recomputation the blocks' forward once more. The LM head, 2 V h forward, is not recomputed.
+  // A GPT block (no grouping, ffn 4h) has 12 h^2 weights: 72 B s l h^2 (1 + s / 6h + V / 12 l h), NARAYANAN's.
+  const double kv_heads = shape.kv_heads > 0 ? shape.kv_heads : shape.heads;
+  const double ffn = shape.ffn > 0 ? shape.ffn : 4.0 * h;
+  const double attention_weights = h * (h + 2.0 * h * kv_heads / shape.heads) + h * h;
+  const double block_weights = attention_weights + (shape.swiglu ? 3.0 : 2.0) * h * ffn;
+  const double block_forward = 2.0 * block_weights + 4.0 * s * h;
+  const double passes = recomputation ? 4.0 : 3.0;
+  return sequences * s * (passes * l * block_forward + 6.0 * shape.vocab * h);
 }
 
 double tensor_parallel_bytes_per_layer(const TransformerShape& shape, int micro_batch_size, int tensor,
@@ -156,7 +203,7 @@ std::vector<std::pair<ParallelStrategy, MemoryFootprint>> strategies_that_fit(co
   std::vector<std::pair<ParallelStrategy, MemoryFootprint>> fitting;
   if (shape.layers <= 0) return fitting;
   for (int t : divisors(std::min(gpus, gpus_per_host))) {
-    if (gpus % t != 0 || shape.heads % t != 0) continue;
+    if (gpus % t != 0 || !splits_heads(shape, t)) continue;
     for (int p : divisors(gpus / t)) {
       if (p > shape.layers) continue;
       const int d = gpus / (t * p);
@@ -187,7 +234,7 @@ std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, i
   std::vector<PlanCandidate> candidates;
   if (shape.layers <= 0) return candidates;
   for (int t : divisors(host_group)) {
-    if (gpus % t != 0 || shape.heads % t != 0) continue;
+    if (gpus % t != 0 || !splits_heads(shape, t)) continue;
     for (int p : divisors(gpus / t)) {
       const int d = gpus / (t * p);
       if (shape.layers % p != 0 || global_batch % d != 0) continue;
@@ -208,7 +255,8 @@ std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, i
 
 bool no_slower_by_construction(const ParallelStrategy& a, const ParallelStrategy& b) {
   if (a.tensor != b.tensor || a.pipeline != b.pipeline || a.micro_batch_size != b.micro_batch_size ||
-      a.schedule != b.schedule || a.virtual_stages != b.virtual_stages || a.sequence_parallel != b.sequence_parallel) {
+      a.schedule != b.schedule || a.virtual_stages != b.virtual_stages || a.sequence_parallel != b.sequence_parallel ||
+      a.stage_layers != b.stage_layers) {
     return false;
   }
   const auto rank = [](int zero) { return zero <= 1 ? 0 : zero - 1; };  // stages 0 and 1 alike

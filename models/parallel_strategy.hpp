@@ -64,7 +64,18 @@ struct ParallelStrategy {
   int virtual_stages = 1;    ///< v: interleaved only
   Recompute recompute = Recompute::none;
   bool sequence_parallel = false;  ///< splits the layers' non-tensor-parallel parts along the sequence too
+  /// Transformer blocks per virtual stage, in pipeline order (p x v entries, virtual stage k = chunk k / p of stage
+  /// k % p); empty: the blocks split equally. The embedding goes with the first stage, the head with the last.
+  std::vector<int> stage_layers;
 };
+
+/// Transformer blocks of each virtual stage under `strategy` for a model of `layers` blocks: its stage_layers, or
+/// layers / (p v) each. REQUIRES: stage_layers empty or of p v entries; layers divisible by p v when it is empty.
+std::vector<int> blocks_per_virtual_stage(const ParallelStrategy& strategy, int layers);
+
+/// The share of the model's blocks that its busiest physical stage (the one with the most, over its v chunks) holds:
+/// 1 / p when the blocks split equally.
+double busiest_stage_share(const ParallelStrategy& strategy, int layers);
 
 /// One line: "TP 4 x PP 2 x DP 1, ZeRO-1, micro-batch 1 x 8, 1F1B, selective recomputation, sequence parallel".
 std::string describe(const ParallelStrategy& strategy);
@@ -86,8 +97,9 @@ MemoryFootprint strategy_memory(const Workload& workload, const ParallelStrategy
 /// 1F1B, (p - 1) / (v m + p - 1) interleaved (NARAYANAN's bubble over the ideal time, as a fraction of the whole).
 double pipeline_bubble_fraction(const ParallelStrategy& strategy);
 
-/// Model flops of one iteration over `sequences` sequences (NARAYANAN): with `recomputation`, the full-recompute
-/// count (what the GPUs execute); without, the model's own (what model flops utilisation divides by).
+/// Model flops of one iteration over `sequences` sequences (NARAYANAN's count, per weight of the blocks' matrices so
+/// that grouped-query attention and SwiGLU count theirs): with `recomputation`, the full-recompute count (what the
+/// GPUs execute); without, the model's own (what model flops utilisation divides by).
 double transformer_iteration_flop(const TransformerShape& shape, double sequences, bool recomputation);
 
 /// Bytes one GPU of a tensor group sends per layer per micro-batch of b sequences, forward and backward (two

@@ -264,6 +264,17 @@ TransformerConfig read_transformer(JsonObject transformer) {
     const std::vector<std::string> kinds = {"eager", "fused"};
     config.fused_attention = attention->as_choice(kinds) == "fused";
   }
+  config.kv_heads = read_int(transformer, "kv_heads", 0, 1, 1 << 16);
+  if (auto mlp = transformer.get("mlp")) {
+    const std::vector<std::string> kinds = {"gelu", "swiglu"};
+    config.swiglu = mlp->as_choice(kinds) == "swiglu";
+  }
+  if (auto positions = transformer.get("positions")) {
+    const std::vector<std::string> kinds = {"learned", "rotary"};
+    config.learned_positions = positions->as_choice(kinds) == "learned";
+  }
+  if (auto tied = transformer.get("tied_embeddings")) config.tied_embeddings = tied->as_bool();
+  if (auto dropout = transformer.get("dropout")) config.dropout = dropout->as_bool();
   transformer.finish();
   // The generator states its own shape rules as "field: what is wrong"; report them at that field's path.
   if (const std::string problem = transformer_config_problem(config); !problem.empty()) {
@@ -385,6 +396,11 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   if (virtual_stages) strategy.virtual_stages = static_cast<int>(virtual_stages->as_int(1, 1024));
   if (auto recompute = parallelism.get("recompute")) strategy.recompute = recompute->as_enum(recompute_names());
   if (auto sequence = parallelism.get("sequence_parallel")) strategy.sequence_parallel = sequence->as_bool();
+  if (auto stage_layers = parallelism.get("stage_layers")) {
+    for (const JsonValue& blocks : stage_layers->as_array(1)) {
+      strategy.stage_layers.push_back(static_cast<int>(blocks.as_int(1, kMaxInt)));
+    }
+  }
   parallelism.finish();
   if (gpus % (strategy.tensor * strategy.pipeline) != 0) {
     parallelism.value().fail("tensor x pipeline (" + std::to_string(strategy.tensor) + " x " +

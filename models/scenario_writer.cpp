@@ -65,6 +65,11 @@ nlohmann::json job_to_json(const JobConfig& job) {
                                   {"vocab_size", t.vocab_size}};
     if (t.ffn_size > 0) transformer["ffn_size"] = t.ffn_size;
     if (t.fused_attention) transformer["attention"] = "fused";
+    if (t.kv_heads > 0) transformer["kv_heads"] = t.kv_heads;
+    if (t.swiglu) transformer["mlp"] = "swiglu";
+    if (!t.learned_positions) transformer["positions"] = "rotary";
+    if (!t.tied_embeddings) transformer["tied_embeddings"] = false;
+    if (!t.dropout) transformer["dropout"] = false;
     json["workload"] = {{"transformer", transformer}};
   } else {
     json["workload"] = job.workload_id;
@@ -100,6 +105,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
                            {"virtual_stages", strategy.virtual_stages},
                            {"recompute", std::string(to_string(strategy.recompute))},
                            {"sequence_parallel", strategy.sequence_parallel}};
+    if (!strategy.stage_layers.empty()) json["parallelism"]["stage_layers"] = strategy.stage_layers;
   } else {
     json["gradient_accumulation"] = job.gradient_accumulation;
   }

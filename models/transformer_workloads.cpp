@@ -22,6 +22,8 @@ int ffn_size(const TransformerConfig& config) {
   return config.ffn_size > 0 ? config.ffn_size : 4 * config.hidden_size;
 }
 
+int key_value_heads(const TransformerConfig& config) { return config.kv_heads > 0 ? config.kv_heads : config.heads; }
+
 int max_positions(const TransformerConfig& config) {
   return config.max_positions > 0 ? config.max_positions : config.sequence_length;
 }
@@ -34,14 +36,18 @@ Tensor residual(LayerBuilder& b, const Tensor& x, const Tensor& skip, std::strin
 Tensor transformer_block(LayerBuilder& b, Tensor x, const TransformerConfig& config, bool pre_ln) {
   const int hidden = config.hidden_size;
   const Tensor attention_in = pre_ln ? b.layer_norm(x, "attn.ln") : x;
-  const Tensor qkv = b.linear(attention_in, "attn.qkv", 3 * hidden);
-  const Tensor context = config.fused_attention ? b.fused_attention(qkv, "attn.core", config.heads)
-                                                : b.attention(qkv, "attn.core", config.heads, config.dropout);
+  const int kv_heads = key_value_heads(config);
+  const int head_width = hidden / config.heads;
+  const Tensor qkv = b.linear(attention_in, "attn.qkv", (config.heads + 2 * kv_heads) * head_width);
+  const Tensor context = config.fused_attention
+                             ? b.fused_attention(qkv, "attn.core", config.heads, kv_heads)
+                             : b.attention(qkv, "attn.core", config.heads, kv_heads, config.dropout);
   x = residual(b, b.linear(context, "attn.proj", hidden), x, "attn.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "attn.ln");
 
   const Tensor mlp_in = pre_ln ? b.layer_norm(x, "mlp.ln") : x;
-  const Tensor inner = b.gelu(b.linear(mlp_in, "mlp.fc1", ffn_size(config)), "mlp.gelu");
+  const Tensor inner = config.swiglu ? b.swiglu(b.linear(mlp_in, "mlp.fc1", 2 * ffn_size(config)), "mlp.swiglu")
+                                     : b.gelu(b.linear(mlp_in, "mlp.fc1", ffn_size(config)), "mlp.gelu");
   x = residual(b, b.linear(inner, "mlp.fc2", hidden), x, "mlp.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "mlp.ln");
   return x;
@@ -72,7 +78,10 @@ Workload sequence_workload(const TransformerConfig& config, std::string id, std:
                           .heads = config.heads,
                           .sequence = config.sequence_length,
                           .vocab = config.vocab_size,
-                          .fused_attention = config.fused_attention};
+                          .fused_attention = config.fused_attention,
+                          .kv_heads = key_value_heads(config),
+                          .ffn = ffn_size(config),
+                          .swiglu = config.swiglu};
   return workload;
 }
 
@@ -92,8 +101,13 @@ std::string transformer_config_problem(const TransformerConfig& config) {
   for (const auto& [field, value] : {std::pair<std::string_view, int>{"ffn_size", config.ffn_size},
                                      {"max_positions", config.max_positions},
                                      {"token_types", config.token_types},
-                                     {"masked_positions", config.masked_positions}}) {
+                                     {"masked_positions", config.masked_positions},
+                                     {"kv_heads", config.kv_heads}}) {
     if (value < 0) return std::string(field) + ": expected an integer >= 0, got " + std::to_string(value);
+  }
+  if (config.kv_heads > 0 && config.heads % config.kv_heads != 0) {
+    return "kv_heads: expected a divisor of heads (" + std::to_string(config.heads) + "), got " +
+           std::to_string(config.kv_heads);
   }
   if (config.hidden_size % config.heads != 0) {
     return "hidden_size: expected a multiple of heads (" + std::to_string(config.heads) + "), got " +
@@ -114,18 +128,24 @@ Workload make_transformer(const TransformerConfig& config, std::string id, std::
   assert(transformer_config_problem(config).empty());
   LayerBuilder b;
   b.begin_block("embeddings");
-  Tensor x = b.embedding(LayerBuilder::input(1, config.sequence_length), "wte+wpe",
-                         {config.vocab_size, max_positions(config)}, config.hidden_size);
+  std::vector<int> tables = {config.vocab_size};
+  if (config.learned_positions) tables.push_back(max_positions(config));
+  Tensor x = b.embedding(LayerBuilder::input(1, config.sequence_length), config.learned_positions ? "wte+wpe" : "wte",
+                         tables, config.hidden_size);
   if (config.dropout) x = b.dropout(x, "dropout");
   x = encoder_or_decoder_blocks(b, x, config, true);
   b.begin_block("head");
   x = b.layer_norm(x, "ln_f");
-  const Tensor logits = b.tied_linear(x, "lm_head", config.vocab_size, false);
+  const Tensor logits = config.tied_embeddings ? b.tied_linear(x, "lm_head", config.vocab_size, false)
+                                               : b.linear(x, "lm_head", config.vocab_size, false);
   b.softmax_cross_entropy(logits, "loss");
-  return sequence_workload(config, std::move(id), std::move(name),
-                           "GPT-2 layout (Radford et al. 2019): learned positions, pre-LN blocks, LM head tied to "
-                           "the token embedding",
-                           b.take_layers());
+  std::string source = "GPT-2 layout (Radford et al. 2019): ";
+  source += config.learned_positions ? "learned positions" : "rotary positions (not costed)";
+  source += ", pre-LN blocks";
+  if (config.kv_heads > 0 && config.kv_heads != config.heads) source += ", grouped-query attention";
+  if (config.swiglu) source += ", SwiGLU MLP";
+  source += config.tied_embeddings ? ", LM head tied to the token embedding" : ", LM head of its own";
+  return sequence_workload(config, std::move(id), std::move(name), std::move(source), b.take_layers());
 }
 
 Workload make_bert(const TransformerConfig& config, BertTask task, std::string id, std::string name) {

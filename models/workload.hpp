@@ -95,6 +95,9 @@ struct TransformerShape {
   int sequence = 0;  ///< tokens per sample s
   int vocab = 0;     ///< vocabulary V
   bool fused_attention = false;  ///< attention never stores the tokens x tokens scores (FlashAttention)
+  int kv_heads = 0;              ///< key-value heads (grouped-query attention); heads without it
+  int ffn = 0;                   ///< MLP inner width
+  bool swiglu = false;           ///< SwiGLU MLP: three ffn x hidden matrices instead of two
 };
 
 /// A model with its training input, the source of its architecture and its layers in forward order.

@@ -27,6 +27,18 @@ struct TransformerConfig {
   /// Attention as one fused kernel that never writes the tokens x tokens scores to memory (FlashAttention, Dao et
   /// al. 2022), instead of the products and the softmax over scores kept in memory; see LayerBuilder::attention.
   bool fused_attention = false;
+  /// Key-value heads (grouped-query attention, Ainslie et al. 2023: each serves heads / kv_heads query heads; 1 is
+  /// multi-query attention); 0 = heads. heads must divide by it.
+  int kv_heads = 0;
+  /// The MLP as SwiGLU (Shazeer 2020; Llama): up-projection and gate in one GEMM of 2 x ffn_size columns, SiLU(gate) x
+  /// up, down-projection; instead of GELU between two GEMMs.
+  bool swiglu = false;
+  /// GPT (make_transformer) only: the LM head shares the token embedding's weights (GPT-2, GPT-3); false: a head of
+  /// its own, vocab_size x hidden_size more parameters (Llama).
+  bool tied_embeddings = true;
+  /// GPT only: a learned position embedding (max_positions rows); false: rotary position embeddings (Su et al. 2021;
+  /// Llama), which have no parameters (their rotation of Q and K is not costed).
+  bool learned_positions = true;
 };
 
 /// Why a config cannot be built, as "field: expected ..., got ..." (the scenario loader prefixes its JSON path);

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/parallel_strategy.hpp"
 #include "models/workload_catalog.hpp"
 
 namespace vtsim {
@@ -31,6 +32,14 @@ ParallelStrategy strategy(int tensor, int pipeline, int micro_batches, bool sequ
   s.micro_batches = micro_batches;
   s.sequence_parallel = sequence_parallel;
   return s;
+}
+
+std::size_t layer_index(const Workload& workload, const std::string& name) {
+  for (std::size_t l = 0; l < workload.layers.size(); ++l) {
+    if (workload.layers[l].name == name) return l;
+  }
+  ADD_FAILURE() << "no layer " << name;
+  return 0;
 }
 
 std::tuple<int, int, int> count(const std::vector<StagePart>& parts, TensorCollective kind, bool forward) {
@@ -115,6 +124,60 @@ TEST(ModelPartition, PipelineStagesTakeEqualRunsOfBlocksWithEmbeddingFirstAndHea
   s.virtual_stages = 3;
   s.schedule = PipelineSchedule::interleaved;
   EXPECT_NE(partition_problem(gpt, s), "");  // 8 blocks do not split into 12 virtual stages
+}
+
+TEST(ModelPartition, UnevenStagesTakeTheirStatedBlocks) {
+  // 8 blocks as BLOOM-176B's run split its 70 (the first and last stage one block short, holding the embedding and
+  // the head): 1 / 3 / 3 / 1.
+  const Workload gpt = small_gpt();
+  ParallelStrategy s = strategy(1, 4, 4);
+  s.stage_layers = {1, 3, 3, 1};
+  ASSERT_EQ(partition_problem(gpt, s), "");
+  const auto parts = partition_model(gpt, s, Precision::fp16);
+  ASSERT_EQ(parts.size(), 4u);
+  for (std::size_t k = 1; k < parts.size(); ++k) EXPECT_EQ(parts[k].first_layer, parts[k - 1].end_layer);
+  const std::size_t embedding = parts[0].end_layer - 10;  // the first stage: the embedding's layers, then one block
+  EXPECT_EQ(parts[1].end_layer - parts[1].first_layer, 30u);
+  EXPECT_EQ(parts[2].end_layer - parts[2].first_layer, 30u);
+  EXPECT_EQ(parts[3].end_layer - parts[3].first_layer, gpt.layers.size() - embedding - 70);  // one block, the head
+  EXPECT_EQ(gpt.layers[parts[3].first_layer].block, "block7");
+  // The busiest stage holds 3 of the 8 blocks: 3/8 of the weights per GPU where an equal split holds 1/4.
+  const MemoryFootprint uneven = strategy_memory(gpt, s, Precision::fp16);
+  s.stage_layers.clear();
+  const MemoryFootprint equal = strategy_memory(gpt, s, Precision::fp16);
+  EXPECT_NEAR(uneven.weights_bytes, equal.weights_bytes * 3.0 / 2.0, 1e-9 * equal.weights_bytes);
+  EXPECT_NEAR(uneven.activations_bytes, equal.activations_bytes * 3.0 / 2.0, 1e-9 * equal.activations_bytes);
+  s.stage_layers = {2, 3, 3};
+  EXPECT_EQ(partition_problem(gpt, s), "stage_layers: expected 4 entries (pipeline 4 x virtual stages 1), got 3");
+  s.stage_layers = {2, 3, 3, 1};
+  EXPECT_EQ(partition_problem(gpt, s), "stage_layers: expected entries summing to the model's 8 layers, got 9");
+  s.stage_layers.clear();
+  s.pipeline = 3;
+  EXPECT_EQ(partition_problem(gpt, s),
+            "pipeline: 8 layers do not split into 3 equal stages; give parallelism.stage_layers (blocks per stage) "
+            "for an uneven split");
+}
+
+TEST(ModelPartition, TensorGroupsKeepWholeKeyValueHeads) {
+  // 8 query heads in 2 key-value groups: 2 GPUs split them, 4 would split a key-value head (Megatron-LM refuses it).
+  TransformerConfig config;
+  config.layers = 2;
+  config.hidden_size = 64;
+  config.heads = 8;
+  config.kv_heads = 2;
+  config.swiglu = true;
+  config.sequence_length = 32;
+  config.vocab_size = 100;
+  const Workload llama = make_transformer(config, "small", "small Llama");
+  EXPECT_EQ(partition_problem(llama, strategy(2, 1, 1)), "");
+  EXPECT_EQ(partition_problem(llama, strategy(4, 1, 1)), "tensor: 2 key-value heads do not split over 4 GPUs");
+  // SwiGLU's gate is split with the MLP: half its work on each of 2 GPUs.
+  const auto parts = partition_model(llama, strategy(2, 1, 1), Precision::fp16);
+  for (const Layer& layer : parts.front().workload.layers) {
+    if (layer.name == "block0.mlp.swiglu") {
+      EXPECT_DOUBLE_EQ(layer.forward_flop, llama.layers[layer_index(llama, "block0.mlp.swiglu")].forward_flop / 2);
+    }
+  }
 }
 
 TEST(PipelineSchedule, OneForwardOneBackwardWarmsUpWithTheStagesAfterIt) {

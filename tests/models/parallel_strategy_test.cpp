@@ -125,6 +125,30 @@ TEST(ParallelStrategy, NarayanansFlopCountAgreesWithTheLayerByLayerCount) {
               4.0 / 3 * (transformer_iteration_flop(s, 1, false) - logits), 1e-6 * layers_flop);
 }
 
+TEST(ParallelStrategy, TheFlopCountFollowsGroupedQueryAttentionAndSwiglu) {
+  // A Llama-style model (SwiGLU, 8 key-value heads of 64 query heads): the closed form's blocks are 2 flop per weight
+  // of their matrices and the attention products, so it agrees with the layer-by-layer count as for GPT.
+  TransformerConfig config;
+  config.layers = 4;
+  config.hidden_size = 8192;
+  config.heads = 64;
+  config.kv_heads = 8;
+  config.ffn_size = 28672;
+  config.swiglu = true;
+  config.sequence_length = 4096;
+  config.vocab_size = 32000;
+  config.dropout = false;
+  config.tied_embeddings = false;
+  const Workload llama = make_transformer(config, "llama", "llama");
+  const double layers_flop = llama.forward_flop() + llama.backward_flop();
+  EXPECT_NEAR(transformer_iteration_flop(llama.transformer, 1, false) / layers_flop, 1.0, 0.03);
+  // By hand: per token and block 2 x (8192 x 10240 + 8192^2 + 3 x 8192 x 28672) + 4 x 4096 x 8192, three passes;
+  // the head 6 x 32000 x 8192.
+  const double block = 2.0 * (8192.0 * 10240 + 8192.0 * 8192 + 3.0 * 8192 * 28672) + 4.0 * 4096 * 8192;
+  EXPECT_NEAR(transformer_iteration_flop(llama.transformer, 1, false), 4096.0 * (3 * 4 * block + 6.0 * 32000 * 8192),
+              1e-9 * layers_flop);
+}
+
 TEST(ParallelStrategy, Gpt3SixPointSevenBFitsTheSeedServerOnlySplit) {
   // 4x A100 40GB at micro-batch 1: plain data parallelism needs ~146 GiB per GPU; some split of the 4 GPUs fits.
   const Workload gpt = *make_workload("gpt3-6.7b");

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_writer.hpp"
 
@@ -85,6 +86,42 @@ TEST(ScenarioLoader, TransformerWorkloadIsGeneratedFromItsShape) {
   EXPECT_EQ(s.jobs[0].transformer->hidden_size, 768);
 }
 
+TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
+  // Grouped-query attention, SwiGLU, rotary positions, an untied head, no dropout, and an uneven pipeline split.
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].workload",
+                {{"transformer",
+                  {{"layers", 6}, {"hidden_size", 512}, {"heads", 8}, {"kv_heads", 2}, {"ffn_size", 1376},
+                   {"mlp", "swiglu"}, {"positions", "rotary"}, {"tied_embeddings", false}, {"dropout", false},
+                   {"sequence_length", 256}, {"vocab_size", 32000}}}});
+  set_json_path(json, "cluster.host.gpus", 4);
+  set_json_path(json, "jobs[0].parallelism", {{"pipeline", 4}, {"stage_layers", {1, 2, 2, 1}}});
+  set_json_path(json, "jobs[0].batch_per_gpu", 4);
+  const Scenario s = load(json);
+  const TransformerConfig& t = *s.jobs[0].transformer;
+  EXPECT_EQ(t.kv_heads, 2);
+  EXPECT_TRUE(t.swiglu);
+  EXPECT_FALSE(t.learned_positions);
+  EXPECT_FALSE(t.tied_embeddings);
+  EXPECT_FALSE(t.dropout);
+  EXPECT_EQ(s.jobs[0].parallelism->stage_layers, (std::vector<int>{1, 2, 2, 1}));
+  const nlohmann::json written = scenario_to_json(s);
+  EXPECT_EQ(scenario_to_json(load(written)), written);
+  EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["mlp"], "swiglu");
+  set_json_path(json, "jobs[0].workload.transformer.mlp", "relu");
+  EXPECT_THROW(load(json), InputError);
+  set_json_path(json, "jobs[0].workload.transformer.mlp", "swiglu");
+  set_json_path(json, "jobs[0].workload.transformer.kv_heads", 3);
+  try {
+    load(json);
+    ADD_FAILURE() << "3 key-value heads for 8 query heads must be refused";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("jobs[0].workload.transformer.kv_heads: expected a divisor of heads (8)"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(ScenarioWriter, ResolvedScenarioLoadsBackIdentically) {
   nlohmann::json json = kMinimal;
   set_json_path(json, "virtualization.mode", "mig");
@@ -134,7 +171,10 @@ TEST(Scenario, SamplesPerStepIsEveryReplicasBatch) {
   job.batch_per_gpu = 32;
   job.gradient_accumulation = 2;
   EXPECT_EQ(samples_per_step(job), 8 * 32 * 2);  // every GPU's batch, twice per step
-  job.parallelism = ParallelStrategy{.tensor = 2, .pipeline = 1, .data = 4};
+  ParallelStrategy strategy;
+  strategy.tensor = 2;
+  strategy.data = 4;
+  job.parallelism = strategy;
   job.batch_per_gpu = 16;
   EXPECT_EQ(samples_per_step(job), 4 * 16);  // each of the 4 model replicas takes its batch once
 }

@@ -193,6 +193,48 @@ TEST(TransformerConfigProblem, NamesTheFieldAndWhatWasExpected) {
   EXPECT_EQ(transformer_config_problem(config), "sequence_length: expected at most max_positions (512), got 1024");
 }
 
+/// Llama 2 (Touvron et al. 2023) as its Hugging Face config states it: SwiGLU MLP of `ffn`, rotary positions, an LM
+/// head of its own, no dropout; `kv_heads` key-value heads.
+TransformerConfig llama_config(int layers, int hidden, int heads, int kv_heads, int ffn) {
+  TransformerConfig config = gpt_config(layers, hidden, heads, 4096, false);
+  config.vocab_size = 32000;
+  config.kv_heads = kv_heads;
+  config.ffn_size = ffn;
+  config.swiglu = true;
+  config.tied_embeddings = false;
+  config.learned_positions = false;
+  return config;
+}
+
+TEST(Llama2, SevenBMatchesTheHuggingFaceParameterCountPlusTheBiasesItHasNot) {
+  // meta-llama/Llama-2-7b-hf (32 x 4096, 32 heads, FFN 11008, vocabulary 32000): embedding and head 32000 x 4096
+  // each, per block Q, K, V, O 4 x 4096^2, gate, up and down 3 x 4096 x 11008 and two RMSNorms 2 x 4096, a final
+  // norm 4096: 6,738,415,616. vtsim's linear layers carry biases and its norms a beta, which Llama's do not: per block
+  // QKV 3 x 4096, O 4096, gate and up 2 x 11008, down 4096, two betas 2 x 4096; the final norm's beta 4096.
+  const Workload w = make_transformer(llama_config(32, 4096, 32, 0, 11008), "llama-2-7b", "Llama 2 7B");
+  const double biases = 32.0 * (3 * 4096 + 4096 + 2 * 11008 + 4096 + 2 * 4096) + 4096;
+  EXPECT_DOUBLE_EQ(w.parameters(), 6'738'415'616.0 + biases);
+  EXPECT_DOUBLE_EQ(layer_named(w, "head.lm_head").parameters, 32000.0 * 4096);
+  EXPECT_DOUBLE_EQ(block_parameters(w, "embeddings"), 32000.0 * 4096);  // no position table
+  EXPECT_NE(w.source.find("SwiGLU"), std::string::npos);
+}
+
+TEST(Llama2, GroupedQueryAttentionShrinksKeysAndValuesOnly) {
+  // Llama 2 70B's blocks (8192 wide, 64 heads of 128, 8 key-value heads, FFN 28672): QKV 8192 x (8192 + 2 x 8 x 128)
+  // weights, and 8192 x 8192 in Q.K^T and P.V per token and layer, as with 64 key-value heads.
+  const Workload grouped = make_transformer(llama_config(2, 8192, 64, 8, 28672), "g", "g");
+  const Workload full = make_transformer(llama_config(2, 8192, 64, 0, 28672), "f", "f");
+  EXPECT_DOUBLE_EQ(layer_named(grouped, "block0.attn.qkv").parameters, 8192.0 * (8192 + 2 * 8 * 128) + 10240);
+  EXPECT_DOUBLE_EQ(layer_named(grouped, "block0.attn.core").forward_flop,
+                   layer_named(full, "block0.attn.core").forward_flop);
+  EXPECT_DOUBLE_EQ(layer_named(grouped, "block0.mlp.fc1").parameters, 8192.0 * 2 * 28672 + 2 * 28672);
+  EXPECT_DOUBLE_EQ(layer_named(grouped, "block0.mlp.fc2").parameters, 28672.0 * 8192 + 8192);
+  // The gate reads 2 x 28672 values per token and writes 28672.
+  EXPECT_DOUBLE_EQ(layer_named(grouped, "block0.mlp.swiglu").activation_elements, 3.0 * 28672 * 4096);
+  TransformerConfig bad = llama_config(2, 8192, 64, 6, 28672);
+  EXPECT_EQ(transformer_config_problem(bad), "kv_heads: expected a divisor of heads (64), got 6");
+}
+
 // BERT-large (Devlin et al. 2019): 24 layers, hidden 1024, 16 heads, FFN 4096, vocab 30522, 512 positions, 2 types.
 TEST(BertLarge, EncoderMatchesTheHandDerivation) {
   const Workload w = catalog("bert-large-pretrain-seq128");

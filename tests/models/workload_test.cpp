@@ -151,7 +151,7 @@ TEST(LayerBuilder, AttentionCoreMatchesItsClosedForm) {
   const Tensor ids = LayerBuilder::input(1, 16);
   const Tensor x = b.embedding(ids, "emb", {100, 16}, 64);
   const Tensor qkv = b.linear(x, "qkv", 192);
-  b.attention(qkv, "core", 4, true);
+  b.attention(qkv, "core", 4, 4, true);
   const std::vector<Layer> layers = b.take_layers();
   const Layer& core = layers.at(2);
   const double products = 2.0 * 2.0 * s * s * h;

@@ -147,6 +147,25 @@ TEST(PipelineParallelism, EachScheduleRunsItsCriticalPathAtEveryFidelity) {
   }
 }
 
+TEST(PipelineParallelism, UnevenStagesRunTheirCriticalPath) {
+  // 7 blocks over 4 stages, the first one block short (Megatron-LM's --decoder-first-pipeline-num-layers): its stages
+  // take 1, 2, 2, 2 blocks' time, and the engine runs the schedule's critical path over those times.
+  for (const std::string schedule : {"gpipe", "1f1b"}) {
+    const nlohmann::json parallelism = {{"pipeline", 4}, {"schedule", schedule}, {"stage_layers", {1, 2, 2, 2}}};
+    const Scenario scenario = scenario_of(uniform_gpt_job(parallelism, 8, 7, "analytic"));
+    const JobCompute compute = plan_job_compute(scenario, 0);
+    const StageTimes times = stage_times(compute, 4);
+    // A middle stage runs two blocks, the first one (and the embedding, small at a vocabulary of 64).
+    EXPECT_NEAR(times.forward[1], times.forward[2], 1e-12);
+    EXPECT_LT(times.forward[0], 0.6 * times.forward[1]);
+    const double transfer = transfer_s(scenario, 0, 1, compute.stages.front().part.boundary_bytes_per_sample);
+    const double expected = pipeline_critical_path_s(*scenario.jobs[0].parallelism, times.forward, times.backward,
+                                                     times.optimizer, transfer);
+    const nlohmann::json job = simulate_in_child(scenario)["jobs"][0];
+    EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 1e-9 * expected) << schedule;
+  }
+}
+
 TEST(PipelineParallelism, InterleavingShrinksTheBubbleByTheVirtualStages) {
   // Equal stages, free transfers: 1F1B idles (p - 1)(F + B) of (m + p - 1)(F + B); with v chunks per stage, each
   // a v-th of the stage, the interleaved schedule idles (p - 1)(F + B) / v (Narayanan et al., SC'21, Sec. 2.2).

@@ -184,7 +184,8 @@ TEST(ReducedSimulation, SaysWhyAJobIsNotReduced) {
   json["simulation"]["fidelity"] = "flow";
   const nlohmann::json flows = job_of(scenario_of(json));
   EXPECT_EQ(flows["simulated_ranks"]["ranks"], 64);
-  EXPECT_EQ(flows["simulated_ranks"]["not_reduced"], "tensor, pipeline or sharded parallelism at flow or step fidelity");
+  EXPECT_EQ(flows["simulated_ranks"]["not_reduced"],
+            "tensor, pipeline or sharded parallelism at flow or step fidelity");
   json["simulation"]["fidelity"] = "analytic";
   json["simulation"]["variability"] = true;
   json["simulation"]["gpu_speed_cv"] = 0.05;
