@@ -186,8 +186,12 @@ std::vector<StagePart> partition_model(const Workload& workload, const ParallelS
     stage.source = workload.source;
     stage.optimizer = workload.optimizer;
     stage.transformer = workload.transformer;
-    parts[k].boundary_bytes_per_sample =
-        strategy.sequence_parallel ? activation_bytes_per_sample / strategy.tensor : activation_bytes_per_sample;
+    // Split over the tensor group under sequence parallelism, or scattered and allgathered on arrival.
+    const bool scattered = !strategy.sequence_parallel && strategy.scatter_gather && strategy.tensor > 1;
+    parts[k].boundary_bytes_per_sample = strategy.sequence_parallel || scattered
+                                             ? activation_bytes_per_sample / strategy.tensor
+                                             : activation_bytes_per_sample;
+    parts[k].received_gather_bytes_per_sample = scattered ? activation_bytes_per_sample : 0.0;
   }
   return parts;
 }

@@ -53,6 +53,9 @@ struct StagePart {
   std::vector<LayerCalls> calls;  ///< per layer of `workload`; empty calls when t = 1
   /// Bytes sent to the next virtual stage per sequence (activations; gradients come back the same size).
   double boundary_bytes_per_sample = 0;
+  /// Per sequence, the bytes the receiving tensor group allgathers after each transfer (scatter-gather: the whole
+  /// activations, of which each GPU received 1/t); 0 without it.
+  double received_gather_bytes_per_sample = 0;
 };
 
 /// Whether `layer` belongs to a transformer block ("block0" ...), not the embedding or the head around them.

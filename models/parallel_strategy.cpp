@@ -256,7 +256,7 @@ std::vector<PlanCandidate> plan_candidates(const Workload& workload, int gpus, i
 bool no_slower_by_construction(const ParallelStrategy& a, const ParallelStrategy& b) {
   if (a.tensor != b.tensor || a.pipeline != b.pipeline || a.micro_batch_size != b.micro_batch_size ||
       a.schedule != b.schedule || a.virtual_stages != b.virtual_stages || a.sequence_parallel != b.sequence_parallel ||
-      a.stage_layers != b.stage_layers) {
+      a.stage_layers != b.stage_layers || a.scatter_gather != b.scatter_gather) {
     return false;
   }
   const auto rank = [](int zero) { return zero <= 1 ? 0 : zero - 1; };  // stages 0 and 1 alike

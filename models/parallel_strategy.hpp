@@ -67,6 +67,10 @@ struct ParallelStrategy {
   /// Transformer blocks per virtual stage, in pipeline order (p x v entries, virtual stage k = chunk k / p of stage
   /// k % p); empty: the blocks split equally. The embedding goes with the first stage, the head with the last.
   std::vector<int> stage_layers;
+  /// Without sequence parallelism: each GPU of a tensor group sends 1/t of the activations between stages and the
+  /// receivers allgather them over the group (Megatron-LM's default, --no-scatter-gather-tensors-in-pipeline turns it
+  /// off; DeepSpeed's pipeline engine partitions them likewise). With sequence parallelism they are split anyway.
+  bool scatter_gather = true;
 };
 
 /// Transformer blocks of each virtual stage under `strategy` for a model of `layers` blocks: its stage_layers, or

@@ -396,6 +396,7 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   if (virtual_stages) strategy.virtual_stages = static_cast<int>(virtual_stages->as_int(1, 1024));
   if (auto recompute = parallelism.get("recompute")) strategy.recompute = recompute->as_enum(recompute_names());
   if (auto sequence = parallelism.get("sequence_parallel")) strategy.sequence_parallel = sequence->as_bool();
+  if (auto scatter = parallelism.get("scatter_gather")) strategy.scatter_gather = scatter->as_bool();
   if (auto stage_layers = parallelism.get("stage_layers")) {
     for (const JsonValue& blocks : stage_layers->as_array(1)) {
       strategy.stage_layers.push_back(static_cast<int>(blocks.as_int(1, kMaxInt)));

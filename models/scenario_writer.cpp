@@ -106,6 +106,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
                            {"recompute", std::string(to_string(strategy.recompute))},
                            {"sequence_parallel", strategy.sequence_parallel}};
     if (!strategy.stage_layers.empty()) json["parallelism"]["stage_layers"] = strategy.stage_layers;
+    if (!strategy.scatter_gather) json["parallelism"]["scatter_gather"] = false;
   } else {
     json["gradient_accumulation"] = job.gradient_accumulation;
   }

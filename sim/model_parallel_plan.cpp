@@ -139,6 +139,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
       }
     }
     kernels.boundary_bytes = stage.part.boundary_bytes_per_sample * b;
+    kernels.received_gather_bytes = stage.part.received_gather_bytes_per_sample * b;
     plan->stages.push_back(std::move(kernels));
   }
   plan->rank_stage = layout.rank_stage;
@@ -254,6 +255,10 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& s
     double bytes = 0;
     for (std::size_t k = static_cast<std::size_t>(stage); k < compute.stages.size(); k += static_cast<std::size_t>(p)) {
       bytes += tensor_allreduce_equivalent_bytes(compute.stages[k], strategy);
+      // Scatter-gather: an allgather (half an allreduce) after each forward and each backward receive.
+      const double receives = (k > 0 ? 1.0 : 0.0) + (k + 1 < compute.stages.size() ? 1.0 : 0.0);
+      bytes += receives * compute.stages[k].part.received_gather_bytes_per_sample / 2 * strategy.micro_batch_size *
+               strategy.micro_batches;
     }
     add_group(layout.tensor_groups[g], bytes);
   }

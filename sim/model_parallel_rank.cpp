@@ -139,7 +139,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
     };
     // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU (a tensor group
     // standing as one rank: every member's from its sender's, at once).
-    const auto receive = [&](Channel<PipeMessage>& inbox, const std::vector<TransferEnds>& routes) {
+    const auto receive = [&](Channel<PipeMessage>& inbox, const std::vector<TransferEnds>& routes,
+                             double gather_bytes) {
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();
       const PipeMessage message = inbox.pop();
@@ -153,6 +154,10 @@ void TrainingJob::State::model_parallel_actor(int position) {
         sg4::Comm::wait_all(transfers);
       }
       if (message.extra_latency_s > 0) sg4::this_actor::sleep_for(message.extra_latency_s);
+      if (gather_bytes > 0) {
+        // Scatter-gather: each GPU received 1/t of the activations; the group allgathers them (tensor position).
+        mp.tensor_all_gather[static_cast<std::size_t>(tensor_group)]->run(tensor_position, gather_bytes);
+      }
       record.pipeline_wait_s += sg4::Engine::get_clock() - from;
     };
 
@@ -165,7 +170,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
       Stretch pending;
       if (pass.forward) {
         if (virtual_stage > 0) {
-          receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)], routes_from_previous);
+          receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)], routes_from_previous,
+                  part.received_gather_bytes);
         } else {
           // The first stage reads the micro-batch: the loader prepares them back to back beside the device.
           rank.next_batch_ready_s += plan.data_loading_s;
@@ -191,7 +197,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
         continue;
       }
       if (virtual_stage + 1 < virtual_stages) {
-        receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)], routes_from_next);
+        receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)], routes_from_next, part.received_gather_bytes);
       }
       const bool reduced_now = pass.micro + 1 == strategy.micro_batches || reduces_every_micro_batch;
       for (std::size_t l = layers; l-- > 0;) {

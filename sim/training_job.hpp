@@ -93,6 +93,7 @@ struct StageKernels {
   std::vector<char> rerun_forward_calls;
   std::vector<double> gather_bytes;        ///< ZeRO-3: per layer, its sharded weights gathered before each pass
   double boundary_bytes = 0;               ///< activations sent to the next virtual stage per micro-batch
+  double received_gather_bytes = 0;        ///< per micro-batch, allgathered over the tensor group after a receive
 };
 
 /// The two SimGrid hosts a point-to-point transfer runs between.

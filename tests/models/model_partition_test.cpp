@@ -158,6 +158,26 @@ TEST(ModelPartition, UnevenStagesTakeTheirStatedBlocks) {
             "for an uneven split");
 }
 
+TEST(ModelPartition, ScatterGatherSendsATensorGroupsShareAndGathersItOnArrival) {
+  // Megatron-LM's default without sequence parallelism: each of t GPUs sends 1/t of the b s h activations and the
+  // receivers allgather the whole; with sequence parallelism they are split already; turned off, each sends all.
+  const Workload gpt = small_gpt();
+  const double activations = 32.0 * 64 * 2;  // s h 16-bit values per sequence
+  ParallelStrategy s = strategy(4, 2, 2);
+  auto parts = partition_model(gpt, s, Precision::fp16);
+  EXPECT_DOUBLE_EQ(parts[0].boundary_bytes_per_sample, activations / 4);
+  EXPECT_DOUBLE_EQ(parts[0].received_gather_bytes_per_sample, activations);
+  s.sequence_parallel = true;
+  parts = partition_model(gpt, s, Precision::fp16);
+  EXPECT_DOUBLE_EQ(parts[0].boundary_bytes_per_sample, activations / 4);
+  EXPECT_DOUBLE_EQ(parts[0].received_gather_bytes_per_sample, 0.0);
+  s.sequence_parallel = false;
+  s.scatter_gather = false;
+  parts = partition_model(gpt, s, Precision::fp16);
+  EXPECT_DOUBLE_EQ(parts[0].boundary_bytes_per_sample, activations);
+  EXPECT_DOUBLE_EQ(parts[0].received_gather_bytes_per_sample, 0.0);
+}
+
 TEST(ModelPartition, TensorGroupsKeepWholeKeyValueHeads) {
   // 8 query heads in 2 key-value groups: 2 GPUs split them, 4 would split a key-value head (Megatron-LM refuses it).
   TransformerConfig config;
