@@ -144,15 +144,11 @@ void TrainingJob::State::model_parallel_actor(int position) {
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();
       const PipeMessage message = inbox.pop();
-      if (routes.size() == 1) {
-        sg4::Comm::sendto(message.source, message.destination, whole_bytes(message.bytes));
-      } else {
-        std::vector<sg4::CommPtr> transfers;
-        for (const auto& [source, destination] : routes) {
-          transfers.push_back(sg4::Comm::sendto_async(source, destination, whole_bytes(message.bytes)));
-        }
-        sg4::Comm::wait_all(transfers);
+      std::vector<sg4::CommPtr> transfers;
+      for (const auto& [source, destination] : routes) {
+        transfers.push_back(sg4::Comm::sendto_async(source, destination, whole_bytes(message.bytes)));
       }
+      sg4::Comm::wait_all(transfers);
       if (message.extra_latency_s > 0) sg4::this_actor::sleep_for(message.extra_latency_s);
       if (gather_bytes > 0) {
         // Scatter-gather: each GPU received 1/t of the activations; the group allgathers them (tensor position).
@@ -190,9 +186,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
         flush(pending);
         if (virtual_stage + 1 < virtual_stages) {
           const auto next = static_cast<std::size_t>(mp.rank_next_stage[at]);
-          const auto& [source, destination] = mp.rank_to_next[at];
           ranks[next]->from_previous[static_cast<std::size_t>((virtual_stage + 1) / p)]->push(
-              {source, destination, part.boundary_bytes, mp.p2p_extra_latency_s});
+              {part.boundary_bytes, mp.p2p_extra_latency_s});
         }
         continue;
       }
@@ -220,9 +215,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
       flush(pending);
       if (virtual_stage > 0) {
         const auto previous = static_cast<std::size_t>(mp.rank_previous_stage[at]);
-        const auto& [source, destination] = mp.rank_to_previous[at];
         ranks[previous]->from_next[static_cast<std::size_t>((virtual_stage - 1) / p)]->push(
-            {source, destination, part.boundary_bytes, mp.p2p_extra_latency_s});
+            {part.boundary_bytes, mp.p2p_extra_latency_s});
       }
     }
 

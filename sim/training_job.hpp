@@ -100,10 +100,8 @@ struct StageKernels {
 using TransferEnds = std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>;
 
 /// A message between pipeline stages: the receiver moves its bytes from the sender's GPU when it asks for it, between
-/// the hosts the sender's route to it runs between (ModelParallelPlan::rank_to_next).
+/// the hosts the sender's route to it runs between (ModelParallelPlan::rank_to_next; the receiver knows its sender).
 struct PipeMessage {
-  simgrid::s4u::Host* source = nullptr;
-  simgrid::s4u::Host* destination = nullptr;
   double bytes = 0;
   double extra_latency_s = 0;  ///< NCCL's per-step latency of the hop (Simple), beyond the route's
 };
