@@ -67,6 +67,9 @@ std::string catalog_gpu_for(std::string_view device_name) {
       if (!form_factor(token).empty()) catalog_form = form_factor(token);
     }
     if (!device_form.empty() && !catalog_form.empty() && device_form != catalog_form) continue;
+    // The driver names a PCIe or NVL card so ("NVIDIA H100 PCIe", "NVIDIA H100 NVL", "NVIDIA A100-PCIE-40GB"); a
+    // name without a form factor is the SXM part ("NVIDIA H100 80GB HBM3", "NVIDIA H200") or a card of one form only.
+    if (device_form.empty() && (catalog_form == "pcie" || catalog_form == "nvl")) continue;
     int score = 0;
     for (const std::string& token : device) score += catalog.count(token) > 0 ? 1 : 0;
     if (score > best_score) {

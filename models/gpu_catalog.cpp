@@ -42,6 +42,35 @@
 //             Turing whitepaper table 1 (Quadro RTX 6000 6,144 KB), H100 whitepaper (H100 SXM5 50 MB); T4 4 MB and
 //             H200 60 MB as the devices report them [S] (NVIDIA's H200 material gives no L2 size; a public spec
 //             file says 50 MB, a torch reading on an H200 60 MB, the full GH100's size: unconfirmed).
+//   PCIE CARDS (added 2026-12-03; no NVIDIA datasheet PDF or whitepaper was reachable from this project's machine, so
+//             every figure below is a secondary copy [S] of NVIDIA's datasheet table, and SMs and L2 are what the
+//             devices report (deviceQuery or torch.cuda.get_device_properties printouts in public repositories,
+//             "DQ"). Dense tensor peaks are half the datasheets' sparsity figures, where only those are printed.
+//     A10     [S] NVIDIA A10 datasheet as tabulated in public spec lists: FP32 31.2, TF32 62.5 (125*), BF16/FP16 125
+//             (250*) TFLOPS, 24 GB GDDR6, 600 GB/s, 150 W, PCIe Gen4; DQ: 72 SMs, 6 MB L2.
+//     A30     [S] NVIDIA A30 datasheet as tabulated: FP32 10.3, TF32 82 (165*), BF16/FP16 165 (330*) TFLOPS, 24 GB
+//             HBM2, 933 GB/s, 165 W, PCIe Gen4, NVLink bridge 200 GB/s; 56 SMs, 24 MB L2 (TechPowerUp-derived
+//             listing). Check: 56 SMs x 2,048 flop/clk x 1,440 MHz = 165 TFLOPS, the A100's per-SM rate.
+//     A40     [S] NVIDIA A40 datasheet copy: FP32 37.4, TF32 74.8 (149.6*), BF16/FP16 149.7 (299.4*) TFLOPS, 48 GB
+//             GDDR6 ECC, 696 GB/s, 300 W, PCIe Gen4, NVLink bridge 112.5 GB/s; DQ: 84 SMs, 6 MB L2.
+//     A6000   [S] NVIDIA RTX A6000 (ServeTheHome's table of the datasheet; Microway): FP32 38.7, FP16/BF16 tensor
+//             154.8 (309.7*) TFLOPS, 48 GB GDDR6 ECC, 768 GB/s, 300 W, PCIe 4.0, 2-way NVLink bridge 112.5 GB/s; DQ: 84
+//             SMs, 6 MB L2. No TF32 figure was found: 77.4 is half its FP16 rate, Ampere's TF32:FP16 ratio on every
+//             card above (A100 156:312, A40 74.8:149.7), a derivation, not a datasheet value.
+//     H100P   [S] NVIDIA H100 PCIe product brief PB-11133-001_v02 and a copy of the H100 datasheet table: FP32 51,
+//             TF32 378 (756*), BF16/FP16 756 (1,513*), FP8 1,513 (3,026*) TFLOPS, 80 GB HBM2e, 2,000 GB/s, 350 W,
+//             PCIe Gen5, NVLink bridge 600 GB/s; 114 SMs and 50 MB L2 (table copy and DQ).
+//     H100NVL [S] NVIDIA H100 NVL datasheet (as hosted by PNY) and a copy of the H100/H200 datasheet tables: FP32 60,
+//             TF32 835*, BF16/FP16 1,671*, FP8 3,341* TFLOPS, 94 GB, 3.9 TB/s, 350-400 W configurable, PCIe Gen5,
+//             NVLink bridge 600 GB/s. 132 SMs: a third-party `nvidia-smi mig -lgip` (7g.94gb) [S]. L2 not found: the
+//             H100 SXM5's 50 MB is taken (same GH100 configuration), unconfirmed.
+//     H200NVL [S] the same copy of the H200 datasheet, NVL column: FP32 60, TF32 835*, BF16/FP16 1,671*, FP8 3,341*
+//             TFLOPS, 141 GB, 4.8 TB/s, up to 600 W, PCIe Gen5, 2- or 4-way NVLink bridge 900 GB/s. SMs and L2 not
+//             found: the H200 SXM's (132 SMs, 60 MB [S]) are taken, unconfirmed.
+//     V100P16 V100 PCIE's figures; 16 GB HBM2 (DQ and [S] spec tables).
+//   The PCIe cards' NVLink bridges are not modelled (as for the A100 PCIe): these entries have no NVLink. Their MIG
+//   profiles (A30: 4 instances; H100 PCIe/NVL, H200 NVL: 7; MIG user guide) are not catalogued: the guide prints no
+//   SM count per profile, so mig_sm_count is 0 (MIG refused) until one is measured.
 //   MEMORY    Capacities are binary: [S] nvidia-smi on an A100 80GB (driver 515, public GPU Operator tutorial) reports
 //             81920 MiB total, i.e. 80 GiB; NVIDIA's vGPU tables size full-GPU profiles likewise (A100X-40C:
 //             40960 MiB). Bandwidths are decimal GB/s.
@@ -64,6 +93,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(21.2),  // P100 DS; half2 on CUDA cores, no tensor cores
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(16),             // P100 DS, 16 GB HBM2
       .memory_bandwidth_Bps = gBps(732),   // P100 DS
       .l2_bytes = mib(4),                     // P100 whitepaper / A100 WP table 3: 4,096 KB
@@ -72,7 +102,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "nvlink1",
       .nvlink_links = 4,                   // P100 DS: 160 GB/s = 4 links x 20 GB/s x 2 directions
       .pcie_gen = 3,                       // P100 DS
+      .max_power_w = 300,  // P100 DS: 300 W
       .source = "NVIDIA Tesla P100 datasheet (SXM2); P100 whitepaper",
+      .not_modelled = "",
   });
   gpus.push_back({
       .id = "p100-pcie-16gb",
@@ -82,6 +114,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(18.7),  // P100 PCIE; half2 on CUDA cores, no tensor cores
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(16),             // P100 PCIE
       .memory_bandwidth_Bps = gBps(732),   // P100 PCIE
       .l2_bytes = mib(4),                  // P100 PCIE
@@ -90,7 +123,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "",
       .nvlink_links = 0,
       .pcie_gen = 3,                       // P100 PCIE
+      .max_power_w = 250,  // P100 PCIE: 250 W
       .source = "NVIDIA Tesla P100 PCIe datasheet [S]; deviceQuery [S]",
+      .not_modelled = "",
   });
   gpus.push_back({
       .id = "p4",
@@ -100,6 +135,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(5.5 / 64),  // P4 DS: GP104 runs FP16 at 1/64 of its FP32 rate (GP104 [S])
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(8),              // P4 DS, 8 GB GDDR5
       .memory_bandwidth_Bps = gBps(192),   // P4 DS
       .l2_bytes = mib(2),                  // P4 DS
@@ -108,7 +144,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "",
       .nvlink_links = 0,
       .pcie_gen = 3,                       // P4 DS
+      .max_power_w = 75,  // P4 DS: 50/75 W
       .source = "NVIDIA Tesla P4 datasheet [S]; deviceQuery [S]",
+      .not_modelled = "",
   });
   gpus.push_back({
       .id = "v100-sxm2-16gb",
@@ -118,6 +156,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(125),   // V100 DS, tensor performance (FP16 with FP32 accumulate)
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(16),             // V100 DS
       .memory_bandwidth_Bps = gBps(900),   // V100 DS
       .l2_bytes = mib(6),                     // Volta whitepaper / A100 WP table 3: 6,144 KB
@@ -126,7 +165,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "nvlink2",
       .nvlink_links = 6,                   // V100 DS: 300 GB/s = 6 links x 25 GB/s x 2 directions
       .pcie_gen = 3,                       // V100 DS
+      .max_power_w = 300,  // V100 DS: 300 W
       .source = "NVIDIA Tesla V100 datasheet (SXM2); Volta whitepaper",
+      .not_modelled = "",
   });
   GpuSpec v100_32gb = gpus.back();
   v100_32gb.id = "v100-sxm2-32gb";
@@ -141,6 +182,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(112),   // V100 PCIE, tensor performance
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(32),             // V100 PCIE
       .memory_bandwidth_Bps = gBps(900),   // V100 PCIE
       .l2_bytes = mib(6),                  // V100 PCIE
@@ -149,8 +191,16 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "",
       .nvlink_links = 0,                   // V100 PCIE: no NVLink
       .pcie_gen = 3,
+      .max_power_w = 250,  // V100 PCIE: 250 W
       .source = "NVIDIA Tesla V100 datasheet (PCIe) [S]; deviceQuery [S]",
+      .not_modelled = "",
   });
+  GpuSpec v100_pcie_16gb = gpus.back();
+  v100_pcie_16gb.id = "v100-pcie-16gb";
+  v100_pcie_16gb.name = "NVIDIA Tesla V100 PCIe 16GB";
+  v100_pcie_16gb.memory_bytes = gib(16);  // V100P16; every other figure is the 32GB card's
+  v100_pcie_16gb.source = "NVIDIA Tesla V100 datasheet (PCIe) [S]; deviceQuery [S]";
+  gpus.push_back(v100_pcie_16gb);
   gpus.push_back({
       .id = "t4",
       .name = "NVIDIA T4",
@@ -159,6 +209,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(65),   // T4 DS, mixed precision FP16/FP32
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(16),            // T4 DS, 16 GB GDDR6
       .memory_bandwidth_Bps = gBps(320),  // T4 DS ("320+ GB/s")
       .l2_bytes = mib(4),                     // deviceQuery on a T4 [S]: 4,194,304 B
@@ -167,7 +218,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "",
       .nvlink_links = 0,                  // T4 DS: no NVLink
       .pcie_gen = 3,                      // T4 DS
+      .max_power_w = 70,  // T4 DS: 70 W
       .source = "NVIDIA T4 datasheet; Turing whitepaper",
+      .not_modelled = "",
   });
   gpus.push_back({
       .id = "quadro-rtx-6000",
@@ -177,6 +230,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(130.5),  // QRTX DS, tensor performance
       .bf16_flops = std::nullopt,
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(24),            // QRTX DS, 24 GB GDDR6
       .memory_bandwidth_Bps = gBps(672),  // QRTX DS
       .l2_bytes = mib(6),                     // TURING WP table 1: 6,144 KB
@@ -185,7 +239,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "nvlink-bridge-turing",
       .nvlink_links = 2,                  // QRTX DS 100 GB/s = 2 x8 links x 25 GB/s x 2 directions (TURING WP)
       .pcie_gen = 3,                      // QRTX DS
+      .max_power_w = 295,  // QRTX DS: 295 W
       .source = "NVIDIA Quadro RTX 6000 datasheet; Turing whitepaper",
+      .not_modelled = "",
   });
   GpuSpec rtx8000 = gpus.back();
   rtx8000.id = "quadro-rtx-8000";
@@ -201,6 +257,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = tflops(156),   // A100 DS, dense
       .fp16_flops = tflops(312),   // A100 DS, dense
       .bf16_flops = tflops(312),   // A100 DS, dense
+      .fp8_flops = std::nullopt,
       .memory_bytes = gib(40),             // A100 DS, 40 GB HBM2
       .memory_bandwidth_Bps = gBps(1555),  // A100 DS
       .l2_bytes = mib(40),                    // A100 WP table 3: 40,960 KB
@@ -209,7 +266,9 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "nvlink3",
       .nvlink_links = 12,                  // A100 DS 600 GB/s = 12 links x 25 GB/s x 2 directions (A100 whitepaper)
       .pcie_gen = 4,                       // A100 DS
+      .max_power_w = 400,  // A100 DS: 400 W (SXM)
       .source = "NVIDIA A100 datasheet; A100 whitepaper; MIG user guide",
+      .not_modelled = "",
   });
   GpuSpec a100_80gb = gpus.back();
   a100_80gb.id = "a100-80gb-sxm4";
@@ -224,13 +283,100 @@ std::vector<GpuSpec> build_gpu_catalog() {
   a100_pcie.memory_bandwidth_Bps = gBps(1555);  // A100 PCIE
   a100_pcie.nvlink_id = "";                     // A100 PCIE: the NVLink bridge is not modelled
   a100_pcie.nvlink_links = 0;
+  a100_pcie.max_power_w = 250;                  // A100 PCIE: 250 W (40GB)
   a100_pcie.source = "NVIDIA A100 datasheet (PCIe); A100 whitepaper; deviceQuery [S]";
+  a100_pcie.not_modelled = "its NVLink bridge (three cards' worth of links between two cards)";
   gpus.push_back(a100_pcie);
   a100_pcie.id = "a100-80gb-pcie";
   a100_pcie.name = "NVIDIA A100 80GB PCIe";
   a100_pcie.memory_bytes = gib(80);             // A100 PCIE
   a100_pcie.memory_bandwidth_Bps = gBps(1935);  // A100 PCIE
+  a100_pcie.max_power_w = 300;                  // A100 PCIE: 300 W (80GB)
   gpus.push_back(a100_pcie);
+  gpus.push_back({
+      .id = "a10",
+      .name = "NVIDIA A10",
+      .architecture = "Ampere",
+      .fp32_flops = tflops(31.2),  // A10
+      .tf32_flops = tflops(62.5),  // A10, dense
+      .fp16_flops = tflops(125),   // A10, dense
+      .bf16_flops = tflops(125),   // A10, dense
+      .fp8_flops = std::nullopt,
+      .memory_bytes = gib(24),             // A10, 24 GB GDDR6
+      .memory_bandwidth_Bps = gBps(600),   // A10
+      .l2_bytes = mib(6),                  // A10 (DQ)
+      .sm_count = 72,                      // A10 (DQ)
+      .mig_sm_count = 0,                   // no MIG (MIG user guide, supported GPUs)
+      .nvlink_id = "",
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // A10
+      .max_power_w = 150,                  // A10
+      .source = "NVIDIA A10 datasheet [S]; deviceQuery [S]",
+      .not_modelled = "",
+  });
+  gpus.push_back({
+      .id = "a30",
+      .name = "NVIDIA A30",
+      .architecture = "Ampere",
+      .fp32_flops = tflops(10.3),  // A30
+      .tf32_flops = tflops(82),    // A30, dense
+      .fp16_flops = tflops(165),   // A30, dense
+      .bf16_flops = tflops(165),   // A30, dense
+      .fp8_flops = std::nullopt,
+      .memory_bytes = gib(24),             // A30, 24 GB HBM2
+      .memory_bandwidth_Bps = gBps(933),   // A30
+      .l2_bytes = mib(24),                 // A30 [S]
+      .sm_count = 56,                      // A30 [S]
+      .mig_sm_count = 0,                   // MIG exists (4 instances) but is not catalogued: see PCIE CARDS
+      .nvlink_id = "",                     // A30: its NVLink bridge is not modelled
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // A30
+      .max_power_w = 165,                  // A30
+      .source = "NVIDIA A30 datasheet [S]; TechPowerUp-derived listing [S]",
+      .not_modelled = "its NVLink bridge (200 GB/s) and MIG (4 instances; no SM count per profile published)",
+  });
+  gpus.push_back({
+      .id = "a40",
+      .name = "NVIDIA A40",
+      .architecture = "Ampere",
+      .fp32_flops = tflops(37.4),   // A40
+      .tf32_flops = tflops(74.8),   // A40, dense
+      .fp16_flops = tflops(149.7),  // A40, dense
+      .bf16_flops = tflops(149.7),  // A40, dense
+      .fp8_flops = std::nullopt,
+      .memory_bytes = gib(48),             // A40, 48 GB GDDR6
+      .memory_bandwidth_Bps = gBps(696),   // A40
+      .l2_bytes = mib(6),                  // A40 (DQ)
+      .sm_count = 84,                      // A40 (DQ)
+      .mig_sm_count = 0,                   // no MIG (MIG user guide)
+      .nvlink_id = "",                     // A40: its NVLink bridge is not modelled
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // A40
+      .max_power_w = 300,                  // A40
+      .source = "NVIDIA A40 datasheet [S]; deviceQuery [S]",
+      .not_modelled = "its NVLink bridge (112.5 GB/s)",
+  });
+  gpus.push_back({
+      .id = "rtx-a6000",
+      .name = "NVIDIA RTX A6000",
+      .architecture = "Ampere",
+      .fp32_flops = tflops(38.7),   // A6000
+      .tf32_flops = tflops(77.4),   // A6000: half its FP16 rate (derived, see A6000)
+      .fp16_flops = tflops(154.8),  // A6000, dense
+      .bf16_flops = tflops(154.8),  // A6000, dense
+      .fp8_flops = std::nullopt,
+      .memory_bytes = gib(48),             // A6000, 48 GB GDDR6
+      .memory_bandwidth_Bps = gBps(768),   // A6000
+      .l2_bytes = mib(6),                  // A6000 (DQ)
+      .sm_count = 84,                      // A6000 (DQ)
+      .mig_sm_count = 0,                   // no MIG (MIG user guide)
+      .nvlink_id = "",                     // A6000: its NVLink bridge is not modelled
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // A6000
+      .max_power_w = 300,                  // A6000
+      .source = "NVIDIA RTX A6000 datasheet [S]; deviceQuery [S]; TF32 derived",
+      .not_modelled = "its NVLink bridge (112.5 GB/s)",
+  });
   gpus.push_back({
       .id = "h100-sxm5",
       .name = "NVIDIA H100 80GB SXM5",
@@ -239,6 +385,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .tf32_flops = tflops(494.7),  // H100 WP, dense
       .fp16_flops = tflops(989.4),  // H100 WP, dense
       .bf16_flops = tflops(989.4),  // H100 WP, dense
+      .fp8_flops = tflops(1978.9),  // H100 WP, dense (3,957.8 with sparsity)
       .memory_bytes = gib(80),             // H100 DS, 80 GB HBM3
       .memory_bandwidth_Bps = gBps(3350),  // H100 DS
       .l2_bytes = mib(50),                    // H100 WP: 50 MB on H100 SXM5 (the full GH100 has 60 MB)
@@ -247,9 +394,54 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .nvlink_id = "nvlink4",
       .nvlink_links = 18,                  // H100 DS 900 GB/s = 18 links x 25 GB/s x 2 directions (H100 WP)
       .pcie_gen = 5,                       // H100 DS
+      .max_power_w = 700,  // H100 DS: up to 700 W (SXM)
       .source = "NVIDIA H100 whitepaper and datasheet; MIG -lgip [S]",
+      .not_modelled = "",
   });
-  GpuSpec h200 = gpus.back();
+  gpus.push_back({
+      .id = "h100-pcie",
+      .name = "NVIDIA H100 80GB PCIe",
+      .architecture = "Hopper",
+      .fp32_flops = tflops(51),     // H100P
+      .tf32_flops = tflops(378),    // H100P, dense
+      .fp16_flops = tflops(756),    // H100P, dense
+      .bf16_flops = tflops(756),    // H100P, dense
+      .fp8_flops = tflops(1513),    // H100P, dense
+      .memory_bytes = gib(80),             // H100P, 80 GB HBM2e
+      .memory_bandwidth_Bps = gBps(2000),  // H100P
+      .l2_bytes = mib(50),                 // H100P
+      .sm_count = 114,                     // H100P
+      .mig_sm_count = 0,                   // MIG exists (7 instances) but is not catalogued: see PCIE CARDS
+      .nvlink_id = "",                     // H100P: its NVLink bridge is not modelled
+      .nvlink_links = 0,
+      .pcie_gen = 5,                       // H100P
+      .max_power_w = 350,                  // H100P
+      .source = "NVIDIA H100 PCIe product brief [S]; H100 datasheet copy [S]; deviceQuery [S]",
+      .not_modelled = "its NVLink bridge (600 GB/s) and MIG (7 instances; no SM count per profile published)",
+  });
+  gpus.push_back({
+      .id = "h100-nvl",
+      .name = "NVIDIA H100 NVL 94GB",
+      .architecture = "Hopper",
+      .fp32_flops = tflops(60),       // H100NVL
+      .tf32_flops = tflops(417.5),    // H100NVL, dense
+      .fp16_flops = tflops(835.5),    // H100NVL, dense
+      .bf16_flops = tflops(835.5),    // H100NVL, dense
+      .fp8_flops = tflops(1670.5),    // H100NVL, dense
+      .memory_bytes = gib(94),             // H100NVL
+      .memory_bandwidth_Bps = gBps(3900),  // H100NVL
+      .l2_bytes = mib(50),                 // H100NVL: the H100 SXM5's, unconfirmed
+      .sm_count = 132,                     // H100NVL [S]
+      .mig_sm_count = 0,                   // MIG exists (7 instances) but is not catalogued: see PCIE CARDS
+      .nvlink_id = "",                     // H100NVL: its NVLink bridge is not modelled
+      .nvlink_links = 0,
+      .pcie_gen = 5,                       // H100NVL
+      .max_power_w = 400,                  // H100NVL: 350-400 W configurable
+      .source = "NVIDIA H100 NVL datasheet [S]; mig -lgip [S]",
+      .not_modelled = "its NVLink bridge (600 GB/s) and MIG (7 instances; no SM count per profile published)",
+  });
+  GpuSpec h200 = gpus[gpus.size() - 3];  // the H100 SXM5 entry
+
   h200.id = "h200-sxm";
   h200.name = "NVIDIA H200 141GB SXM";
   h200.memory_bytes = gib(141);             // H200 DS, 141 GB HBM3e
@@ -258,6 +450,23 @@ std::vector<GpuSpec> build_gpu_catalog() {
   h200.mig_sm_count = 132;                  // H200 MIG [S]; compute, SMs, NVLink and PCIe are the H100 SXM5's (H200 DS)
   h200.source = "NVIDIA H200 datasheet; H100 whitepaper; MIG -lgip [S]";
   gpus.push_back(h200);
+  GpuSpec h200_nvl = h200;  // SMs and L2 are the H200 SXM's (H200NVL), unconfirmed
+  h200_nvl.id = "h200-nvl";
+  h200_nvl.name = "NVIDIA H200 NVL 141GB";
+  h200_nvl.fp32_flops = tflops(60);      // H200NVL
+  h200_nvl.tf32_flops = tflops(417.5);   // H200NVL, dense
+  h200_nvl.fp16_flops = tflops(835.5);   // H200NVL, dense
+  h200_nvl.bf16_flops = tflops(835.5);   // H200NVL, dense
+  h200_nvl.fp8_flops = tflops(1670.5);   // H200NVL, dense
+  h200_nvl.memory_bandwidth_Bps = gBps(4800);  // H200NVL
+  h200_nvl.mig_sm_count = 0;             // MIG exists (7 instances) but is not catalogued: see PCIE CARDS
+  h200_nvl.nvlink_id = "";               // H200NVL: its NVLink bridge is not modelled
+  h200_nvl.nvlink_links = 0;
+  h200_nvl.max_power_w = 600;            // H200NVL
+  h200_nvl.not_modelled = "its 2- or 4-way NVLink bridge (900 GB/s) and MIG (7 instances; no SM count per profile "
+                          "published)";
+  h200_nvl.source = "NVIDIA H200 datasheet, NVL column [S]; SMs and L2 as the H200 SXM (unconfirmed)";
+  gpus.push_back(h200_nvl);
   return gpus;
 }
 

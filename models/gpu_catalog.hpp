@@ -23,6 +23,7 @@ struct GpuSpec {
   std::optional<double> tf32_flops;  ///< dense TF32 tensor-core peak, flop/s; nullopt where the GPU has no TF32
   std::optional<double> fp16_flops;  ///< dense FP16 peak with FP32 accumulate (tensor cores; P100: half2, no TCs)
   std::optional<double> bf16_flops;  ///< dense BF16 tensor-core peak, flop/s; nullopt where the GPU has no BF16
+  std::optional<double> fp8_flops;   ///< dense FP8 tensor-core peak, flop/s (Hopper and later); catalogued, not simulated
   double memory_bytes = 0;           ///< device memory capacity, bytes (datasheet GB read as GiB)
   double memory_bandwidth_Bps = 0;   ///< device memory bandwidth, bytes/s (datasheet GB/s, decimal)
   double l2_bytes = 0;               ///< L2 cache, bytes (whitepaper or what the device reports; binary MB)
@@ -31,7 +32,11 @@ struct GpuSpec {
   std::string nvlink_id;             ///< id in nvlink_catalog(); empty when the GPU has no NVLink
   int nvlink_links = 0;              ///< NVLink links per GPU; 0 when none
   int pcie_gen = 3;                  ///< PCIe generation of the GPU's x16 host interface: 3, 4 or 5
+  double max_power_w = 0;            ///< board power limit (TDP) from the datasheet, W; catalogued, not simulated
   std::string source;                ///< short citation shown by `vtsim catalog gpus`
+  /// What the product has that vtsim does not model (an NVLink bridge, MIG without catalogued profiles); empty when
+  /// nothing. Named in the errors that refuse it.
+  std::string not_modelled;
 
   /// Dense peak for `precision`, flop/s; nullopt when the GPU has no hardware path for it.
   std::optional<double> peak_flops(Precision precision) const;

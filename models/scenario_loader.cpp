@@ -72,7 +72,10 @@ HostConfig read_host(JsonObject host) {
     nvlink.finish();
     if (present) {
       config.nvlink_present = present->as_bool();
-      if (config.nvlink_present && gpu.nvlink_links == 0) present->fail(gpu.name + " has no NVLink");
+      if (config.nvlink_present && gpu.nvlink_links == 0) {
+        present->fail(gpu.not_modelled.empty() ? gpu.name + " has no NVLink"
+                                               : gpu.name + ": vtsim does not model " + gpu.not_modelled);
+      }
       config.nvlink_enabled = config.nvlink_present;
     }
     if (enabled) {
@@ -198,7 +201,11 @@ std::string check_vgpu_profile(const JsonValue& value, const GpuSpec& gpu) {
 std::string check_mig_profile(const JsonValue& value, const GpuSpec& gpu) {
   std::vector<std::string> names;
   for (const MigProfile* profile : mig_profiles_for(gpu.id)) names.push_back(profile->id);
-  if (names.empty()) value.fail(gpu.name + " does not support MIG");
+  if (names.empty()) {
+    value.fail(gpu.not_modelled.find("MIG") != std::string::npos
+                   ? gpu.name + ": vtsim does not model " + gpu.not_modelled
+                   : gpu.name + " does not support MIG");
+  }
   return value.as_choice(names);
 }
 

@@ -1,5 +1,6 @@
 #include "models/vgpu_catalog.hpp"
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 
@@ -13,6 +14,19 @@
 //   A.31 Tesla T4               T4-16C 16384 x1, 8C x2, 4C x4
 //   A.32 Tesla V100 SXM2        V100X-16C 16384 x1, 8C x2, 4C x4
 //   A.33 Tesla V100 SXM2 32GB   V100DX-32C 32768 x1, 16C x2, 8C x4, 4C x8
+// NVIDIA AI Enterprise 6.2, appendix "Virtual GPU Types for Supported GPUs" (docs.nvidia.com/ai-enterprise/release-6/
+// 6.2/appendix/vgpu.html; read from a public snapshot of that page [S], its H100 rows matching release 7's "Hopper
+// Architecture vGPU Types" page), C-series, equal-size mode:
+//   A10                A10-24C 24576 x1, 12C x2, 8C x3, 6C x4, 4C x6
+//   A30                A30-24C 24576 x1, 12C x2, 8C x3, 6C x4, 4C x6
+//   A40                A40-48C 49152 x1, 24C x2, 16C x3, 12C x4, 8C x6, 6C x8, 4C x12 (12: "limited to 12 vGPUs per
+//                      physical GPU" whatever the frame buffer allows)
+//   A100 PCIe 40GB     A100-40C 40960 x1, 20C x2, 10C x4, 8C x5, 5C x8, 4C x10
+//   A100 PCIe 80GB     A100D-80C 81920 x1, 40C x2, 20C x4, 16C x5, 10C x8, 8C x10, 4C x20
+//   H100 PCIe 80GB     H100-80C 81920 x1 (printed "H100-80"), 40C x2, 20C x4, 16C x6 (sic: 6 x 16 GiB > 80 GiB; 5 is
+//                      kept, as for H100XM-16C), 10C x8, 8C x10, 5C x16, 4C x20
+//   H100 NVL (94GB)    H100L-94C 96246 x1, 47C 48128 x2, 23C 23552 x4, 15C 15360 x6, 11C 11264 x8, 6C 6144 x15,
+//                      4C 4096 x23
 // The same guide's scheduler chapter (section 7.3, table 1) gives the default time slice: 2 ms for types allowing
 // at most 8 vGPUs per GPU, 1 ms above. NVIDIA's newer "Hopper Architecture vGPU Types" reference page lists
 // H100XM-16C at 6 per GPU in equal-size mode, which 6 x 16 GiB > 80 GiB contradicts; the v5.0 figure of 5 is kept.
@@ -32,7 +46,9 @@ struct Size {
 void add_board(std::vector<VgpuProfile>& profiles, const std::string& prefix, const std::string& gpu_id,
                std::initializer_list<Size> sizes, const std::string& source) {
   for (const Size& size : sizes) {
-    profiles.push_back({.id = prefix + std::to_string(size.frame_buffer_mib / 1024) + "C",
+    // Named by the frame buffer in GiB, rounded: H100L-94C has 96,246 MiB.
+    const long gib = std::lround(size.frame_buffer_mib / 1024.0);
+    profiles.push_back({.id = prefix + std::to_string(gib) + "C",
                         .gpu_id = gpu_id,
                         .memory_bytes = mib(size.frame_buffer_mib),
                         .max_per_gpu = size.max_per_gpu,
@@ -56,6 +72,20 @@ std::vector<VgpuProfile> build_vgpu_catalog() {
   add_board(profiles, "H100XM-", "h100-sxm5",
             {{81920, 1}, {40960, 2}, {20480, 4}, {16384, 5}, {10240, 8}, {8192, 10}, {5120, 16}, {4096, 20}},
             "NVIDIA AI Enterprise 5.0 user guide, A.15");
+  const std::string ai_enterprise_62 = "NVIDIA AI Enterprise 6.2, vGPU types appendix [S]";
+  add_board(profiles, "A10-", "a10", {{24576, 1}, {12288, 2}, {8192, 3}, {6144, 4}, {4096, 6}}, ai_enterprise_62);
+  add_board(profiles, "A30-", "a30", {{24576, 1}, {12288, 2}, {8192, 3}, {6144, 4}, {4096, 6}}, ai_enterprise_62);
+  add_board(profiles, "A40-", "a40",
+            {{49152, 1}, {24576, 2}, {16384, 3}, {12288, 4}, {8192, 6}, {6144, 8}, {4096, 12}}, ai_enterprise_62);
+  add_board(profiles, "A100-", "a100-40gb-pcie",
+            {{40960, 1}, {20480, 2}, {10240, 4}, {8192, 5}, {5120, 8}, {4096, 10}}, ai_enterprise_62);
+  add_board(profiles, "A100D-", "a100-80gb-pcie",
+            {{81920, 1}, {40960, 2}, {20480, 4}, {16384, 5}, {10240, 8}, {8192, 10}, {4096, 20}}, ai_enterprise_62);
+  add_board(profiles, "H100-", "h100-pcie",
+            {{81920, 1}, {40960, 2}, {20480, 4}, {16384, 5}, {10240, 8}, {8192, 10}, {5120, 16}, {4096, 20}},
+            ai_enterprise_62);
+  add_board(profiles, "H100L-", "h100-nvl",
+            {{96246, 1}, {48128, 2}, {23552, 4}, {15360, 6}, {11264, 8}, {6144, 15}, {4096, 23}}, ai_enterprise_62);
   return profiles;
 }
 

@@ -42,17 +42,20 @@ json optional_tflops(const std::optional<double>& flops) {
 }
 
 Rendered render_gpus() {
-  Rendered r{{"id", "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "memory_gib", "memory_bw_gBps",
-              "l2_mib", "sms", "mig_sms", "nvlink", "nvlink_links", "pcie_gen", "source"}};
+  Rendered r{{"id", "name", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops", "fp8_tflops", "memory_gib",
+              "memory_bw_gBps", "l2_mib", "sms", "mig_sms", "nvlink", "nvlink_links", "pcie_gen", "tdp_w", "source"}};
   for (const GpuSpec& g : gpu_catalog()) {
     r.rows.push_back({{"id", g.id}, {"name", g.name}, {"architecture", g.architecture},
                       {"fp32_tflops", g.fp32_flops / units::kFlopsPerTflops}, {"tf32_tflops", optional_tflops(g.tf32_flops)},
                       {"fp16_tflops", optional_tflops(g.fp16_flops)}, {"bf16_tflops", optional_tflops(g.bf16_flops)},
+                      {"fp8_tflops", optional_tflops(g.fp8_flops)},
                       {"memory_gib", g.memory_bytes / kBytesPerGiB},
                       {"memory_bw_gBps", g.memory_bandwidth_Bps / units::kBytesPerSecondPerGBps},
                       {"l2_mib", g.l2_bytes / units::kBytesPerMiB}, {"sms", g.sm_count}, {"mig_sms", g.mig_sm_count},
                       {"nvlink", g.nvlink_id.empty() ? json(nullptr) : json(g.nvlink_id)},
-                      {"nvlink_links", g.nvlink_links}, {"pcie_gen", g.pcie_gen}, {"source", g.source}});
+                      {"nvlink_links", g.nvlink_links}, {"pcie_gen", g.pcie_gen},
+                      {"tdp_w", g.max_power_w}, {"source", g.source},
+                      {"not_modelled", g.not_modelled.empty() ? json(nullptr) : json(g.not_modelled)}});
   }
   return r;
 }

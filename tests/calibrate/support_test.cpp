@@ -37,7 +37,10 @@ TEST(GpuNameMatch, CudaNamesFindTheirCatalogGpu) {
       {"Tesla V100-SXM2-16GB", "v100-sxm2-16gb"},  {"Tesla V100-SXM2-32GB", "v100-sxm2-32gb"},
       {"Tesla T4", "t4"},                          {"Quadro RTX 6000", "quadro-rtx-6000"},
       {"Tesla P100-SXM2-16GB", "p100-sxm2"},
-      {"NVIDIA H100 PCIe", ""},         // a PCIe card is not the SXM5 part: other peaks
+      {"NVIDIA H100 PCIe", "h100-pcie"},            {"NVIDIA H100 NVL", "h100-nvl"},
+      {"NVIDIA H200 NVL", "h200-nvl"},              {"Tesla V100-PCIE-16GB", "v100-pcie-16gb"},
+      {"NVIDIA A10", "a10"},                        {"NVIDIA A30", "a30"},
+      {"NVIDIA A40", "a40"},                        {"NVIDIA RTX A6000", "rtx-a6000"},
       {"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"},  {"NVIDIA A100 80GB PCIe", "a100-80gb-pcie"},
       {"Tesla V100-PCIE-32GB", "v100-pcie-32gb"},   {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
       {"Tesla P4", "p4"},

@@ -124,7 +124,17 @@ INSTANTIATE_TEST_SUITE_P(
                     PeakCase{"a100-40gb-sxm4", Precision::tf32, 156},                       // A100 datasheet
                     PeakCase{"a100-80gb-sxm4", Precision::bf16, 312},                       // A100 datasheet
                     PeakCase{"h100-sxm5", Precision::tf32, 494.7},                          // H100 whitepaper
-                    PeakCase{"h200-sxm", Precision::bf16, 1979.0 / 2}));  // H200 datasheet: 1,979 with sparsity
+                    PeakCase{"h200-sxm", Precision::bf16, 1979.0 / 2},    // H200 datasheet: 1,979 with sparsity
+                    // PCIe cards, datasheet tables as copied in public spec lists [S] (models/gpu_catalog.cpp)
+                    PeakCase{"a10", Precision::fp16, 250.0 / 2},        // A10: 250 with sparsity
+                    PeakCase{"a30", Precision::tf32, 82},               // A30: 82 (165 with sparsity)
+                    PeakCase{"a40", Precision::bf16, 299.4 / 2},        // A40: 299.4 with sparsity
+                    PeakCase{"rtx-a6000", Precision::fp16, 309.7 / 2},  // RTX A6000: 309.7 with sparsity
+                    PeakCase{"h100-pcie", Precision::fp16, 1513.0 / 2}, // H100 PCIe: 1,513 with sparsity
+                    PeakCase{"h100-nvl", Precision::bf16, 1671.0 / 2},  // H100 NVL: 1,671 with sparsity
+                    PeakCase{"h200-nvl", Precision::fp16, 1671.0 / 2},  // H200 NVL: 1,671 with sparsity
+                    PeakCase{"v100-pcie-16gb", Precision::fp16, 112},   // V100 PCIe datasheet
+                    PeakCase{"v100-pcie-16gb", Precision::bf16, 0}));
 
 // FP32 peak = SMs x FP32 lanes per SM x 2 flop per FMA x boost clock (architecture whitepapers).
 struct ClockCase {
@@ -147,7 +157,12 @@ INSTANTIATE_TEST_SUITE_P(Whitepapers, GpuFp32Peak,
                                          ClockCase{"t4", 64, 1590e6},               // T4 boost 1590 MHz
                                          ClockCase{"quadro-rtx-6000", 64, 1770e6},  // RTX 6000 boost 1770 MHz [S]
                                          ClockCase{"a100-40gb-sxm4", 64, 1410e6},   // A100 whitepaper: 1410 MHz
-                                         ClockCase{"h100-sxm5", 128, 1980e6}));     // H100 SXM5 boost 1980 MHz
+                                         ClockCase{"h100-sxm5", 128, 1980e6},       // H100 SXM5 boost 1980 MHz
+                                         // GA100 64 FP32 lanes per SM, GA102 128 (Ampere GA102 whitepaper); max
+                                         // clocks as deviceQuery reports them on each card [S]
+                                         ClockCase{"a30", 64, 1440e6}, ClockCase{"a10", 128, 1695e6},
+                                         ClockCase{"a40", 128, 1740e6}, ClockCase{"rtx-a6000", 128, 1800e6},
+                                         ClockCase{"h100-pcie", 128, 1755e6}));
 
 // Memory: datasheet capacity in GB read as GiB; bandwidth in GB/s decimal.
 struct MemoryCase {
@@ -170,7 +185,11 @@ INSTANTIATE_TEST_SUITE_P(Datasheets, GpuMemory,
                                          MemoryCase{"v100-sxm2-32gb", 32, 900},
                                          MemoryCase{"a100-40gb-sxm4", 40, 1555},
                                          MemoryCase{"a100-80gb-sxm4", 80, 2039}, MemoryCase{"h100-sxm5", 80, 3350},
-                                         MemoryCase{"h200-sxm", 141, 4800}));
+                                         MemoryCase{"h200-sxm", 141, 4800}, MemoryCase{"a10", 24, 600},
+                                         MemoryCase{"a30", 24, 933}, MemoryCase{"a40", 48, 696},
+                                         MemoryCase{"rtx-a6000", 48, 768}, MemoryCase{"h100-pcie", 80, 2000},
+                                         MemoryCase{"h100-nvl", 94, 3900}, MemoryCase{"h200-nvl", 141, 4800},
+                                         MemoryCase{"v100-pcie-16gb", 16, 900}));
 
 TEST(GpuCatalog, P100HasNoTensorCoresSoFp16IsTwiceFp32) {
   const GpuSpec& p100 = gpu("p100-sxm2");
@@ -194,12 +213,41 @@ TEST(GpuCatalog, A100MigLeaves98Of108SmsUsable) {
   EXPECT_EQ(gpu("a100-80gb-sxm4").mig_sm_count, 98);
 }
 
-TEST(GpuCatalog, OnlyAmpereAndLaterHaveMigAndNeverMoreSmsThanTheGpu) {
+TEST(GpuCatalog, MigOnlyOnGpusTheMigGuideListsAndNeverMoreSmsThanTheGpu) {
+  // MIG user guide, "Supported GPUs": the A100s, A30, H100 (SXM5, PCIe, NVL) and H200 (SXM, NVL). The A30's and the
+  // PCIe/NVL Hoppers' profiles are not catalogued (no SM count per profile is printed), so they have none here.
+  const std::set<std::string> catalogued = {"a100-40gb-sxm4", "a100-80gb-sxm4", "a100-40gb-pcie", "a100-80gb-pcie",
+                                            "h100-sxm5", "h200-sxm"};
   for (const GpuSpec& spec : gpu_catalog()) {
-    const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Hopper";
-    EXPECT_EQ(spec.mig_sm_count > 0, ampere_or_later) << spec.id;
+    EXPECT_EQ(spec.mig_sm_count > 0, catalogued.contains(spec.id)) << spec.id;
     EXPECT_LE(spec.mig_sm_count, spec.sm_count) << spec.id;
   }
+}
+
+TEST(GpuCatalog, A30RunsTheA100sTensorRatePerSmAndClock) {
+  // Both GA100: 2,048 dense FP16 flop per SM per clock (A100 whitepaper: 312 TFLOPS = 108 SMs x 1,410 MHz x 2,048),
+  // so the A30's datasheet 165 TFLOPS over its 56 SMs at 1,440 MHz must be the same within rounding.
+  const double a100 = *gpu("a100-40gb-sxm4").fp16_flops / (108 * 1410e6);
+  const double a30 = *gpu("a30").fp16_flops / (gpu("a30").sm_count * 1440e6);
+  EXPECT_NEAR(a30 / a100, 1.0, 0.01);
+}
+
+TEST(GpuCatalog, Fp8OnlyOnHopper) {
+  for (const GpuSpec& spec : gpu_catalog()) {
+    EXPECT_EQ(spec.fp8_flops.has_value(), spec.architecture == "Hopper") << spec.id;
+    // Hopper's FP8 tensor rate is twice its 16-bit one (H100 whitepaper: 1,978.9 against 989.4 dense).
+    if (spec.fp8_flops) {
+      EXPECT_NEAR(*spec.fp8_flops / *spec.fp16_flops, 2.0, 0.01) << spec.id;
+    }
+  }
+}
+
+TEST(GpuCatalog, EveryGpuHasItsDatasheetPowerLimit) {
+  for (const GpuSpec& spec : gpu_catalog()) {
+    EXPECT_GE(spec.max_power_w, 70) << spec.id;    // the T4's 70 W is the lowest catalogued
+    EXPECT_LE(spec.max_power_w, 700) << spec.id;   // the SXM5 Hoppers' 700 W the highest
+  }
+  EXPECT_EQ(gpu("a30").max_power_w, 165);  // A30 datasheet [S]
 }
 
 }  // namespace

@@ -144,6 +144,12 @@ std::vector<ErrorCase> error_cases() {
        "s.json: virtualization.mig_profile: NVIDIA T4 does not support MIG"},
       {"NvlinkOnT4", with({{"cluster.host.gpu_model", "t4"}, {"cluster.host.nvlink.present", true}}),
        "s.json: cluster.host.nvlink.present: NVIDIA T4 has no NVLink"},
+      // A product whose MIG and NVLink bridge vtsim does not model says so rather than that they do not exist.
+      {"MigOnA30", with({{"cluster.host.gpu_model", "a30"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.6gb"}}),
+       "s.json: virtualization.mig_profile: NVIDIA A30: vtsim does not model its NVLink bridge (200 GB/s) and MIG (4 "
+       "instances; no SM count per profile published)"},
+      {"NvlinkOnA40", with({{"cluster.host.gpu_model", "a40"}, {"cluster.host.nvlink.present", true}}),
+       "s.json: cluster.host.nvlink.present: NVIDIA A40: vtsim does not model its NVLink bridge (112.5 GB/s)"},
       {"NvlinkEnabledButAbsent", with({{"cluster.host.nvlink.present", false}, {"cluster.host.nvlink.enabled", true}}),
        "s.json: cluster.host.nvlink.enabled: NVLink cannot be enabled: it is not present"},
       {"Tf32OnV100", with({{"cluster.host.gpu_model", "v100-sxm2-16gb"}, {"jobs[0].precision", "tf32"}}),

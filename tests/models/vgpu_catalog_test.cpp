@@ -46,7 +46,8 @@ TEST(VgpuCatalog, EachGpuHasExactlyOneFullFramebufferProfile) {
     for (const VgpuProfile* profile : profiles) {
       if (profile->max_per_gpu != 1) continue;
       ++full;
-      EXPECT_DOUBLE_EQ(profile->memory_bytes, gpu.memory_bytes) << profile->id;
+      // The whole frame buffer; NVIDIA's table gives the H100 NVL's as 96,246 MiB, 10 MiB short of its 94 GiB.
+      EXPECT_NEAR(profile->memory_bytes / gpu.memory_bytes, 1.0, 1.1e-4) << profile->id;
     }
     EXPECT_EQ(full, 1) << gpu.id;
   }
