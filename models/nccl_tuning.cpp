@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <string>
 
 // Source: NVIDIA NCCL, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and src/graph/topo.h, as in
 // v2.30.7 (docs/hardware-facts.md; the constants below are the same since 2.19). Units as in NCCL: us and GB/s.
@@ -161,17 +162,80 @@ double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, Ncc
   return (latency + bytes / (1000 * bandwidth)) * 1e-6;
 }
 
+namespace {
+
+const std::array<std::pair<std::string, NcclAlgorithm>, 2> kAlgorithmNames = {{
+    {"tree", NcclAlgorithm::tree},
+    {"ring", NcclAlgorithm::ring},
+}};
+const std::array<std::pair<std::string, NcclProtocol>, 3> kProtocolNames = {{
+    {"LL", NcclProtocol::ll},
+    {"LL128", NcclProtocol::ll128},
+    {"Simple", NcclProtocol::simple},
+}};
+
+// Whether comm's forced algorithm and protocol allow the pair for `collective`.
+bool allowed(const NcclCommunicator& comm, NcclCollective collective, NcclAlgorithm algorithm, NcclProtocol protocol) {
+  const bool algorithm_ok = !comm.forced_algorithm || collective != NcclCollective::all_reduce ||
+                            *comm.forced_algorithm == algorithm;
+  return algorithm_ok && (!comm.forced_protocol || *comm.forced_protocol == protocol);
+}
+
+std::string_view collective_name(NcclCollective collective) {
+  switch (collective) {
+    case NcclCollective::all_reduce: return "all_reduce";
+    case NcclCollective::all_gather: return "all_gather";
+    case NcclCollective::reduce_scatter: return "reduce_scatter";
+    case NcclCollective::broadcast: return "broadcast";
+    case NcclCollective::reduce: return "reduce";
+  }
+  return "?";
+}
+
+constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::ring};
+constexpr NcclProtocol kProtocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
+
+}  // namespace
+
+std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
+std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
+
 NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes) {
   const NcclCostTable costs = nccl_costs(comm, collective);
   NcclChoice best;
   best.predicted_s = std::numeric_limits<double>::infinity();
-  for (NcclAlgorithm algorithm : {NcclAlgorithm::tree, NcclAlgorithm::ring}) {
-    for (NcclProtocol protocol : {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple}) {
+  for (NcclAlgorithm algorithm : kAlgorithms) {
+    for (NcclProtocol protocol : kProtocols) {
+      if (!allowed(comm, collective, algorithm, protocol)) continue;
       const double time_s = nccl_time_s(comm, costs, collective, algorithm, protocol, bytes);
       if (time_s < best.predicted_s) best = {algorithm, protocol, time_s};
     }
   }
+  assert(std::isfinite(best.predicted_s) && "nccl_forced_problem(comm, collective) must be empty");
   return best;
+}
+
+std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective collective) {
+  if (!comm.forced_algorithm && !comm.forced_protocol) return {};
+  const NcclCostTable costs = nccl_costs(comm, collective);
+  for (NcclAlgorithm algorithm : kAlgorithms) {
+    for (NcclProtocol protocol : kProtocols) {
+      const auto a = static_cast<std::size_t>(algorithm == NcclAlgorithm::tree ? kTree : kRing);
+      const auto p = static_cast<std::size_t>(protocol);
+      if (allowed(comm, collective, algorithm, protocol) && costs.bandwidth_GBps[a][p] > 0) return {};
+    }
+  }
+  std::string forced;
+  if (comm.forced_algorithm && collective == NcclCollective::all_reduce) {
+    forced = std::string(to_string(*comm.forced_algorithm));
+  }
+  if (comm.forced_protocol) forced += (forced.empty() ? "" : " with ") + std::string(to_string(*comm.forced_protocol));
+  return forced + " is not enabled for " + std::string(collective_name(collective)) + " on this communicator (" +
+         std::to_string(comm.ranks) + " ranks on " + std::to_string(comm.nodes) + (comm.nodes == 1 ? " node" : " nodes") +
+         ", compute capability " + std::to_string(comm.compute_capability / 10) + "." +
+         std::to_string(comm.compute_capability % 10) +
+         (comm.nodes > 1 && !comm.gpu_direct_nic ? ", no GPUDirect RDMA" : "") +
+         "): NCCL fails such a call (\"no algorithm/protocol available\")";
 }
 
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {

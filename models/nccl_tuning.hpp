@@ -10,7 +10,11 @@
 // hardware vtsim does not model (SHARP switches, NVSwitch multicast) or apply to one GPU per node only (PAT).
 
 #include <array>
+#include <optional>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace vtsim {
 
@@ -27,6 +31,9 @@ enum class NcclProtocol { ll, ll128, simple };
 /// "tree", "ring"; "LL", "LL128", "Simple" (NCCL's spellings).
 std::string_view to_string(NcclAlgorithm algorithm);
 std::string_view to_string(NcclProtocol protocol);
+/// The spellings a scenario (jobs[i].nccl) and `vtsim collectives` accept, NCCL_ALGO's and NCCL_PROTO's.
+std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names();
+std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names();
 
 /// What NCCL's tuning model reads from a communicator.
 struct NcclCommunicator {
@@ -41,6 +48,10 @@ struct NcclCommunicator {
   /// Every channel takes the same ring (NCCL: graph sameChannels): broadcast and reduce then pay one hop's latency
   /// (their chunks pipeline), else one per step.
   bool same_channels = true;
+  /// What the user forces, as NCCL_ALGO and NCCL_PROTO do: the algorithm of all_reduce (the only collective with a
+  /// choice of algorithm here) and the protocol of every collective; unset, NCCL's model picks.
+  std::optional<NcclAlgorithm> forced_algorithm;
+  std::optional<NcclProtocol> forced_protocol;
 };
 
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a
@@ -77,8 +88,14 @@ struct NcclChoice {
 };
 
 /// The fastest enabled pair by NCCL's model (ties go to the first in NCCL's order: tree before ring, LL, LL128,
-/// Simple). REQUIRES: comm.ranks >= 2.
+/// Simple), among those comm's forced algorithm and protocol allow. REQUIRES: comm.ranks >= 2,
+/// nccl_forced_problem(comm, collective) is empty.
 NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes);
+
+/// Why comm's forced algorithm or protocol leaves `collective` nothing to run (NCCL itself fails such a call: "no
+/// algorithm/protocol available"), e.g. "LL128 is not enabled for all_reduce on this communicator (2 nodes, no
+/// GPUDirect RDMA)"; empty when some enabled pair is allowed. REQUIRES: comm.ranks >= 2.
+std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective collective);
 /// nccl_choice for all_reduce.
 inline NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes) {
   return nccl_choice(comm, NcclCollective::all_reduce, bytes);

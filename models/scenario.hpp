@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "models/calibrated_parameters.hpp"
-#include "models/nic_catalog.hpp"
 #include "models/framework.hpp"
+#include "models/nccl_tuning.hpp"
+#include "models/nic_catalog.hpp"
 #include "models/operations.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/precision.hpp"
@@ -230,6 +231,11 @@ struct JobConfig {
   HorovodConfig horovod;
   /// DDP settings.
   DdpConfig ddp;
+  /// NCCL's choice forced for every communicator of the job, as NCCL_ALGO and NCCL_PROTO force it (`nccl.algorithm`:
+  /// "ring" or "tree", all_reduce's; `nccl.protocol`: "LL", "LL128" or "Simple", every collective's). Default: NCCL's
+  /// own choice per message size (models/nccl_tuning.hpp).
+  std::optional<NcclAlgorithm> nccl_algorithm;
+  std::optional<NcclProtocol> nccl_protocol;
   /// Coefficient of variation of the job's per-iteration compute time, when the scenario states it. Default: the
   /// calibration profile's measured spread, else models/variability.hpp's default for the workload class.
   std::optional<double> step_time_cv;

@@ -484,6 +484,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> checkpoint = job.get("checkpoint");
   const std::optional<JsonValue> parallelism = job.get("parallelism");
   const std::optional<JsonValue> global_batch = job.get("global_batch");
+  const std::optional<JsonValue> nccl = job.get("nccl");
   JobConfig config;
   config.json_path = job.value().path();
   config.idle = idle && idle->as_bool();
@@ -497,7 +498,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading,
                             iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint,
-                            parallelism, global_batch}) {
+                            parallelism, global_batch, nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -549,6 +550,12 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
   if (ddp) config.ddp = read_ddp(ddp->as_object());
+  if (nccl) {
+    JsonObject settings = nccl->as_object();
+    if (auto algorithm = settings.get("algorithm")) config.nccl_algorithm = algorithm->as_enum(nccl_algorithm_names());
+    if (auto protocol = settings.get("protocol")) config.nccl_protocol = protocol->as_enum(nccl_protocol_names());
+    settings.finish();
+  }
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));
   if (step_time_cv) config.step_time_cv = step_time_cv->as_number(0.0, 1.0);
   if (checkpoint) config.checkpoint = read_checkpoint(checkpoint->as_object());
@@ -594,6 +601,10 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (config.parallelism) config.data_parallel = DataParallel::pytorch_ddp;  // check_parallel_job: never horovod
   if (ddp && config.data_parallel != DataParallel::pytorch_ddp) {
     ddp->fail("DDP settings for a job whose data_parallel is 'horovod'");
+  }
+  if (nccl && config.horovod.allreduce == AllreduceAlgorithm::hierarchical) {
+    nccl->fail("Horovod's hierarchical allreduce is simulated without NCCL's choice (Simple's costs, "
+               "docs/nccl-model.md): remove this key or use horovod.allreduce 'ring'");
   }
 
   config.vgpu_profile = virtualization.vgpu_profile;

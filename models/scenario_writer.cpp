@@ -95,6 +95,11 @@ nlohmann::json job_to_json(const JobConfig& job) {
     json["ddp"] = {{"bucket_cap_mb", job.ddp.bucket_cap_bytes / units::kBytesPerMiB},
                    {"first_bucket_mb", job.ddp.first_bucket_bytes / units::kBytesPerMiB}};
   }
+  if (job.nccl_algorithm || job.nccl_protocol) {
+    json["nccl"] = nlohmann::json::object();
+    if (job.nccl_algorithm) json["nccl"]["algorithm"] = std::string(to_string(*job.nccl_algorithm));
+    if (job.nccl_protocol) json["nccl"]["protocol"] = std::string(to_string(*job.nccl_protocol));
+  }
   if (job.parallelism) {
     const ParallelStrategy& strategy = *job.parallelism;
     json["parallelism"] = {{"tensor", strategy.tensor},

@@ -28,6 +28,7 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   tested.jobs = {job};
   const Topology topology(tested);
   const JobRings rings = job_rings(tested, 0, topology);
+  const NcclCommunicator comm = job_nccl_communicator(tested, 0, rings, topology);  // before the engine: it may throw
 
   int argc = 1;
   char program[] = "vtsim";
@@ -45,7 +46,6 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
   const Platform platform(topology, ports);
   const Fidelity fidelity = tested.simulation.fidelity;
-  const NcclCommunicator comm = nccl_communicator(tested, rings, topology);
   std::unique_ptr<Allreduce> run;
   if (op == TestedOp::sendrecv) {
     run = make_sendrecv(rings, topology, platform, fidelity);

@@ -261,6 +261,23 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   return comm;
 }
 
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
+                                       const Topology& topology) {
+  const JobConfig& job = scenario.jobs.at(index);
+  NcclCommunicator comm = nccl_communicator(scenario, rings, topology);
+  comm.forced_algorithm = job.nccl_algorithm;
+  comm.forced_protocol = job.nccl_protocol;
+  if (comm.ranks < 2) return comm;
+  for (NcclCollective collective : {NcclCollective::all_reduce, NcclCollective::all_gather,
+                                    NcclCollective::reduce_scatter, NcclCollective::broadcast, NcclCollective::reduce}) {
+    const std::string problem = nccl_forced_problem(comm, collective);
+    if (!problem.empty()) {
+      throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "].nccl: " + problem);
+    }
+  }
+  return comm;
+}
+
 std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,
                                            const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
                                            NcclChoiceCounts* counts) {

@@ -70,6 +70,12 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
 /// data through each GPU (the inter-host rings carry 1/G of it).
 NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology);
 
+/// nccl_communicator for a communicator of job `index` over `rings`, with the algorithm and protocol the job forces
+/// (jobs[i].nccl, NCCL_ALGO and NCCL_PROTO). Throws InputError naming the scenario's file and the key when what it
+/// forces leaves one of NCCL's collectives nothing to run on this communicator (NCCL fails such a call too).
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
+                                       const Topology& topology);
+
 /// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two
 /// ring phases; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.
 std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,

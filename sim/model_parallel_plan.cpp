@@ -102,11 +102,11 @@ std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, cons
   return ports;
 }
 
-NcclCommunicator model_parallel_communicator(const Scenario& scenario, const ModelParallelLayout& layout,
-                                             const Topology& topology) {
+NcclCommunicator model_parallel_communicator(const Scenario& scenario, std::size_t index,
+                                             const ModelParallelLayout& layout, const Topology& topology) {
   const JobRings& group = layout.data_groups.front().ring.size() > 1 ? layout.data_groups.front()
                                                                        : layout.tensor_groups.front();
-  return nccl_communicator(scenario, group, topology);
+  return job_nccl_communicator(scenario, index, group, topology);
 }
 
 std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scenario, std::size_t index,
@@ -187,7 +187,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   // The groups' collectives, each run as NCCL chooses for its own communicator.
   for (const JobRings& rings : layout.tensor_groups) {
     if (rings.ring.size() < 2) continue;
-    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+    const NcclCommunicator nccl = job_nccl_communicator(scenario, index, rings, topology);
     plan->tensor_all_reduce.push_back(
         make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, nullptr));
     plan->tensor_all_gather.push_back(
@@ -198,7 +198,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   for (std::size_t g = 0; g < layout.data_groups.size(); ++g) {
     const JobRings& rings = layout.data_groups[g];
     if (rings.ring.size() < 2) continue;
-    const NcclCommunicator nccl = nccl_communicator(scenario, rings, topology);
+    const NcclCommunicator nccl = job_nccl_communicator(scenario, index, rings, topology);
     const NcclCollective reduction =
         strategy.zero_stage >= 1 ? NcclCollective::reduce_scatter : NcclCollective::all_reduce;
     plan->data_reduce.push_back(

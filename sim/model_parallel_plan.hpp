@@ -39,9 +39,10 @@ ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t 
 std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, const ModelParallelLayout& layout,
                                                       const Topology& topology);
 
-/// What NCCL sees of the group that reduces gradients (data group 0), or of tensor group 0 when d = 1.
-NcclCommunicator model_parallel_communicator(const Scenario& scenario, const ModelParallelLayout& layout,
-                                             const Topology& topology);
+/// What NCCL sees of the group that reduces gradients (data group 0), or of tensor group 0 when d = 1, with job
+/// `index`'s forced choices (job_nccl_communicator).
+NcclCommunicator model_parallel_communicator(const Scenario& scenario, std::size_t index,
+                                             const ModelParallelLayout& layout, const Topology& topology);
 
 /// The engine's plan for the job: stage kernels, tensor-group and data-group collectives at the scenario's fidelity,
 /// gradients and DDP buckets per rank. `counts` (may be null) tallies NCCL's choices for data group 0. REQUIRES: a

@@ -10,6 +10,9 @@
 namespace vtsim::sim {
 namespace {
 
+// A text value, or JSON null where it is empty (not given).
+nlohmann::json text_or_null(const std::string& text) { return text.empty() ? nlohmann::json(nullptr) : nlohmann::json(text); }
+
 double nearest_rank(const std::vector<double>& sorted, double quantile) {
   const auto rank = static_cast<std::size_t>(std::ceil(quantile * static_cast<double>(sorted.size())));
   return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
@@ -96,7 +99,10 @@ nlohmann::json to_json(const SimulationResult& result) {
         {"allreduce",
          {{"bytes_per_step", job.allreduce_bytes_per_step},
           {"calls_per_step", job.allreduces_per_step},
-          {"nccl_choices_per_step", job.nccl_choices_per_step}}},
+          {"nccl_choices_per_step", job.nccl_choices_per_step},
+          {"nccl_forced",
+           {{"algorithm", text_or_null(job.nccl_forced_algorithm)},
+            {"protocol", text_or_null(job.nccl_forced_protocol)}}}}},
         {"memory_per_gpu", memory_json(job.memory, job.device_memory_bytes)},
         {"compute_model",
          {{"gemm_efficiency", job.compute_parameters.gemm_efficiency},

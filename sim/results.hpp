@@ -120,6 +120,9 @@ struct JobResult {
   double allreduces_per_step = 0;
   /// Allreduce calls per step by NCCL's choice of algorithm and protocol ("ring/Simple": 28), over all iterations.
   std::map<std::string, double> nccl_choices_per_step;
+  /// What jobs[i].nccl forces (NCCL_ALGO, NCCL_PROTO): "ring", "LL128"...; empty where NCCL's model chooses.
+  std::string nccl_forced_algorithm;
+  std::string nccl_forced_protocol;
   MemoryFootprint memory;
   double device_memory_bytes = 0;
   ComputeParameters compute_parameters;  ///< the kernel model's constants for this job

@@ -630,13 +630,13 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       job.layout = model_parallel_layout(scenario, job.index, topology);
       job.rings.ring = job.layout->rank_gpu;
       if (job.rings.ring.size() < 2) continue;
-      job.nccl = model_parallel_communicator(scenario, *job.layout, topology);
+      job.nccl = model_parallel_communicator(scenario, job.index, *job.layout, topology);
       const auto more = model_parallel_ports(config, *job.layout, topology);
       ports.insert(ports.end(), more.begin(), more.end());
       continue;
     }
     if (job.rings.ring.size() < 2) continue;
-    job.nccl = nccl_communicator(scenario, job.rings, topology);
+    job.nccl = job_nccl_communicator(scenario, job.index, job.rings, topology);
     const auto more = cross_rack_ports(config, job.rings, topology);
     ports.insert(ports.end(), more.begin(), more.end());
   }
@@ -745,6 +745,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     result.jobs.push_back(
         job_result(scenario, job.index, job.compute, *job.job, window_end, precopies[scenario.jobs[job.index].name]));
     result.jobs.back().not_reduced = job.not_reduced;
+    const JobConfig& config = scenario.jobs[job.index];
+    if (config.nccl_algorithm) result.jobs.back().nccl_forced_algorithm = to_string(*config.nccl_algorithm);
+    if (config.nccl_protocol) result.jobs.back().nccl_forced_protocol = to_string(*config.nccl_protocol);
     for (const auto& [choice, calls] : job.nccl_choices) {
       result.jobs.back().nccl_choices_per_step[choice] =
           static_cast<double>(calls) / result.jobs.back().operations.iterations_run;

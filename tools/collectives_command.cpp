@@ -313,11 +313,18 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--format", request->format, "table, json or nccl-tests")
       ->check(CLI::IsMember({"table", "json", "nccl-tests"}));
   app->add_option("--compare", request->compare_log, "A measured nccl-tests log: per-size busbw, measured and simulated");
+  app->add_option("--algo", request->algorithm, "Force all_reduce's algorithm, as NCCL_ALGO: ring or tree")
+      ->check(CLI::IsMember({"ring", "tree"}));
+  app->add_option("--proto", request->protocol, "Force the protocol, as NCCL_PROTO: LL, LL128 or Simple")
+      ->check(CLI::IsMember({"LL", "LL128", "Simple"}));
   return {app, [request] {
             if (request->min_bytes > request->max_bytes) {
               throw InputError("-b " + std::to_string(request->min_bytes) + " is larger than -e " +
                                std::to_string(request->max_bytes));
             }
+            // The scenario's first job carries the collectives' settings: --algo and --proto are its nccl keys.
+            if (!request->algorithm.empty()) request->overrides.push_back("jobs[0].nccl.algorithm=" + request->algorithm);
+            if (!request->protocol.empty()) request->overrides.push_back("jobs[0].nccl.protocol=" + request->protocol);
             collectives_command(*request, std::cout);
           }};
 }

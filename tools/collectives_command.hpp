@@ -22,6 +22,8 @@ struct CollectivesRequest {
   std::string dtype = "float";          ///< float, half or bfloat16
   std::string format = "table";         ///< table, json or nccl-tests
   std::string compare_log;              ///< --compare: a measured nccl-tests log
+  std::string algorithm;                ///< --algo: NCCL_ALGO for all_reduce (ring, tree); empty: NCCL's choice
+  std::string protocol;                 ///< --proto: NCCL_PROTO (LL, LL128, Simple); empty: NCCL's choice
 };
 
 /// One printed row.

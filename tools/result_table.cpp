@@ -96,6 +96,22 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       return format_number(j["allreduce"]["bytes_per_step"].get<double>() / 1048576.0, 4) + " / " +
              format_number(j["allreduce"]["calls_per_step"], 3);
     });
+    row("  NCCL algorithm/protocol per step", [](const json& j) {
+      const json& allreduce = j["allreduce"];
+      std::string cell;
+      for (const auto& [choice, calls] : allreduce["nccl_choices_per_step"].items()) {
+        cell += (cell.empty() ? "" : ", ") + choice + " " + format_number(calls.get<double>(), 3);
+      }
+      if (cell.empty()) cell = "-";
+      const json& forced = allreduce.value("nccl_forced", json::object());
+      std::string what;
+      for (const char* key : {"algorithm", "protocol"}) {
+        if (forced.contains(key) && forced[key].is_string()) {
+          what += (what.empty() ? "" : ", ") + std::string(key) + " " + forced[key].get<std::string>();
+        }
+      }
+      return what.empty() ? cell : cell + " (forced: " + what + ")";
+    });
     row("memory per GPU (GiB of capacity)", [](const json& j) {
       return format_number(j["memory_per_gpu"]["total_gib"], 3) + " of " +
              format_number(j["memory_per_gpu"]["device_capacity_gib"], 3);

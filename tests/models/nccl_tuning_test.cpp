@@ -14,7 +14,7 @@ std::size_t at(NcclProtocol protocol) { return static_cast<std::size_t>(protocol
 /// One HGX A100 8-GPU node: NVLink, 12 channels of 20 GB/s (SM80_NVLINK_BW), bus bandwidth 240 GB/s.
 NcclCommunicator one_a100_node() {
   return {.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
-          .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true};
+          .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
 }
 
 TEST(NcclTuning, OneNodeTableMatchesTheHandDerivation) {
@@ -75,7 +75,7 @@ TEST(NcclTuning, AcrossNodesTreesWinSmallAndMediumMessagesAndRingsLargeOnes) {
   // = 318.8 us against ring LL128 144.4 + 184.0 = 328.4 us. 1 GiB (no correction): ring Simple 395.9 + 43,341 us
   // against ring LL128 47,110 and tree Simple 48,748.
   const NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
-                              .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true};
+                              .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   const NcclCostTable table = nccl_allreduce_costs(comm);
   EXPECT_NEAR(table.latency_us[1][2], 282.8, 1e-9);
   EXPECT_NEAR(table.latency_us[0][1], 65.5, 1e-9);
@@ -104,6 +104,43 @@ TEST(NcclTuning, Ll128OnlyWhereNcclEnablesIt) {
   EXPECT_NE(nccl_allreduce_choice(comm, 8e6).protocol, NcclProtocol::ll128);
 }
 
+TEST(NcclTuning, ForcedAlgorithmAndProtocolPickTheFastestPairTheyAllow) {
+  // The 4-node communicator of AcrossNodesTreesWinSmallAndMediumMessagesAndRingsLargeOnes, whose hand-derived table
+  // makes tree/LL NCCL's choice at 1 KiB. NCCL_ALGO=Ring leaves the rings: LL (78.8 us + 1 KiB at 20.4 x 32 / 62 GB/s)
+  // beats LL128 (144.4 us) and Simple (282.8 us, no plateau: 1 KiB / (4 channels x 32 ranks) < 64 B).
+  NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
+                        .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+                        .forced_algorithm = NcclAlgorithm::ring, .forced_protocol = std::nullopt};
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
+  const NcclChoice ring = nccl_allreduce_choice(comm, 1024);
+  EXPECT_EQ(ring.algorithm, NcclAlgorithm::ring);
+  EXPECT_EQ(ring.protocol, NcclProtocol::ll);
+  EXPECT_NEAR(ring.predicted_s, (78.8 + 1024 / (1000 * 20.4 * 32 / 62)) * 1e-6, 1e-12);
+  // NCCL_PROTO=Simple alone: tree Simple (120.4 us) beats ring Simple (282.8 us) at 1 KiB.
+  comm.forced_algorithm.reset();
+  comm.forced_protocol = NcclProtocol::simple;
+  const NcclChoice simple = nccl_allreduce_choice(comm, 1024);
+  EXPECT_EQ(simple.algorithm, NcclAlgorithm::tree);
+  EXPECT_EQ(simple.protocol, NcclProtocol::simple);
+  // The algorithm is all_reduce's: an all_gather has only rings and still runs with NCCL_ALGO=Tree.
+  comm.forced_algorithm = NcclAlgorithm::tree;
+  comm.forced_protocol.reset();
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_gather), "");
+  EXPECT_EQ(nccl_choice(comm, NcclCollective::all_gather, 1024).algorithm, NcclAlgorithm::ring);
+}
+
+TEST(NcclTuning, ForcingAProtocolNcclDisabledIsAProblemNamingTheCommunicator) {
+  NcclCommunicator comm = one_a100_node();
+  comm.nvlink_intra = false;  // PCIe inside the node: LL128 off (Ll128OnlyWhereNcclEnablesIt)
+  comm.forced_protocol = NcclProtocol::ll128;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce),
+            "LL128 is not enabled for all_reduce on this communicator (8 ranks on 1 node, compute capability 8.0): "
+            "NCCL fails such a call (\"no algorithm/protocol available\")");
+  comm.nvlink_intra = true;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
+  EXPECT_EQ(nccl_allreduce_choice(comm, 1024).protocol, NcclProtocol::ll128);
+}
+
 }  // namespace
 }  // namespace vtsim
 
@@ -115,7 +152,7 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
   // GB/s x 8/7 to algorithm bandwidth. Across 4 nodes x 8 (4 x 12 GB/s): 31 steps of which 3 between nodes, LL128:
   // 14 + 28 x max(1.9, 1.0) + 3 x 4.0 = 79.2 us; no plateau factor (allreduce only).
   NcclCommunicator node{.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
-                        .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true};
+                        .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter}) {
     const NcclCostTable table = nccl_costs(node, collective);
     EXPECT_NEAR(table.latency_us[1][2], 8.4 + 7 * 3.4, 1e-9);
@@ -123,7 +160,7 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
     EXPECT_EQ(table.bandwidth_GBps[0][2], 0);  // no tree
   }
   const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
-                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true};
+                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   const NcclCostTable across = nccl_costs(nodes, NcclCollective::all_gather);
   EXPECT_NEAR(across.latency_us[1][1], 14 + 28 * 1.9 + 3 * 4.0, 1e-9);
   const double bytes = 64e6;
@@ -153,7 +190,7 @@ TEST(NcclTuning, BroadcastAndReduceAreRingChainsOfNSteps) {
   // Across nodes the hop is the network's: 4 nodes of 8, same channels, Simple: 8.4 + 14.0.
   const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                                .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true,
-                               .same_channels = true};
+                               .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   EXPECT_NEAR(nccl_costs(nodes, NcclCollective::broadcast).latency_us[1][at(NcclProtocol::simple)], 8.4 + 14.0, 1e-9);
 }
 

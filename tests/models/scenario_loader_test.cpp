@@ -203,6 +203,21 @@ TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(load(scenario_to_json(s)).jobs[0].execution, Execution::cuda_graphs);
 }
 
+TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
+  EXPECT_FALSE(load(kMinimal).jobs[0].nccl_algorithm.has_value());
+  EXPECT_FALSE(load(kMinimal).jobs[0].nccl_protocol.has_value());
+  EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("nccl"));
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].nccl.algorithm", "ring");
+  set_json_path(json, "jobs[0].nccl.protocol", "LL128");
+  const Scenario s = load(json);
+  EXPECT_EQ(s.jobs[0].nccl_algorithm, NcclAlgorithm::ring);
+  EXPECT_EQ(s.jobs[0].nccl_protocol, NcclProtocol::ll128);
+  const nlohmann::json written = scenario_to_json(s);
+  EXPECT_EQ(written["jobs"][0]["nccl"], (nlohmann::json{{"algorithm", "ring"}, {"protocol", "LL128"}}));
+  EXPECT_EQ(load(written).jobs[0].nccl_protocol, NcclProtocol::ll128);
+}
+
 TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {
   nlohmann::json json = kMinimal;
   set_json_path(json, "virtualization.mode", "vgpu");
