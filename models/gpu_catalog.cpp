@@ -71,6 +71,9 @@
 //   The PCIe cards' NVLink bridges are not modelled (as for the A100 PCIe): these entries have no NVLink. Their MIG
 //   profiles (A30: 4 instances; H100 PCIe/NVL, H200 NVL: 7; MIG user guide) are not catalogued: the guide prints no
 //   SM count per profile, so mig_sm_count is 0 (MIG refused) until one is measured.
+//   CUDA CC   Compute capabilities: NVIDIA CUDA C++ Programming Guide, "Compute Capabilities" and NVIDIA's CUDA GPUs
+//             list (developer.nvidia.com/cuda-gpus): P100 6.0, P4 6.1 (GP104), V100 7.0, T4 and Quadro RTX 7.5, A100
+//             and A30 8.0 (GA100), A10, A40 and RTX A6000 8.6 (GA102), H100 and H200 9.0.
 //   MEMORY    Capacities are binary: [S] nvidia-smi on an A100 80GB (driver 515, public GPU Operator tutorial) reports
 //             81920 MiB total, i.e. 80 GiB; NVIDIA's vGPU tables size full-GPU profiles likewise (A100X-40C:
 //             40960 MiB). Bandwidths are decimal GB/s.
@@ -89,6 +92,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "p100-sxm2",
       .name = "NVIDIA Tesla P100 SXM2 16GB",
       .architecture = "Pascal",
+      .compute_capability = 60,  // CUDA CC
       .fp32_flops = tflops(10.6),  // P100 DS
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(21.2),  // P100 DS; half2 on CUDA cores, no tensor cores
@@ -110,6 +114,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "p100-pcie-16gb",
       .name = "NVIDIA Tesla P100 PCIe 16GB",
       .architecture = "Pascal",
+      .compute_capability = 60,  // CUDA CC
       .fp32_flops = tflops(9.3),   // P100 PCIE
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(18.7),  // P100 PCIE; half2 on CUDA cores, no tensor cores
@@ -131,6 +136,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "p4",
       .name = "NVIDIA Tesla P4",
       .architecture = "Pascal",
+      .compute_capability = 61,  // CUDA CC
       .fp32_flops = tflops(5.5),  // P4 DS
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(5.5 / 64),  // P4 DS: GP104 runs FP16 at 1/64 of its FP32 rate (GP104 [S])
@@ -152,6 +158,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "v100-sxm2-16gb",
       .name = "NVIDIA Tesla V100 SXM2 16GB",
       .architecture = "Volta",
+      .compute_capability = 70,  // CUDA CC
       .fp32_flops = tflops(15.7),  // V100 DS
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(125),   // V100 DS, tensor performance (FP16 with FP32 accumulate)
@@ -178,6 +185,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "v100-pcie-32gb",
       .name = "NVIDIA Tesla V100 PCIe 32GB",
       .architecture = "Volta",
+      .compute_capability = 70,  // CUDA CC
       .fp32_flops = tflops(14),    // V100 PCIE
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(112),   // V100 PCIE, tensor performance
@@ -205,6 +213,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "t4",
       .name = "NVIDIA T4",
       .architecture = "Turing",
+      .compute_capability = 75,  // CUDA CC
       .fp32_flops = tflops(8.1),  // T4 DS
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(65),   // T4 DS, mixed precision FP16/FP32
@@ -226,6 +235,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "quadro-rtx-6000",
       .name = "NVIDIA Quadro RTX 6000",
       .architecture = "Turing",
+      .compute_capability = 75,  // CUDA CC
       .fp32_flops = tflops(16.3),  // QRTX DS
       .tf32_flops = std::nullopt,
       .fp16_flops = tflops(130.5),  // QRTX DS, tensor performance
@@ -253,6 +263,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "a100-40gb-sxm4",
       .name = "NVIDIA A100 40GB SXM4",
       .architecture = "Ampere",
+      .compute_capability = 80,  // CUDA CC
       .fp32_flops = tflops(19.5),  // A100 DS
       .tf32_flops = tflops(156),   // A100 DS, dense
       .fp16_flops = tflops(312),   // A100 DS, dense
@@ -297,6 +308,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "a10",
       .name = "NVIDIA A10",
       .architecture = "Ampere",
+      .compute_capability = 86,  // CUDA CC
       .fp32_flops = tflops(31.2),  // A10
       .tf32_flops = tflops(62.5),  // A10, dense
       .fp16_flops = tflops(125),   // A10, dense
@@ -318,6 +330,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "a30",
       .name = "NVIDIA A30",
       .architecture = "Ampere",
+      .compute_capability = 80,  // CUDA CC
       .fp32_flops = tflops(10.3),  // A30
       .tf32_flops = tflops(82),    // A30, dense
       .fp16_flops = tflops(165),   // A30, dense
@@ -339,6 +352,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "a40",
       .name = "NVIDIA A40",
       .architecture = "Ampere",
+      .compute_capability = 86,  // CUDA CC
       .fp32_flops = tflops(37.4),   // A40
       .tf32_flops = tflops(74.8),   // A40, dense
       .fp16_flops = tflops(149.7),  // A40, dense
@@ -360,6 +374,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "rtx-a6000",
       .name = "NVIDIA RTX A6000",
       .architecture = "Ampere",
+      .compute_capability = 86,  // CUDA CC
       .fp32_flops = tflops(38.7),   // A6000
       .tf32_flops = tflops(77.4),   // A6000: half its FP16 rate (derived, see A6000)
       .fp16_flops = tflops(154.8),  // A6000, dense
@@ -381,6 +396,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "h100-sxm5",
       .name = "NVIDIA H100 80GB SXM5",
       .architecture = "Hopper",
+      .compute_capability = 90,  // CUDA CC
       .fp32_flops = tflops(66.9),   // H100 WP
       .tf32_flops = tflops(494.7),  // H100 WP, dense
       .fp16_flops = tflops(989.4),  // H100 WP, dense
@@ -402,6 +418,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "h100-pcie",
       .name = "NVIDIA H100 80GB PCIe",
       .architecture = "Hopper",
+      .compute_capability = 90,  // CUDA CC
       .fp32_flops = tflops(51),     // H100P
       .tf32_flops = tflops(378),    // H100P, dense
       .fp16_flops = tflops(756),    // H100P, dense
@@ -423,6 +440,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "h100-nvl",
       .name = "NVIDIA H100 NVL 94GB",
       .architecture = "Hopper",
+      .compute_capability = 90,  // CUDA CC
       .fp32_flops = tflops(60),       // H100NVL
       .tf32_flops = tflops(417.5),    // H100NVL, dense
       .fp16_flops = tflops(835.5),    // H100NVL, dense

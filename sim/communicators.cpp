@@ -231,10 +231,7 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   NcclCommunicator comm;
   comm.ranks = static_cast<int>(rings.ring.size());
   comm.nodes = static_cast<int>(rings.intra_host.size());
-  // CUDA compute capabilities of the catalogued architectures (CUDA C++ Programming Guide, compute capabilities).
-  const std::map<std::string, int> capability = {
-      {"Pascal", 60}, {"Volta", 70}, {"Turing", 75}, {"Ampere", 80}, {"Hopper", 90}};
-  comm.compute_capability = capability.contains(gpu.architecture) ? capability.at(gpu.architecture) : 80;
+  comm.compute_capability = gpu.compute_capability;
   comm.nvlink_intra = false;
   for (const auto& host : rings.intra_host) {
     if (host.size() < 2) continue;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -222,6 +223,16 @@ TEST(GpuCatalog, MigOnlyOnGpusTheMigGuideListsAndNeverMoreSmsThanTheGpu) {
     EXPECT_EQ(spec.mig_sm_count > 0, catalogued.contains(spec.id)) << spec.id;
     EXPECT_LE(spec.mig_sm_count, spec.sm_count) << spec.id;
   }
+}
+
+TEST(GpuCatalog, ComputeCapabilityIsTheChipsNotTheArchitectures) {
+  // CUDA GPUs list: GA100 8.0 (A100, A30), GA102 8.6 (A10, A40, RTX A6000), GP100 6.0, GP104 6.1 (P4).
+  EXPECT_EQ(gpu("a30").compute_capability, 80);
+  for (const char* ga102 : {"a10", "a40", "rtx-a6000"}) EXPECT_EQ(gpu(ga102).compute_capability, 86) << ga102;
+  EXPECT_EQ(gpu("p100-pcie-16gb").compute_capability, 60);
+  EXPECT_EQ(gpu("p4").compute_capability, 61);
+  const std::map<std::string, int> major = {{"Pascal", 6}, {"Volta", 7}, {"Turing", 7}, {"Ampere", 8}, {"Hopper", 9}};
+  for (const GpuSpec& spec : gpu_catalog()) EXPECT_EQ(spec.compute_capability / 10, major.at(spec.architecture)) << spec.id;
 }
 
 TEST(GpuCatalog, A30RunsTheA100sTensorRatePerSmAndClock) {
