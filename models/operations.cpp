@@ -13,9 +13,16 @@ std::string_view to_string(EventType type) {
   return "?";
 }
 
-double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes) {
+double stun_s_per_framebuffer_gib(const OperationsConfig& operations, double line_rate_Bps) {
+  assert(line_rate_Bps > 0);
+  if (operations.stun_s_per_framebuffer_gib) return *operations.stun_s_per_framebuffer_gib;
+  return kStunSPerGibAt10Gbe * kStunTableLineRateBps / line_rate_Bps;
+}
+
+double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes, double line_rate_Bps) {
   assert(framebuffer_bytes >= 0);
-  return operations.stun_fixed_s + operations.stun_s_per_framebuffer_gib * framebuffer_bytes / (1024.0 * 1024 * 1024);
+  return operations.stun_fixed_s +
+         stun_s_per_framebuffer_gib(operations, line_rate_Bps) * framebuffer_bytes / (1024.0 * 1024 * 1024);
 }
 
 double ha_restart_s(const OperationsConfig& operations, double restore_s) {
@@ -25,6 +32,10 @@ double ha_restart_s(const OperationsConfig& operations, double restore_s) {
 std::vector<std::string> uncalibrated_operations(const OperationsConfig& operations, bool vmotion, bool failure,
                                                  bool default_storage) {
   std::vector<std::string> lines;
+  if (vmotion && !operations.stun_s_per_framebuffer_gib) {
+    lines.push_back("vGPU vMotion stun 1.19 s per GiB of framebuffer at 10 GbE (VMware's vSphere 7.0 table), scaled "
+                    "to the host NIC's line rate: not measured above 10 GbE (operations.stun_s_per_framebuffer_gib)");
+  }
   if (vmotion && !operations.vm_memory_stated) {
     lines.push_back("VM guest memory 64 GiB pre-copied by vMotion: uncalibrated default (operations.vm_memory_gib)");
   }

@@ -12,6 +12,10 @@
 //                 10 GB 76.3 s, 12 GB 91.2 s, 16 and 24 GB over the 100 s vMotion stun timeout; the worst case, all
 //                 of the framebuffer in use. [S] D. Epping (yellow-bricks.com): the framebuffer is neither pre-copied
 //                 nor dirty-tracked; it moves while the VM is stunned.
+//   VGPU VMOTION 7.0  [P] VMware vSphere 7.0 documentation, the same page: 10 GbE, V100 PCIe 32 GB, expected stun
+//                 1 GB 2 s, 2 GB 4 s, 4 GB 6 s, 8 GB 12 s, 16 GB 22 s, 32 GB 39 s. [P] vSphere 8.0 U2, "set a stun
+//                 time limit": the maximum stun is computed from the vMotion NIC's bandwidth (the slower host's). [P]
+//                 vSphere 7.0 networking best practices: since 7.0 U2 one vMotion vmknic saturates 25, 40 and 100 GbE.
 //   SWITCHOVER    [P] Broadcom KB 436882: pre-copy ends when the remaining dirty pages fit the 500 ms switchover
 //                 goal.
 //   HA            [P] VMware vSphere HA documentation, "Failure Detection and Host Network Isolation": a host without
@@ -54,12 +58,14 @@ struct OperationsConfig {
   /// Guest memory of each VM, pre-copied by vMotion while the VM runs. Default 64 GiB, uncalibrated (the seed
   /// study does not state its VM's memory).
   double vm_memory_bytes = 64.0 * 1024 * 1024 * 1024;
-  /// Stun time of a vGPU VM: a fixed part plus a part per GiB of framebuffer in use, summed over the VM's vGPUs.
-  /// Default: the least-squares line through the VGPU VMOTION table, 1.5298 s + 7.4736 s per GiB (largest residual
-  /// 0.035 s; the table says GB, read as GiB, the unit vGPU profiles are sized in); measured on 10 GbE with
-  /// vSphere 6.7, whose framebuffer moves during the stun.
-  double stun_fixed_s = 1.5298;
-  double stun_s_per_framebuffer_gib = 7.4736;
+  /// Stun time of a vGPU VM: a fixed part plus a part per GiB of framebuffer in use, summed over the VM's vGPUs (the
+  /// framebuffer moves while the VM is stunned). Default: the least-squares line through VMware's vSphere 7.0 table
+  /// (VGPU VMOTION 7.0: 10 GbE, V100 PCIe 32GB; GB read as GiB, the unit vGPU profiles are sized in), 1.6667 s +
+  /// 1.19048 s per GiB at 10 Gb/s, the per-GiB part scaled by 10 Gb/s over the vMotion NIC's line rate (vSphere 8.0
+  /// U2 computes its stun estimate from the vMotion NIC's bandwidth; since 7.0 U2 one vMotion vmknic fills 25-100
+  /// GbE). Not measured above 10 GbE: stated, the per-GiB figure is used as given at every line rate.
+  double stun_fixed_s = 1.6667;
+  std::optional<double> stun_s_per_framebuffer_gib;
   /// vMotion's stun limit: a migration whose stun would exceed it is reported as one vSphere would refuse or time
   /// out. Default 100 s (VGPU VMOTION).
   double stun_limit_s = 100;
@@ -89,8 +95,18 @@ struct CheckpointConfig {
   bool storage_stated = false;  ///< whether the scenario stated storage_Bps (not part of the format)
 };
 
-/// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all.
-double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes);
+/// VMware's vSphere 7.0 vGPU vMotion table, 10 GbE: seconds of stun per GiB of framebuffer in use (least squares over
+/// 1, 2, 4, 8, 16 and 32 GB: 2, 4, 6, 12, 22 and 39 s), and the line rate it was measured at.
+inline constexpr double kStunSPerGibAt10Gbe = 1.19048;
+inline constexpr double kStunTableLineRateBps = 10e9 / 8;
+
+/// Seconds of stun per GiB of framebuffer over a vMotion NIC of `line_rate_Bps`: the stated figure, else the 10 GbE
+/// table's scaled by the line rate. REQUIRES: line_rate_Bps > 0.
+double stun_s_per_framebuffer_gib(const OperationsConfig& operations, double line_rate_Bps);
+
+/// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all, over a vMotion NIC of
+/// `line_rate_Bps`.
+double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes, double line_rate_Bps);
 
 /// From a host failure to the job running again: detection, boot, job restart, then reading the checkpoint back
 /// (`restore_s`).

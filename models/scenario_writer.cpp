@@ -153,9 +153,11 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
   const OperationsConfig& operations = scenario.operations;
   // The uncalibrated defaults are written only when stated, so that they stay defaults (and reported so) when read.
   json["operations"] = {{"stun_fixed_s", operations.stun_fixed_s},
-                        {"stun_s_per_framebuffer_gib", operations.stun_s_per_framebuffer_gib},
                         {"stun_limit_s", operations.stun_limit_s},
                         {"ha_detection_s", operations.ha_detection_s}};
+  if (operations.stun_s_per_framebuffer_gib) {
+    json["operations"]["stun_s_per_framebuffer_gib"] = *operations.stun_s_per_framebuffer_gib;
+  }
   if (operations.vm_memory_stated) {
     json["operations"]["vm_memory_gib"] = operations.vm_memory_bytes / units::kBytesPerGiB;
   }

@@ -9,6 +9,8 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "models/nic_catalog.hpp"
+
 namespace vtsim::sim {
 namespace {
 
@@ -87,6 +89,8 @@ void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutc
   // The VMs' guest memories leave through the host's NIC at once, beside the jobs' flows. Recorded before they end:
   // the jobs may end first (the actor is then killed mid-wait).
   std::vector<sg4::CommPtr> precopies;
+  // The framebuffer moves during the stun over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
+  const double vmotion_line_rate_Bps = find_nic(scenario_.cluster.host.nic_model)->line_rate_Bps;
   for (int j : jobs) {
     const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
     const std::vector<char> ranks = ranks_on(*operated.job, host);
@@ -97,7 +101,7 @@ void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutc
     migration.precopy_bytes = operations.vm_memory_bytes;
     migration.framebuffer_bytes =
         static_cast<double>(std::count(ranks.begin(), ranks.end(), 1)) * operated.memory_per_rank_bytes;
-    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes);
+    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes, vmotion_line_rate_Bps);
     migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
     outcome.migrations.push_back(migration);
     precopies.push_back(sg4::Comm::sendto_async(platform_.migration_source(host), platform_.migration_destination(host),
