@@ -7,6 +7,8 @@
 #include <limits>
 #include <string>
 
+#include "models/enum_names.hpp"
+
 // Source: NVIDIA NCCL, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and src/graph/topo.h, as in
 // v2.30.7 (docs/hardware-facts.md; the constants below are the same since 2.19). Units as in NCCL: us and GB/s.
 // Index order as in NCCL: algorithms Tree = 0, Ring = 1; protocols LL = 0, LL128 = 1, Simple = 2; hardware NVLink = 0,
@@ -66,18 +68,23 @@ bool ll128_enabled(const NcclCommunicator& comm) {
   return intra_ok && inter_ok && (cc == 70 || cc == 80 || cc == 90);
 }
 
+// NCCL's spellings, read by scenarios (jobs[i].nccl) and written by to_string: one table each (models/enum_names.hpp).
+const std::array<std::pair<std::string, NcclAlgorithm>, 2> kAlgorithmNames = {{
+    {"tree", NcclAlgorithm::tree},
+    {"ring", NcclAlgorithm::ring},
+}};
+const std::array<std::pair<std::string, NcclProtocol>, 3> kProtocolNames = {{
+    {"LL", NcclProtocol::ll},
+    {"LL128", NcclProtocol::ll128},
+    {"Simple", NcclProtocol::simple},
+}};
+
 }  // namespace
 
-std::string_view to_string(NcclAlgorithm algorithm) { return algorithm == NcclAlgorithm::tree ? "tree" : "ring"; }
-
-std::string_view to_string(NcclProtocol protocol) {
-  switch (protocol) {
-    case NcclProtocol::ll: return "LL";
-    case NcclProtocol::ll128: return "LL128";
-    case NcclProtocol::simple: return "Simple";
-  }
-  return "?";
-}
+std::string_view to_string(NcclAlgorithm algorithm) { return name_of(kAlgorithmNames, algorithm); }
+std::string_view to_string(NcclProtocol protocol) { return name_of(kProtocolNames, protocol); }
+std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
+std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
 
 NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective) {
   assert(comm.ranks >= 2 && comm.nodes >= 1 && comm.channels >= 1);
@@ -164,16 +171,6 @@ double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, Ncc
 
 namespace {
 
-const std::array<std::pair<std::string, NcclAlgorithm>, 2> kAlgorithmNames = {{
-    {"tree", NcclAlgorithm::tree},
-    {"ring", NcclAlgorithm::ring},
-}};
-const std::array<std::pair<std::string, NcclProtocol>, 3> kProtocolNames = {{
-    {"LL", NcclProtocol::ll},
-    {"LL128", NcclProtocol::ll128},
-    {"Simple", NcclProtocol::simple},
-}};
-
 // Whether comm's forced algorithm and protocol allow the pair for `collective`.
 bool allowed(const NcclCommunicator& comm, NcclCollective collective, NcclAlgorithm algorithm, NcclProtocol protocol) {
   const bool algorithm_ok = !comm.forced_algorithm || collective != NcclCollective::all_reduce ||
@@ -196,9 +193,6 @@ constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::rin
 constexpr NcclProtocol kProtocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
 
 }  // namespace
-
-std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
-std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
 
 NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes) {
   const NcclCostTable costs = nccl_costs(comm, collective);
