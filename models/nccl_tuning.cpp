@@ -212,11 +212,13 @@ NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, 
 std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective collective) {
   if (!comm.forced_algorithm && !comm.forced_protocol) return {};
   const NcclCostTable costs = nccl_costs(comm, collective);
+  // Enabled as nccl_choice sees it: a finite time (any size will do; a disabled pair is infinite at every size).
   for (NcclAlgorithm algorithm : kAlgorithms) {
     for (NcclProtocol protocol : kProtocols) {
-      const auto a = static_cast<std::size_t>(algorithm == NcclAlgorithm::tree ? kTree : kRing);
-      const auto p = static_cast<std::size_t>(protocol);
-      if (allowed(comm, collective, algorithm, protocol) && costs.bandwidth_GBps[a][p] > 0) return {};
+      if (allowed(comm, collective, algorithm, protocol) &&
+          std::isfinite(nccl_time_s(comm, costs, collective, algorithm, protocol, 1.0))) {
+        return {};
+      }
     }
   }
   std::string forced;
