@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <set>
 
+#include "models/data_loading.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/kernel_parameters.hpp"
 #include "models/least_squares.hpp"
@@ -433,9 +434,61 @@ std::optional<EfficiencyProvenance> resolved_efficiency(const GpuSpec& gpu, Prec
   return provenance_of(*found, EfficiencyKey{gpu.architecture, path, kind}, gpu);
 }
 
+namespace {
+
+// A rank's time to prepare one batch beside the device (ComputeParameters::data_loading_s), with where its figures
+// came from. One core per rank drives its training loop; with TCP the socket threads take theirs; the ranks' loader
+// workers share the rest (models/vm_cpu.hpp). The gpu loader runs DALI's pipeline at its rate on the GPU's decoder
+// beside the kernels, and whatever CPU time per sample the scenario states on the loader cores.
+void resolve_data_loading(const GpuSpec& gpu, const Workload& workload, int batch, const HostSide& host,
+                          double vm_factor, ResolvedCompute& resolved) {
+  double& batch_s = resolved.parameters.data_loading_s;
+  if (host.data_loader == DataLoader::synthetic) {
+    batch_s = 0;
+    resolved.sources.push_back("data loading: none (synthetic data)");
+    return;
+  }
+  if (host.cpu_cores_uncalibrated) resolved.uncalibrated.push_back("CPU cores: " + host.cpu_cores_what);
+  const double loader_cores =
+      vm_cpu_budget(host.cpu_cores, host.ranks_per_vm, host.tcp_between_hosts).loader_cores / host.ranks_per_vm;
+  const std::string cores = format_number(loader_cores) + " loader cores per rank (" + host.cpu_cores_what + ", " +
+                            std::to_string(host.ranks_per_vm) + " ranks" +
+                            (host.tcp_between_hosts ? ", TCP socket threads" : "") + ")";
+  if (host.data_loader == DataLoader::gpu) {
+    const std::optional<PublishedRate> rate =
+        host.data_loader_images_per_s ? PublishedRate{*host.data_loader_images_per_s, "given in the scenario"}
+                                      : dali_images_per_s(gpu);
+    assert(rate && "the loader refuses a gpu loader without a rate");
+    const double cpu_s_per_sample = host.data_loading_cpu_s_per_sample.value_or(0.0);
+    batch_s = std::max(batch / rate->images_per_s, batch * cpu_s_per_sample / loader_cores);
+    resolved.sources.push_back("data loading on the GPU (DALI): " + format_number(rate->images_per_s) +
+                               " images/s per GPU: " + rate->source);
+    const std::string cpu_part = "DALI's CPU part " + format_number(cpu_s_per_sample * 1e3) + " ms per image, " + cores;
+    if (host.data_loading_cpu_s_per_sample) {
+      resolved.sources.push_back(cpu_part + ": CPU time given in the scenario");
+    } else {
+      resolved.uncalibrated.push_back(cpu_part + ": uncalibrated default (file reads and the hybrid decoder's Huffman "
+                                      "stage not costed)");
+    }
+    return;
+  }
+  const double cpu_s_per_sample =
+      host.data_loading_cpu_s_per_sample.value_or(data_loading_cpu_s_per_sample(workload) * vm_factor);
+  batch_s = batch * cpu_s_per_sample / loader_cores;
+  const std::string loading =
+      "data loading " + format_number(cpu_s_per_sample * 1e3) + " ms CPU per " + workload.sample_unit + ", " + cores;
+  if (host.data_loading_cpu_s_per_sample) {
+    resolved.sources.push_back(loading + ": CPU time given in the scenario");
+  } else {
+    resolved.uncalibrated.push_back(loading + ": uncalibrated default");
+  }
+}
+
+}  // namespace
+
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration) {
-  assert(batch >= 1 && host.vm_cpu_cores >= 1 && host.ranks_per_vm >= 1);
+  assert(batch >= 1 && host.cpu_cores >= 1 && host.ranks_per_vm >= 1);
   const Framework framework = host.framework;
   ResolvedCompute resolved;
   ComputeParameters& parameters = resolved.parameters;
@@ -543,17 +596,6 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                     " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
   }
 
-  // One core per rank drives its training loop; with TCP the socket threads take theirs; the ranks' loader workers
-  // share the rest (models/vm_cpu.hpp).
-  const double loader_cores =
-      vm_cpu_budget(host.vm_cpu_cores, host.ranks_per_vm, host.tcp_between_hosts).loader_cores / host.ranks_per_vm;
-  const double cpu_s_per_sample =
-      host.data_loading_cpu_s_per_sample.value_or(data_loading_cpu_s_per_sample(workload) * vm_factor);
-  parameters.data_loading_s = batch * cpu_s_per_sample / loader_cores;
-  const std::string loading = "data loading " + format_number(cpu_s_per_sample * 1e3) + " ms CPU per " +
-                              workload.sample_unit + ", " + format_number(loader_cores) + " loader cores per rank (" +
-                              std::to_string(host.vm_cpu_cores) + " in the VM, " + std::to_string(host.ranks_per_vm) +
-                              " ranks" + (host.tcp_between_hosts ? ", TCP socket threads" : "") + ")";
   if (host.vm_cpu_overhead > 0) {
     const std::string overhead = "VM CPU overhead " + format_number(host.vm_cpu_overhead * 100) +
                                  "% on the fitted host dispatch and the default loading time";
@@ -564,11 +606,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                       "metal, VMware MLPerf 2021, Dell vGPU white paper)");
     }
   }
-  if (host.data_loading_cpu_s_per_sample) {
-    resolved.sources.push_back(loading + ": CPU time given in the scenario");
-  } else {
-    resolved.uncalibrated.push_back(loading + ": uncalibrated default");
-  }
+  resolve_data_loading(gpu, workload, batch, host, vm_factor, resolved);
   return resolved;
 }
 

@@ -95,9 +95,15 @@ struct HostSide {
   Framework framework = Framework::pytorch;
   Execution execution = Execution::eager;  ///< eager: the framework's cost per kernel; cuda_graphs: the GPU's per node
   std::optional<double> host_dispatch_s;   ///< stated in the scenario; else from the framework and the execution
-  /// CPU seconds to load one sample on one core, stated in the scenario; else data_loading_cpu_s_per_sample().
+  DataLoader data_loader = DataLoader::cpu;  ///< where batches are prepared (JobConfig::data_loader)
+  /// CPU seconds to load one sample on one core, stated in the scenario; else data_loading_cpu_s_per_sample() with
+  /// the cpu loader, 0 with the gpu loader.
   std::optional<double> data_loading_cpu_s_per_sample;
-  int vm_cpu_cores = 24;  ///< cores of the VM the job's ranks on one host share
+  /// The gpu loader's rate, images/s per GPU, stated in the scenario; else dali_images_per_s().
+  std::optional<double> data_loader_images_per_s;
+  int cpu_cores = 24;     ///< cores the job's ranks on one host share (a VM's vCPUs, or its part of the host's)
+  std::string cpu_cores_what = "24 vCPUs in the VM";  ///< what those cores are, for the loading line
+  bool cpu_cores_uncalibrated = false;                ///< a generic bare-metal host's default count
   int ranks_per_vm = 1;   ///< one core each drives a training loop; the loader workers share the rest
   bool tcp_between_hosts = false;  ///< the ranks' socket threads take cores too (models/vm_cpu.hpp)
   /// In a VM: how much slower the fitted host-side work runs (VirtualizationConfig::vm_cpu_overhead), and whether
@@ -106,7 +112,7 @@ struct HostSide {
   bool vm_cpu_overhead_stated = false;
 };
 
-/// REQUIRES: batch >= 1, host.vm_cpu_cores >= 1, host.ranks_per_vm >= 1.
+/// REQUIRES: batch >= 1, host.cpu_cores >= 1, host.ranks_per_vm >= 1.
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration);
 

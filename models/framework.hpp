@@ -32,4 +32,16 @@ std::span<const std::pair<std::string, Execution>> execution_names();
 /// The scenario spelling.
 std::string_view to_string(Execution execution);
 
+/// Where a job's input batches are prepared (docs/compute-model.md, "Data loading").
+enum class DataLoader {
+  cpu,        ///< the framework's loader workers on the host's CPU cores: read, decode, augment (PyTorch DataLoader)
+  gpu,        ///< images decoded and augmented on the GPU (NVIDIA DALI with nvJPEG): device time per image
+  synthetic,  ///< no input pipeline (synthetic or pre-loaded data)
+};
+
+/// Spellings in scenario JSON ("cpu", "gpu", "synthetic"), paired with the value.
+std::span<const std::pair<std::string, DataLoader>> data_loader_names();
+/// The scenario spelling.
+std::string_view to_string(DataLoader loader);
+
 }  // namespace vtsim

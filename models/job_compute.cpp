@@ -27,11 +27,14 @@ Workload job_workload(const JobConfig& job) {
 
 namespace {
 
-// The job's ranks on its busiest host: they share one VM's cores (a VM is a job's rank group on one host).
-int ranks_per_vm(const Scenario& scenario, const JobConfig& job) {
-  int most = 1;
-  for (const auto& [host, ranks] : ranks_per_host(job, scenario.cluster.host.gpus)) most = std::max(most, ranks);
-  return most;
+// The host where the job has most ranks (the first of them), and those ranks: they share one VM's cores (a VM is a
+// job's rank group on one host), the VM with the least spare cores.
+std::pair<int, int> busiest_host(const Scenario& scenario, const JobConfig& job) {
+  std::pair<int, int> busiest{0, 0};
+  for (const auto& [host, ranks] : ranks_per_host(job, scenario.cluster.host.gpus)) {
+    if (ranks > busiest.second) busiest = {host, ranks};
+  }
+  return busiest;
 }
 
 // The host-side slowdown of a VM (models/scenario.hpp VirtualizationConfig::vm_cpu_overhead).
@@ -215,12 +218,18 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                      std::to_string(job.batch_per_gpu) + " " + shortfall +
                      strategies_note(compute.workload, job, scenario.cluster.host.gpus, compute.device.memory_bytes));
   }
+  const auto [busiest, ranks_there] = busiest_host(scenario, job);
+  const JobCpuCores cores = job_cpu_cores(scenario, job, busiest);
   const HostSide host{.framework = job.framework,
                       .execution = job.execution,
                       .host_dispatch_s = job.host_dispatch_s,
+                      .data_loader = job.data_loader,
                       .data_loading_cpu_s_per_sample = job.data_loading_cpu_s_per_sample,
-                      .vm_cpu_cores = scenario.virtualization.vm_cpu_cores,
-                      .ranks_per_vm = ranks_per_vm(scenario, job),
+                      .data_loader_images_per_s = job.data_loader_images_per_s,
+                      .cpu_cores = cores.cores,
+                      .cpu_cores_what = cores.what,
+                      .cpu_cores_uncalibrated = cores.uncalibrated,
+                      .ranks_per_vm = ranks_there,
                       .tcp_between_hosts = tcp_between_hosts(scenario, job),
                       .vm_cpu_overhead = vm_cpu_overhead(scenario.virtualization),
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};

@@ -129,7 +129,7 @@ LinkDefault host_memory_default(int pcie_gen) {
 LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport) {
   return {.bandwidth_Bps = nic.line_rate_Bps * transport.bandwidth_efficiency,
           .latency_s = nic.latency_s + transport.added_latency_s,  // NIC CAT: once per message between two hosts
-          .uncalibrated = transport.uncalibrated,
+          .uncalibrated = transport.uncalibrated || nic.latency_uncalibrated,
           .source = nic.name + " (" + nic.source + "); " + std::string(to_string(transport.transport)) + ": " +
                     transport.source};
 }
@@ -138,16 +138,17 @@ double staging_fill_s(const TransportSpec& transport, double pcie_Bps) {
   return transport.gpudirect_rdma ? 0.0 : kNcclNetSlotBytes / pcie_Bps;
 }
 
-LinkDefault tcp_stack_default(const Scenario& scenario, int ranks_per_vm) {
+LinkDefault tcp_stack_default(const Scenario& scenario, int cpu_cores, int ranks_per_vm) {
   const TransportSpec& transport = transport_spec(scenario.cluster.transport);
   assert(transport.stack_core_Bps > 0);
-  const int vm_cpu_cores = scenario.virtualization.vm_cpu_cores;
   const std::optional<double> stated = scenario.virtualization.tcp_core_Bps;
   const double core_Bps = stated.value_or(transport.stack_core_Bps);
-  const VmCpuBudget budget = vm_cpu_budget(vm_cpu_cores, ranks_per_vm, true);
+  const VmCpuBudget budget = vm_cpu_budget(cpu_cores, ranks_per_vm, true);
   char cores[128];
-  std::snprintf(cores, sizeof cores, "%.3g network cores of %d vCPUs for %d ranks, %.3g Gb/s per core",
-                budget.network_cores, vm_cpu_cores, ranks_per_vm, core_Bps * 8 / 1e9);
+  std::snprintf(cores, sizeof cores, "%.3g network cores of %d %s for %d ranks, %.3g Gb/s per core",
+                budget.network_cores, cpu_cores,
+                scenario.virtualization.mode == VirtualizationMode::bare_metal ? "cores" : "vCPUs", ranks_per_vm,
+                core_Bps * 8 / 1e9);
   return {.bandwidth_Bps = tcp_stack_Bps_per_direction(budget, ranks_per_vm, core_Bps),
           .latency_s = 0,  // the stack's per-message cost is the transport's added latency, on the NIC link
           .uncalibrated = !stated,
@@ -240,8 +241,7 @@ std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
   const TransportSpec& transport = transport_spec(cluster.transport);
   if (cluster.total_hosts() > 1 && host.nics > 0 && transport.stack_core_Bps > 0) {
     // Shown for a VM holding all of a host's GPUs; each rank's link takes its own VM's count (sim/topology.cpp).
-    defaults.push_back(
-        {LinkClass::tcp_stack, tcp_stack_default(scenario, host.gpus)});
+    defaults.push_back({LinkClass::tcp_stack, tcp_stack_default(scenario, whole_host_cpu_cores(scenario), host.gpus)});
   }
   return defaults;
 }

@@ -78,10 +78,10 @@ LinkDefault nic_default(const NicSpec& nic, const TransportSpec& transport);
 /// after it has delivered it (the pipeline's fill). 0 for a transport with GPUDirect RDMA.
 double staging_fill_s(const TransportSpec& transport, double pcie_Bps);
 
-/// One rank's share of the guest's TCP stack, per direction (models/vm_cpu.hpp), in a VM of the scenario's
-/// vm_cpu_cores running `ranks_per_vm` ranks, at the scenario's tcp_gbps_per_core or the transport's default.
-/// REQUIRES: a TCP cluster.
-LinkDefault tcp_stack_default(const Scenario& scenario, int ranks_per_vm);
+/// One rank's share of the TCP stack, per direction (models/vm_cpu.hpp), when `ranks_per_vm` ranks share `cpu_cores`
+/// (a VM's vCPUs, or on bare metal their part of the host's cores: job_cpu_cores()), at the scenario's
+/// tcp_gbps_per_core or the transport's default. REQUIRES: a TCP cluster, cpu_cores >= 1, ranks_per_vm >= 1.
+LinkDefault tcp_stack_default(const Scenario& scenario, int cpu_cores, int ranks_per_vm);
 
 /// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
 LinkDefault uplink_default(const ClusterConfig& cluster);

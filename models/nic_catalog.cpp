@@ -32,6 +32,14 @@
 //              one core, reaches 15-35 Gb/s on a tuned 100G host; N. Hagoort (VMware), "Auto-Tuning vMotion
 //              Streams" (2021-03-09): one vMotion stream, one core, fills about 15 GbE. The low end, 15 Gb/s per
 //              core, is taken for a guest's virtual NIC path; uncalibrated for any particular VM.
+//   CX6 VPI    NVIDIA ConnectX-6 VPI adapter documentation, "Interfaces" [P]: PCIe Gen 3.0/4.0 x16; the card's ID string
+//              [S]: "MCX653105A-HDAT ConnectX-6 VPI adapter card, HDR IB (200Gb/s) and 200GbE, single-port QSFP56";
+//              Lenovo Press LP1195 [S]: "200 Gb/s total bandwidth at sub-600 nanosecond latency".
+//   CX7 VPI    NVIDIA ConnectX-7 VPI documentation, "Introduction" [P]: single-port OSFP, NDR 400Gb/s and 400GbE;
+//              ConnectX-7 OCP3 manual [P]: PCIe Gen 5.0 x16. No latency figure is published for ConnectX-7: the
+//              ConnectX-6 VPI's sub-600 ns is taken, and reported as uncalibrated.
+//              vtsim has no InfiniBand transport yet: these VPI cards run under the scenario's transport (RoCE v2 at
+//              their line rate, as their Ethernet personality would).
 //   IEEE 802.3 Ethernet framing: 1500-byte MTU, 14-byte header, 4-byte FCS, 8-byte preamble/SFD, 12-byte inter-frame
 //              gap; RFC 791/9293: 20-byte IPv4 and TCP headers; RFC 7323: 12-byte TCP timestamp option.
 
@@ -104,18 +112,33 @@ std::vector<NicSpec> build_nic_catalog() {
       {.id = "connectx-5-25gbe", .name = "Mellanox ConnectX-5 EN 25GbE dual-port (MCX512A-ACAT)",
        .line_rate_Bps = gbps(25), .ports = 2,  // CX5 UM
        .latency_s = ns(600),                   // CX5 PB, sub-600ns
+       .latency_uncalibrated = false,
        .pcie_gen = 3, .pcie_lanes = 8,         // CX5 UM
        .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
       {.id = "connectx-5-100gbe", .name = "Mellanox ConnectX-5 EN 100GbE dual-port (MCX516A-CCAT)",
        .line_rate_Bps = gbps(100), .ports = 2,  // CX5 PB, CX5 UM
        .latency_s = ns(600),                    // CX5 PB, sub-600ns
+       .latency_uncalibrated = false,
        .pcie_gen = 3, .pcie_lanes = 16,         // CX5 UM
        .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
       {.id = "connectx-6-200gb", .name = "Mellanox ConnectX-6 EN 200GbE dual-port (MCX613106A-VDAT)",
        .line_rate_Bps = gbps(200), .ports = 2,  // CX6 PB, CX6 UM
        .latency_s = ns(800),                    // CX6 PB, sub 0.8 us (Ethernet)
+       .latency_uncalibrated = false,
        .pcie_gen = 4, .pcie_lanes = 16,         // CX6 UM
        .source = "ConnectX-6 EN product brief; ConnectX-6 EN user manual"},
+      {.id = "connectx-6-vpi-hdr", .name = "NVIDIA ConnectX-6 VPI HDR 200Gb/s / 200GbE single-port (MCX653105A-HDAT)",
+       .line_rate_Bps = gbps(200), .ports = 1,  // CX6 VPI
+       .latency_s = ns(600),                    // CX6 VPI, sub-600 ns
+       .latency_uncalibrated = false,
+       .pcie_gen = 4, .pcie_lanes = 16,         // CX6 VPI
+       .source = "ConnectX-6 VPI documentation; Lenovo Press LP1195 [S]"},
+      {.id = "connectx-7-400g", .name = "NVIDIA ConnectX-7 VPI NDR 400Gb/s / 400GbE single-port OSFP (MCX75310AAS-NEAT)",
+       .line_rate_Bps = gbps(400), .ports = 1,  // CX7 VPI
+       .latency_s = ns(600),                    // uncalibrated: CX6 VPI's figure, none published for ConnectX-7
+       .latency_uncalibrated = true,
+       .pcie_gen = 5, .pcie_lanes = 16,         // CX7 VPI
+       .source = "ConnectX-7 VPI documentation and OCP3 manual; latency uncalibrated (ConnectX-6 VPI's sub-600 ns)"},
   };
 }
 

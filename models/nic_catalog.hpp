@@ -57,6 +57,7 @@ struct NicSpec {
   double line_rate_Bps = 0;  ///< line rate of one port, bytes/s
   int ports = 1;             ///< network ports on the card
   double latency_s = 0;      ///< adapter latency from the product brief (an upper bound: "sub-600ns"), s
+  bool latency_uncalibrated = false;  ///< no figure published for this adapter: latency_s is borrowed, and says so
   int pcie_gen = 3;          ///< PCIe generation of the card's host interface
   int pcie_lanes = 16;       ///< PCIe lanes of the card's host interface
   std::string source;        ///< short citation

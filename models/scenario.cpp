@@ -1,6 +1,8 @@
 #include "models/scenario.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 
 #include "models/enum_names.hpp"
 
@@ -50,6 +52,37 @@ std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
   std::map<int, int> ranks;
   for (int gpu : job.gpu_ids) ++ranks[gpu / gpus_per_host];
   return ranks;
+}
+
+int whole_host_cpu_cores(const Scenario& scenario) {
+  if (scenario.virtualization.mode != VirtualizationMode::bare_metal) return scenario.virtualization.vm_cpu_cores;
+  return scenario.cluster.host.cpu_cores.value_or(kGenericHostCpuCores);
+}
+
+JobCpuCores job_cpu_cores(const Scenario& scenario, const JobConfig& job, int host) {
+  const int host_cores = whole_host_cpu_cores(scenario);
+  if (scenario.virtualization.mode != VirtualizationMode::bare_metal) {
+    return {host_cores, std::to_string(host_cores) + " vCPUs in the VM", false};
+  }
+  const HostConfig& config = scenario.cluster.host;
+  const int gpus_per_host = config.gpus;
+  const auto ranks_on_host = [&](const JobConfig& other) {
+    return static_cast<int>(std::count_if(other.gpu_ids.begin(), other.gpu_ids.end(),
+                                          [&](int gpu) { return gpu / gpus_per_host == host; }));
+  };
+  const int mine = ranks_on_host(job);
+  assert(mine >= 1);
+  int all = 0;
+  for (const JobConfig& other : scenario.jobs) all += ranks_on_host(other);
+  const int cores = std::max(1, host_cores * mine / all);
+  std::string what = std::to_string(cores) + " of the host's " + std::to_string(host_cores) + " cores";
+  if (cores == host_cores) what = std::to_string(host_cores) + " cores of the host";
+  if (!config.model.empty()) {
+    what += " (" + config.model + ")";
+  } else if (!config.cpu_cores) {
+    what += " (a generic host's default: give cluster.host.model or cluster.host.cpu_cores)";
+  }
+  return {cores, what, !config.cpu_cores.has_value()};
 }
 
 int samples_per_step(const JobConfig& job) {

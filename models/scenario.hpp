@@ -75,11 +75,18 @@ struct FabricConfig {
   double switch_latency_s = 300e-9;
 };
 
+/// Physical CPU cores of a generic host (no `model`, no `cpu_cores` given): 24, the seed study's VM size, not any
+/// server's; uncalibrated, and reported as such where it matters (bare metal).
+inline constexpr int kGenericHostCpuCores = 24;
+
 /// One server; every host of the cluster is alike.
 struct HostConfig {
-  /// GPUs per host. Default 1.
+  /// Server model id from `vtsim catalog hosts`; it sets the defaults below (its GPUs, NICs and CPU cores) and refuses
+  /// values it does not have. Default "": a generic host described by the fields below.
+  std::string model;
+  /// GPUs per host. Default: the host model's, else 1.
   int gpus = 1;
-  /// GPU model id from `vtsim catalog gpus`. Default "a100-40gb-sxm4".
+  /// GPU model id from `vtsim catalog gpus`. Default: the host model's first, else "a100-40gb-sxm4".
   std::string gpu_model = "a100-40gb-sxm4";
   /// Whether the GPUs are joined by NVLink (or an NVLink bridge). Default: whether the GPU model has NVLink.
   bool nvlink_present = false;
@@ -87,10 +94,14 @@ struct HostConfig {
   bool nvlink_enabled = false;
   /// PCIe generation of the GPUs' slots. Default: the GPU model's.
   int pcie_gen = 4;
-  /// NICs per host. Default 1.
+  /// NICs per host. Default: the host model's compute NICs (at most those), else 1.
   int nics = 1;
-  /// NIC model id from `vtsim catalog nics`. Default "connectx-5-100gbe".
+  /// NIC model id from `vtsim catalog nics`. Default: the host model's, else "connectx-5-100gbe".
   std::string nic_model = "connectx-5-100gbe";
+  /// Physical CPU cores of the host, all sockets: on bare metal the jobs' training loops, data loaders and socket
+  /// threads share them (a VM has virtualization.vm_cpu_cores instead). Default: the host model's; nullopt for a
+  /// generic host, which then has kGenericHostCpuCores, uncalibrated.
+  std::optional<int> cpu_cores;
 };
 
 /// The physical cluster.
@@ -133,7 +144,9 @@ struct VirtualizationConfig {
   std::string mig_profile;
   /// The vGPU scheduler.
   SchedulerConfig scheduler;
-  /// vCPUs of each VM. Default 24, as in the seed study's VM (VMware performance blog, May 2022).
+  /// vCPUs of each VM (not on bare metal: processes there have the host's cores, cluster.host.cpu_cores). At most
+  /// the host model's logical processors (vSphere gives a VM no more vCPUs than the host has threads). Default 24, as
+  /// in the seed study's VM (VMware performance blog, May 2022).
   int vm_cpu_cores = 24;
   /// Fraction by which running in a VM slows the host-side work the compute model fits on bare metal (issuing
   /// kernels, loading data): CPU virtualization's exits and nested page walks. Default: 0 on bare metal, else 0.02,
@@ -215,9 +228,16 @@ struct JobConfig {
   /// The host's time to issue one kernel, when the scenario states it (a faster or slower CPU than the fitted rows').
   /// Default: from the framework and the execution (models/compute_fit.hpp). Not with execution cuda_graphs.
   std::optional<double> host_dispatch_s;
-  /// CPU time to load one sample (read, decode, augment) on one core, when the scenario states it (0 for a pipeline
-  /// that decodes on the GPU, such as DALI's). Default: 5 ms per image, 20 us per sequence, uncalibrated.
+  /// Where input batches are prepared: "cpu" (loader workers on the CPU cores), "gpu" (DALI: images decoded on the
+  /// GPU, image workloads only) or "synthetic" (no loading). Default cpu.
+  DataLoader data_loader = DataLoader::cpu;
+  /// CPU time to load one sample on one core, when the scenario states it: with the cpu loader read, decode and
+  /// augment (default 5 ms per image, 20 us per sequence, uncalibrated); with the gpu loader the CPU's part (reading
+  /// files, the hybrid decoder's Huffman stage; default 0, uncalibrated). Not with synthetic data.
   std::optional<double> data_loading_cpu_s_per_sample;
+  /// The gpu loader's rate, images/s per GPU, when the scenario states it. Default: DALI's published rate on the GPU
+  /// (models/data_loading.hpp); required where none is published.
+  std::optional<double> data_loader_images_per_s;
   /// Global GPU indices this job runs on, one rank each. Default: every GPU of the cluster.
   std::vector<int> gpu_ids;
   /// Measured iterations. Default 20.
@@ -321,6 +341,20 @@ std::string_view to_string(DataParallel data_parallel);
 /// The job's ranks on each host it uses, by host index (GPU g sits in host g / gpus_per_host): a VM is a job's group
 /// of ranks on one host. REQUIRES: gpus_per_host >= 1.
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host);
+
+/// The CPU cores one job's ranks on one host share, and what they are.
+struct JobCpuCores {
+  int cores = 1;        ///< >= 1
+  std::string what;     ///< e.g. "24 vCPUs in the VM", "128 cores of the host (dgx-a100)"
+  bool uncalibrated = false;  ///< a generic bare-metal host's default count
+};
+
+/// The cores of one host's VM in the scenario's mode: a VM's vCPUs, or on bare metal all of the host's cores.
+int whole_host_cpu_cores(const Scenario& scenario);
+
+/// The cores `job`'s ranks on host `host` share: in a VM its vCPUs; on bare metal the host's cores, split between
+/// the jobs with ranks on that host in proportion to their ranks (at least one). REQUIRES: job has a rank on `host`.
+JobCpuCores job_cpu_cores(const Scenario& scenario, const JobConfig& job, int host);
 
 /// Samples per optimizer step (the global batch): the data-parallel degree times the batch per GPU, times the
 /// gradient accumulation where the job has no model parallelism (a model-parallel job's pipeline takes its

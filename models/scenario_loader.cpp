@@ -12,8 +12,10 @@
 #include "models/calibration_profile.hpp"
 #include "models/chakra_trace.hpp"
 #include "models/control_characters.hpp"
+#include "models/data_loading.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/host_catalog.hpp"
 #include "models/input_file.hpp"
 #include "models/json_reader.hpp"
 #include "models/mig_catalog.hpp"
@@ -50,17 +52,43 @@ int read_int(JsonObject& object, std::string_view key, int fallback, int min, in
 // ---- cluster ----------------------------------------------------------------------------------------------------
 
 HostConfig read_host(JsonObject host) {
+  const std::optional<JsonValue> server = host.get("model");
   const std::optional<JsonValue> gpus = host.get("gpus");
   const std::optional<JsonValue> model = host.get("gpu_model");
   const std::optional<JsonValue> nvlink_value = host.get("nvlink");
   const std::optional<JsonValue> pcie_gen = host.get("pcie_gen");
   const std::optional<JsonValue> nics = host.get("nics");
   const std::optional<JsonValue> nic_model = host.get("nic_model");
+  const std::optional<JsonValue> cpu_cores = host.get("cpu_cores");
   host.finish();
 
   HostConfig config;
-  if (gpus) config.gpus = static_cast<int>(gpus->as_int(1, kMaxGpusPerHost));
-  if (model) config.gpu_model = model->as_choice(ids_of(gpu_catalog()));
+  // A catalogued server sets the defaults and bounds what the scenario may say of it.
+  const HostSpec* spec = nullptr;
+  if (server) {
+    config.model = server->as_choice(ids_of(host_catalog()));
+    spec = find_host(config.model);
+    config.gpus = spec->gpus;
+    config.gpu_model = spec->gpu_models.front();
+    config.nics = spec->nics;
+    config.nic_model = spec->nic_model;
+    config.cpu_cores = spec->cpu_cores;
+  }
+  if (gpus) {
+    config.gpus = static_cast<int>(gpus->as_int(1, kMaxGpusPerHost));
+    if (spec && config.gpus != spec->gpus) {
+      gpus->fail("the " + spec->name + " has " + std::to_string(spec->gpus) + " GPUs");
+    }
+  }
+  if (model) {
+    config.gpu_model = model->as_choice(ids_of(gpu_catalog()));
+    if (spec && std::find(spec->gpu_models.begin(), spec->gpu_models.end(), config.gpu_model) ==
+                    spec->gpu_models.end()) {
+      std::string offered;
+      for (const std::string& id : spec->gpu_models) offered += (offered.empty() ? "" : " or ") + id;
+      model->fail("the " + spec->name + " comes with " + offered);
+    }
+  }
   const GpuSpec& gpu = *find_gpu(config.gpu_model);
 
   config.nvlink_present = gpu.nvlink_links > 0;
@@ -84,8 +112,21 @@ HostConfig read_host(JsonObject host) {
     }
   }
   config.pcie_gen = pcie_gen ? static_cast<int>(pcie_gen->as_int(3, 5)) : gpu.pcie_gen;
-  if (nics) config.nics = static_cast<int>(nics->as_int(0, kMaxNicsPerHost));
+  // A server's NIC slots: fewer of its compute NICs may be used, not more; another adapter may sit in them.
+  if (nics) {
+    config.nics = static_cast<int>(nics->as_int(0, kMaxNicsPerHost));
+    if (spec && config.nics > spec->nics) {
+      nics->fail("the " + spec->name + " has " + std::to_string(spec->nics) + " compute NICs");
+    }
+  }
   if (nic_model) config.nic_model = nic_model->as_choice(ids_of(nic_catalog()));
+  // With SMT a process may run on each hardware thread: up to the server's threads.
+  if (cpu_cores) {
+    config.cpu_cores = static_cast<int>(cpu_cores->as_int(1, 4096));
+    if (spec && *config.cpu_cores > spec->cpu_threads) {
+      cpu_cores->fail("the " + spec->name + " has " + std::to_string(spec->cpu_threads) + " hardware threads");
+    }
+  }
   return config;
 }
 
@@ -209,9 +250,10 @@ std::string check_mig_profile(const JsonValue& value, const GpuSpec& gpu) {
   return value.as_choice(names);
 }
 
-VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const GpuSpec& gpu,
+VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const GpuSpec& gpu, const HostConfig& host,
                                          const std::string& file, const CalibratedParameters& calibration) {
   VirtualizationConfig config;
+  const HostSpec* server = find_host(host.model);
   const nlohmann::json empty = nlohmann::json::object();
   JsonObject virtualization = value ? value->as_object() : JsonValue(empty, file, "virtualization").as_object();
   if (auto mode = virtualization.get("mode")) config.mode = mode->as_enum(virtualization_mode_names());
@@ -238,7 +280,18 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
     default_slice_s = profile->default_time_slice_s();
   }
   config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s, calibration);
-  config.vm_cpu_cores = read_int(virtualization, "vm_cpu_cores", config.vm_cpu_cores, 1, 4096);
+  if (auto cores = virtualization.get("vm_cpu_cores")) {
+    if (config.mode == VirtualizationMode::bare_metal) {
+      cores->fail("bare metal runs no VM: its processes have the host's cores (cluster.host.cpu_cores)");
+    }
+    config.vm_cpu_cores = static_cast<int>(cores->as_int(1, 4096));
+    // vSphere documentation, "Change the Number of Virtual CPUs": a VM cannot have more vCPUs than the host has
+    // logical CPUs.
+    if (server && config.vm_cpu_cores > server->cpu_threads) {
+      cores->fail(std::to_string(config.vm_cpu_cores) + " vCPUs: the " + server->name + " has " +
+                  std::to_string(server->cpu_threads) + " logical processors, the most a VM can have");
+    }
+  }
   if (auto overhead = virtualization.get("vm_cpu_overhead")) {
     if (config.mode == VirtualizationMode::bare_metal) overhead->fail("bare metal runs no VM");
     config.vm_cpu_overhead = overhead->as_number(0.0, 1.0);
@@ -470,6 +523,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> execution = job.get("execution");
   const std::optional<JsonValue> optimizer = job.get("optimizer");
   const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
+  const std::optional<JsonValue> loader = job.get("data_loader");
+  const std::optional<JsonValue> loader_rate = job.get("data_loader_images_per_s");
   const std::optional<JsonValue> iterations = job.get("iterations");
   const std::optional<JsonValue> warmup = job.get("warmup_iterations");
   const std::optional<JsonValue> horovod = job.get("horovod");
@@ -496,8 +551,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading,
-                            iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint,
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading, loader,
+                            loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint,
                             parallelism, global_batch, nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
@@ -545,7 +600,24 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     }
     config.host_dispatch_s = host_dispatch->as_number(0.0, 1e5) * units::kSecondsPerUs;
   }
-  if (loading) config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
+  if (loader) {
+    config.data_loader = loader->as_enum(data_loader_names());
+    // DALI's GPU pipeline decodes JPEG images; a sequence or a replayed trace has no images to decode.
+    const bool images = !config.trace && !config.transformer && make_workload(config.workload_id)->sample_unit == "image";
+    if (config.data_loader == DataLoader::gpu && !images) {
+      loader->fail("the 'gpu' loader decodes images on the GPU (DALI); this workload's samples are not images");
+    }
+  }
+  if (loader_rate) {
+    if (config.data_loader != DataLoader::gpu) loader_rate->fail("only used with data_loader 'gpu'");
+    config.data_loader_images_per_s = loader_rate->as_positive_number(1e9);
+  } else if (config.data_loader == DataLoader::gpu && !dali_images_per_s(gpu)) {
+    loader->fail("no published DALI rate on the " + gpu.name + ": give data_loader_images_per_s");
+  }
+  if (loading) {
+    if (config.data_loader == DataLoader::synthetic) loading->fail("synthetic data is not loaded: remove this key");
+    config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
+  }
   if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
   if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
@@ -708,7 +780,8 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     }
     scenario.calibration = calibrated_parameters(loaded);
   }
-  scenario.virtualization = read_virtualization(virtualization, gpu, file, scenario.calibration);
+  scenario.virtualization =
+      read_virtualization(virtualization, gpu, scenario.cluster.host, file, scenario.calibration);
   if (scenario.virtualization.tcp_core_Bps && scenario.cluster.transport != Transport::tcp) {
     throw InputError(file + ": virtualization.tcp_gbps_per_core: only used when cluster.transport is 'tcp'");
   }

@@ -5,18 +5,23 @@
 namespace vtsim {
 namespace {
 
+nlohmann::json host_to_json(const HostConfig& host) {
+  nlohmann::json json = {{"gpus", host.gpus},
+                         {"gpu_model", host.gpu_model},
+                         {"nvlink", {{"present", host.nvlink_present}, {"enabled", host.nvlink_enabled}}},
+                         {"pcie_gen", host.pcie_gen},
+                         {"nics", host.nics},
+                         {"nic_model", host.nic_model}};
+  if (!host.model.empty()) json["model"] = host.model;
+  if (host.cpu_cores) json["cpu_cores"] = *host.cpu_cores;
+  return json;
+}
+
 nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
-  const HostConfig& host = cluster.host;
   return {
       {"racks", cluster.racks},
       {"hosts_per_rack", cluster.hosts_per_rack},
-      {"host",
-       {{"gpus", host.gpus},
-        {"gpu_model", host.gpu_model},
-        {"nvlink", {{"present", host.nvlink_present}, {"enabled", host.nvlink_enabled}}},
-        {"pcie_gen", host.pcie_gen},
-        {"nics", host.nics},
-        {"nic_model", host.nic_model}}},
+      {"host", host_to_json(cluster.host)},
       {"transport", std::string(to_string(cluster.transport))},
       {"fabric",
        // Two of the three tied figures (models/scenario.hpp FabricConfig); the oversubscription follows from them.
@@ -33,8 +38,8 @@ nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization
        {{"policy", std::string(to_string(virtualization.scheduler.policy))},
         {"time_slice_ms", virtualization.scheduler.time_slice_s / units::kSecondsPerMs},
         {"context_switch_us", virtualization.scheduler.context_switch_s / units::kSecondsPerUs}}},
-      {"vm_cpu_cores", virtualization.vm_cpu_cores},
   };
+  if (virtualization.mode != VirtualizationMode::bare_metal) json["vm_cpu_cores"] = virtualization.vm_cpu_cores;
   if (virtualization.vm_cpu_overhead) json["vm_cpu_overhead"] = *virtualization.vm_cpu_overhead;
   if (virtualization.tcp_core_Bps) {
     json["tcp_gbps_per_core"] = *virtualization.tcp_core_Bps / units::kBytesPerSecondPerGbps;
@@ -79,6 +84,8 @@ nlohmann::json job_to_json(const JobConfig& job) {
   if (job.execution != Execution::eager) json["execution"] = std::string(to_string(job.execution));
   if (job.optimizer) json["optimizer"] = std::string(to_string(*job.optimizer));
   if (job.host_dispatch_s) json["host_dispatch_us"] = *job.host_dispatch_s / units::kSecondsPerUs;
+  if (job.data_loader != DataLoader::cpu) json["data_loader"] = std::string(to_string(job.data_loader));
+  if (job.data_loader_images_per_s) json["data_loader_images_per_s"] = *job.data_loader_images_per_s;
   if (job.data_loading_cpu_s_per_sample) {
     json["data_loading_cpu_ms_per_sample"] = *job.data_loading_cpu_s_per_sample / units::kSecondsPerMs;
   }

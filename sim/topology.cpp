@@ -114,23 +114,28 @@ struct Topology::Builder {
   }
 
   /// Per GPU, its rank's share of the VM's TCP stack: the VM is the GPU's job's ranks on its host (the first job
-  /// listing the GPU; a GPU no job uses counts as in a VM of the whole host).
+  /// listing the GPU; a GPU no job uses counts as in a VM of the whole host); on bare metal, the job's part of the
+  /// host's cores.
   void add_tcp_stacks(const Scenario& scenario) {
     const TransportSpec& transport = transport_spec(scenario.cluster.transport);
     if (transport.stack_core_Bps <= 0 || topology.nics_per_host_ == 0 || topology.host_count_ < 2) return;
     const int gpus = topology.gpus_per_host_;
-    std::vector<int> ranks_per_vm(static_cast<std::size_t>(topology.gpu_count_), 0);
+    // Per GPU, the ranks of its VM and their cores; 0 where no job lists the GPU.
+    std::vector<std::pair<int, int>> vm(static_cast<std::size_t>(topology.gpu_count_), {0, 0});
     for (const JobConfig& job : scenario.jobs) {
-      std::map<int, int> on_host = ranks_per_host(job, gpus);
+      std::map<int, std::pair<int, int>> on_host;  // host -> (the job's ranks there, their cores)
+      for (const auto& [host, ranks] : ranks_per_host(job, gpus)) {
+        on_host[host] = {ranks, job_cpu_cores(scenario, job, host).cores};
+      }
       for (int g : job.gpu_ids) {
-        int& ranks = ranks_per_vm[static_cast<std::size_t>(g)];
-        if (ranks == 0) ranks = on_host[g / gpus];
+        std::pair<int, int>& entry = vm[static_cast<std::size_t>(g)];
+        if (entry.first == 0) entry = on_host[g / gpus];
       }
     }
     for (int g = 0; g < topology.gpu_count_; ++g) {
-      const int listed = ranks_per_vm[static_cast<std::size_t>(g)];
-      const int ranks = listed > 0 ? listed : gpus;
-      const LinkDefault stack = tcp_stack_default(scenario, ranks);
+      const auto [listed, cores] = vm[static_cast<std::size_t>(g)];
+      const LinkDefault stack = listed > 0 ? tcp_stack_default(scenario, cores, listed)
+                                           : tcp_stack_default(scenario, whole_host_cpu_cores(scenario), gpus);
       topology.tcp_stack_links_.push_back(add_loose_link(
           static_cast<Vertex>(g), "host" + std::to_string(g / gpus) + "/gpu" + std::to_string(g % gpus) + "/tcp_stack",
           stack));

@@ -7,6 +7,7 @@
 
 #include "models/compute_fit.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/host_catalog.hpp"
 #include "models/interconnect_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
@@ -117,6 +118,22 @@ Rendered render_nics() {
   return r;
 }
 
+Rendered render_hosts() {
+  Rendered r{{"id", "cpu", "cpu_cores", "cpu_threads", "memory_gib", "gpus", "gpu_models", "nics", "nic_model",
+              "source"}};
+  for (const HostSpec& h : host_catalog()) {
+    std::string gpu_models;
+    for (const std::string& model : h.gpu_models) gpu_models += (gpu_models.empty() ? "" : ", ") + model;
+    r.rows.push_back({{"id", h.id}, {"name", h.name}, {"cpu", h.cpu}, {"cpu_cores", h.cpu_cores},
+                      {"cpu_threads", h.cpu_threads},
+                      {"cpu_base_ghz", h.cpu_base_clock_hz > 0 ? json(h.cpu_base_clock_hz / 1e9) : json(nullptr)},
+                      {"memory_gib", h.memory_bytes / kBytesPerGiB}, {"gpus", h.gpus}, {"gpu_models", gpu_models},
+                      {"nics", h.nics}, {"nic_model", h.nic_model}, {"pcie_layout", h.pcie_layout},
+                      {"source", h.source}});
+  }
+  return r;
+}
+
 Rendered render_transports() {
   Rendered r{{"id", "added_latency_us", "bandwidth_efficiency", "routable", "uncalibrated", "description", "source"}};
   for (const TransportSpec& t : transport_catalog()) {
@@ -166,6 +183,7 @@ Rendered render(const std::string& name) {
   if (name == "gpus") return render_gpus();
   if (name == "interconnects") return render_interconnects();
   if (name == "nics") return render_nics();
+  if (name == "hosts") return render_hosts();
   if (name == "transports") return render_transports();
   if (name == "workloads") return render_workloads();
   if (name == "vgpu-profiles") return render_vgpu_profiles();
@@ -175,8 +193,8 @@ Rendered render(const std::string& name) {
 }  // namespace
 
 const std::vector<std::string>& catalog_names() {
-  static const std::vector<std::string> names = {"gpus",      "interconnects", "nics",        "transports",
-                                                 "workloads", "vgpu-profiles", "mig-profiles"};
+  static const std::vector<std::string> names = {"gpus",      "hosts",         "interconnects", "nics",
+                                                 "transports", "workloads",    "vgpu-profiles", "mig-profiles"};
   return names;
 }
 

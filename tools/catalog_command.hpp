@@ -1,5 +1,5 @@
 #pragma once
-// `vtsim catalog [gpus|interconnects|nics|transports|workloads|vgpu-profiles|mig-profiles] [--format table|json]`
+// `vtsim catalog [gpus|hosts|interconnects|nics|transports|workloads|vgpu-profiles|mig-profiles] [--format table|json]`
 
 #include <ostream>
 #include <string>

@@ -214,7 +214,7 @@ TEST(ResolveCompute, DataLoadingSharesTheVmsCoresLeftByItsRanksTrainingLoops) {
   // One rank, 4 cores: 3 loader cores.
   const auto loading_s = [&](int cores, int ranks) {
     HostSide host;
-    host.vm_cpu_cores = cores;
+    host.cpu_cores = cores;
     host.ranks_per_vm = ranks;
     return resolve_compute(a100, Precision::fp16, rn50, 256, host, fit, {}).parameters.data_loading_s;
   };
@@ -223,6 +223,33 @@ TEST(ResolveCompute, DataLoadingSharesTheVmsCoresLeftByItsRanksTrainingLoops) {
   EXPECT_DOUBLE_EQ(loading_s(24, 4), 256 * per_image_s / 5);
   // Fewer cores than ranks: the loaders share one core.
   EXPECT_DOUBLE_EQ(loading_s(2, 4), 256 * per_image_s / 0.25);
+}
+
+TEST(ResolveCompute, TheGpuLoaderRunsAtDalisRateUnlessItsCpuPartIsSlowerAndSyntheticDataCostsNothing) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const GpuSpec& h100 = *find_gpu("h100-sxm5");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const auto loading_s = [&](const GpuSpec& gpu, HostSide host) {
+    return resolve_compute(gpu, Precision::fp16, rn50, 256, host, fit, {}).parameters.data_loading_s;
+  };
+  HostSide host;
+  host.cpu_cores = 4;  // one rank: 3 loader cores
+  host.data_loader = DataLoader::gpu;
+  // DALI on an A100 with its hardware decoder, about 5,000 images/s (NVIDIA's 2020 blog [S]); on Hopper its CI's
+  // floor of 19,000 (qa/TL1_decoder_perf).
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 / 5000.0);
+  EXPECT_DOUBLE_EQ(loading_s(h100, host), 256 / 19000.0);
+  // A stated CPU part of 2 ms per image on 3 cores (170.7 ms per batch) is slower than the GPU's 51.2 ms.
+  host.data_loading_cpu_s_per_sample = 2e-3;
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 * 2e-3 / 3);
+  // A stated rate replaces the published one.
+  host.data_loading_cpu_s_per_sample.reset();
+  host.data_loader_images_per_s = 1000;
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 / 1000.0);
+  HostSide synthetic;
+  synthetic.data_loader = DataLoader::synthetic;
+  EXPECT_DOUBLE_EQ(loading_s(a100, synthetic), 0.0);
 }
 
 TEST(ResolveCompute, AProfileGemmEfficiencyWithoutAPublishedReferenceIsNotUsedAndSaysSo) {

@@ -119,13 +119,13 @@ TEST(LinkDefaults, TcpStackIsARanksShareOfTheVmsNetworkCores) {
   Scenario scenario = single_host("t4", 4);
   scenario.cluster.transport = Transport::tcp;
   scenario.virtualization.vm_cpu_cores = 6;
-  const LinkDefault stack = tcp_stack_default(scenario, 4);
+  const LinkDefault stack = tcp_stack_default(scenario, 6, 4);
   EXPECT_DOUBLE_EQ(stack.bandwidth_Bps, 15e9 / 8 / 8);
   EXPECT_TRUE(stack.uncalibrated);
   // A measured rate per core (say iperf3, one stream, in the VM) replaces the default.
   scenario.virtualization.tcp_core_Bps = 24e9 / 8;
-  EXPECT_DOUBLE_EQ(tcp_stack_default(scenario, 4).bandwidth_Bps, 24e9 / 8 / 8);
-  EXPECT_FALSE(tcp_stack_default(scenario, 4).uncalibrated);
+  EXPECT_DOUBLE_EQ(tcp_stack_default(scenario, 6, 4).bandwidth_Bps, 24e9 / 8 / 8);
+  EXPECT_FALSE(tcp_stack_default(scenario, 6, 4).uncalibrated);
 }
 
 TEST(LinkDefaults, UplinkIsOnePortAtTheFabricsUplinkRateAfterTheTransportsEfficiency) {

@@ -122,7 +122,20 @@ TEST_P(NicLineRate, MatchesProductBrief) {
 INSTANTIATE_TEST_SUITE_P(ProductBriefs, NicLineRate,
                          testing::Values(LineRateCase{"connectx-5-25gbe", 25, 600},
                                          LineRateCase{"connectx-5-100gbe", 100, 600},
-                                         LineRateCase{"connectx-6-200gb", 200, 800}));
+                                         LineRateCase{"connectx-6-200gb", 200, 800},
+                                         LineRateCase{"connectx-6-vpi-hdr", 200, 600},
+                                         LineRateCase{"connectx-7-400g", 400, 600}));
+
+TEST(NicCatalog, ABorrowedLatencySaysSo) {
+  // ConnectX-7's documentation publishes no latency: the ConnectX-6 VPI's is borrowed and flagged; the others are
+  // their own briefs'.
+  for (const NicSpec& nic : nic_catalog()) {
+    EXPECT_EQ(nic.latency_uncalibrated, nic.id == "connectx-7-400g") << nic.id;
+    if (nic.latency_uncalibrated) {
+      EXPECT_NE(nic.source.find("uncalibrated"), std::string::npos) << nic.id;
+    }
+  }
+}
 
 TEST(NicCatalog, HostInterfaceCarriesOnePortAtLineRate) {
   // An x8 link has half an x16's lanes; the PCIe catalog gives x16 after encoding.

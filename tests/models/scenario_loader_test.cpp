@@ -159,6 +159,55 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
   EXPECT_TRUE(load(written).operations.vm_boot_stated);
 }
 
+TEST(ScenarioLoader, AHostModelSetsItsGpusNicsAndCoresAndRoundTrips) {
+  // DGX A100 datasheet: 8x A100 80GB (640GB model), 8 compute ConnectX-6 HDR NICs, 2x EPYC 7742 = 128 cores.
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "cluster.host.model", "dgx-a100");
+  const Scenario s = load(json);
+  EXPECT_EQ(s.cluster.host.gpus, 8);
+  EXPECT_EQ(s.cluster.host.gpu_model, "a100-80gb-sxm4");
+  EXPECT_EQ(s.cluster.host.nics, 8);
+  EXPECT_EQ(s.cluster.host.nic_model, "connectx-6-vpi-hdr");
+  EXPECT_EQ(s.cluster.host.cpu_cores, 128);
+  const nlohmann::json written = scenario_to_json(s);
+  EXPECT_EQ(written["cluster"]["host"]["model"], "dgx-a100");
+  EXPECT_EQ(scenario_to_json(load(written)), written);
+  // What the server offers may be chosen: the 320GB model's 40 GB GPUs, fewer of its NICs, cores less its SMT.
+  set_json_path(json, "cluster.host.gpu_model", "a100-40gb-sxm4");
+  set_json_path(json, "cluster.host.nics", 4);
+  set_json_path(json, "cluster.host.cpu_cores", 256);
+  const Scenario chosen = load(json);
+  EXPECT_EQ(chosen.cluster.host.gpu_model, "a100-40gb-sxm4");
+  EXPECT_EQ(chosen.cluster.host.nics, 4);
+  EXPECT_EQ(chosen.cluster.host.cpu_cores, 256);
+  // A generic host states no cores; bare metal then writes no VM size.
+  EXPECT_FALSE(load(kMinimal).cluster.host.cpu_cores.has_value());
+  EXPECT_FALSE(scenario_to_json(load(kMinimal))["virtualization"].contains("vm_cpu_cores"));
+}
+
+TEST(Scenario, BareMetalJobsShareTheHostsCoresByRanksAndAVmHasItsVcpus) {
+  // One 8-GPU host of 128 cores; job a has 2 GPUs, job b 6: 128 x 2/8 = 32 and 128 x 6/8 = 96 cores.
+  nlohmann::json json = {{"cluster", {{"host", {{"model", "dgx-a100"}}}}},
+                         {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", 2}},
+                                   {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32},
+                                    {"gpus", 6}, {"first_gpu", 2}}}}};
+  Scenario s = load(json);
+  EXPECT_EQ(job_cpu_cores(s, s.jobs[0], 0).cores, 32);
+  EXPECT_EQ(job_cpu_cores(s, s.jobs[1], 0).cores, 96);
+  EXPECT_FALSE(job_cpu_cores(s, s.jobs[0], 0).uncalibrated);
+  // In VMs each job has its VM's vCPUs, whatever the host's.
+  set_json_path(json, "virtualization.mode", "passthrough");
+  set_json_path(json, "virtualization.vm_cpu_cores", 16);
+  s = load(json);
+  EXPECT_EQ(job_cpu_cores(s, s.jobs[0], 0).cores, 16);
+  EXPECT_EQ(job_cpu_cores(s, s.jobs[1], 0).cores, 16);
+  // A generic bare-metal host has the stated default, and says it is one.
+  const Scenario generic = load(kMinimal);
+  const JobCpuCores cores = job_cpu_cores(generic, generic.jobs[0], 0);
+  EXPECT_EQ(cores.cores, kGenericHostCpuCores);
+  EXPECT_TRUE(cores.uncalibrated);
+}
+
 TEST(Scenario, RanksPerHostCountsAJobsGpusOnEachHost) {
   JobConfig job;
   job.gpu_ids = {0, 1, 5, 11};  // 4 GPUs per host: hosts 0, 0, 1, 2

@@ -1,0 +1,70 @@
+#include "models/host_catalog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "models/gpu_catalog.hpp"
+#include "models/nic_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+TEST(HostCatalog, IdsAreUniqueAndEveryEntryNamesCatalogedPartsAndASource) {
+  std::set<std::string> ids;
+  for (const HostSpec& host : host_catalog()) {
+    EXPECT_TRUE(ids.insert(host.id).second) << "duplicate " << host.id;
+    EXPECT_EQ(find_host(host.id), &host);
+    EXPECT_FALSE(host.name.empty()) << host.id;
+    EXPECT_FALSE(host.source.empty()) << host.id;
+    EXPECT_FALSE(host.pcie_layout.empty()) << host.id;
+    ASSERT_FALSE(host.gpu_models.empty()) << host.id;
+    for (const std::string& gpu : host.gpu_models) EXPECT_NE(find_gpu(gpu), nullptr) << host.id << ": " << gpu;
+    EXPECT_NE(find_nic(host.nic_model), nullptr) << host.id;
+    EXPECT_GE(host.gpus, 1) << host.id;
+    EXPECT_GE(host.cpu_threads, host.cpu_cores) << host.id;
+  }
+  EXPECT_EQ(find_host("dgx-a"), nullptr);
+}
+
+// Cores and threads from the CPUs' own counts, worked by hand: AMD EPYC 7742 and 7763 have 64 cores and 128 threads
+// each, Xeon Platinum 8480C 56 cores, 8470 52 cores, both two threads per core; every host has two sockets.
+struct HostCase {
+  const char* id;
+  int cores_per_socket;
+  int gpus;
+  const char* gpu_model;
+  int nics;
+  double nic_gbps;
+};
+
+class CataloguedHost : public testing::TestWithParam<HostCase> {};
+
+TEST_P(CataloguedHost, MatchesItsVendorsFigures) {
+  const HostCase& c = GetParam();
+  const HostSpec* host = find_host(c.id);
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->cpu_cores, 2 * c.cores_per_socket);
+  EXPECT_EQ(host->cpu_threads, 2 * 2 * c.cores_per_socket);
+  EXPECT_EQ(host->gpus, c.gpus);
+  EXPECT_EQ(host->gpu_models.front(), c.gpu_model);
+  EXPECT_EQ(host->nics, c.nics);
+  EXPECT_DOUBLE_EQ(find_nic(host->nic_model)->line_rate_Bps, c.nic_gbps * 1e9 / 8);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Datasheets, CataloguedHost,
+    testing::Values(HostCase{"dgx-a100", 64, 8, "a100-80gb-sxm4", 8, 200},  // DGX A100 datasheet
+                    HostCase{"dgx-h100", 56, 8, "h100-sxm5", 8, 400},       // DGX BasePOD RA
+                    HostCase{"dgx-h200", 56, 8, "h200-sxm", 8, 400},        // DGX BasePOD RA
+                    HostCase{"dell-xe9680", 52, 8, "h100-sxm5", 8, 400},    // Dell MLPerf v3.1 system
+                    HostCase{"dell-xe8545", 64, 4, "a100-40gb-sxm4", 2, 200}),  // Dell MLPerf v1.1 system file
+    [](const testing::TestParamInfo<HostCase>& host) {
+      std::string name = host.param.id;
+      for (char& ch : name) if (ch == '-') ch = '_';
+      return name;
+    });
+
+}  // namespace
+}  // namespace vtsim
