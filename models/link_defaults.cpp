@@ -167,12 +167,17 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
   const double line_rate_Bps = fabric.uplink_bandwidth_Bps > 0 ? fabric.uplink_bandwidth_Bps : nic->line_rate_Bps;
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.3g", fabric.oversubscription);
-  return {.bandwidth_Bps = line_rate_Bps * efficiency,
+  // Adaptive routing spreads every flow over all the spines: a leaf's uplinks act as one of their summed rate.
+  const int joined = fabric.adaptive_routing ? fabric.spines : 1;
+  return {.bandwidth_Bps = joined * line_rate_Bps * efficiency,
           .latency_s = fabric.switch_latency_s,
           .uncalibrated = true,
-          .source = "uncalibrated: one uplink port per spine (" + std::to_string(fabric.spines) + ") at the scenario's "
-                    "uplink line rate x the transport's efficiency, " + ratio + ":1 oversubscribed; switch latency "
-                    "from the scenario, whose 300 ns default is uncalibrated"};
+          .source = "uncalibrated: " +
+                    (fabric.adaptive_routing
+                         ? "a leaf's " + std::to_string(fabric.spines) + " uplink ports joined by adaptive routing"
+                         : "one uplink port per spine (" + std::to_string(fabric.spines) + ")") +
+                    " at the scenario's uplink line rate x the transport's efficiency, " + ratio +
+                    ":1 oversubscribed; switch latency from the scenario, whose 300 ns default is uncalibrated"};
 }
 
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated) {

@@ -38,8 +38,18 @@
 //   CX7 VPI    NVIDIA ConnectX-7 VPI documentation, "Introduction" [P]: single-port OSFP, NDR 400Gb/s and 400GbE;
 //              ConnectX-7 OCP3 manual [P]: PCIe Gen 5.0 x16. No latency figure is published for ConnectX-7: the
 //              ConnectX-6 VPI's sub-600 ns is taken, and reported as uncalibrated.
-//              vtsim has no InfiniBand transport yet: these VPI cards run under the scenario's transport (RoCE v2 at
-//              their line rate, as their Ethernet personality would).
+//              VPI cards run InfiniBand or Ethernet (RoCE); the EN cards above Ethernet only.
+//   IB PKT     InfiniBand per-packet headers (IBA specification: LRH 8, BTH 12, ICRC 4 bytes, as Linux's
+//              include/rdma/ib_pack.h gives them; VCRC 2 bytes, IBA 7.8.2 [S]), 4096-byte MTU: at most
+//              4096 / 4122 = 0.9937 of the line rate carries payload. Measured [S]: ib_write_bw with GPUDirect, 8 MiB,
+//              392.8-393.0 Gb/s on each of 8 NDR 400 Gb/s HCAs (a public fork of Azure/azurehpc-health-checks,
+//              customTests/debugging-test-failure.md); 23,317.65 MB/s = 195.6 Gb/s on a ConnectX-6 HDR 200 Gb/s pair
+//              (a public perftest log): 0.98 of the line rate both. Latency: RDMA LAT's ib_send_lat, whose link
+//              layer is not stated, as for RoCE; no InfiniBand-specific figure was found.
+//   IB AR      NVIDIA InfiniBand cluster bring-up procedure, "Adaptive Routing" [S]: the switch selects the output
+//              port by load, enabled by default in opensm.conf (ar_updn); NCCL env docs: NCCL_IB_ADAPTIVE_ROUTING
+//              "Enabled (1) by default on IB networks. Disabled (0) by default on RoCE"; MLNX_OFED "Out-of-Order Data
+//              Placement": packets of one QP may take different paths (ConnectX-5 and later).
 //   IEEE 802.3 Ethernet framing: 1500-byte MTU, 14-byte header, 4-byte FCS, 8-byte preamble/SFD, 12-byte inter-frame
 //              gap; RFC 791/9293: 20-byte IPv4 and TCP headers; RFC 7323: 12-byte TCP timestamp option.
 
@@ -57,6 +67,7 @@ constexpr double kRdmaAddedLatency_s = 0.81e-6 - 600e-9;
 // (1500 - 20 IP - 20 TCP - 12 timestamps) / (1500 + 14 + 4 + 8 + 12) = 1448 / 1538.
 constexpr double kTcpFramingEfficiency = 1448.0 / 1538.0;
 constexpr double kTcpCoreBps = 15e9 / 8;  // TCP CORE [S]: 15 Gb/s per core, the low end of the published range
+constexpr double kInfinibandEfficiency = 0.98;  // IB PKT [S]: ib_write_bw 392.8/400 (NDR) and 195.6/200 (HDR)
 
 std::vector<TransportSpec> build_transport_catalog() {
   return {
@@ -104,6 +115,15 @@ std::vector<TransportSpec> build_transport_catalog() {
        .uncalibrated = true,
        .source = "uncalibrated: efficiency = MTU 1500 framing (1448/1538), latency = 10 us placeholder, 15 Gb/s per "
                  "core through the stack (ESnet, VMware [S])"},
+      {.transport = Transport::infiniband,
+       .description = "InfiniBand: native RDMA on a VPI adapter, credit-based; adaptive routing by default",
+       .added_latency_s = kRdmaAddedLatency_s,        // RDMA LAT [S], as for RoCE
+       .bandwidth_efficiency = kInfinibandEfficiency,  // IB PKT [S]
+       .routable = true,                               // one subnet across the leaf-spine fabric
+       .gpudirect_rdma = true,                         // GDR
+       .stack_core_Bps = 0,
+       .uncalibrated = false,
+       .source = "ib_write_bw 392.8 Gb/s on NDR 400, 195.6 on HDR 200 [S]; ib_send_lat 0.81 us [S]"},
   };
 }
 
@@ -113,30 +133,35 @@ std::vector<NicSpec> build_nic_catalog() {
        .line_rate_Bps = gbps(25), .ports = 2,  // CX5 UM
        .latency_s = ns(600),                   // CX5 PB, sub-600ns
        .latency_uncalibrated = false,
+       .infiniband = false,                     // EN: Ethernet only
        .pcie_gen = 3, .pcie_lanes = 8,         // CX5 UM
        .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
       {.id = "connectx-5-100gbe", .name = "Mellanox ConnectX-5 EN 100GbE dual-port (MCX516A-CCAT)",
        .line_rate_Bps = gbps(100), .ports = 2,  // CX5 PB, CX5 UM
        .latency_s = ns(600),                    // CX5 PB, sub-600ns
        .latency_uncalibrated = false,
+       .infiniband = false,                     // EN: Ethernet only
        .pcie_gen = 3, .pcie_lanes = 16,         // CX5 UM
        .source = "ConnectX-5 EN product brief; ConnectX-5 EN user manual"},
       {.id = "connectx-6-200gb", .name = "Mellanox ConnectX-6 EN 200GbE dual-port (MCX613106A-VDAT)",
        .line_rate_Bps = gbps(200), .ports = 2,  // CX6 PB, CX6 UM
        .latency_s = ns(800),                    // CX6 PB, sub 0.8 us (Ethernet)
        .latency_uncalibrated = false,
+       .infiniband = false,                     // EN: Ethernet only
        .pcie_gen = 4, .pcie_lanes = 16,         // CX6 UM
        .source = "ConnectX-6 EN product brief; ConnectX-6 EN user manual"},
       {.id = "connectx-6-vpi-hdr", .name = "NVIDIA ConnectX-6 VPI HDR 200Gb/s / 200GbE single-port (MCX653105A-HDAT)",
        .line_rate_Bps = gbps(200), .ports = 1,  // CX6 VPI
        .latency_s = ns(600),                    // CX6 VPI, sub-600 ns
        .latency_uncalibrated = false,
+       .infiniband = true,                      // CX6 VPI: HDR InfiniBand or 200GbE
        .pcie_gen = 4, .pcie_lanes = 16,         // CX6 VPI
        .source = "ConnectX-6 VPI documentation; Lenovo Press LP1195 [S]"},
       {.id = "connectx-7-400g", .name = "NVIDIA ConnectX-7 VPI NDR 400Gb/s / 400GbE single-port OSFP (MCX75310AAS-NEAT)",
        .line_rate_Bps = gbps(400), .ports = 1,  // CX7 VPI
        .latency_s = ns(600),                    // uncalibrated: CX6 VPI's figure, none published for ConnectX-7
        .latency_uncalibrated = true,
+       .infiniband = true,                      // CX7 VPI: NDR InfiniBand or 400GbE
        .pcie_gen = 5, .pcie_lanes = 16,         // CX7 VPI
        .source = "ConnectX-7 VPI documentation and OCP3 manual; latency uncalibrated (ConnectX-6 VPI's sub-600 ns)"},
   };
@@ -150,6 +175,7 @@ std::string_view to_string(Transport transport) {
     case Transport::roce_v2: return "roce_v2";
     case Transport::pvrdma: return "pvrdma";
     case Transport::tcp: return "tcp";
+    case Transport::infiniband: return "infiniband";
   }
   return "?";
 }

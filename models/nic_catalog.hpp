@@ -19,9 +19,10 @@ enum class Transport {
   roce_v2,  ///< RoCE v2: RDMA over UDP/IP, routable across racks
   pvrdma,   ///< VMware paravirtual RDMA (vSphere 6.5+): the physical HCA between hosts, memcpy within one host
   tcp,      ///< kernel TCP/IP sockets
+  infiniband,  ///< native InfiniBand RDMA on an InfiniBand-capable (VPI) adapter, credit-based, no Ethernet
 };
 
-/// The scenario spelling: "roce_v1", "roce_v2", "pvrdma", "tcp".
+/// The scenario spelling: "roce_v1", "roce_v2", "pvrdma", "tcp", "infiniband".
 std::string_view to_string(Transport transport);
 
 /// Parses the scenario spelling; nullopt when unknown.
@@ -58,6 +59,7 @@ struct NicSpec {
   int ports = 1;             ///< network ports on the card
   double latency_s = 0;      ///< adapter latency from the product brief (an upper bound: "sub-600ns"), s
   bool latency_uncalibrated = false;  ///< no figure published for this adapter: latency_s is borrowed, and says so
+  bool infiniband = false;   ///< whether the adapter runs InfiniBand (a VPI card); Ethernet-only cards do not
   int pcie_gen = 3;          ///< PCIe generation of the card's host interface
   int pcie_lanes = 16;       ///< PCIe lanes of the card's host interface
   std::string source;        ///< short citation

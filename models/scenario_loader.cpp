@@ -135,8 +135,9 @@ HostConfig read_host(JsonObject host) {
 /// oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate), the uplink defaulting to the
 /// NIC's line rate and the ratio to 1:1. `cluster` is where an error points when the scenario gives no fabric.
 FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluster, const HostConfig& host,
-                         int hosts_per_rack) {
+                         int hosts_per_rack, Transport transport) {
   FabricConfig config;
+  config.adaptive_routing = transport == Transport::infiniband;
   const NicSpec* nic = find_nic(host.nic_model);
   const double rack_Bps = static_cast<double>(hosts_per_rack) * host.nics * (nic != nullptr ? nic->line_rate_Bps : 0.0);
   std::optional<double> ratio;
@@ -153,6 +154,13 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
     if (auto count = fabric.get("spines")) spines = static_cast<int>(count->as_int(1, 1024));
     if (auto latency = fabric.get("switch_latency_us")) {
       config.switch_latency_s = latency->as_number(0.0, 1000.0) * units::kSecondsPerUs;
+    }
+    if (auto adaptive = fabric.get("adaptive_routing")) {
+      config.adaptive_routing = adaptive->as_bool();
+      if (config.adaptive_routing && transport != Transport::infiniband) {
+        adaptive->fail("adaptive routing is modelled for the infiniband transport only (Ethernet fabrics hash each "
+                       "flow onto one spine)");
+      }
     }
     fabric.finish();
     spines_given = spines.has_value();
@@ -202,8 +210,18 @@ ClusterConfig read_cluster(JsonObject cluster) {
     std::vector<std::string> names;
     for (const TransportSpec& spec : transport_catalog()) names.emplace_back(to_string(spec.transport));
     config.transport = *parse_transport(transport->as_choice(names));
+    const NicSpec* nic = find_nic(config.host.nic_model);
+    if (config.transport == Transport::infiniband && config.host.nics > 0 && !nic->infiniband) {
+      std::string vpi;
+      for (const NicSpec& card : nic_catalog()) {
+        if (card.infiniband) vpi += (vpi.empty() ? "" : ", ") + card.id;
+      }
+      transport->fail(nic->name + " is an Ethernet adapter: infiniband needs a VPI card (" + vpi +
+                      ") as cluster.host.nic_model");
+    }
   }
-  config.fabric = read_fabric(cluster.get("fabric"), cluster.value(), config.host, config.hosts_per_rack);
+  config.fabric =
+      read_fabric(cluster.get("fabric"), cluster.value(), config.host, config.hosts_per_rack, config.transport);
   cluster.finish();
   const std::int64_t gpus = std::int64_t{config.racks} * config.hosts_per_rack * config.host.gpus;
   if (gpus > kMaxClusterGpus) {

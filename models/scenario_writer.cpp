@@ -27,7 +27,8 @@ nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
        // Two of the three tied figures (models/scenario.hpp FabricConfig); the oversubscription follows from them.
        {{"spines", cluster.fabric.spines},
         {"uplink_gbps", cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps},
-        {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs}}},
+        {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs},
+        {"adaptive_routing", cluster.fabric.adaptive_routing}}},
   };
 }
 

@@ -242,7 +242,7 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
     break;
   }
   const Transport transport = scenario.cluster.transport;
-  comm.gpu_direct_nic = transport == Transport::roce_v1 || transport == Transport::roce_v2;
+  comm.gpu_direct_nic = transport_spec(transport).gpudirect_rdma;
   if (comm.ranks < 2) return comm;
   // A hierarchical allreduce's GPU runs the intra-host rings' channels (the inter-host part takes 1/G of the data).
   const bool flat = !rings.channels.empty();

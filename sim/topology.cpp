@@ -248,7 +248,8 @@ Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
   rack_count_ = cluster.racks;
   host_count_ = cluster.total_hosts();
   gpu_count_ = cluster.total_gpus();
-  spines_ = cluster.racks > 1 ? cluster.fabric.spines : 0;
+  // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
+  spines_ = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0;
   seed_ = scenario.simulation.seed;
 
   if (rule_.nvlink_whole_gpu_same_vm) {

@@ -10,7 +10,8 @@
 namespace vtsim {
 namespace {
 
-constexpr Transport kAllTransports[] = {Transport::roce_v1, Transport::roce_v2, Transport::pvrdma, Transport::tcp};
+constexpr Transport kAllTransports[] = {Transport::roce_v1, Transport::roce_v2, Transport::pvrdma, Transport::tcp,
+                                        Transport::infiniband};
 
 TEST(Transport, SpellingsRoundTrip) {
   for (Transport transport : kAllTransports) EXPECT_EQ(parse_transport(to_string(transport)), transport);
@@ -63,6 +64,19 @@ TEST(TransportCatalog, RoceEfficiencyMatchesIbSendBw97GbpsOn100GbE) {
   for (Transport transport : {Transport::roce_v1, Transport::roce_v2}) {
     EXPECT_NEAR(transport_spec(transport).bandwidth_efficiency * 100, 97, 0.5) << to_string(transport);
   }
+}
+
+TEST(TransportCatalog, InfinibandCarriesWhatIbWriteBwMeasuresUnderItsHeaderCeiling) {
+  // ib_write_bw, 8 MiB: 392.8 of 400 Gb/s on NDR, 195.6 of 200 on HDR [S], both 0.98 to two digits; LRH 8 + BTH 12 +
+  // ICRC 4 + VCRC 2 bytes per 4096-byte packet cap it at 4096 / 4122.
+  const TransportSpec& infiniband = transport_spec(Transport::infiniband);
+  EXPECT_NEAR(infiniband.bandwidth_efficiency, 392.8 / 400, 0.005);
+  EXPECT_NEAR(infiniband.bandwidth_efficiency, 195.6 / 200, 0.005);
+  EXPECT_LT(infiniband.bandwidth_efficiency, 4096.0 / (4096 + 8 + 12 + 4 + 2));
+  EXPECT_TRUE(infiniband.gpudirect_rdma);
+  EXPECT_TRUE(infiniband.routable);
+  // Only the VPI cards speak InfiniBand.
+  for (const NicSpec& nic : nic_catalog()) EXPECT_EQ(nic.infiniband, nic.name.find("VPI") != std::string::npos) << nic.id;
 }
 
 TEST(TransportCatalog, RoceOneWayLatencyMatchesIbSendLat0p81us) {

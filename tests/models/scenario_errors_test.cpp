@@ -62,8 +62,9 @@ std::vector<ErrorCase> error_cases() {
       {"MisspeltMode", with({{"virtualization.mode", "vpgu"}}),
        "s.json: virtualization.mode: expected one of 'bare_metal', 'passthrough', 'vgpu' or 'mig', got 'vpgu'; "
        "did you mean 'vgpu'?"},
-      {"UnknownTransport", with({{"cluster.transport", "infiniband"}}),
-       "s.json: cluster.transport: expected one of 'roce_v1', 'roce_v2', 'pvrdma' or 'tcp', got 'infiniband'"},
+      {"UnknownTransport", with({{"cluster.transport", "omnipath"}}),
+       "s.json: cluster.transport: expected one of 'roce_v1', 'roce_v2', 'pvrdma', 'tcp' or 'infiniband', got "
+       "'omnipath'"},
       {"UnknownFidelity", with({{"simulation.fidelity", "fast"}}),
        "s.json: simulation.fidelity: expected one of 'step', 'flow' or 'analytic', got 'fast'"},
       {"MissingJobs", no_jobs, "s.json: missing required key 'jobs'"},
@@ -266,6 +267,12 @@ std::vector<ErrorCase> error_cases() {
       {"SyntheticDataLoadingTime",
        with({{"jobs[0].data_loader", "synthetic"}, {"jobs[0].data_loading_cpu_ms_per_sample", 2}}),
        "s.json: jobs[0].data_loading_cpu_ms_per_sample: synthetic data is not loaded: remove this key"},
+      {"InfinibandOnAnEthernetNic", with({{"cluster.transport", "infiniband"}}),
+       "s.json: cluster.transport: Mellanox ConnectX-5 EN 100GbE dual-port (MCX516A-CCAT) is an Ethernet adapter: "
+       "infiniband needs a VPI card (connectx-6-vpi-hdr, connectx-7-400g) as cluster.host.nic_model"},
+      {"AdaptiveRoutingOnEthernet", with({{"cluster.fabric.adaptive_routing", true}}),
+       "s.json: cluster.fabric.adaptive_routing: adaptive routing is modelled for the infiniband transport only "
+       "(Ethernet fabrics hash each flow onto one spine)"},
       {"UnknownHostModel", with({{"cluster.host.model", "dgx-a10"}}),
        "s.json: cluster.host.model: expected one of 'dgx-a100', 'dgx-h100', 'dgx-h200', 'dell-xe9680' or "
        "'dell-xe8545', got 'dgx-a10'; did you mean 'dgx-a100'?"},

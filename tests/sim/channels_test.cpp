@@ -120,6 +120,38 @@ TEST(Fabric, LoaderDerivesTheThirdFabricFigure) {
   EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.oversubscription, 2.0);
 }
 
+/// 8 one-GPU hosts in two racks on ConnectX-6 VPI HDR 200 Gb/s over InfiniBand, 2 spines of 200 Gb/s uplinks (2:1).
+nlohmann::json two_rack_infiniband(const std::string& fidelity) {
+  nlohmann::json json = hgx_a100(4, 2, 1, fidelity);
+  json["cluster"]["host"]["gpus"] = 1;
+  json["cluster"]["host"]["nic_model"] = "connectx-6-vpi-hdr";
+  json["cluster"]["transport"] = "infiniband";
+  json["cluster"]["fabric"] = {{"spines", 2}, {"uplink_gbps", 200}};
+  return json;
+}
+
+TEST(Fabric, AdaptiveRoutingJoinsALeafsUplinksIntoOne) {
+  // InfiniBand routes adaptively by default: each leaf's 2 uplinks act as one of 2 x 200 Gb/s x 0.98 (the transport's
+  // efficiency, nic_catalog), and every flow between racks takes it: no spine to hash onto.
+  const Scenario adaptive = scenario_of(two_rack_infiniband("flow"));
+  EXPECT_TRUE(adaptive.cluster.fabric.adaptive_routing);
+  const Topology topology(adaptive);
+  EXPECT_EQ(topology.spine_count(), 1);
+  const Link& uplink = topology.links()[static_cast<std::size_t>(topology.uplink(0, 0))];
+  EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 2 * 200e9 / 8 * 0.98);
+  // Switched off, the two spines are hashed onto as on Ethernet.
+  nlohmann::json hashed = two_rack_infiniband("flow");
+  hashed["cluster"]["fabric"]["adaptive_routing"] = false;
+  EXPECT_EQ(Topology(scenario_of(hashed)).spine_count(), 2);
+}
+
+TEST_P(Fidelities, AdaptivelyRoutedRingAcrossRacksRunsAtTheNicsRate) {
+  // The ring's two edges between racks each take one direction of the joined uplink (400 Gb/s x 0.98), faster than
+  // the NIC (200 x 0.98): the closed form at the NIC's rate, with the cross-rack route's latency.
+  const double ib200_Bps = 200e9 / 8 * 0.98;
+  expect_bandwidth(scenario_of(two_rack_infiniband(GetParam())), ib200_Bps, 3, 4, NcclHop::net);
+}
+
 TEST(Fabric, EcmpSpreadsFlowsOverTheSpinesAndFollowsTheSeed) {
   nlohmann::json json = hgx_a100(4, 2, 1, "flow");
   json["cluster"]["fabric"] = {{"spines", 8}, {"uplink_gbps", 100}};
