@@ -32,8 +32,8 @@
 //              one core, reaches 15-35 Gb/s on a tuned 100G host; N. Hagoort (VMware), "Auto-Tuning vMotion
 //              Streams" (2021-03-09): one vMotion stream, one core, fills about 15 GbE. The low end, 15 Gb/s per
 //              core, is taken for a guest's virtual NIC path; uncalibrated for any particular VM.
-//   CX6 VPI    NVIDIA ConnectX-6 VPI adapter documentation, "Interfaces" [P]: PCIe Gen 3.0/4.0 x16; the card's ID string
-//              [S]: "MCX653105A-HDAT ConnectX-6 VPI adapter card, HDR IB (200Gb/s) and 200GbE, single-port QSFP56";
+//   CX6 VPI    NVIDIA ConnectX-6 VPI adapter documentation, "Interfaces" [P]: PCIe Gen 3.0/4.0 x16; the card's ID
+//              string [S]: "MCX653105A-HDAT ConnectX-6 VPI adapter card, HDR IB (200Gb/s) and 200GbE, single-port QSFP56";
 //              Lenovo Press LP1195 [S]: "200 Gb/s total bandwidth at sub-600 nanosecond latency".
 //   CX7 VPI    NVIDIA ConnectX-7 VPI documentation, "Introduction" [P]: single-port OSFP, NDR 400Gb/s and 400GbE;
 //              ConnectX-7 OCP3 manual [P]: PCIe Gen 5.0 x16. No latency figure is published for ConnectX-7: the
@@ -157,7 +157,8 @@ std::vector<NicSpec> build_nic_catalog() {
        .infiniband = true,                      // CX6 VPI: HDR InfiniBand or 200GbE
        .pcie_gen = 4, .pcie_lanes = 16,         // CX6 VPI
        .source = "ConnectX-6 VPI documentation; Lenovo Press LP1195 [S]"},
-      {.id = "connectx-7-400g", .name = "NVIDIA ConnectX-7 VPI NDR 400Gb/s / 400GbE single-port OSFP (MCX75310AAS-NEAT)",
+      {.id = "connectx-7-400g",
+       .name = "NVIDIA ConnectX-7 VPI NDR 400Gb/s / 400GbE single-port OSFP (MCX75310AAS-NEAT)",
        .line_rate_Bps = gbps(400), .ports = 1,  // CX7 VPI
        .latency_s = ns(600),                    // uncalibrated: CX6 VPI's figure, none published for ConnectX-7
        .latency_uncalibrated = true,

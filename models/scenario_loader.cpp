@@ -570,8 +570,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading, loader,
-                            loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv, checkpoint,
-                            parallelism, global_batch, nccl}) {
+                            loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv,
+                            checkpoint, parallelism, global_batch, nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -621,7 +621,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (loader) {
     config.data_loader = loader->as_enum(data_loader_names());
     // DALI's GPU pipeline decodes JPEG images; a sequence or a replayed trace has no images to decode.
-    const bool images = !config.trace && !config.transformer && make_workload(config.workload_id)->sample_unit == "image";
+    const bool images =
+        !config.trace && !config.transformer && make_workload(config.workload_id)->sample_unit == "image";
     if (config.data_loader == DataLoader::gpu && !images) {
       loader->fail("the 'gpu' loader decodes images on the GPU (DALI); this workload's samples are not images");
     }

@@ -76,7 +76,9 @@ TEST(TransportCatalog, InfinibandCarriesWhatIbWriteBwMeasuresUnderItsHeaderCeili
   EXPECT_TRUE(infiniband.gpudirect_rdma);
   EXPECT_TRUE(infiniband.routable);
   // Only the VPI cards speak InfiniBand.
-  for (const NicSpec& nic : nic_catalog()) EXPECT_EQ(nic.infiniband, nic.name.find("VPI") != std::string::npos) << nic.id;
+  for (const NicSpec& nic : nic_catalog()) {
+    EXPECT_EQ(nic.infiniband, nic.name.find("VPI") != std::string::npos) << nic.id;
+  }
 }
 
 TEST(TransportCatalog, RoceOneWayLatencyMatchesIbSendLat0p81us) {

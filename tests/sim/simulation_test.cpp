@@ -104,8 +104,9 @@ TEST(Simulation, AVmSlowsTheHostSideWorkByItsCpuOverhead) {
     overrides.insert(overrides.end(), more.begin(), more.end());
     return simulate_in_child(default_scenario(overrides))["jobs"][0]["step_time_s"]["mean"].get<double>();
   };
-  EXPECT_NEAR(step_s({"virtualization.mode=bare_metal", "virtualization.vm_cpu_cores=null", "cluster.host.cpu_cores=2"}),
-              1.28, 1e-9);
+  EXPECT_NEAR(
+      step_s({"virtualization.mode=bare_metal", "virtualization.vm_cpu_cores=null", "cluster.host.cpu_cores=2"}), 1.28,
+      1e-9);
   EXPECT_NEAR(step_s({"virtualization.mode=passthrough", "virtualization.vm_cpu_cores=2"}), 1.28 * 1.02, 1e-9);
   EXPECT_NEAR(step_s({"virtualization.mode=passthrough", "virtualization.vm_cpu_cores=2",
                       "virtualization.vm_cpu_overhead=0.1"}),
