@@ -1,5 +1,6 @@
 #include "models/gpu_catalog.hpp"
 
+#include "models/catalog_lookup.hpp"
 #include "models/units.hpp"
 
 // Sources. [S] marks a secondary source (third-party page, public repository) where no primary one was at hand.
@@ -507,11 +508,6 @@ const std::vector<GpuSpec>& gpu_catalog() {
   return catalog;
 }
 
-const GpuSpec* find_gpu(std::string_view id) {
-  for (const GpuSpec& gpu : gpu_catalog()) {
-    if (gpu.id == id) return &gpu;
-  }
-  return nullptr;
-}
+const GpuSpec* find_gpu(std::string_view id) { return find_by_id(gpu_catalog(), id); }
 
 }  // namespace vtsim

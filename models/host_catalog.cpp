@@ -1,5 +1,6 @@
 #include "models/host_catalog.hpp"
 
+#include "models/catalog_lookup.hpp"
 #include "models/units.hpp"
 
 // Sources. [P] primary (the vendor's own document or system file), [S] secondary (a copy or a third party's page).
@@ -83,11 +84,6 @@ const std::vector<HostSpec>& host_catalog() {
   return catalog;
 }
 
-const HostSpec* find_host(std::string_view id) {
-  for (const HostSpec& host : host_catalog()) {
-    if (host.id == id) return &host;
-  }
-  return nullptr;
-}
+const HostSpec* find_host(std::string_view id) { return find_by_id(host_catalog(), id); }
 
 }  // namespace vtsim

@@ -1,5 +1,6 @@
 #include "models/interconnect_catalog.hpp"
 
+#include "models/catalog_lookup.hpp"
 #include "models/units.hpp"
 
 // Sources. [S] marks a secondary source.
@@ -75,12 +76,7 @@ const std::vector<NvlinkSpec>& nvlink_catalog() {
   return catalog;
 }
 
-const NvlinkSpec* find_nvlink(std::string_view id) {
-  for (const NvlinkSpec& nvlink : nvlink_catalog()) {
-    if (nvlink.id == id) return &nvlink;
-  }
-  return nullptr;
-}
+const NvlinkSpec* find_nvlink(std::string_view id) { return find_by_id(nvlink_catalog(), id); }
 
 const std::vector<PcieSpec>& pcie_catalog() {
   static const std::vector<PcieSpec> catalog = build_pcie_catalog();

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "models/catalog_lookup.hpp"
 #include "models/units.hpp"
 
 // Sources. [S] marks a secondary source.
@@ -206,11 +207,6 @@ const std::vector<NicSpec>& nic_catalog() {
   return catalog;
 }
 
-const NicSpec* find_nic(std::string_view id) {
-  for (const NicSpec& nic : nic_catalog()) {
-    if (nic.id == id) return &nic;
-  }
-  return nullptr;
-}
+const NicSpec* find_nic(std::string_view id) { return find_by_id(nic_catalog(), id); }
 
 }  // namespace vtsim

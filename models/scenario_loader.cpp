@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "models/calibration_profile.hpp"
+#include "models/catalog_lookup.hpp"
 #include "models/chakra_trace.hpp"
 #include "models/control_characters.hpp"
 #include "models/data_loading.hpp"
@@ -36,13 +37,6 @@ constexpr int kMaxNicsPerHost = 16;
 constexpr int kMaxCopies = 1024;  // identical tenants from one job entry
 constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
 constexpr int kMaxInt = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
-
-template <typename Spec>
-std::vector<std::string> ids_of(const std::vector<Spec>& catalog) {
-  std::vector<std::string> ids;
-  for (const Spec& spec : catalog) ids.push_back(spec.id);
-  return ids;
-}
 
 int read_int(JsonObject& object, std::string_view key, int fallback, int min, int max) {
   const std::optional<JsonValue> value = object.get(key);

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "models/catalog_lookup.hpp"
 #include "models/units.hpp"
 
 // Source: NVIDIA AI Enterprise v5.0 User Guide, appendix A "Virtual GPU Types for Supported GPUs", tables of
@@ -101,12 +102,7 @@ const std::vector<VgpuProfile>& vgpu_catalog() {
   return catalog;
 }
 
-const VgpuProfile* find_vgpu_profile(std::string_view id) {
-  for (const VgpuProfile& profile : vgpu_catalog()) {
-    if (profile.id == id) return &profile;
-  }
-  return nullptr;
-}
+const VgpuProfile* find_vgpu_profile(std::string_view id) { return find_by_id(vgpu_catalog(), id); }
 
 std::vector<const VgpuProfile*> vgpu_profiles_for(std::string_view gpu_id) {
   std::vector<const VgpuProfile*> profiles;
