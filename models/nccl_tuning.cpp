@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -11,14 +12,15 @@
 
 // Source: NVIDIA NCCL, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and src/graph/topo.h, as in
 // v2.30.7 (docs/hardware-facts.md; the constants below are the same since 2.19). Units as in NCCL: us and GB/s.
-// Index order as in NCCL: algorithms Tree = 0, Ring = 1; protocols LL = 0, LL128 = 1, Simple = 2; hardware NVLink = 0,
-// PCI = 1, NET = 2.
+// Index order as in NCCL: algorithms Tree = 0, Ring = 1 (and NVLS, NCCL's 4, as 2 here); protocols LL = 0, LL128 = 1,
+// Simple = 2; hardware NVLink = 0, PCI = 1, NET = 2.
 
 namespace vtsim {
 namespace {
 
 constexpr int kTree = 0;
 constexpr int kRing = 1;
+constexpr int kNvls = 2;
 constexpr int kLl = 0;
 constexpr int kLl128 = 1;
 constexpr int kSimple = 2;
@@ -39,12 +41,28 @@ constexpr double kLlMaxBandwidth_GBps[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 
 constexpr double kPerChannelMaxRingLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
 constexpr double kPerChannelMaxTreeLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
 constexpr double kPerChannelMaxTree_GBps[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
+// NVLS (tuning.cc): hwLat[NVLink][NVLS][Simple] 25 us, which replaces the base latency (0) on one node; its
+// bandwidth efficiency on Hopper, nvlsEfficiency 0.85; and NCCL_MAX_NVLS_ARITY 32 (device.h).
+constexpr double kNvlsLatency_us = 25.0;
+constexpr double kNvlsEfficiencyHopper = 0.85;
+constexpr int kMaxNvlsArity = 32;
+// search.cc sm90SpeedArrayIntra: the bandwidths per channel the search tries on one node, fastest first, GB/s.
+constexpr double kSm90IntraSpeeds_GBps[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
 // tuning.cc treeCorrectionFactor[protocol][log2(bytes / 64)]: trees run below their model at medium sizes.
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9},
 };
+
+int algorithm_index(NcclAlgorithm algorithm) {
+  switch (algorithm) {
+    case NcclAlgorithm::tree: return kTree;
+    case NcclAlgorithm::ring: return kRing;
+    case NcclAlgorithm::nvls: return kNvls;
+  }
+  return kRing;
+}
 
 int log2_floor(std::size_t value) {
   int result = 0;
@@ -69,9 +87,10 @@ bool ll128_enabled(const NcclCommunicator& comm) {
 }
 
 // NCCL's spellings, read by scenarios (jobs[i].nccl) and written by to_string: one table each (models/enum_names.hpp).
-const std::array<std::pair<std::string, NcclAlgorithm>, 2> kAlgorithmNames = {{
+const std::array<std::pair<std::string, NcclAlgorithm>, 3> kAlgorithmNames = {{
     {"tree", NcclAlgorithm::tree},
     {"ring", NcclAlgorithm::ring},
+    {"nvls", NcclAlgorithm::nvls},
 }};
 const std::array<std::pair<std::string, NcclProtocol>, 3> kProtocolNames = {{
     {"LL", NcclProtocol::ll},
@@ -85,6 +104,27 @@ std::string_view to_string(NcclAlgorithm algorithm) { return name_of(kAlgorithmN
 std::string_view to_string(NcclProtocol protocol) { return name_of(kProtocolNames, protocol); }
 std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
 std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
+
+NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
+  NvlsGraph graph;
+  if (gpus < 2 || compute_capability < 90 || nvlink_links < 1) return graph;
+  graph.channels = std::min(gpus, kMaxNvlsArity);
+  const double total_GBps = nvlink_links * nccl_nvlink_channel_GBps(compute_capability);
+  // The fastest speed whose paths fit; the slowest if none does (the search then keeps its last try).
+  graph.intra_GBps = std::end(kSm90IntraSpeeds_GBps)[-1];
+  std::size_t index = std::size(kSm90IntraSpeeds_GBps) - 1;
+  for (std::size_t i = 0; i < std::size(kSm90IntraSpeeds_GBps); ++i) {
+    if ((gpus + 1) * kSm90IntraSpeeds_GBps[i] <= total_GBps) {
+      graph.intra_GBps = kSm90IntraSpeeds_GBps[i];
+      index = i;
+      break;
+    }
+  }
+  // Pass 2 raises bwInter one speed at a time while it is below twice bwIntra.
+  graph.inter_GBps = graph.intra_GBps;
+  while (index > 0 && graph.inter_GBps < 2 * graph.intra_GBps) graph.inter_GBps = kSm90IntraSpeeds_GBps[--index];
+  return graph;
+}
 
 NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective) {
   assert(comm.ranks >= 2 && comm.nodes >= 1 && comm.channels >= 1);
@@ -145,12 +185,22 @@ NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective
       table.latency_us[static_cast<std::size_t>(a)][static_cast<std::size_t>(p)] = latency;
     }
   }
+  // NVLS: all_reduce with Simple, on one node, with at least 2 channels (tuning.cc; across nodes NCCL runs NVLS only
+  // with CollNet, which vtsim does not model). A channel's bus bandwidth is its bwIntra at NVLS's efficiency, less
+  // one channel's share, twice over ("AllReduce pipelines two operations"), within its bwInter.
+  if (all_reduce && n_nodes == 1 && comm.nvls_channels >= 2) {
+    const double nvls_channels = comm.nvls_channels;
+    const double intra = comm.nvls_intra_GBps * kNvlsEfficiencyHopper * (nvls_channels - 1) / nvls_channels * 2;
+    const double bus = nvls_channels * std::min(intra, comm.nvls_inter_GBps);
+    table.bandwidth_GBps[kNvls][kSimple] = bus * static_cast<double>(n_ranks) / steps;
+    table.latency_us[kNvls][kSimple] = kNvlsLatency_us;
+  }
   return table;
 }
 
 double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, NcclCollective collective,
                    NcclAlgorithm algorithm, NcclProtocol protocol, double bytes) {
-  const auto a = static_cast<std::size_t>(algorithm == NcclAlgorithm::tree ? kTree : kRing);
+  const auto a = static_cast<std::size_t>(algorithm_index(algorithm));
   const auto p = static_cast<std::size_t>(protocol);
   double bandwidth = costs.bandwidth_GBps[a][p];
   double latency = costs.latency_us[a][p];
@@ -189,7 +239,7 @@ std::string_view collective_name(NcclCollective collective) {
   return "?";
 }
 
-constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::ring};
+constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::ring, NcclAlgorithm::nvls};
 constexpr NcclProtocol kProtocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
 
 }  // namespace
@@ -231,11 +281,16 @@ std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective col
          ", compute capability " + std::to_string(comm.compute_capability / 10) + "." +
          std::to_string(comm.compute_capability % 10) +
          (comm.nodes > 1 && !comm.gpu_direct_nic ? ", no GPUDirect RDMA" : "") +
-         "): NCCL fails such a call (\"no algorithm/protocol available\")";
+         ")" +
+         (comm.forced_algorithm == NcclAlgorithm::nvls && collective == NcclCollective::all_reduce
+              ? " and NVLS needs every rank on one node's NVSwitch, compute capability 9.0 or later"
+              : "") +
+         ": NCCL fails such a call (\"no algorithm/protocol available\")";
 }
 
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
-  return kBaseLatency_us[algorithm == NcclAlgorithm::tree ? kTree : kRing][static_cast<std::size_t>(protocol)] * 1e-6;
+  if (algorithm == NcclAlgorithm::nvls) return 0;  // tuning.cc baseLat: NVLS 0
+  return kBaseLatency_us[algorithm_index(algorithm)][static_cast<std::size_t>(protocol)] * 1e-6;
 }
 
 double nccl_step_extra_s(NcclHop hop, NcclProtocol protocol) {

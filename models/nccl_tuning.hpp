@@ -6,8 +6,9 @@
 // NCCL computes, per algorithm a and protocol p, a latency lat[a][p] (us) and an algorithm bandwidth bw[a][p] (GB/s)
 // once per communicator, then times a message of n bytes as lat + n / (1000 bw) and runs the pair with the smallest
 // time. vtsim uses the same choice, and simulates the chosen protocol's costs (base latency, bytes on the wire).
-// Covered: Ring and Tree with LL, LL128 and Simple. Not covered: CollNet, NVLS (NVLink SHARP) and PAT, which need
-// hardware vtsim does not model (SHARP switches, NVSwitch multicast) or apply to one GPU per node only (PAT).
+// Covered: Ring and Tree with LL, LL128 and Simple, and NVLS (NVLink SHARP: the reduction done in a Hopper host's
+// NVSwitch) for all_reduce on one node. Not covered: CollNet and NVLS Tree (SHARP switches in the network, NVLS
+// across nodes), NVLS for all_gather and reduce_scatter, and PAT (one GPU per node only).
 
 #include <array>
 #include <optional>
@@ -22,13 +23,15 @@ namespace vtsim {
 enum class NcclCollective { all_reduce, all_gather, reduce_scatter, broadcast, reduce };
 
 /// NCCL's algorithms that vtsim models (all_gather and reduce_scatter run as rings only: their other algorithms are
-/// PAT, NVLS and CollNet; broadcast and reduce have only the ring, a pipelined chain from or to the root).
-enum class NcclAlgorithm { tree, ring };
+/// PAT, NVLS and CollNet; broadcast and reduce have only the ring, a pipelined chain from or to the root). NVLS runs
+/// all_reduce inside one node's NVSwitch: each GPU pulls its share of the buffer reduced by the switch
+/// (multimem.ld_reduce) and stores it back to every GPU at once (multimem.st), with the Simple protocol only.
+enum class NcclAlgorithm { tree, ring, nvls };
 /// NCCL's protocols: LL (8-byte stores with a flag, half the bandwidth, lowest latency), LL128 (128-byte lines with
 /// 120 bytes of data, NVLink systems), Simple (bulk copies with memory fences, full bandwidth).
 enum class NcclProtocol { ll, ll128, simple };
 
-/// "tree", "ring"; "LL", "LL128", "Simple" (NCCL's spellings).
+/// "tree", "ring", "nvls"; "LL", "LL128", "Simple" (NCCL's spellings).
 std::string_view to_string(NcclAlgorithm algorithm);
 std::string_view to_string(NcclProtocol protocol);
 /// The spellings a scenario (jobs[i].nccl) and `vtsim collectives` accept, NCCL_ALGO's and NCCL_PROTO's.
@@ -48,6 +51,11 @@ struct NcclCommunicator {
   /// Every channel takes the same ring (NCCL: graph sameChannels): broadcast and reduce then pay one hop's latency
   /// (their chunks pipeline), else one per step.
   bool same_channels = true;
+  /// NCCL's NVLS graph (nccl_nvls_graph): its channels, 0 where NVLS is not available to the communicator (GPUs
+  /// not on a Hopper host's NVSwitch, or ranks on more than one node), and its bandwidths per channel, GB/s.
+  int nvls_channels = 0;
+  double nvls_intra_GBps = 0;
+  double nvls_inter_GBps = 0;
   /// What the user forces, as NCCL_ALGO and NCCL_PROTO do: the algorithm of all_reduce (the only collective with a
   /// choice of algorithm here) and the protocol of every collective; unset, NCCL's model picks.
   std::optional<NcclAlgorithm> forced_algorithm;
@@ -57,9 +65,26 @@ struct NcclCommunicator {
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a
 /// bandwidth of 0 marks a pair NCCL does not enable.
 struct NcclCostTable {
-  std::array<std::array<double, 3>, 2> latency_us{};     ///< [algorithm][protocol]
-  std::array<std::array<double, 3>, 2> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
+  std::array<std::array<double, 3>, 3> latency_us{};     ///< [algorithm][protocol]
+  std::array<std::array<double, 3>, 3> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
 };
+
+/// NCCL's NVLS graph for `gpus` ranks on one node's NVSwitch, each GPU with `nvlink_links` links.
+struct NvlsGraph {
+  int channels = 0;         ///< one per GPU (NCCL forces intra-node NVLS to pull evenly from every GPU)
+  double intra_GBps = 0;    ///< graph bwIntra: what each channel takes of every GPU's links to the switch
+  double inter_GBps = 0;    ///< graph bwInter: raised by the search's last phase, which nothing limits on one node
+};
+
+/// The NVLS graph NCCL's search (src/graph/search.cc, ncclTopoCompute) settles on for `gpus` GPUs of
+/// `compute_capability` >= 90 on one NVSwitch: `gpus` channels (NCCL forces intra-node NVLS to pull evenly from every
+/// GPU); bwIntra the fastest speed of the SM90 table (60, 50, 40, 30, 24, 20, 15, 12, 11, 6, 3 GB/s) at which every
+/// channel's switch-to-GPU and GPU-to-switch paths fit the GPU's NVLink bandwidth, `nvlink_links` x 20.6 GB/s
+/// (topo.h): each channel takes the speed on every GPU's links and twice on its own GPU's
+/// (ncclTopoSearchTryNvls), (gpus + 1) x speed in all; bwInter then raised by the search's second pass, one speed
+/// at a time while it is below twice bwIntra, up to the table's 60 (nothing limits it on one node). 8 H100 SXM5
+/// (18 links): 8 channels, 40 and 60 GB/s. No channels for fewer than 2 GPUs or below compute capability 9.0.
+NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability);
 
 /// The table ncclTopoTuneModel builds for `collective` on `comm` (ring steps: 2 (ranks - 1) for all_reduce, ranks - 1
 /// for the others; trees for all_reduce only). REQUIRES: comm.ranks >= 2.

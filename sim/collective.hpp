@@ -145,8 +145,8 @@ using NcclChoiceCounts = std::map<std::string, long>;
 
 /// `ring` (a `collective` over rings) with NCCL's choice of algorithm and protocol per call (models/nccl_tuning.hpp,
 /// for `comm`): a ring call first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts
-/// on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run as a tree takes NCCL's own predicted
-/// time, as trees are not simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
+/// on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run as a tree or with NVLS takes NCCL's own
+/// predicted time, as neither is simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
 std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
                                                NcclChoiceCounts* counts,
                                                NcclCollective collective = NcclCollective::all_reduce);

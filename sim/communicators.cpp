@@ -255,6 +255,13 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   comm.channels = std::max(1, static_cast<int>(std::lround(bus_GBps / per_channel_GBps)));
   comm.channel_bandwidth_GBps = bus_GBps / comm.channels;
   comm.same_channels = rings_at_once == 1;
+  // NVLS: every rank on one host whose GPUs meet in a Hopper NVSwitch (compute capability 9.0 on; nccl_nvls_graph).
+  if (comm.nodes == 1 && comm.nvlink_intra && topology.nvlink_layout() == NvlinkLayout::nvswitch) {
+    const NvlsGraph nvls = nccl_nvls_graph(comm.ranks, gpu.nvlink_links, comm.compute_capability);
+    comm.nvls_channels = nvls.channels;
+    comm.nvls_intra_GBps = nvls.intra_GBps;
+    comm.nvls_inter_GBps = nvls.inter_GBps;
+  }
   return comm;
 }
 

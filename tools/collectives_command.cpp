@@ -313,8 +313,8 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--format", request->format, "table, json or nccl-tests")
       ->check(CLI::IsMember({"table", "json", "nccl-tests"}));
   app->add_option("--compare", request->compare_log, "A measured nccl-tests log: per-size busbw, measured and simulated");
-  app->add_option("--algo", request->algorithm, "Force all_reduce's algorithm, as NCCL_ALGO: ring or tree")
-      ->check(CLI::IsMember({"ring", "tree"}));
+  app->add_option("--algo", request->algorithm, "Force all_reduce's algorithm, as NCCL_ALGO: ring, tree or nvls")
+      ->check(CLI::IsMember({"ring", "tree", "nvls"}));
   app->add_option("--proto", request->protocol, "Force the protocol, as NCCL_PROTO: LL, LL128 or Simple")
       ->check(CLI::IsMember({"LL", "LL128", "Simple"}));
   return {app, [request] {

@@ -8,13 +8,17 @@
 namespace vtsim {
 namespace {
 
-std::size_t at(NcclAlgorithm algorithm) { return algorithm == NcclAlgorithm::tree ? 0 : 1; }
+std::size_t at(NcclAlgorithm algorithm) {
+  return algorithm == NcclAlgorithm::tree ? 0 : algorithm == NcclAlgorithm::ring ? 1 : 2;
+}
 std::size_t at(NcclProtocol protocol) { return static_cast<std::size_t>(protocol); }
 
 /// One HGX A100 8-GPU node: NVLink, 12 channels of 20 GB/s (SM80_NVLINK_BW), bus bandwidth 240 GB/s.
 NcclCommunicator one_a100_node() {
   return {.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
-          .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
 }
 
 TEST(NcclTuning, OneNodeTableMatchesTheHandDerivation) {
@@ -75,7 +79,9 @@ TEST(NcclTuning, AcrossNodesTreesWinSmallAndMediumMessagesAndRingsLargeOnes) {
   // = 318.8 us against ring LL128 144.4 + 184.0 = 328.4 us. 1 GiB (no correction): ring Simple 395.9 + 43,341 us
   // against ring LL128 47,110 and tree Simple 48,748.
   const NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
-                              .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+                              .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   const NcclCostTable table = nccl_allreduce_costs(comm);
   EXPECT_NEAR(table.latency_us[1][2], 282.8, 1e-9);
   EXPECT_NEAR(table.latency_us[0][1], 65.5, 1e-9);
@@ -110,7 +116,8 @@ TEST(NcclTuning, ForcedAlgorithmAndProtocolPickTheFastestPairTheyAllow) {
   // beats LL128 (144.4 us) and Simple (282.8 us, no plateau: 1 KiB / (4 channels x 32 ranks) < 64 B).
   NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                         .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
-                        .forced_algorithm = NcclAlgorithm::ring, .forced_protocol = std::nullopt};
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = NcclAlgorithm::ring, .forced_protocol = std::nullopt};
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
   const NcclChoice ring = nccl_allreduce_choice(comm, 1024);
   EXPECT_EQ(ring.algorithm, NcclAlgorithm::ring);
@@ -152,7 +159,9 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
   // GB/s x 8/7 to algorithm bandwidth. Across 4 nodes x 8 (4 x 12 GB/s): 31 steps of which 3 between nodes, LL128:
   // 14 + 28 x max(1.9, 1.0) + 3 x 4.0 = 79.2 us; no plateau factor (allreduce only).
   NcclCommunicator node{.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
-                        .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+                        .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter}) {
     const NcclCostTable table = nccl_costs(node, collective);
     EXPECT_NEAR(table.latency_us[1][2], 8.4 + 7 * 3.4, 1e-9);
@@ -160,7 +169,9 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
     EXPECT_EQ(table.bandwidth_GBps[0][2], 0);  // no tree
   }
   const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
-                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   const NcclCostTable across = nccl_costs(nodes, NcclCollective::all_gather);
   EXPECT_NEAR(across.latency_us[1][1], 14 + 28 * 1.9 + 3 * 4.0, 1e-9);
   const double bytes = 64e6;
@@ -190,8 +201,106 @@ TEST(NcclTuning, BroadcastAndReduceAreRingChainsOfNSteps) {
   // Across nodes the hop is the network's: 4 nodes of 8, same channels, Simple: 8.4 + 14.0.
   const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                                .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true,
-                               .same_channels = true, .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+                               .same_channels = true,
+          .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
   EXPECT_NEAR(nccl_costs(nodes, NcclCollective::broadcast).latency_us[1][at(NcclProtocol::simple)], 8.4 + 14.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+/// One HGX H100 8-GPU node (18 NVLink 4 links per GPU to the NVSwitches): rings of 22 channels of 450/22 GB/s (the
+/// topology's 450 GB/s per GPU over SM90_NVLINK_BW 20.6, as sim/communicators.cpp counts them) and NCCL's NVLS graph.
+NcclCommunicator one_h100_node() {
+  const NvlsGraph nvls = nccl_nvls_graph(8, 18, 90);
+  return {.ranks = 8, .nodes = 1, .compute_capability = 90, .nvlink_intra = true, .channels = 22,
+          .channel_bandwidth_GBps = 450.0 / 22, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = false,
+          .nvls_channels = nvls.channels, .nvls_intra_GBps = nvls.intra_GBps, .nvls_inter_GBps = nvls.inter_GBps,
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+}
+
+TEST(NcclNvls, GraphIsTheFastestSpeedWhoseSwitchPathsFitTheGpusLinks) {
+  // 18 links x 20.6 GB/s = 370.8 GB/s per GPU. 8 GPUs: 9 x 50 = 450 does not fit, 9 x 40 = 360 does; bwInter then
+  // climbs 40 -> 50 -> 60 (each below twice 40; 60 is the table's top).
+  const NvlsGraph eight = nccl_nvls_graph(8, 18, 90);
+  EXPECT_EQ(eight.channels, 8);
+  EXPECT_EQ(eight.intra_GBps, 40.0);
+  EXPECT_EQ(eight.inter_GBps, 60.0);
+  // 4 GPUs: 5 x 60 = 300 fits at the top speed, which bwInter cannot pass.
+  const NvlsGraph four = nccl_nvls_graph(4, 18, 90);
+  EXPECT_EQ(four.channels, 4);
+  EXPECT_EQ(four.intra_GBps, 60.0);
+  EXPECT_EQ(four.inter_GBps, 60.0);
+  // 6 links (123.6 GB/s), 8 GPUs: 9 x 12 = 108 fits, 9 x 15 = 135 does not; bwInter 12 -> 15 -> 20 -> 24 (24 = 2 x 12).
+  const NvlsGraph narrow = nccl_nvls_graph(8, 6, 90);
+  EXPECT_EQ(narrow.intra_GBps, 12.0);
+  EXPECT_EQ(narrow.inter_GBps, 24.0);
+  EXPECT_EQ(nccl_nvls_graph(1, 18, 90).channels, 0);  // one GPU
+  EXPECT_EQ(nccl_nvls_graph(8, 12, 80).channels, 0);  // Ampere's NVSwitch has no SHARP
+}
+
+TEST(NcclNvls, AllReduceTableOnOneH100Node) {
+  // Bus bandwidth per channel min(40 x 0.85 x 7/8 x 2, 60) = 59.5 GB/s; 8 channels 476 GB/s; algorithm bandwidth
+  // 476 x 8 / 14 = 272 GB/s. Latency 25 us (NVLink NVLS Simple), no base latency.
+  const NcclCostTable table = nccl_allreduce_costs(one_h100_node());
+  const std::size_t nvls = at(NcclAlgorithm::nvls);
+  EXPECT_NEAR(table.bandwidth_GBps[nvls][at(NcclProtocol::simple)], 272.0, 1e-9);
+  EXPECT_NEAR(table.latency_us[nvls][at(NcclProtocol::simple)], 25.0, 1e-12);
+  EXPECT_EQ(table.bandwidth_GBps[nvls][at(NcclProtocol::ll)], 0);     // Simple only
+  EXPECT_EQ(table.bandwidth_GBps[nvls][at(NcclProtocol::ll128)], 0);
+  EXPECT_EQ(nccl_base_latency_s(NcclAlgorithm::nvls, NcclProtocol::simple), 0);
+  // 4 of the node's GPUs: min(60 x 0.85 x 3/4 x 2, 60) = 60 per channel, 4 channels, x 4 / 6: 160 GB/s.
+  NcclCommunicator four = one_h100_node();
+  const NvlsGraph graph = nccl_nvls_graph(4, 18, 90);
+  four.ranks = 4;
+  four.nvls_channels = graph.channels;
+  four.nvls_intra_GBps = graph.intra_GBps;
+  four.nvls_inter_GBps = graph.inter_GBps;
+  EXPECT_NEAR(nccl_allreduce_costs(four).bandwidth_GBps[nvls][at(NcclProtocol::simple)], 160.0, 1e-9);
+}
+
+TEST(NcclNvls, OnlyAllReduceOnOneNode) {
+  NcclCommunicator comm = one_h100_node();
+  const std::size_t nvls = at(NcclAlgorithm::nvls);
+  for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter,
+                                    NcclCollective::broadcast, NcclCollective::reduce}) {
+    EXPECT_EQ(nccl_costs(comm, collective).bandwidth_GBps[nvls][at(NcclProtocol::simple)], 0);
+  }
+  comm.ranks = 16;
+  comm.nodes = 2;  // NVLS across nodes needs CollNet (or NVLS Tree): not modelled, not enabled
+  EXPECT_EQ(nccl_allreduce_costs(comm).bandwidth_GBps[nvls][at(NcclProtocol::simple)], 0);
+}
+
+TEST(NcclNvls, ChosenForLargeMessagesWhereItBeatsTheRings) {
+  // 1 GiB: ring Simple 8.4 + 14 x 3.4 = 56 us + 2^30 B at 450 x 8/14 = 257.1 GB/s = 4,231.6 us; NVLS 25 us + 2^30 B
+  // at 272 GB/s = 3,972.6 us. 64 KiB: NVLS 25.2 us; ring LL 6.6 + 14 x 0.6 = 15 us + 65,536 B at min(141, 225) x 8/14
+  // GB/s = 15.8 us.
+  const NcclCommunicator comm = one_h100_node();
+  const double gib = 1024.0 * 1024 * 1024;
+  const NcclChoice large = nccl_allreduce_choice(comm, gib);
+  EXPECT_EQ(large.algorithm, NcclAlgorithm::nvls);
+  EXPECT_EQ(large.protocol, NcclProtocol::simple);
+  EXPECT_NEAR(large.predicted_s, (25.0 + gib / (1000 * 272.0)) * 1e-6, 1e-12);
+  const NcclChoice small = nccl_allreduce_choice(comm, 65536);
+  EXPECT_EQ(small.algorithm, NcclAlgorithm::ring);
+  EXPECT_EQ(small.protocol, NcclProtocol::ll);
+}
+
+TEST(NcclNvls, ForcingItWhereItIsNotAvailableIsAProblemSayingWhatItNeeds) {
+  NcclCommunicator comm = one_a100_node();  // Ampere: no NVLS graph
+  comm.forced_algorithm = NcclAlgorithm::nvls;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce),
+            "nvls is not enabled for all_reduce on this communicator (8 ranks on 1 node, compute capability 8.0) and "
+            "NVLS needs every rank on one node's NVSwitch, compute capability 9.0 or later: NCCL fails such a call "
+            "(\"no algorithm/protocol available\")");
+  comm = one_h100_node();
+  comm.forced_algorithm = NcclAlgorithm::nvls;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
+  EXPECT_EQ(nccl_allreduce_choice(comm, 1024).algorithm, NcclAlgorithm::nvls);
 }
 
 }  // namespace
