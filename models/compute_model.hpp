@@ -135,6 +135,15 @@ KernelTimes kernel_times(const Workload& workload, int batch, Precision precisio
 /// Bytes read and written per trainable parameter by one optimizer step (see compute_model.cpp for the derivation).
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);
 
+/// Bytes an attention core's passes over its scores move per score, forward and backward: the first product's
+/// write, the passes between the products, the second product's read, and in backward the same in reverse, as
+/// models/compute_model.cpp derives them. REQUIRES: passes != ScorePasses::none.
+struct ScoreBytes {
+  double forward = 0.0;
+  double backward = 0.0;
+};
+ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision);
+
 /// One iteration of `micro_batches` forward and backward passes and one optimizer step alone on one device, data
 /// loading included: the loader prepares each batch while the device works on the previous one, so the step is the
 /// longer of the two. REQUIRES: micro_batches >= 1.

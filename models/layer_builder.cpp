@@ -376,7 +376,9 @@ Tensor attention_output(const Tensor& qkv, int heads, int kv_heads) {
 
 }  // namespace
 
-Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout) {
+Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout,
+                               ScorePasses passes) {
+  assert(passes != ScorePasses::none);
   Tensor out = attention_output(qkv, heads, kv_heads);
   const double tokens = static_cast<double>(qkv.height) * qkv.width;
   const double scores = heads * tokens * tokens * qkv.instances;
@@ -386,12 +388,15 @@ Tensor LayerBuilder::attention(const Tensor& qkv, std::string_view name, int hea
   Cost cost;
   cost.forward_flop = matmul_flop + score_flop;
   cost.input_gradient_flop = 2.0 * matmul_flop + score_flop;  // both operands of each product are activations
-  // Q, K, V read and the context written; scores written, softmax read+write, dropout read + 2 writes, P.V read.
-  cost.traffic_elements = qkv.elements() + out.elements() + scores * (dropout ? 7.0 : 4.0);
+  // Q, K, V read and the context written; the passes over the scores are counted per score (ScorePasses).
+  cost.traffic_elements = qkv.elements() + out.elements();
   // Q.K^T is the larger of the two products in tiles: tokens x tokens per head, one problem per head and instance.
   cost.kind = KernelKind::gemm;
   cost.gemm = {.rows_per_sample = tokens, .columns = tokens, .problems_per_sample = heads * qkv.instances};
   out = emit(name, {qkv}, cost, out);
+  layers_.back().score_elements = scores;
+  layers_.back().score_passes = passes;
+  layers_.back().score_dropout = dropout;
   if (out.requires_grad) {
     save(qkv);
     keep(scores * (dropout ? 2.0 : 1.0));  // probabilities, and with dropout the dropped ones (P.V's operand)

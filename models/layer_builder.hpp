@@ -140,7 +140,8 @@ class LayerBuilder {
   /// every head has its own keys and values; fewer under grouped-query attention, Ainslie et al. 2023, where each of
   /// kv_heads key-value heads serves heads / kv_heads query heads): Q.K^T, scaled masked softmax, dropout of the
   /// probabilities, P.V. Dense: all tokens x tokens scores are computed, also under a causal mask.
-  Tensor attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout);
+  Tensor attention(const Tensor& qkv, std::string_view name, int heads, int kv_heads, bool dropout,
+                   ScorePasses passes = ScorePasses::eager);
   /// The same attention as one fused kernel (FlashAttention: Dao et al., NeurIPS 2022, Algorithms 1 and 2): the
   /// scores live in on-chip memory tile by tile and are never written out; it keeps the output and the softmax's
   /// per-row statistics (one value per head and token) for backward, which recomputes the scores (5 products against

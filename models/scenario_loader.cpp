@@ -333,8 +333,10 @@ TransformerConfig read_transformer(JsonObject transformer) {
   config.vocab_size = static_cast<int>(transformer.require("vocab_size").as_int(1, 1 << 24));
   config.ffn_size = read_int(transformer, "ffn_size", 0, 1, 1 << 24);
   if (auto attention = transformer.get("attention")) {
-    const std::vector<std::string> kinds = {"eager", "fused"};
-    config.fused_attention = attention->as_choice(kinds) == "fused";
+    const std::vector<std::string> kinds = {"eager", "fused_softmax", "fused"};
+    const std::string kind = attention->as_choice(kinds);
+    config.fused_attention = kind == "fused";
+    config.fused_softmax = kind == "fused_softmax";
   }
   config.kv_heads = read_int(transformer, "kv_heads", 0, 1, 1 << 16);
   if (auto mlp = transformer.get("mlp")) {

@@ -71,6 +71,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
                                   {"vocab_size", t.vocab_size}};
     if (t.ffn_size > 0) transformer["ffn_size"] = t.ffn_size;
     if (t.fused_attention) transformer["attention"] = "fused";
+    if (t.fused_softmax && !t.fused_attention) transformer["attention"] = "fused_softmax";
     if (t.kv_heads > 0) transformer["kv_heads"] = t.kv_heads;
     if (t.swiglu) transformer["mlp"] = "swiglu";
     if (!t.learned_positions) transformer["positions"] = "rotary";

@@ -41,7 +41,8 @@ Tensor transformer_block(LayerBuilder& b, Tensor x, const TransformerConfig& con
   const Tensor qkv = b.linear(attention_in, "attn.qkv", (config.heads + 2 * kv_heads) * head_width);
   const Tensor context = config.fused_attention
                              ? b.fused_attention(qkv, "attn.core", config.heads, kv_heads)
-                             : b.attention(qkv, "attn.core", config.heads, kv_heads, config.dropout);
+                             : b.attention(qkv, "attn.core", config.heads, kv_heads, config.dropout,
+                                           config.fused_softmax ? ScorePasses::fused_softmax : ScorePasses::eager);
   x = residual(b, b.linear(context, "attn.proj", hidden), x, "attn.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "attn.ln");
 

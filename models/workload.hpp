@@ -42,6 +42,16 @@ enum class KernelKind {
 /// embeddings, concatenation, losses other than softmax's).
 enum class MemoryPass { generic, elementwise, softmax, layer_norm };
 
+/// How an attention core that keeps its tokens x tokens scores in memory (not FlashAttention) passes over them
+/// between its two products; the bytes each moves per score are in models/compute_model.cpp (score_bytes).
+enum class ScorePasses {
+  none,           ///< not such a layer
+  eager,          ///< scale, mask, softmax and dropout each a kernel of its own, the softmax in fp32 under mixed
+                  ///< precision with casts around it (PyTorch autocast, TensorFlow's AMP graph rewrite), as Hugging
+                  ///< Face's and NVIDIA's BERT implementations write attention
+  fused_softmax,  ///< scale, mask and softmax in one 16-bit kernel (Megatron-LM's scaled masked softmax), dropout apart
+};
+
 /// The output of a gemm or convolution layer's forward product (as an implicit GEMM), which sets how many thread-block
 /// tiles it exposes to the SMs.
 /// Rows stack across the batch (an implicit-GEMM convolution's N x P x Q rows) unless the layer runs
@@ -67,6 +77,11 @@ struct Layer {
   MemoryPass memory_pass = MemoryPass::generic;  ///< memory layers: what their kernels do
   GemmShape gemm;                           ///< gemm and convolution layers: the output's shape; unused otherwise
   int backward_kernels = 0;                 ///< kernels its backward runs: weight gradient and/or input gradient
+  /// An attention core keeping its scores: the scores per sample (heads x tokens x tokens), how its passes over them
+  /// run and whether they include dropout. Their traffic is counted from these, not from activation_elements.
+  double score_elements = 0.0;
+  ScorePasses score_passes = ScorePasses::none;
+  bool score_dropout = false;
 
   /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
   double gradient_bytes() const;

@@ -27,6 +27,9 @@ struct TransformerConfig {
   /// Attention as one fused kernel that never writes the tokens x tokens scores to memory (FlashAttention, Dao et
   /// al. 2022), instead of the products and the softmax over scores kept in memory; see LayerBuilder::attention.
   bool fused_attention = false;
+  /// Without fused_attention: scale, mask and softmax in one 16-bit kernel (Megatron-LM's scaled masked softmax,
+  /// its default) instead of a kernel each, the softmax in fp32 under mixed precision (PyTorch and TensorFlow eager).
+  bool fused_softmax = false;
   /// Key-value heads (grouped-query attention, Ainslie et al. 2023: each serves heads / kv_heads query heads; 1 is
   /// multi-query attention); 0 = heads. heads must divide by it.
   int kv_heads = 0;

@@ -291,3 +291,50 @@ TEST(Workload, LayersRunAsKernelsOfTheirKind) {
 
 }  // namespace
 }  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+TEST(ScoreBytes, EagerAttentionMovesEachPassOverTheScores) {
+  // Per score, hand-counted (compute_model.cpp): under AMP Q.K^T writes 2; scale 4; mask 4; cast up 6; fp32
+  // softmax 8; fp32 dropout 9; cast down 6; P.V reads 2: 41. Backward: dP 2, dV reads P 2, cast 6, dropout 9,
+  // softmax 12, cast 6, scale 4, dQ and dK read dS 4: 45. fp32: 4 + 8 + 8 + 8 + 9 + 4 = 41 and
+  // 4 + 4 + 9 + 12 + 8 + 8 = 45, the casts' bytes replaced by the wider passes.
+  for (Precision precision : {Precision::fp16, Precision::bf16, Precision::fp32, Precision::tf32}) {
+    const ScoreBytes with = score_bytes(ScorePasses::eager, true, precision);
+    EXPECT_DOUBLE_EQ(with.forward, 41.0);
+    EXPECT_DOUBLE_EQ(with.backward, 45.0);
+    const ScoreBytes without = score_bytes(ScorePasses::eager, false, precision);
+    EXPECT_DOUBLE_EQ(without.forward, 32.0);   // no dropout pass (9)
+    EXPECT_DOUBLE_EQ(without.backward, 36.0);  // nor its gradient (9)
+  }
+}
+
+TEST(ScoreBytes, MegatronsFusedSoftmaxIsOnePassEachWay) {
+  // 16-bit: Q.K^T writes 2, the fused scale-mask-softmax reads and writes 4, dropout 5, P.V reads 2: 13. Backward:
+  // dP 2, dV reads P 2, dropout 5, the softmax's gradient reads two and writes one 6, dQ and dK read dS 4: 19.
+  const ScoreBytes bytes = score_bytes(ScorePasses::fused_softmax, true, Precision::bf16);
+  EXPECT_DOUBLE_EQ(bytes.forward, 13.0);
+  EXPECT_DOUBLE_EQ(bytes.backward, 19.0);
+  const ScoreBytes without = score_bytes(ScorePasses::fused_softmax, false, Precision::bf16);
+  EXPECT_DOUBLE_EQ(without.forward, 8.0);
+  EXPECT_DOUBLE_EQ(without.backward, 14.0);
+}
+
+TEST(ScoreBytes, AnAttentionCoreIsBoundByItsScoresTraffic) {
+  // One attention core of 1,000 scores per sample, 1 flop, no other traffic: forward 41 B per score at 1 TB/s x 0.5,
+  // backward 45 B, batch 10.
+  Layer core = layer(1.0, 1.0, 0.0, 0.0);
+  core.kind = KernelKind::gemm;
+  core.gemm = {.rows_per_sample = 10, .columns = 10, .problems_per_sample = 10};
+  core.score_elements = 1000;
+  core.score_passes = ScorePasses::eager;
+  core.score_dropout = true;
+  const KernelTimes times =
+      kernel_times(workload_of({core}), 10, Precision::fp16, kDevice, parameters(0.5, 0.5));
+  EXPECT_NEAR(times.forward_gpu_s[0], 10 * 1000 * 41.0 / 0.5e12, 1e-15);
+  EXPECT_NEAR(times.backward_gpu_s[0], 10 * 1000 * 45.0 / 0.5e12, 1e-15);
+}
+
+}  // namespace
+}  // namespace vtsim

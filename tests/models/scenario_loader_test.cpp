@@ -122,6 +122,31 @@ TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
   }
 }
 
+TEST(ScenarioLoader, AttentionKernelsLoadAndWriteBack) {
+  // eager (the default), Megatron-LM's fused scale-mask-softmax, FlashAttention; anything else is refused.
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].workload",
+                {{"transformer",
+                  {{"layers", 2}, {"hidden_size", 256}, {"heads", 4}, {"sequence_length", 128}, {"vocab_size", 1000},
+                   {"attention", "fused_softmax"}}}});
+  Scenario s = load(json);
+  EXPECT_TRUE(s.jobs[0].transformer->fused_softmax);
+  EXPECT_FALSE(s.jobs[0].transformer->fused_attention);
+  nlohmann::json written = scenario_to_json(s);
+  EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["attention"], "fused_softmax");
+  EXPECT_EQ(scenario_to_json(load(written)), written);
+  set_json_path(json, "jobs[0].workload.transformer.attention", "fused");
+  s = load(json);
+  EXPECT_TRUE(s.jobs[0].transformer->fused_attention);
+  EXPECT_FALSE(s.jobs[0].transformer->fused_softmax);
+  set_json_path(json, "jobs[0].workload.transformer.attention", "eager");
+  s = load(json);
+  EXPECT_FALSE(s.jobs[0].transformer->fused_attention || s.jobs[0].transformer->fused_softmax);
+  EXPECT_FALSE(scenario_to_json(s)["jobs"][0]["workload"]["transformer"].contains("attention"));
+  set_json_path(json, "jobs[0].workload.transformer.attention", "flash");
+  EXPECT_THROW(load(json), InputError);
+}
+
 TEST(ScenarioWriter, ResolvedScenarioLoadsBackIdentically) {
   nlohmann::json json = kMinimal;
   set_json_path(json, "virtualization.mode", "mig");

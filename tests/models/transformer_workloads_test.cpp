@@ -291,3 +291,27 @@ TEST(BertLarge, ForwardFlopMatchTheEncoderClosedForm) {
 
 }  // namespace
 }  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+TEST(TransformerBlock, AttentionCoreCountsItsScoresAndHowTheyAreProcessed) {
+  // GPT-2 small: 12 heads x 1,024 x 1,024 scores per sample, eager passes with dropout; Megatron's fused softmax
+  // when asked; FlashAttention keeps none.
+  const Workload gpt2 = catalog("gpt2-small");
+  const Layer& eager = layer_named(gpt2, "block5.attn.core");
+  EXPECT_DOUBLE_EQ(eager.score_elements, 12.0 * 1024 * 1024);
+  EXPECT_EQ(eager.score_passes, ScorePasses::eager);
+  EXPECT_TRUE(eager.score_dropout);
+  TransformerConfig config = gpt_config(12, 768, 12, 1024, true);
+  config.fused_softmax = true;
+  const Workload megatron = make_transformer(config, "x", "x");
+  EXPECT_EQ(layer_named(megatron, "block5.attn.core").score_passes, ScorePasses::fused_softmax);
+  config.fused_attention = true;
+  const Workload flash = make_transformer(config, "x", "x");
+  EXPECT_EQ(layer_named(flash, "block5.attn.core").score_passes, ScorePasses::none);
+  EXPECT_EQ(layer_named(flash, "block5.attn.core").score_elements, 0.0);
+}
+
+}  // namespace
+}  // namespace vtsim

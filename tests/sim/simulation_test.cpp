@@ -41,7 +41,8 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   // bandwidth), rate = 312 TFLOP/s (A100 datasheet, FP16 dense) x efficiency x tiles / (ceil(tiles / 108) x 108),
   // tiles = ceil(32 x rows / 128) x ceil(columns / 128), or 32 x heads x ceil(T/128)^2 for attention; memory
   // kernels' flop at 19.5 TFLOP/s (FP32); bytes over 1,555 GB/s (A100 40GB datasheet) x memory efficiency (a layer
-  // norm's, a softmax's or an element-wise pass's own for those).
+  // norm's, a softmax's or an element-wise pass's own for those). An attention core's passes over its scores move
+  // 41 bytes per score forward and 45 backward (eager under AMP, with dropout: ScoreBytes tests).
   const Scenario scenario =
       default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0"});
   const JobCompute compute = plan_job_compute(scenario, 0);
@@ -65,10 +66,15 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   double expected = 0;
   for (const Layer& layer : compute.workload.layers) {
     const double bytes = batch * layer.activation_elements * 2 + layer.parameters * 2;  // fp16 activations, weights
-    expected += kernel_s(layer, batch * layer.forward_flop, bytes);
+    const double scores = batch * layer.score_elements;
+    if (scores > 0) {
+      EXPECT_EQ(layer.score_passes, ScorePasses::eager);
+      EXPECT_TRUE(layer.score_dropout);
+    }
+    expected += kernel_s(layer, batch * layer.forward_flop, bytes + 41 * scores);
     for (int k = 0; k < layer.backward_kernels; ++k) {
       expected += kernel_s(layer, batch * layer.backward_flop / layer.backward_kernels,
-                           2 * bytes / layer.backward_kernels);
+                           (2 * bytes + 45 * scores) / layer.backward_kernels);
     }
   }
   // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory kernel.
