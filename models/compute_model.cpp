@@ -8,9 +8,6 @@
 namespace vtsim {
 namespace {
 
-// Memory is split in eighths among MIG instances (NVIDIA MIG user guide, "Supported MIG Profiles").
-constexpr double kMigMemorySlices = 8.0;
-
 // Output tile of one thread block of a tensor-core GEMM: 128 x 128, the threadblock shape of CUTLASS's default
 // tensor-op GEMM configurations for Volta, Turing and Ampere (cutlass/gemm/device/default_gemm_configuration.h) and of
 // the cuBLAS kernels named "*_128x128_*". Libraries also pick smaller tiles and split-K for small problems; this model
@@ -75,7 +72,7 @@ DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precis
   return {.description = describe(gpu, precision) + ", MIG " + profile.id,
           .peak_flops = peak_or_die(gpu, precision) * share,
           .vector_flops = gpu.fp32_flops * share,
-          .memory_bandwidth_Bps = gpu.memory_bandwidth_Bps * profile.memory_slices / kMigMemorySlices,
+          .memory_bandwidth_Bps = gpu.memory_bandwidth_Bps * profile.memory_slices / profile.gpu_memory_slices,
           .memory_bytes = profile.memory_bytes,
           .sm_count = profile.sm_count};
 }

@@ -43,8 +43,8 @@ struct DeviceCompute {
 /// framebuffer (`memory_bytes`). REQUIRES: gpu.peak_flops(precision) has a value.
 DeviceCompute whole_gpu(const GpuSpec& gpu, Precision precision, double memory_bytes);
 
-/// A MIG instance: its own SMs (profile.sm_count) at the GPU's per-SM rate and memory_slices / 8 of the bandwidth
-/// (NVIDIA MIG user guide: memory in eighths). REQUIRES: profile.gpu_id == gpu.id, gpu.peak_flops(precision) has a
+/// A MIG instance: its own SMs (profile.sm_count) at the GPU's per-SM rate and memory_slices / gpu_memory_slices of
+/// the bandwidth (NVIDIA MIG user guide: memory in eighths, an A30's in quarters). REQUIRES: profile.gpu_id == gpu.id, gpu.peak_flops(precision) has a
 /// value.
 DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precision precision);
 

@@ -69,9 +69,10 @@
 //             TFLOPS, 141 GB, 4.8 TB/s, up to 600 W, PCIe Gen5, 2- or 4-way NVLink bridge 900 GB/s. SMs and L2 not
 //             found: the H200 SXM's (132 SMs, 60 MB [S]) are taken, unconfirmed.
 //     V100P16 V100 PCIE's figures; 16 GB HBM2 (DQ and [S] spec tables).
-//   The PCIe cards' NVLink bridges are not modelled (as for the A100 PCIe): these entries have no NVLink. Their MIG
-//   profiles (A30: 4 instances; H100 PCIe/NVL, H200 NVL: 7; MIG user guide) are not catalogued: the guide prints no
-//   SM count per profile, so mig_sm_count is 0 (MIG refused) until one is measured.
+//   The PCIe cards' NVLink bridges are not modelled (as for the A100 PCIe): these entries have no NVLink. The MIG
+//   profiles of the H100 PCIe and H100 NVL are catalogued from published -lgip listings (models/mig_catalog.cpp;
+//   mig_sm_count is their largest profile's SMs), and so are the A30's (four compute and four memory slices); the
+//   H200 NVL's are not (no listing found): mig_sm_count 0 refuses MIG on it.
 //   CUDA CC   Compute capabilities: NVIDIA CUDA C++ Programming Guide, "Compute Capabilities" and NVIDIA's CUDA GPUs
 //             list (developer.nvidia.com/cuda-gpus): P100 6.0, P4 6.1 (GP104), V100 7.0, T4 and Quadro RTX 7.5, A100
 //             and A30 8.0 (GA100), A10, A40 and RTX A6000 8.6 (GA102), H100 and H200 9.0.
@@ -341,13 +342,13 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .memory_bandwidth_Bps = gBps(933),   // A30
       .l2_bytes = mib(24),                 // A30 [S]
       .sm_count = 56,                      // A30 [S]
-      .mig_sm_count = 0,                   // MIG exists (4 instances) but is not catalogued: see PCIE CARDS
+      .mig_sm_count = 56,                  // A30: the 4g.24gb profile's SMs (-lgip [S], models/mig_catalog.cpp)
       .nvlink_id = "",                     // A30: its NVLink bridge is not modelled
       .nvlink_links = 0,
       .pcie_gen = 4,                       // A30
       .max_power_w = 165,                  // A30
       .source = "NVIDIA A30 datasheet [S]; TechPowerUp-derived listing [S]",
-      .not_modelled = "its NVLink bridge (200 GB/s) and MIG (4 instances; no SM count per profile published)",
+      .not_modelled = "its NVLink bridge (200 GB/s)",
   });
   gpus.push_back({
       .id = "a40",
@@ -429,13 +430,13 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .memory_bandwidth_Bps = gBps(2000),  // H100P
       .l2_bytes = mib(50),                 // H100P
       .sm_count = 114,                     // H100P
-      .mig_sm_count = 0,                   // MIG exists (7 instances) but is not catalogued: see PCIE CARDS
+      .mig_sm_count = 114,                 // H100P: the 7g.80gb profile's SMs (-lgip [S], models/mig_catalog.cpp)
       .nvlink_id = "",                     // H100P: its NVLink bridge is not modelled
       .nvlink_links = 0,
       .pcie_gen = 5,                       // H100P
       .max_power_w = 350,                  // H100P
       .source = "NVIDIA H100 PCIe product brief [S]; H100 datasheet copy [S]; deviceQuery [S]",
-      .not_modelled = "its NVLink bridge (600 GB/s) and MIG (7 instances; no SM count per profile published)",
+      .not_modelled = "its NVLink bridge (600 GB/s)",
   });
   gpus.push_back({
       .id = "h100-nvl",
@@ -451,13 +452,13 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .memory_bandwidth_Bps = gBps(3900),  // H100NVL
       .l2_bytes = mib(50),                 // H100NVL: the H100 SXM5's, unconfirmed
       .sm_count = 132,                     // H100NVL [S]
-      .mig_sm_count = 0,                   // MIG exists (7 instances) but is not catalogued: see PCIE CARDS
+      .mig_sm_count = 132,                 // H100NVL: the 7g.94gb profile's SMs (-lgip [S], models/mig_catalog.cpp)
       .nvlink_id = "",                     // H100NVL: its NVLink bridge is not modelled
       .nvlink_links = 0,
       .pcie_gen = 5,                       // H100NVL
       .max_power_w = 400,                  // H100NVL: 350-400 W configurable
       .source = "NVIDIA H100 NVL datasheet [S]; mig -lgip [S]",
-      .not_modelled = "its NVLink bridge (600 GB/s) and MIG (7 instances; no SM count per profile published)",
+      .not_modelled = "its NVLink bridge (600 GB/s)",
   });
   GpuSpec h200 = gpus[gpus.size() - 3];  // the H100 SXM5 entry
 
@@ -482,8 +483,8 @@ std::vector<GpuSpec> build_gpu_catalog() {
   h200_nvl.nvlink_id = "";               // H200NVL: its NVLink bridge is not modelled
   h200_nvl.nvlink_links = 0;
   h200_nvl.max_power_w = 600;            // H200NVL
-  h200_nvl.not_modelled = "its 2- or 4-way NVLink bridge (900 GB/s) and MIG (7 instances; no SM count per profile "
-                          "published)";
+  h200_nvl.not_modelled = "its 2- or 4-way NVLink bridge (900 GB/s) and MIG (7 instances; no -lgip listing of its "
+                          "profiles found)";
   h200_nvl.source = "NVIDIA H200 datasheet, NVL column [S]; SMs and L2 as the H200 SXM (unconfirmed)";
   gpus.push_back(h200_nvl);
   return gpus;

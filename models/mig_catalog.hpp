@@ -1,8 +1,8 @@
 #pragma once
 // MIG catalog: NVIDIA Multi-Instance GPU instance profiles, as `nvidia-smi mig -lgip` lists them.
 //
-// A MIG instance owns a fixed share of the GPU: compute in sevenths ("slices") and memory in eighths, with its own
-// SMs, L2 and memory bandwidth, and no interference from the other instances. Media-extension profiles ("+me") are
+// A MIG instance owns a fixed share of the GPU: compute in sevenths ("slices") and memory in eighths (an A30: in
+// quarters), with its own SMs, L2 and memory bandwidth, and no interference from the other instances. Media-extension profiles ("+me") are
 // the same size as their base profile and are not listed. Every number is cited in mig_catalog.cpp.
 
 #include <string>
@@ -15,8 +15,10 @@ namespace vtsim {
 struct MigProfile {
   std::string id;             ///< NVIDIA's profile name, e.g. "1g.5gb"
   std::string gpu_id;         ///< the physical GPU, an id in gpu_catalog()
-  int compute_slices = 1;     ///< compute slices of the 7 a GPU has
-  int memory_slices = 1;      ///< memory slices of the 8 a GPU has
+  int compute_slices = 1;     ///< compute slices of the GPU's gpu_compute_slices
+  int memory_slices = 1;      ///< memory slices of the GPU's gpu_memory_slices
+  int gpu_compute_slices = 7;  ///< compute slices of the whole GPU: 7 (A100, H100, H200), 4 (A30)
+  int gpu_memory_slices = 8;   ///< memory slices of the whole GPU: 8 (A100, H100, H200), 4 (A30)
   int sm_count = 0;           ///< SMs of the instance (`-lgip` column "SM")
   double memory_bytes = 0;    ///< memory of the instance, bytes (`-lgip` column "Memory", GiB)
   int max_instances = 1;      ///< most instances of this profile on one GPU (`-lgip` "Instances Total")

@@ -6,16 +6,13 @@
 namespace vtsim {
 namespace {
 
-constexpr int kMemorySlices = 8;   // NVIDIA MIG user guide: memory in eighths
-constexpr int kComputeSlices = 7;  // and compute in sevenths
-
 bool place(const std::vector<const MigProfile*>& instances, const std::vector<std::size_t>& order, std::size_t next,
            std::vector<bool>& used, std::vector<int>& starts) {
   if (next == order.size()) return true;
   const MigProfile& profile = *instances[order[next]];
   for (int start : mig_placement_starts(profile)) {
     const int end = start + profile.memory_slices;
-    if (end > kMemorySlices) continue;
+    if (end > profile.gpu_memory_slices) continue;
     if (std::any_of(used.begin() + start, used.begin() + end, [](bool taken) { return taken; })) continue;
     std::fill(used.begin() + start, used.begin() + end, true);
     starts[order[next]] = start;
@@ -34,6 +31,11 @@ std::string names_of(const std::vector<const MigProfile*>& instances) {
 }  // namespace
 
 std::vector<int> mig_placement_starts(const MigProfile& profile) {
+  if (profile.gpu_memory_slices == 4) {  // A30: 4g at 0, 2g at 0 or 2, 1g at 0 to 3
+    if (profile.compute_slices == 4) return {0};
+    if (profile.compute_slices == 2) return {0, 2};
+    return {0, 1, 2, 3};
+  }
   switch (profile.compute_slices) {
     case 7:
     case 4: return {0};
@@ -47,15 +49,20 @@ std::vector<int> mig_placement_starts(const MigProfile& profile) {
 
 MigPlacement place_mig_instances(const std::vector<const MigProfile*>& instances) {
   MigPlacement placement;
+  if (instances.empty()) return placement;
+  // One GPU's instances: they share its slice counts.
+  const int gpu_compute = instances.front()->gpu_compute_slices;
+  const int gpu_memory = instances.front()->gpu_memory_slices;
   int compute = 0;
   int memory = 0;
   for (const MigProfile* profile : instances) {
     compute += profile->compute_slices;
     memory += profile->memory_slices;
   }
-  if (compute > kComputeSlices || memory > kMemorySlices) {
-    placement.problem = names_of(instances) + " need " + std::to_string(compute) + "/7 compute and " +
-                        std::to_string(memory) + "/8 memory slices";
+  if (compute > gpu_compute || memory > gpu_memory) {
+    placement.problem = names_of(instances) + " need " + std::to_string(compute) + "/" + std::to_string(gpu_compute) +
+                        " compute and " + std::to_string(memory) + "/" + std::to_string(gpu_memory) +
+                        " memory slices";
     return placement;
   }
   for (const MigProfile* profile : instances) {
@@ -72,13 +79,15 @@ MigPlacement place_mig_instances(const std::vector<const MigProfile*>& instances
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return instances[a]->memory_slices > instances[b]->memory_slices;
   });
-  std::vector<bool> used(kMemorySlices, false);
+  std::vector<bool> used(static_cast<std::size_t>(gpu_memory), false);
   placement.starts.assign(instances.size(), -1);
   if (!place(instances, order, 0, used, placement.starts)) {
     placement.starts.clear();
     placement.problem = "no placement NVIDIA allows fits " + names_of(instances) +
-                        " (3g may start only at memory slice 0 or 4, 4g and 7g only at 0, 2g at 0, 2 or 4, and "
-                        "1g at 0 to 6)";
+                        (gpu_memory == 4 ? " (on an A30 4g may start only at memory slice 0, 2g at 0 or 2, and 1g at "
+                                           "0 to 3)"
+                                         : " (3g may start only at memory slice 0 or 4, 4g and 7g only at 0, 2g at "
+                                           "0, 2 or 4, and 1g at 0 to 6)");
   }
   return placement;
 }

@@ -4,7 +4,9 @@
 // A MIG-capable GPU has 8 memory slices and 7 compute slices (NVIDIA MIG user guide). An instance occupies a run of
 // memory slices of its profile's size, starting only at the positions NVIDIA allows for that size (what
 // `nvidia-smi mig -lgipp` lists as "Placements"): 7g and 4g at 0; 3g at 0 or 4; 2g at 0, 2 or 4; 1g with two memory
-// slices at 0, 2, 4 or 6; 1g with one memory slice at 0 to 6. The same rules hold on A100, H100 and H200.
+// slices at 0, 2, 4 or 6; 1g with one memory slice at 0 to 6. The same rules hold on A100, H100 and H200. An A30 has
+// 4 memory and 4 compute slices: 4g at 0, 2g at 0 or 2, 1g at 0 to 3 (the same pattern on quarters; no -lgipp
+// listing of an A30 was found to confirm it).
 
 #include <string>
 #include <vector>

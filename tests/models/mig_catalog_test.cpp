@@ -15,7 +15,7 @@ constexpr int kComputeSlicesPerGpu = 7;  // MIG user guide: compute in sevenths
 constexpr int kMemorySlicesPerGpu = 8;   // MIG user guide: memory in eighths
 
 TEST(MigCatalog, CoversA100A100_80GbH100AndH200WithSixProfilesEach) {
-  for (const char* gpu_id : {"a100-40gb-sxm4", "a100-80gb-sxm4", "h100-sxm5", "h200-sxm"}) {
+  for (const char* gpu_id : {"a100-40gb-sxm4", "a100-80gb-sxm4", "h100-sxm5", "h100-pcie", "h100-nvl", "h200-sxm"}) {
     EXPECT_EQ(mig_profiles_for(gpu_id).size(), 6u) << gpu_id;
   }
   EXPECT_TRUE(mig_profiles_for("v100-sxm2-16gb").empty());
@@ -39,8 +39,12 @@ TEST(MigCatalog, IdsAreUniquePerGpuAndEveryEntryIsSourced) {
 
 TEST(MigCatalog, InstancesTimesSlicesFitInSevenComputeAndEightMemorySlices) {
   for (const MigProfile& profile : mig_catalog()) {
-    EXPECT_LE(profile.max_instances * profile.compute_slices, kComputeSlicesPerGpu) << profile.id;
-    EXPECT_LE(profile.max_instances * profile.memory_slices, kMemorySlicesPerGpu) << profile.id;
+    // MIG user guide: sevenths and eighths, except the A30's quarters.
+    const bool a30 = profile.gpu_id == "a30";
+    EXPECT_EQ(profile.gpu_compute_slices, a30 ? 4 : kComputeSlicesPerGpu) << profile.id;
+    EXPECT_EQ(profile.gpu_memory_slices, a30 ? 4 : kMemorySlicesPerGpu) << profile.id;
+    EXPECT_LE(profile.max_instances * profile.compute_slices, profile.gpu_compute_slices) << profile.id;
+    EXPECT_LE(profile.max_instances * profile.memory_slices, profile.gpu_memory_slices) << profile.id;
   }
 }
 
@@ -114,13 +118,22 @@ INSTANTIATE_TEST_SUITE_P(
                     ListingCase{"h100-sxm5", "1g.10gb", 16, 9.75, 7},          // [S] H100 80GB HBM3 listing
                     ListingCase{"h100-sxm5", "1g.20gb", 26, 19.62, 4},         // [S]
                     ListingCase{"h100-sxm5", "7g.80gb", 132, 79.25, 1},        // [S]
-                    ListingCase{"h200-sxm", "1g.18gb", 16, 16.00, 7},          // [S] H200 listing
-                    ListingCase{"h200-sxm", "2g.35gb", 32, 32.50, 3},          // [S]
-                    ListingCase{"h200-sxm", "7g.141gb", 132, 140.00, 1}));     // [S]
+                    ListingCase{"a30", "1g.6gb", 14, 5.81, 4},                 // [S] A30 listing
+                    ListingCase{"a30", "2g.12gb", 28, 11.69, 2},               // [S]
+                    ListingCase{"a30", "4g.24gb", 56, 23.50, 1},               // [S]
+                    ListingCase{"h100-pcie", "1g.10gb", 14, 9.62, 7},          // [S] H100 PCIe listing (Scaleway)
+                    ListingCase{"h100-pcie", "1g.20gb", 14, 19.50, 4},         // [S] 14 SMs, not the SXM5's 26
+                    ListingCase{"h100-pcie", "7g.80gb", 114, 79.00, 1},        // [S]
+                    ListingCase{"h100-nvl", "1g.12gb", 16, 10.75, 7},          // [S] gpu-operator PR #900
+                    ListingCase{"h100-nvl", "2g.24gb", 32, 21.62, 3},          // [S]
+                    ListingCase{"h200-sxm", "1g.18gb", 16, 16.00, 7},          // [S] mig-parted issue #120
+                    ListingCase{"h200-sxm", "1g.35gb", 26, 32.25, 4},          // [S]
+                    ListingCase{"h200-sxm", "3g.71gb", 60, 69.50, 2},          // [S]
+                    ListingCase{"h200-sxm", "7g.141gb", 132, 139.75, 1}));     // [S]
 
 TEST(MigCatalog, DerivedEntriesAreMarkedUncalibratedAndSaySo) {
-  for (const auto& [gpu_id, profile_id] : {std::pair{"a100-80gb-sxm4", "1g.20gb"}, std::pair{"h200-sxm", "1g.35gb"},
-                                          std::pair{"h200-sxm", "3g.71gb"}, std::pair{"h200-sxm", "4g.71gb"}}) {
+  for (const auto& [gpu_id, profile_id] : {std::pair{"a100-80gb-sxm4", "1g.20gb"}, std::pair{"h100-nvl", "3g.47gb"},
+                                          std::pair{"h100-nvl", "4g.47gb"}, std::pair{"h100-nvl", "7g.94gb"}}) {
     const MigProfile* profile = find_mig_profile(gpu_id, profile_id);
     ASSERT_NE(profile, nullptr) << profile_id;
     EXPECT_TRUE(profile->uncalibrated) << profile_id;

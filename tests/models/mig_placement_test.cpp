@@ -70,3 +70,23 @@ TEST(MigPlacement, MaxInstancesPerProfileIsEnforced) {
 
 }  // namespace
 }  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+TEST(MigPlacement, AnA30HasFourSlicesOfEach) {
+  // MIG user guide: A30-24GB in quarters (1g.6gb x4, 2g.12gb x2, 4g.24gb x1).
+  const MigProfile& one = *find_mig_profile("a30", "1g.6gb");
+  const MigProfile& two = *find_mig_profile("a30", "2g.12gb");
+  const MigProfile& four = *find_mig_profile("a30", "4g.24gb");
+  EXPECT_EQ(mig_placement_starts(one), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(mig_placement_starts(two), (std::vector<int>{0, 2}));
+  EXPECT_EQ(mig_placement_starts(four), (std::vector<int>{0}));
+  EXPECT_EQ(place_mig_instances({&two, &one, &one}).starts, (std::vector<int>{0, 2, 3}));
+  EXPECT_EQ(place_mig_instances({&one, &one, &one, &one}).starts.size(), 4u);
+  EXPECT_EQ(place_mig_instances({&two, &two, &one}).problem,
+            "2g.12gb + 2g.12gb + 1g.6gb need 5/4 compute and 5/4 memory slices");
+}
+
+}  // namespace
+}  // namespace vtsim

@@ -146,9 +146,11 @@ std::vector<ErrorCase> error_cases() {
       {"NvlinkOnT4", with({{"cluster.host.gpu_model", "t4"}, {"cluster.host.nvlink.present", true}}),
        "s.json: cluster.host.nvlink.present: NVIDIA T4 has no NVLink"},
       // A product whose MIG and NVLink bridge vtsim does not model says so rather than that they do not exist.
-      {"MigOnA30", with({{"cluster.host.gpu_model", "a30"}, {"virtualization.mode", "mig"}, {"virtualization.mig_profile", "1g.6gb"}}),
-       "s.json: virtualization.mig_profile: NVIDIA A30: vtsim does not model its NVLink bridge (200 GB/s) and MIG (4 "
-       "instances; no SM count per profile published)"},
+      {"MigOnH200Nvl",
+       with({{"cluster.host.gpu_model", "h200-nvl"}, {"virtualization.mode", "mig"},
+             {"virtualization.mig_profile", "1g.18gb"}}),
+       "s.json: virtualization.mig_profile: NVIDIA H200 NVL 141GB: vtsim does not model its 2- or 4-way NVLink bridge "
+       "(900 GB/s) and MIG (7 instances; no -lgip listing of its profiles found)"},
       {"NvlinkOnA40", with({{"cluster.host.gpu_model", "a40"}, {"cluster.host.nvlink.present", true}}),
        "s.json: cluster.host.nvlink.present: NVIDIA A40: vtsim does not model its NVLink bridge (112.5 GB/s)"},
       {"NcclAlgorithmNcclHasButVtsimDoesNot", with({{"jobs[0].nccl.algorithm", "collnet"}}),
