@@ -85,9 +85,10 @@ struct PreparedRow {
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
-  const std::optional<Workload> workload = make_workload(row.workload_id);
+  std::optional<Workload> workload = make_workload(row.workload_id);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
+  use_framework_attention(*workload, row.framework);
   PreparedRow prepared{&row,
                        iteration_kernels(*workload, row.batch, row.precision, row.pass),
                        workload->layers.size(),

@@ -142,21 +142,23 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
 
 // Per score, with e = 2 bytes under mixed precision or 16-bit, 4 in fp32/TF32, and a one-byte dropout mask:
 //   eager forward:   Q.K^T writes e; scale (/ sqrt(d)) reads and writes 2e; the additive mask 2e (its own rows are
-//                    per sample, not per score); softmax 2e, or under mixed precision in fp32 (PyTorch autocast's
-//                    "ops that can autocast to float32" and TensorFlow AMP's deny list both hold softmax): a cast up
-//                    e + 4, the softmax 8, dropout in fp32 8 + 1, a cast down for P.V 4 + e; else dropout 2e + 1;
-//                    P.V reads e.                              mixed: 8 + 4e + 21 = 41 B (32 without dropout)
-//                                                               fp32: 10e + 1      = 41 B (32 without dropout)
+//                    per sample, not per score); softmax 2e, or under PyTorch's mixed precision in fp32 (autocast's
+//                    "ops that can autocast to float32" hold softmax): a cast up e + 4, the softmax 8, dropout in fp32
+//                    8 + 1, a cast down for P.V 4 + e; else dropout 2e + 1; P.V reads e.
+//                                                   PyTorch mixed: 8 + 4e + 21 = 41 B (32 without dropout)
+//                                                               fp32: 10e + 1  = 41 B (32 without dropout)
+//                            TensorFlow mixed (softmax 16-bit): 10e + 1  = 21 B (16 without dropout)
 //   eager backward:  dP = dO.V^T writes e and dV = P^T.dO reads P e; the cast down's gradient e + 4 (mixed);
 //                    dropout's reads the gradient and the mask and writes 9 (mixed; 2e + 1 else); softmax's reads
 //                    the gradient and its output and writes 12 (mixed; 3e else); the cast up's 4 + e (mixed); the
 //                    mask's is the identity (no kernel); the scale's 2e; dQ and dK read dS 2e.
-//                                                               mixed: 8e + 29     = 45 B (36 without dropout)
-//                                                               fp32: 11e + 1      = 45 B (36 without dropout)
+//                                                   PyTorch mixed: 8e + 29     = 45 B (36 without dropout)
+//                                                               fp32: 11e + 1  = 45 B (36 without dropout)
+//                                               TensorFlow mixed: 11e + 1  = 23 B (18 without dropout)
 //   fused softmax (Megatron-LM's scaled masked softmax: 16-bit in and out, fp32 inside; causal models read no mask):
 //                    forward e + 2e + (2e + 1 dropout) + e = 6e + 1 = 13 B (8 without dropout);
 //                    backward e + e + (2e + 1) + 3e + 2e = 9e + 1 = 19 B (14 without dropout).
-ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision) {
+ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bool softmax_fp32) {
   assert(passes != ScorePasses::none);
   const double e = activation_bytes(precision);
   const double mask = dropout ? 1.0 : 0.0;
@@ -164,7 +166,7 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision) {
     return {.forward = e + 2 * e + (dropout ? 2 * e : 0.0) + mask + e,
             .backward = 2 * e + (dropout ? 2 * e : 0.0) + mask + 3 * e + 2 * e};
   }
-  const bool mixed = is_mixed_precision(precision);
+  const bool mixed = is_mixed_precision(precision) && softmax_fp32;
   const double softmax_e = mixed ? 4.0 : e;  // the element size the softmax and dropout run in
   const double cast_up = mixed ? e + 4.0 : 0.0;
   const double cast_down = mixed ? 4.0 + e : 0.0;
@@ -189,7 +191,8 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     const ScoreBytes scores =
         layer.score_passes == ScorePasses::none
             ? ScoreBytes{}
-            : score_bytes(layer.score_passes, layer.score_dropout && pass == Pass::training, precision);
+            : score_bytes(layer.score_passes, layer.score_dropout && pass == Pass::training, precision,
+                          layer.score_softmax_fp32);
     score_backward_bytes[l] = samples * layer.score_elements * scores.backward;
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,

@@ -137,12 +137,13 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);
 
 /// Bytes an attention core's passes over its scores move per score, forward and backward: the first product's
 /// write, the passes between the products, the second product's read, and in backward the same in reverse, as
-/// models/compute_model.cpp derives them. REQUIRES: passes != ScorePasses::none.
+/// models/compute_model.cpp derives them; `softmax_fp32`: eager passes under mixed precision run the softmax and the
+/// dropout after it in fp32, with casts (Layer::score_softmax_fp32). REQUIRES: passes != ScorePasses::none.
 struct ScoreBytes {
   double forward = 0.0;
   double backward = 0.0;
 };
-ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision);
+ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bool softmax_fp32 = true);
 
 /// One iteration of `micro_batches` forward and backward passes and one optimizer step alone on one device, data
 /// loading included: the loader prepares each batch while the device works on the previous one, so the step is the

@@ -62,4 +62,10 @@ double Workload::stored_activation_bytes(double element_bytes) const {
   });
 }
 
+bool softmax_in_fp32_under_amp(Framework framework) { return framework != Framework::tensorflow; }
+
+void use_framework_attention(Workload& workload, Framework framework) {
+  for (Layer& layer : workload.layers) layer.score_softmax_fp32 = softmax_in_fp32_under_amp(framework);
+}
+
 }  // namespace vtsim

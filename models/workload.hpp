@@ -28,6 +28,8 @@
 #include <utility>
 #include <vector>
 
+#include "models/framework.hpp"
+
 namespace vtsim {
 
 /// What kind of GPU kernel a layer's forward (and backward) runs as (models/compute_model.hpp times each kind).
@@ -46,9 +48,9 @@ enum class MemoryPass { generic, elementwise, softmax, layer_norm };
 /// between its two products; the bytes each moves per score are in models/compute_model.cpp (score_bytes).
 enum class ScorePasses {
   none,           ///< not such a layer
-  eager,          ///< scale, mask, softmax and dropout each a kernel of its own, the softmax in fp32 under mixed
-                  ///< precision with casts around it (PyTorch autocast, TensorFlow's AMP graph rewrite), as Hugging
-                  ///< Face's and NVIDIA's BERT implementations write attention
+  eager,          ///< scale, mask, softmax and dropout each a kernel of its own, as Hugging Face's and NVIDIA's BERT
+                  ///< implementations write attention; under mixed precision the softmax (and the dropout after it)
+                  ///< in fp32 with casts around it where Layer::score_softmax_fp32 says so (PyTorch's autocast)
   fused_softmax,  ///< scale, mask and softmax in one 16-bit kernel (Megatron-LM's scaled masked softmax), dropout apart
 };
 
@@ -82,6 +84,10 @@ struct Layer {
   double score_elements = 0.0;
   ScorePasses score_passes = ScorePasses::none;
   bool score_dropout = false;
+  /// Eager passes under mixed precision: the framework runs the softmax in fp32 (PyTorch's autocast lists softmax
+  /// among the ops that autocast to float32; TensorFlow's AMP graph rewrite keeps it 16-bit: see
+  /// softmax_in_fp32_under_amp). Set per job by use_framework_attention.
+  bool score_softmax_fp32 = true;
 
   /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
   double gradient_bytes() const;
@@ -146,5 +152,13 @@ struct Workload {
   /// Bytes kept for backward per sample: activations at `element_bytes` each and one-byte dropout masks.
   double stored_activation_bytes(double element_bytes) const;
 };
+
+/// Whether `framework`'s mixed precision runs the softmax in fp32: PyTorch's autocast does ("CUDA Ops that can
+/// autocast to float32": softmax), and so does MXNet's AMP (its FP32_FUNCS list, taken as such); TensorFlow's
+/// automatic mixed precision graph rewrite keeps Softmax on its gray list (16-bit after 16-bit inputs:
+/// tensorflow/core/grappler/optimizers/auto_mixed_precision_lists.h).
+bool softmax_in_fp32_under_amp(Framework framework);
+/// Sets every eager attention core's score_softmax_fp32 as `framework` runs it.
+void use_framework_attention(Workload& workload, Framework framework);
 
 }  // namespace vtsim

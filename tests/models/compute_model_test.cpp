@@ -310,6 +310,20 @@ TEST(ScoreBytes, EagerAttentionMovesEachPassOverTheScores) {
   }
 }
 
+TEST(ScoreBytes, TensorFlowsMixedPrecisionKeepsTheSoftmax16Bit) {
+  // TensorFlow's AMP rewrite leaves Softmax on its gray list: no casts, every pass in 16 bits. Forward: 2 + 4 + 4 +
+  // 4 (softmax) + 5 (dropout) + 2 = 21; backward: 2 + 2 + 5 + 6 + 4 + 4 = 23.
+  const ScoreBytes bytes = score_bytes(ScorePasses::eager, true, Precision::fp16, false);
+  EXPECT_DOUBLE_EQ(bytes.forward, 21.0);
+  EXPECT_DOUBLE_EQ(bytes.backward, 23.0);
+  EXPECT_DOUBLE_EQ(score_bytes(ScorePasses::eager, true, Precision::fp32, false).forward, 41.0);  // no casts in fp32
+  EXPECT_FALSE(softmax_in_fp32_under_amp(Framework::tensorflow));
+  EXPECT_TRUE(softmax_in_fp32_under_amp(Framework::pytorch));
+  Workload bert = *make_workload("bert-large-squad-seq384");
+  use_framework_attention(bert, Framework::tensorflow);
+  for (const Layer& l : bert.layers) EXPECT_FALSE(l.score_softmax_fp32);
+}
+
 TEST(ScoreBytes, MegatronsFusedSoftmaxIsOnePassEachWay) {
   // 16-bit: Q.K^T writes 2, the fused scale-mask-softmax reads and writes 4, dropout 5, P.V reads 2: 13. Backward:
   // dP 2, dV reads P 2, dropout 5, the softmax's gradient reads two and writes one 6, dQ and dK read dS 4: 19.
