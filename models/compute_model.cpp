@@ -161,19 +161,16 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
 ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bool softmax_fp32) {
   assert(passes != ScorePasses::none);
   const double e = activation_bytes(precision);
-  const double mask = dropout ? 1.0 : 0.0;
+  // Dropout (or its gradient) on elements of `size` bytes: read and write them, and the one-byte mask.
+  const auto dropout_pass = [dropout](double size) { return dropout ? 2 * size + 1.0 : 0.0; };
   if (passes == ScorePasses::fused_softmax) {
-    return {.forward = e + 2 * e + (dropout ? 2 * e : 0.0) + mask + e,
-            .backward = 2 * e + (dropout ? 2 * e : 0.0) + mask + 3 * e + 2 * e};
+    return {.forward = e + 2 * e + dropout_pass(e) + e, .backward = 2 * e + dropout_pass(e) + 3 * e + 2 * e};
   }
   const bool mixed = is_mixed_precision(precision) && softmax_fp32;
   const double softmax_e = mixed ? 4.0 : e;  // the element size the softmax and dropout run in
-  const double cast_up = mixed ? e + 4.0 : 0.0;
-  const double cast_down = mixed ? 4.0 + e : 0.0;
-  const double dropout_forward = dropout ? 2 * softmax_e + mask : 0.0;
-  const double dropout_backward = dropout ? 2 * softmax_e + mask : 0.0;
-  return {.forward = e + 2 * e + 2 * e + cast_up + 2 * softmax_e + dropout_forward + cast_down + e,
-          .backward = 2 * e + cast_down + dropout_backward + 3 * softmax_e + cast_up + 2 * e + 2 * e};
+  const double cast = mixed ? e + 4.0 : 0.0;  // one 16-bit <-> fp32 conversion
+  return {.forward = e + 2 * e + 2 * e + cast + 2 * softmax_e + dropout_pass(softmax_e) + cast + e,
+          .backward = 2 * e + cast + dropout_pass(softmax_e) + 3 * softmax_e + cast + 2 * e + 2 * e};
 }
 
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass) {

@@ -28,8 +28,8 @@ constexpr int kNvlink = 0;
 constexpr int kPci = 1;
 constexpr int kNet = 2;
 
-// tuning.cc baseLat[algorithm][protocol]
-constexpr double kBaseLatency_us[2][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}};
+// tuning.cc baseLat[algorithm][protocol] (Tree, Ring, NVLS)
+constexpr double kBaseLatency_us[3][3] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0.0, 0.0, 0.0}};
 // tuning.cc hwLat[hardware][algorithm][protocol]
 constexpr double kHardwareLatency_us[3][2][3] = {
     {{0.6, 1.25, 4.0}, {0.6, 1.9, 3.4}},   // NVLink: Tree, Ring
@@ -289,7 +289,6 @@ std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective col
 }
 
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
-  if (algorithm == NcclAlgorithm::nvls) return 0;  // tuning.cc baseLat: NVLS 0
   return kBaseLatency_us[algorithm_index(algorithm)][static_cast<std::size_t>(protocol)] * 1e-6;
 }
 
