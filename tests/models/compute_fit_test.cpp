@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -93,6 +94,25 @@ TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource)
   }
   // Pascal, Volta, Turing and Ampere have rows; Hopper has Lambda's four H100 SXM5 rows (published_throughput.cpp).
   EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere", "Hopper"}));
+}
+
+TEST(PublishedRows, NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak) {
+  // cuBLAS runs a matrix product's nominal flop (no Strassen-like algorithm), so a row whose GEMM layers alone need
+  // more than the datasheet peak of its precision path was mis-transcribed. Convolutions are left out: cuDNN's
+  // Winograd and FFT algorithms do fewer multiplications than a convolution's nominal flop (workload.hpp).
+  for (const ThroughputRow& r : published_single_device_throughput()) {
+    const std::optional<Workload> workload = make_workload(r.workload_id);
+    ASSERT_TRUE(workload.has_value()) << r.workload_id;
+    double gemm_flop_per_sample = 0.0;
+    for (const Layer& layer : workload->layers) {
+      if (layer.kind != KernelKind::gemm) continue;
+      gemm_flop_per_sample += layer.forward_flop + (r.pass == Pass::training ? layer.backward_flop : 0.0);
+    }
+    const double peak_flops = find_gpu(r.gpu_id)->peak_flops(r.precision).value();
+    EXPECT_LE(gemm_flop_per_sample * r.samples_per_s, peak_flops)
+        << r.workload_id << " on " << r.gpu_id << " at batch " << r.batch << ": " << r.samples_per_s << " samples/s ("
+        << r.source << ")";
+  }
 }
 
 TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFitAndSaysSo) {
