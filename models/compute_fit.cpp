@@ -89,6 +89,7 @@ PreparedRow prepare(const ThroughputRow& row) {
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
   use_framework_attention(*workload, row.framework);
+  use_framework_optimizer(*workload, row.framework);
   PreparedRow prepared{&row,
                        iteration_kernels(*workload, row.batch, row.precision, row.pass),
                        workload->layers.size(),

@@ -35,12 +35,16 @@ class StreamTimeline {
  public:
   explicit StreamTimeline(double host_dispatch_s) : host_dispatch_s_(host_dispatch_s) {}
 
-  /// Issues one kernel of `device_s` seconds on the device; returns when it ends.
-  double run(double device_s) {
-    const double issued = static_cast<double>(kernels_) * host_dispatch_s_;
-    end_s_ = std::max(end_s_, issued) + device_s;
-    busy_s_ += device_s;
-    ++kernels_;
+  /// Issues `launches` kernels of `device_s` seconds each on the device, one after another; returns when the last ends.
+  double run(double device_s, int launches = 1) {
+    assert(launches >= 1);
+    // Kernel j (0-based) starts at max(the end of the one before, its issue time); the last ends at the later of the
+    // first's start plus all of them and the last's issue plus its own time (the ends between are linear in j).
+    const double first_issued = static_cast<double>(kernels_) * host_dispatch_s_;
+    const double last_issued = static_cast<double>(kernels_ + launches - 1) * host_dispatch_s_;
+    end_s_ = std::max(std::max(end_s_, first_issued) + launches * device_s, last_issued + device_s);
+    busy_s_ += launches * device_s;
+    kernels_ += launches;
     return end_s_;
   }
   double busy_s() const { return busy_s_; }
@@ -140,6 +144,41 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
   return fp32_pass + (is_mixed_precision(precision) ? 2.0 : 0.0);
 }
 
+// An optimizer step written per parameter tensor as TensorFlow operations, as NVIDIA's TensorFlow BERT writes it
+// (DeepLearningExamples TensorFlow/LanguageModeling/BERT/optimization.py @002bcd8c; every operation one kernel, all
+// tensors fp32: the AMP graph rewrite keeps variables, gradients and optimizer state in fp32), per tensor and per
+// parameter:
+//   gradients (create_optimizer): clip_by_global_norm, an L2 reduction (read 4) and a scaling (read 4, write 4): 2
+//     kernels, 12 B; under mixed precision also the loss scale's unscaling (8 B), is_finite (read 4, write a byte)
+//     and its reduce_all (1 B): 3 more kernels, 14 B;
+//   AdamWeightDecayOptimizer: next_m = b1 m + (1 - b1) g: two scalings and an add (8 + 8 + 12 = 28 B); next_v: a
+//     square, two scalings and an add (36 B); m / (sqrt(v) + eps): sqrt, add, divide (8 + 8 + 12 = 28 B); weight
+//     decay: a scaling and an add (20 B); the learning rate's scaling (8 B); param - update (12 B); three assigns
+//     copying param, m and v back (24 B): 17 kernels, 156 B;
+//   LAMBOptimizer: Adam's moments (7 kernels, 64 B), their bias corrections (2, 16 B), the update (3, 28 B) and
+//     weight decay (2, 20 B); the norms of param and update, a square and a reduction each (2 x 2 kernels, 2 x 12 B),
+//     and 8 scalar kernels for the trust ratio (sqrt twice, greater twice, where twice, a divide, its product with
+//     the learning rate); the update's scaling (8 B), param - update (12 B), the three assigns (24 B): 31, 196 B.
+// Weight decay is counted on every tensor (the code skips biases and LayerNorm's, a sliver of the parameters but
+// most of the tensors: about 1.3 kernels per tensor too many). Under gradient accumulation the gradients' kernels run
+// per micro-batch with an accumulating add, which this step (once per optimizer step) does not count.
+namespace {
+
+struct PerTensorOps {
+  int kernels_per_tensor = 0;
+  double bytes_per_parameter = 0.0;
+};
+
+PerTensorOps per_tensor_ops(Optimizer optimizer, Precision precision) {
+  const PerTensorOps gradients = is_mixed_precision(precision) ? PerTensorOps{5, 26.0} : PerTensorOps{2, 12.0};
+  assert(optimizer == Optimizer::adam || optimizer == Optimizer::adamw || optimizer == Optimizer::lamb);
+  const PerTensorOps update = optimizer == Optimizer::lamb ? PerTensorOps{31, 196.0} : PerTensorOps{17, 156.0};
+  return {gradients.kernels_per_tensor + update.kernels_per_tensor,
+          gradients.bytes_per_parameter + update.bytes_per_parameter};
+}
+
+}  // namespace
+
 // Per score, with e = 2 bytes under mixed precision or 16-bit, 4 in fp32/TF32, and a one-byte dropout mask:
 //   eager forward:   Q.K^T writes e; scale (/ sqrt(d)) reads and writes 2e; the additive mask 2e (its own rows are
 //                    per sample, not per score); softmax 2e, or under PyTorch's mixed precision in fp32 (autocast's
@@ -210,6 +249,18 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
                          layer.memory_pass});
     }
   }
+  if (workload.optimizer_kernels == OptimizerKernels::per_tensor_ops) {
+    const PerTensorOps ops = per_tensor_ops(workload.optimizer, precision);
+    kernels.push_back({.layer = 0,
+                       .phase = Phase::optimizer,
+                       .flop = 0.0,
+                       .bytes = workload.trainable_parameters() * ops.bytes_per_parameter,
+                       .tiles = 0.0,
+                       .kind = KernelKind::memory,
+                       .pass = MemoryPass::elementwise,
+                       .launches = std::max(1, ops.kernels_per_tensor * workload.trainable_parameter_tensors())});
+    return kernels;
+  }
   const double optimizer_bytes =
       workload.trainable_parameters() * optimizer_bytes_per_parameter(workload.optimizer, precision);
   kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory, MemoryPass::generic});
@@ -232,8 +283,12 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
   }
   double previous_end = 0.0;
   for (const Kernel& kernel : kernels) {
-    const double device_s = kernel_time_s(kernel, device, parameters);
-    const double end = stream.run(device_s);
+    Kernel launch = kernel;  // one of its launches
+    launch.flop /= kernel.launches;
+    launch.bytes /= kernel.launches;
+    const double launch_s = kernel_time_s(launch, device, parameters);
+    const double device_s = kernel.launches * launch_s;
+    const double end = stream.run(launch_s, kernel.launches);
     // Each layer's time runs from the end of the kernel before its first to the end of its last.
     switch (kernel.phase) {
       case Phase::forward:

@@ -109,6 +109,7 @@ struct Kernel {
   double tiles = 0;  ///< output tiles of a GEMM or convolution kernel; 0 for a memory-bound one
   KernelKind kind = KernelKind::memory;
   MemoryPass pass = MemoryPass::generic;  ///< memory-bound kernels: what they do
+  int launches = 1;  ///< identical kernels it stands for, issued one after another, sharing its flop and bytes
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them. REQUIRES: batch >= 1.

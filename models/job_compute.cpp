@@ -23,6 +23,7 @@ Workload job_workload(const JobConfig& job) {
                                       : *make_workload(job.workload_id);
   if (job.optimizer) workload.optimizer = *job.optimizer;
   use_framework_attention(workload, job.framework);
+  use_framework_optimizer(workload, job.framework);
   return workload;
 }
 

@@ -91,6 +91,7 @@ Tensor LayerBuilder::emit(std::string_view name, const std::vector<Tensor>& inpu
                         (input_gradient ? cost.input_gradient_flop : 0.0);
   layer.activation_elements = cost.traffic_elements;
   layer.parameters = cost.parameters;
+  layer.parameter_tensors = cost.parameter_tensors;
   layer.trainable = trainable_;
   layer.kind = cost.kind;
   layer.memory_pass = cost.pass;
@@ -133,6 +134,9 @@ Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out
   cost.input_gradient_flop = cost.forward_flop;
   cost.traffic_elements = x.elements() + out.elements();
   cost.parameters = parameters;
+  // A weight matrix unless it is shared (it belongs to its first user), and a bias.
+  const double bias_parameters = bias ? static_cast<double>(out.channels) : 0.0;
+  cost.parameter_tensors = parameters > 0.0 ? (parameters > bias_parameters ? 1 : 0) + (bias ? 1 : 0) : 0;
   cost.has_weights = true;
   cost.kind = kind;
   cost.gemm = {.rows_per_sample = out.positions(), .columns = static_cast<double>(out.channels)};
@@ -191,6 +195,7 @@ Tensor LayerBuilder::embedding(const Tensor& token_ids, std::string_view name, c
   cost.weight_gradient_flop = gathered;                  // scatter-add of the output gradient into each table
   cost.traffic_elements = token_ids.elements() + gathered + out.elements();
   for (int rows : table_rows) cost.parameters += static_cast<double>(rows) * hidden;
+  cost.parameter_tensors = static_cast<int>(table_rows.size());
   cost.has_weights = true;
   out = emit(name, {token_ids}, cost, out);
   if (last_trains_weights()) save(token_ids);
@@ -209,6 +214,7 @@ Tensor LayerBuilder::batch_norm(const Tensor& x, std::string_view name, NormKind
   cost.traffic_elements = (frozen ? 2.0 : 3.0) * e;
   const double per_channel = kind == NormKind::batch_norm ? 2.0 : kind == NormKind::batch_norm_no_scale ? 1.0 : 0.0;
   cost.parameters = per_channel * x.channels;
+  cost.parameter_tensors = static_cast<int>(per_channel);
   cost.has_weights = !frozen;
   Tensor out = emit(name, {x}, cost, x);
   if (out.requires_grad) {
@@ -226,6 +232,7 @@ Tensor LayerBuilder::layer_norm(const Tensor& x, std::string_view name) {
   cost.traffic_elements = 2.0 * x.elements();  // one fused pass per token
   cost.pass = MemoryPass::layer_norm;
   cost.parameters = 2.0 * x.channels;
+  cost.parameter_tensors = 2;
   cost.has_weights = true;
   Tensor out = emit(name, {x}, cost, x);
   if (out.requires_grad) {

@@ -167,6 +167,7 @@ class LayerBuilder {
     double input_gradient_flop = 0.0;   // counted when an input requires a gradient
     double traffic_elements = 0.0;
     double parameters = 0.0;
+    int parameter_tensors = 0;  // the tensors `parameters` are kept in
     bool has_weights = false;
     KernelKind kind = KernelKind::memory;
     MemoryPass pass = MemoryPass::generic;

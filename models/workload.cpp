@@ -40,6 +40,12 @@ double Workload::trainable_parameters() const {
   return sum_over(layers, [](const Layer& l) { return l.trainable ? l.parameters : 0.0; });
 }
 
+int Workload::trainable_parameter_tensors() const {
+  int tensors = 0;
+  for (const Layer& l : layers) tensors += l.trainable ? l.parameter_tensors : 0;
+  return tensors;
+}
+
 double Workload::forward_flop() const {
   return sum_over(layers, [](const Layer& l) { return l.forward_flop; });
 }
@@ -66,6 +72,13 @@ bool softmax_in_fp32_under_amp(Framework framework) { return framework != Framew
 
 void use_framework_attention(Workload& workload, Framework framework) {
   for (Layer& layer : workload.layers) layer.score_softmax_fp32 = softmax_in_fp32_under_amp(framework);
+}
+
+void use_framework_optimizer(Workload& workload, Framework framework) {
+  const bool adam_or_lamb = workload.optimizer == Optimizer::adam || workload.optimizer == Optimizer::adamw ||
+                            workload.optimizer == Optimizer::lamb;
+  workload.optimizer_kernels = framework == Framework::tensorflow && adam_or_lamb ? OptimizerKernels::per_tensor_ops
+                                                                                  : OptimizerKernels::multi_tensor;
 }
 
 }  // namespace vtsim

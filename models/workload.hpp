@@ -74,6 +74,7 @@ struct Layer {
   double stored_activation_elements = 0.0;  ///< activation elements kept for backward, per sample
   double stored_mask_elements = 0.0;        ///< one-byte dropout mask elements kept for backward, per sample
   double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
+  int parameter_tensors = 0;                ///< tensors they are kept in: a weight and a bias, a norm's scale and shift
   bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
   KernelKind kind = KernelKind::memory;     ///< the kind of kernel its forward runs as
   MemoryPass memory_pass = MemoryPass::generic;  ///< memory layers: what their kernels do
@@ -101,6 +102,14 @@ enum class Optimizer {
   adamw,         ///< AdamW (Loshchilov and Hutter 2019): Adam's state, weight decay decoupled (no more traffic)
   lamb,          ///< LAMB (You et al. 2020): Adam's state, and a second pass for each layer's trust ratio
   adafactor,     ///< Adafactor (Shazeer and Stern 2018), no first moment: factored second moments, r + c per matrix
+};
+
+/// How an optimizer step runs as kernels.
+enum class OptimizerKernels {
+  multi_tensor,    ///< one fused pass over every parameter (Apex's FusedAdam and FusedLAMB as NVIDIA's and Megatron-LM's
+                   ///< PyTorch code runs them): optimizer_bytes_per_parameter, one kernel
+  per_tensor_ops,  ///< each parameter tensor's update written as the framework's element-wise operations, a kernel
+                   ///< each, as NVIDIA's TensorFlow BERT writes Adam and LAMB (models/compute_model.cpp counts them)
 };
 
 /// The scenario spellings of the optimizers: "sgd", "momentum", "adam", "adamw", "lamb", "adafactor".
@@ -131,6 +140,7 @@ struct Workload {
   double published_parameters = 0.0;  ///< the parameter count the source gives (0 when it gives none)
   std::vector<Layer> layers;          ///< forward order
   Optimizer optimizer = Optimizer::sgd_momentum;  ///< default SGD with momentum; the transformer builders set adam
+  OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework_optimizer
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
@@ -141,6 +151,8 @@ struct Workload {
   double parameters() const;
   /// Parameters that receive a gradient.
   double trainable_parameters() const;
+  /// Tensors those parameters are kept in (what an optimizer written per tensor launches its kernels for).
+  int trainable_parameter_tensors() const;
   /// Forward flop per sample.
   double forward_flop() const;
   /// Backward flop per sample.
@@ -160,5 +172,9 @@ struct Workload {
 bool softmax_in_fp32_under_amp(Framework framework);
 /// Sets every eager attention core's score_softmax_fp32 as `framework` runs it.
 void use_framework_attention(Workload& workload, Framework framework);
+/// Sets how the optimizer step runs under `framework`: TensorFlow's Adam, AdamW and LAMB as per-tensor operations
+/// (NVIDIA's TensorFlow BERT, the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py;
+/// its other optimizers are one kernel per tensor, counted as one fused pass), the other frameworks' fused.
+void use_framework_optimizer(Workload& workload, Framework framework);
 
 }  // namespace vtsim

@@ -82,6 +82,9 @@ TEST(ResNet50, MatchesTorchvisionParameterCount) {
   EXPECT_DOUBLE_EQ(sum_parameters(w, is_backbone_conv), resnet_conv_weights(blocks));
   EXPECT_DOUBLE_EQ(w.parameters(), resnet_conv_weights(blocks) + resnet_bn_parameters(blocks) + 2048.0 * 1000 + 1000);
   EXPECT_DOUBLE_EQ(w.gradient_bytes(), 4.0 * 25'557'032);
+  // len(list(torchvision.models.resnet50().parameters())): 53 bias-free convolutions, 53 batch norms' scale and
+  // shift, the classifier's weight and bias.
+  EXPECT_EQ(w.trainable_parameter_tensors(), 53 + 2 * 53 + 2);
 }
 
 TEST(ResNet50, ForwardIsAbout4point1GigaMultiplyAdds) {

@@ -162,6 +162,56 @@ TEST(KernelTimes, OptimizerIsOneMemoryBoundPassOverTrainableParameters) {
   EXPECT_DOUBLE_EQ(optimizer_bytes_per_parameter(Optimizer::adafactor, Precision::fp32), 20.0);
 }
 
+TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
+  // BERT-large fine-tuned on SQuAD as NVIDIA's TensorFlow BERT trains it: the optimizer is per-tensor operations,
+  // 2 (gradient clipping) + 17 (AdamWeightDecay) kernels per tensor in fp32, moving 12 + 156 B per parameter. Its
+  // tensors: three embedding tables and their LayerNorm's two; per block a weight and a bias for the QKV product,
+  // the projection and the two MLP products and two per LayerNorm (12); the span classifier's two.
+  Workload bert = *make_workload("bert-large-squad-seq384");
+  use_framework_optimizer(bert, Framework::tensorflow);
+  ASSERT_EQ(bert.optimizer_kernels, OptimizerKernels::per_tensor_ops);
+  const int tensors = 3 + 2 + 24 * 12 + 2;
+  EXPECT_EQ(bert.trainable_parameter_tensors(), tensors);
+  const std::vector<Kernel> kernels = iteration_kernels(bert, 1, Precision::fp32, Pass::training);
+  const Kernel& step = kernels.back();
+  ASSERT_EQ(step.phase, Phase::optimizer);
+  EXPECT_EQ(step.launches, 19 * tensors);
+  EXPECT_DOUBLE_EQ(step.bytes, bert.trainable_parameters() * (12.0 + 156.0));
+  // Under mixed precision the loss scale's unscaling and the finite check add 3 kernels and 14 B; LAMB's update is
+  // 31 kernels and 196 B.
+  bert.optimizer = Optimizer::lamb;
+  const Kernel& lamb = iteration_kernels(bert, 1, Precision::fp16, Pass::training).back();
+  EXPECT_EQ(lamb.launches, (5 + 31) * tensors);
+  EXPECT_DOUBLE_EQ(lamb.bytes, bert.trainable_parameters() * (26.0 + 196.0));
+  // PyTorch's (Apex's fused multi-tensor optimizers) stays one pass.
+  use_framework_optimizer(bert, Framework::pytorch);
+  EXPECT_EQ(iteration_kernels(bert, 1, Precision::fp16, Pass::training).back().launches, 1);
+}
+
+TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
+  // 40 launches of 2 us each (2 MB at 1 TB/s) behind a host issuing one every 5 us, then 40 of 20 us: as one Kernel
+  // of 40 launches each, or as 40 separate ones, the step ends at the same time with the same device time.
+  std::vector<Kernel> separate;
+  for (double bytes : {2e6, 20e6}) {
+    for (int i = 0; i < 40; ++i) {
+      separate.push_back({0, Phase::forward, 0.0, bytes, 0.0, KernelKind::memory, MemoryPass::generic, 1});
+    }
+  }
+  const std::vector<Kernel> grouped = {{0, Phase::forward, 0.0, 40 * 2e6, 0.0, KernelKind::memory,
+                                        MemoryPass::generic, 40},
+                                       {0, Phase::forward, 0.0, 40 * 20e6, 0.0, KernelKind::memory,
+                                        MemoryPass::generic, 40}};
+  const ComputeParameters host_paced = parameters(1.0, 1.0, 1e-6, 5e-6);
+  const KernelTimes one_by_one = time_kernels(separate, 1, kDevice, host_paced);
+  const KernelTimes together = time_kernels(grouped, 1, kDevice, host_paced);
+  // By hand: the first 40 are host-bound and the last of them ends at 39 x 5 + 3 us; the next 40 (21 us each) start
+  // at 40 x 5 = 200 us, after which the device is never idle: 200 + 40 x 21 us.
+  EXPECT_NEAR(one_by_one.total_s(), 200e-6 + 40 * 21e-6, 1e-12);
+  EXPECT_NEAR(together.total_s(), one_by_one.total_s(), 1e-12);
+  EXPECT_NEAR(together.gpu_busy_s, one_by_one.gpu_busy_s, 1e-12);
+  EXPECT_EQ(together.kernels, 80);
+}
+
 TEST(HostDispatch, ShortKernelsRunAtTheHostsPace) {
   // 50 memory kernels of 1 us each (1 MB at 1 TB/s) issued every 10 us: kernel i starts when issued at 10 i us, so
   // the iteration ends at 49 x 10 + 1 us; the device is busy 50 us of it.
