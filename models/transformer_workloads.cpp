@@ -179,10 +179,17 @@ Workload make_bert(const TransformerConfig& config, BertTask task, std::string i
     b.begin_block("nsp");
     b.softmax_cross_entropy(b.linear(pooled, "seq_relationship", 2), "loss");
   }
+  std::vector<Layer> layers = b.take_layers();
+  // BERT keeps query, key and value as three dense layers, a weight and a bias each (google-research/bert
+  // modeling.py attention_layer; Hugging Face's BertSelfAttention), where GPT-2 and Megatron-LM fuse them into one:
+  // the same product here, six parameter tensors (what a per-tensor optimizer launches its kernels for).
+  for (Layer& layer : layers) {
+    if (layer.name.ends_with(".attn.qkv")) layer.parameter_tensors = 6;
+  }
   return sequence_workload(config, std::move(id), std::move(name),
                            "BERT layout (Devlin et al. 2019): word, position and token-type embeddings, post-LN "
                            "blocks, pooler, task heads",
-                           b.take_layers());
+                           std::move(layers));
 }
 
 }  // namespace vtsim

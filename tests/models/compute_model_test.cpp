@@ -165,12 +165,13 @@ TEST(KernelTimes, OptimizerIsOneMemoryBoundPassOverTrainableParameters) {
 TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   // BERT-large fine-tuned on SQuAD as NVIDIA's TensorFlow BERT trains it: the optimizer is per-tensor operations,
   // 2 (gradient clipping) + 17 (AdamWeightDecay) kernels per tensor in fp32, moving 12 + 156 B per parameter. Its
-  // tensors: three embedding tables and their LayerNorm's two; per block a weight and a bias for the QKV product,
-  // the projection and the two MLP products and two per LayerNorm (12); the span classifier's two.
+  // tensors (google-research/bert modeling.py's variables): three embedding tables and their LayerNorm's two; per
+  // block a weight and a bias for each of query, key, value, the projection and the two MLP products, and two per
+  // LayerNorm (16); the span classifier's two. The pooler's two get no gradient.
   Workload bert = *make_workload("bert-large-squad-seq384");
   use_framework_optimizer(bert, Framework::tensorflow);
   ASSERT_EQ(bert.optimizer_kernels, OptimizerKernels::per_tensor_ops);
-  const int tensors = 3 + 2 + 24 * 12 + 2;
+  const int tensors = 3 + 2 + 24 * 16 + 2;
   EXPECT_EQ(bert.trainable_parameter_tensors(), tensors);
   const std::vector<Kernel> kernels = iteration_kernels(bert, 1, Precision::fp32, Pass::training);
   const Kernel& step = kernels.back();
