@@ -91,7 +91,7 @@ PreparedRow prepare(const ThroughputRow& row) {
   use_framework_attention(*workload, row.framework);
   use_framework_optimizer(*workload, row.framework);
   PreparedRow prepared{&row,
-                       iteration_kernels(*workload, row.batch, row.precision, row.pass),
+                       iteration_kernels(*workload, row.batch, row.precision, row.pass, row.accumulation_steps),
                        workload->layers.size(),
                        whole_gpu(*gpu, row.precision, gpu->memory_bytes),
                        gpu->architecture,

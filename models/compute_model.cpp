@@ -144,6 +144,8 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
   return fp32_pass + (is_mixed_precision(precision) ? 2.0 : 0.0);
 }
 
+namespace {
+
 // An optimizer step written per parameter tensor as TensorFlow operations, as NVIDIA's TensorFlow BERT writes it
 // (DeepLearningExamples TensorFlow/LanguageModeling/BERT/optimization.py @002bcd8c; every operation one kernel, all
 // tensors fp32: the AMP graph rewrite keeps variables, gradients and optimizer state in fp32), per tensor and per
@@ -160,21 +162,34 @@ double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
 //     and 8 scalar kernels for the trust ratio (sqrt twice, greater twice, where twice, a divide, its product with
 //     the learning rate); the update's scaling (8 B), param - update (12 B), the three assigns (24 B): 31, 196 B.
 // Weight decay is counted on every tensor (the code skips biases and LayerNorm's, a sliver of the parameters but
-// most of the tensors: about 1.3 kernels per tensor too many). Under gradient accumulation the gradients' kernels run
-// per micro-batch with an accumulating add, which this step (once per optimizer step) does not count.
-namespace {
-
+// most of the tensors: about 1.3 kernels per tensor too many). Under gradient accumulation (create_optimizer's
+// num_accumulation_steps > 1 branch) the gradients' kernels run per micro-batch, followed by an add into the tensor's
+// accumulator (assign_add: read 8, write 4; 1 kernel, 12 B), and the update once per step.
 struct PerTensorOps {
   int kernels_per_tensor = 0;
   double bytes_per_parameter = 0.0;
 };
 
-PerTensorOps per_tensor_ops(Optimizer optimizer, Precision precision) {
-  const PerTensorOps gradients = is_mixed_precision(precision) ? PerTensorOps{5, 26.0} : PerTensorOps{2, 12.0};
+PerTensorOps gradient_ops(Precision precision, int accumulation_steps) {
+  const PerTensorOps ops = is_mixed_precision(precision) ? PerTensorOps{5, 26.0} : PerTensorOps{2, 12.0};
+  return accumulation_steps > 1 ? PerTensorOps{ops.kernels_per_tensor + 1, ops.bytes_per_parameter + 12.0} : ops;
+}
+
+PerTensorOps update_ops(Optimizer optimizer) {
   assert(optimizer == Optimizer::adam || optimizer == Optimizer::adamw || optimizer == Optimizer::lamb);
-  const PerTensorOps update = optimizer == Optimizer::lamb ? PerTensorOps{31, 196.0} : PerTensorOps{17, 156.0};
-  return {gradients.kernels_per_tensor + update.kernels_per_tensor,
-          gradients.bytes_per_parameter + update.bytes_per_parameter};
+  return optimizer == Optimizer::lamb ? PerTensorOps{31, 196.0} : PerTensorOps{17, 156.0};
+}
+
+// The kernels of `ops` over every trainable tensor of `workload`, in `phase` (in backward: layer 0's, the last).
+Kernel per_tensor_kernel(const Workload& workload, const PerTensorOps& ops, Phase phase) {
+  return {.layer = 0,
+          .phase = phase,
+          .flop = 0.0,
+          .bytes = workload.trainable_parameters() * ops.bytes_per_parameter,
+          .tiles = 0.0,
+          .kind = KernelKind::memory,
+          .pass = MemoryPass::elementwise,
+          .launches = std::max(1, ops.kernels_per_tensor * workload.trainable_parameter_tensors())};
 }
 
 }  // namespace
@@ -212,8 +227,9 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bo
           .backward = 2 * e + cast + dropout_pass(softmax_e) + 3 * softmax_e + cast + 2 * e + 2 * e};
 }
 
-std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass) {
-  assert(batch >= 1);
+std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
+                                      int accumulation_steps) {
+  assert(batch >= 1 && accumulation_steps >= 1);
   const double samples = batch;
   std::vector<Kernel> kernels;
   kernels.reserve(3 * workload.layers.size() + 1);
@@ -250,15 +266,19 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     }
   }
   if (workload.optimizer_kernels == OptimizerKernels::per_tensor_ops) {
-    const PerTensorOps ops = per_tensor_ops(workload.optimizer, precision);
-    kernels.push_back({.layer = 0,
-                       .phase = Phase::optimizer,
-                       .flop = 0.0,
-                       .bytes = workload.trainable_parameters() * ops.bytes_per_parameter,
-                       .tiles = 0.0,
-                       .kind = KernelKind::memory,
-                       .pass = MemoryPass::elementwise,
-                       .launches = std::max(1, ops.kernels_per_tensor * workload.trainable_parameter_tensors())});
+    // Without accumulation the gradients' kernels precede the update in the step; with it they end each
+    // micro-batch's backward (counted in its last layer's, the first in forward order).
+    const PerTensorOps gradients = gradient_ops(precision, accumulation_steps);
+    const PerTensorOps update = update_ops(workload.optimizer);
+    if (accumulation_steps > 1) {
+      kernels.push_back(per_tensor_kernel(workload, gradients, Phase::backward));
+      kernels.push_back(per_tensor_kernel(workload, update, Phase::optimizer));
+    } else {
+      kernels.push_back(per_tensor_kernel(workload,
+                                          {gradients.kernels_per_tensor + update.kernels_per_tensor,
+                                           gradients.bytes_per_parameter + update.bytes_per_parameter},
+                                          Phase::optimizer));
+    }
     return kernels;
   }
   const double optimizer_bytes =
@@ -315,8 +335,9 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
 }
 
 KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
-                         const ComputeParameters& parameters, Pass pass) {
-  return time_kernels(iteration_kernels(workload, batch, precision, pass), workload.layers.size(), device, parameters);
+                         const ComputeParameters& parameters, Pass pass, int accumulation_steps) {
+  return time_kernels(iteration_kernels(workload, batch, precision, pass, accumulation_steps), workload.layers.size(),
+                      device, parameters);
 }
 
 double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters, int micro_batches) {

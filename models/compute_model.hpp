@@ -112,8 +112,11 @@ struct Kernel {
   int launches = 1;  ///< identical kernels it stands for, issued one after another, sharing its flop and bytes
 };
 
-/// The kernels of one iteration with `batch` samples, in the order the host issues them. REQUIRES: batch >= 1.
-std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass);
+/// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every
+/// `accumulation_steps` micro-batches (what a per-tensor optimizer does per micro-batch depends on it).
+/// REQUIRES: batch >= 1, accumulation_steps >= 1.
+std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
+                                      int accumulation_steps = 1);
 
 /// Times `kernels` (of a workload with `layers` layers) on `device`, paced by the host (see the file comment).
 /// REQUIRES: efficiencies > 0.
@@ -131,7 +134,7 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
 
 /// time_kernels(iteration_kernels(...)): every kernel of one iteration with `batch` samples, paced by the host.
 KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
-                         const ComputeParameters& parameters, Pass pass = Pass::training);
+                         const ComputeParameters& parameters, Pass pass = Pass::training, int accumulation_steps = 1);
 
 /// Bytes read and written per trainable parameter by one optimizer step (see compute_model.cpp for the derivation).
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision);

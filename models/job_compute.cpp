@@ -240,7 +240,8 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   if (job.trace) {
     plan_traced_compute(scenario, index, host, compute);
   } else {
-    compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters);
+    compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters,
+                                   Pass::training, job.gradient_accumulation);
     // With parallelism the reference is set below.
     compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
     compute.single_gpu_reference = "one GPU, the same batch, alone (closed form)";

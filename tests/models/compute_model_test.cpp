@@ -184,6 +184,17 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   const Kernel& lamb = iteration_kernels(bert, 1, Precision::fp16, Pass::training).back();
   EXPECT_EQ(lamb.launches, (5 + 31) * tensors);
   EXPECT_DOUBLE_EQ(lamb.bytes, bert.trainable_parameters() * (26.0 + 196.0));
+  // Accumulating 4 micro-batches per step (create_optimizer's accumulation branch): the gradients' kernels and an
+  // add into each accumulator (1 kernel, 12 B) end every micro-batch's backward; the update runs once per step.
+  const std::vector<Kernel> accumulating = iteration_kernels(bert, 1, Precision::fp16, Pass::training, 4);
+  const Kernel& micro_batch = accumulating[accumulating.size() - 2];
+  EXPECT_EQ(micro_batch.phase, Phase::backward);
+  EXPECT_EQ(micro_batch.layer, 0u);
+  EXPECT_EQ(micro_batch.launches, (5 + 1) * tensors);
+  EXPECT_DOUBLE_EQ(micro_batch.bytes, bert.trainable_parameters() * (26.0 + 12.0));
+  EXPECT_EQ(accumulating.back().phase, Phase::optimizer);
+  EXPECT_EQ(accumulating.back().launches, 31 * tensors);
+  EXPECT_DOUBLE_EQ(accumulating.back().bytes, bert.trainable_parameters() * 196.0);
   // PyTorch's (Apex's fused multi-tensor optimizers) stays one pass.
   use_framework_optimizer(bert, Framework::pytorch);
   EXPECT_EQ(iteration_kernels(bert, 1, Precision::fp16, Pass::training).back().launches, 1);
