@@ -181,7 +181,8 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   // Under mixed precision the loss scale's unscaling and the finite check add 3 kernels and 14 B; LAMB's update is
   // 31 kernels and 196 B.
   bert.optimizer = Optimizer::lamb;
-  const Kernel& lamb = iteration_kernels(bert, 1, Precision::fp16, Pass::training).back();
+  const std::vector<Kernel> lamb_kernels = iteration_kernels(bert, 1, Precision::fp16, Pass::training);
+  const Kernel& lamb = lamb_kernels.back();
   EXPECT_EQ(lamb.launches, (5 + 31) * tensors);
   EXPECT_DOUBLE_EQ(lamb.bytes, bert.trainable_parameters() * (26.0 + 196.0));
   // Accumulating 4 micro-batches per step (create_optimizer's accumulation branch): the gradients' kernels and an
