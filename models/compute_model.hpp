@@ -4,7 +4,8 @@
 //
 // A layer runs as kernels of its kind (workload.hpp's KernelKind): forward one kernel; backward one per gradient it
 // computes (weights, input), none when it computes neither. The optimizer is one fused memory-bound pass over the
-// trainable parameters. A kernel's time on the device is
+// trainable parameters, or, where the framework's code writes it tensor by tensor (Workload::optimizer_kernels), its
+// operations' kernels. A kernel's time on the device is
 //   t = kernel_fixed_s + max(F / R, B / (memory_bandwidth x memory_efficiency))
 // where R, for a GEMM or convolution kernel, is the rate of the SMs its tiles occupy:
 //   R = peak_flops x efficiency(kind) x tiles / (waves x sm_count),   waves = ceil(tiles / sm_count)
