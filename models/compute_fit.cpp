@@ -88,8 +88,7 @@ PreparedRow prepare(const ThroughputRow& row) {
   std::optional<Workload> workload = make_workload(row.workload_id);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
-  use_framework_attention(*workload, row.framework);
-  use_framework_optimizer(*workload, row.framework);
+  use_framework(*workload, row.framework);
   PreparedRow prepared{&row,
                        iteration_kernels(*workload, row.batch, row.precision, row.pass, row.accumulation_steps),
                        workload->layers.size(),

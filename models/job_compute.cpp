@@ -22,8 +22,7 @@ Workload job_workload(const JobConfig& job) {
   Workload workload = job.transformer ? make_transformer(*job.transformer, "transformer", "GPT-style transformer")
                                       : *make_workload(job.workload_id);
   if (job.optimizer) workload.optimizer = *job.optimizer;
-  use_framework_attention(workload, job.framework);
-  use_framework_optimizer(workload, job.framework);
+  use_framework(workload, job.framework);
   return workload;
 }
 

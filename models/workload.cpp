@@ -70,11 +70,8 @@ double Workload::stored_activation_bytes(double element_bytes) const {
 
 bool softmax_in_fp32_under_amp(Framework framework) { return framework != Framework::tensorflow; }
 
-void use_framework_attention(Workload& workload, Framework framework) {
+void use_framework(Workload& workload, Framework framework) {
   for (Layer& layer : workload.layers) layer.score_softmax_fp32 = softmax_in_fp32_under_amp(framework);
-}
-
-void use_framework_optimizer(Workload& workload, Framework framework) {
   const bool adam_or_lamb = workload.optimizer == Optimizer::adam || workload.optimizer == Optimizer::adamw ||
                             workload.optimizer == Optimizer::lamb;
   workload.optimizer_kernels = framework == Framework::tensorflow && adam_or_lamb ? OptimizerKernels::per_tensor_ops

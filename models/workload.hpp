@@ -87,7 +87,7 @@ struct Layer {
   bool score_dropout = false;
   /// Eager passes under mixed precision: the framework runs the softmax in fp32 (PyTorch's autocast lists softmax
   /// among the ops that autocast to float32; TensorFlow's AMP graph rewrite keeps it 16-bit: see
-  /// softmax_in_fp32_under_amp). Set per job by use_framework_attention.
+  /// softmax_in_fp32_under_amp). Set per job by use_framework.
   bool score_softmax_fp32 = true;
 
   /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
@@ -140,7 +140,7 @@ struct Workload {
   double published_parameters = 0.0;  ///< the parameter count the source gives (0 when it gives none)
   std::vector<Layer> layers;          ///< forward order
   Optimizer optimizer = Optimizer::sgd_momentum;  ///< default SGD with momentum; the transformer builders set adam
-  OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework_optimizer
+  OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
@@ -170,11 +170,10 @@ struct Workload {
 /// automatic mixed precision graph rewrite keeps Softmax on its gray list (16-bit after 16-bit inputs:
 /// tensorflow/core/grappler/optimizers/auto_mixed_precision_lists.h).
 bool softmax_in_fp32_under_amp(Framework framework);
-/// Sets every eager attention core's score_softmax_fp32 as `framework` runs it.
-void use_framework_attention(Workload& workload, Framework framework);
-/// Sets how the optimizer step runs under `framework`: TensorFlow's Adam, AdamW and LAMB as per-tensor operations
-/// (NVIDIA's TensorFlow BERT, the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py;
-/// its other optimizers are one kernel per tensor, counted as one fused pass), the other frameworks' fused.
-void use_framework_optimizer(Workload& workload, Framework framework);
+/// Sets what depends on how `framework`'s code runs the workload: every eager attention core's score_softmax_fp32,
+/// and the optimizer's kernels: TensorFlow's Adam, AdamW and LAMB as per-tensor operations (NVIDIA's TensorFlow BERT,
+/// the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py; its other optimizers are
+/// one kernel per tensor, counted as one fused pass), the other frameworks' fused. Call after setting the optimizer.
+void use_framework(Workload& workload, Framework framework);
 
 }  // namespace vtsim

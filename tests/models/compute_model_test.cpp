@@ -169,7 +169,7 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   // block a weight and a bias for each of query, key, value, the projection and the two MLP products, and two per
   // LayerNorm (16); the span classifier's two. The pooler's two get no gradient.
   Workload bert = *make_workload("bert-large-squad-seq384");
-  use_framework_optimizer(bert, Framework::tensorflow);
+  use_framework(bert, Framework::tensorflow);
   ASSERT_EQ(bert.optimizer_kernels, OptimizerKernels::per_tensor_ops);
   const int tensors = 3 + 2 + 24 * 16 + 2;
   EXPECT_EQ(bert.trainable_parameter_tensors(), tensors);
@@ -197,7 +197,7 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   EXPECT_EQ(accumulating.back().launches, 31 * tensors);
   EXPECT_DOUBLE_EQ(accumulating.back().bytes, bert.trainable_parameters() * 196.0);
   // PyTorch's (Apex's fused multi-tensor optimizers) stays one pass.
-  use_framework_optimizer(bert, Framework::pytorch);
+  use_framework(bert, Framework::pytorch);
   EXPECT_EQ(iteration_kernels(bert, 1, Precision::fp16, Pass::training).back().launches, 1);
 }
 
@@ -383,7 +383,7 @@ TEST(ScoreBytes, TensorFlowsMixedPrecisionKeepsTheSoftmax16Bit) {
   EXPECT_FALSE(softmax_in_fp32_under_amp(Framework::tensorflow));
   EXPECT_TRUE(softmax_in_fp32_under_amp(Framework::pytorch));
   Workload bert = *make_workload("bert-large-squad-seq384");
-  use_framework_attention(bert, Framework::tensorflow);
+  use_framework(bert, Framework::tensorflow);
   for (const Layer& l : bert.layers) EXPECT_FALSE(l.score_softmax_fp32);
 }
 
