@@ -89,6 +89,7 @@ PreparedRow prepare(const ThroughputRow& row) {
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
   use_framework(*workload, row.framework);
+  workload->layout = row.layout;
   PreparedRow prepared{&row,
                        iteration_kernels(*workload, row.batch, row.precision, row.pass, row.accumulation_steps),
                        workload->layers.size(),
@@ -510,6 +511,13 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   };
   if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
   if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
+  if (runs(KernelKind::convolution) && (precision == Precision::fp16 || precision == Precision::bf16)) {
+    resolved.sources.push_back(
+        "memory format " + std::string(to_string(workload.layout)) +
+        (workload.layout == TensorLayout::nchw
+             ? ": cuDNN's transposes around each 16-bit convolution counted (docs/compute-model.md, \"Memory layout\")"
+             : ": 16-bit convolutions without transposes"));
+  }
 
   // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
   // the fitted efficiencies (which also carry what the model leaves out) move by that ratio. Convolutions are taken

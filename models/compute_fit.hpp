@@ -42,6 +42,7 @@ struct ThroughputRow {
   int accumulation_steps = 1;  ///< micro-batches per optimizer step; 1 when none
   double samples_per_s = 0;    ///< the published figure
   std::string source;          ///< where it is published (document, table)
+  TensorLayout layout = TensorLayout::nhwc;  ///< the layout its code keeps convolutions' activations in
 };
 
 /// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.

@@ -227,6 +227,33 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bo
           .backward = 2 * e + cast + dropout_pass(softmax_e) + 3 * softmax_e + cast + 2 * e + 2 * e};
 }
 
+// A 16-bit convolution on NCHW tensors runs as an NHWC tensor-core kernel: cuDNN transposes the activation it reads
+// before the product and the one it writes after it, and the filter, each a pass that reads and writes it once (the
+// "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; docs/compute-model.md, "Memory layout").
+// Per cuDNN call (the forward product, and each of the input and weight gradients, whose operands are the same
+// tensors' gradients): 2 x (activation elements x e + parameters x e) bytes in 3 launches. TF32 convolutions are left
+// out (cuDNN's NCHW TF32 kernels were not read).
+namespace {
+
+std::optional<Kernel> layout_transposes(const std::vector<Layer>& layers, std::size_t l, TensorLayout layout, int batch,
+                                        Precision precision, Phase phase) {
+  const Layer& layer = layers[l];
+  if (layer.kind != KernelKind::convolution || layout != TensorLayout::nchw || !is_mixed_precision(precision)) {
+    return std::nullopt;
+  }
+  const double e = activation_bytes(precision);
+  return Kernel{.layer = l,
+                .phase = phase,
+                .flop = 0.0,
+                .bytes = 2.0 * (batch * layer.activation_elements + layer.parameters) * e,
+                .tiles = 0.0,
+                .kind = KernelKind::memory,
+                .pass = MemoryPass::elementwise,
+                .launches = 3};
+}
+
+}  // namespace
+
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
                                       int accumulation_steps) {
   assert(batch >= 1 && accumulation_steps >= 1);
@@ -250,6 +277,9 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,
                        forward_bytes[l] + samples * layer.score_elements * scores.forward, tiles, layer.kind,
                        layer.memory_pass});
+    if (auto transposes = layout_transposes(workload.layers, l, workload.layout, batch, precision, Phase::forward)) {
+      kernels.push_back(*transposes);
+    }
   }
   if (pass == Pass::inference) return kernels;
   for (std::size_t l = workload.layers.size(); l-- > 0;) {
@@ -263,6 +293,9 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
       kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count,
                          (2.0 * forward_bytes[l] + score_backward_bytes[l]) / count, tiles, layer.kind,
                          layer.memory_pass});
+      if (auto transposes = layout_transposes(workload.layers, l, workload.layout, batch, precision, Phase::backward)) {
+        kernels.push_back(*transposes);
+      }
     }
   }
   if (workload.optimizer_kernels == OptimizerKernels::per_tensor_ops) {

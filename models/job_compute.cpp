@@ -23,6 +23,7 @@ Workload job_workload(const JobConfig& job) {
                                       : *make_workload(job.workload_id);
   if (job.optimizer) workload.optimizer = *job.optimizer;
   use_framework(workload, job.framework);
+  if (job.memory_format) workload.layout = *job.memory_format;
   return workload;
 }
 

@@ -13,7 +13,11 @@
 // - BERT pre-training at sequence 512 from the 21.11 README is left out: it packs sequences into length bins (LDDL),
 //   so a "sequence" there is shorter than 512 tokens.
 // BERT pre-training micro-batches and accumulation steps are the README's; a row with accumulation A is one
-// optimizer step per A micro-batches.
+// optimizer step per A micro-batches. DeepLearningExamples' PyTorch ResNet-50 1-GPU training rows accumulate 8: the
+// README's benchmark command (`launch.py --mode benchmark_training`, resnet50v1.5/README.md @291f0d02, "Training
+// performance benchmark") takes configs.yml's optimizer_batch_size (2,048 for AMP and TF32 at batch 256, 896 for the
+// DGX-1's FP32 at batch 112), and main.py divides it by the GPUs' batch (batch_size_multiplier, main.py @291f0d02):
+// 8 on one GPU, 1 on eight (the validation rows).
 // Every row was checked against its source at the cited commit (2026-12-03); test
 // PublishedRows.NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak holds each row's matrix products under its
 // precision's datasheet peak (the TensorFlow BERT V100 32GB SQuAD FP32 row had NVIDIA's pre-2020-11-03 figure, 31.33).
@@ -111,12 +115,12 @@ const RowText kRows[] = {
     {"resnet-50", "t4", pytorch, amp, inference, 64, 1, 1165, k1, "'Inference performance: NVIDIA T4 / Mixed Precision Inference Latency'"},
     {"resnet-50", "t4", pytorch, amp, inference, 128, 1, 1190, k1, "'Inference performance: NVIDIA T4 / Mixed Precision Inference Latency'"},
     {"resnet-50", "t4", pytorch, amp, inference, 256, 1, 1198, k1, "'Inference performance: NVIDIA T4 / Mixed Precision Inference Latency'"},
-    {"resnet-50", "a100-80gb-sxm4", pytorch, tf32, training, 256, 1, 938, k1, "'Training performance: NVIDIA DGX A100 (8x A100 80GB), GPUs=1 row'"},
-    {"resnet-50", "a100-80gb-sxm4", pytorch, amp, training, 256, 1, 2470, k1, "'Training performance: NVIDIA DGX A100 (8x A100 80GB), GPUs=1 row'"},
-    {"resnet-50", "v100-sxm2-16gb", pytorch, fp32, training, 112, 1, 367, k1, "'Training performance: NVIDIA DGX-1 16GB (8x V100 16GB), GPUs=1 row'"},
-    {"resnet-50", "v100-sxm2-16gb", pytorch, amp, training, 256, 1, 1200, k1, "'Training performance: NVIDIA DGX-1 16GB (8x V100 16GB), GPUs=1 row'"},
-    {"resnet-50", "v100-sxm2-32gb", pytorch, fp32, training, 112, 1, 356, k1, "'Training performance: NVIDIA DGX-1 32GB (8x V100 32GB), GPUs=1 row'"},
-    {"resnet-50", "v100-sxm2-32gb", pytorch, amp, training, 256, 1, 1156, k1, "'Training performance: NVIDIA DGX-1 32GB (8x V100 32GB), GPUs=1 row'"},
+    {"resnet-50", "a100-80gb-sxm4", pytorch, tf32, training, 256, 8, 938, k1, "'Training performance: NVIDIA DGX A100 (8x A100 80GB), GPUs=1 row'"},
+    {"resnet-50", "a100-80gb-sxm4", pytorch, amp, training, 256, 8, 2470, k1, "'Training performance: NVIDIA DGX A100 (8x A100 80GB), GPUs=1 row'"},
+    {"resnet-50", "v100-sxm2-16gb", pytorch, fp32, training, 112, 8, 367, k1, "'Training performance: NVIDIA DGX-1 16GB (8x V100 16GB), GPUs=1 row'"},
+    {"resnet-50", "v100-sxm2-16gb", pytorch, amp, training, 256, 8, 1200, k1, "'Training performance: NVIDIA DGX-1 16GB (8x V100 16GB), GPUs=1 row'"},
+    {"resnet-50", "v100-sxm2-32gb", pytorch, fp32, training, 112, 8, 356, k1, "'Training performance: NVIDIA DGX-1 32GB (8x V100 32GB), GPUs=1 row'"},
+    {"resnet-50", "v100-sxm2-32gb", pytorch, amp, training, 256, 8, 1156, k1, "'Training performance: NVIDIA DGX-1 32GB (8x V100 32GB), GPUs=1 row'"},
     {"resnet-50", "a100-40gb-sxm4", tensorflow, tf32, inference, 1, 1, 191.23, k2, "'Inference performance: NVIDIA DGX A100 (1x A100 40GB) / TF32 Inference Latency'"},
     {"resnet-50", "a100-40gb-sxm4", tensorflow, tf32, inference, 2, 1, 376.83, k2, "'Inference performance: NVIDIA DGX A100 (1x A100 40GB) / TF32 Inference Latency'"},
     {"resnet-50", "a100-40gb-sxm4", tensorflow, tf32, inference, 4, 1, 601.12, k2, "'Inference performance: NVIDIA DGX A100 (1x A100 40GB) / TF32 Inference Latency'"},
@@ -293,6 +297,18 @@ const RowText kRows[] = {
 };
 // clang-format on
 
+// The layout each row's code keeps convolutions' activations in (what matters is the 16-bit rows': compute_model.cpp,
+// layout_transposes). DeepLearningExamples' PyTorch ResNet-50 runs channels-last under AMP (configs.yml @291f0d02:
+// `memory_format: nhwc` in every AMP configuration, its FP32 and TF32 ones NCHW); Lambda's PyTorch benchmark runs the
+// same main.py without the option (pytorch/scripts/config_v1/config_pytorch_80GB.sh at lambdal/deeplearning-benchmark
+// @d92c6514), whose default is NCHW (main.py `--memory-format` @291f0d02), as Mask R-CNN's (PyTorch's default). TensorFlow's rows are taken as NHWC: DeepLearningExamples' TensorFlow ResNet-50
+// computes in NCHW (runner.py compute_format) and tf_cnn_benchmarks defaults to NCHW on GPUs, but TensorFlow's graph
+// optimizer may convert 16-bit convolutions to NHWC, which was not read for these versions.
+TensorLayout layout_of(const RowText& row) {
+  if (row.framework != Framework::pytorch) return TensorLayout::nhwc;
+  return row.document == k1 && row.precision == amp ? TensorLayout::nhwc : TensorLayout::nchw;
+}
+
 }  // namespace
 
 const std::vector<ThroughputRow>& published_single_device_throughput() {
@@ -302,7 +318,7 @@ const std::vector<ThroughputRow>& published_single_device_throughput() {
       std::string source(row.document);
       if (row.table[0] != '\0') source += "; " + std::string(row.table);
       all.push_back({row.workload, row.gpu, row.framework, row.precision, row.pass, row.batch, row.accumulation_steps,
-                     row.samples_per_s, std::move(source)});
+                     row.samples_per_s, std::move(source), layout_of(row)});
     }
     return all;
   }();

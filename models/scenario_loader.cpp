@@ -536,6 +536,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> host_dispatch = job.get("host_dispatch_us");
   const std::optional<JsonValue> execution = job.get("execution");
   const std::optional<JsonValue> optimizer = job.get("optimizer");
+  const std::optional<JsonValue> memory_format = job.get("memory_format");
   const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
   const std::optional<JsonValue> loader = job.get("data_loader");
   const std::optional<JsonValue> loader_rate = job.get("data_loader_images_per_s");
@@ -565,9 +566,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (virtualization.mode != VirtualizationMode::vgpu && virtualization.mode != VirtualizationMode::mig) {
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
-    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, loading, loader,
-                            loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation, step_time_cv,
-                            checkpoint, parallelism, global_batch, nccl}) {
+    for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, memory_format,
+                            loading, loader, loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation,
+                            step_time_cv, checkpoint, parallelism, global_batch, nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {
@@ -607,6 +608,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (framework) config.framework = framework->as_enum(framework_names());
   if (execution) config.execution = execution->as_enum(execution_names());
   if (optimizer) config.optimizer = optimizer->as_enum(optimizer_names());
+  if (memory_format) config.memory_format = memory_format->as_enum(tensor_layout_names());
   if (host_dispatch) {
     if (config.execution == Execution::cuda_graphs) {
       host_dispatch->fail("a job under execution 'cuda_graphs' issues no kernel from the host: remove this key or "
@@ -669,6 +671,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     for (const auto& key : {host_dispatch, execution}) {
       if (key) key->fail("a traced iteration keeps the host time it was measured with: remove this key");
     }
+    if (memory_format) memory_format->fail("a traced iteration's kernels are the ones it ran: remove this key");
     if (accumulation && config.gradient_accumulation != 1) {
       accumulation->fail("a traced iteration is one optimizer step: trace the accumulated steps instead");
     }

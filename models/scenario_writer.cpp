@@ -84,6 +84,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
   json["precision"] = std::string(to_string(job.precision));
   json["framework"] = std::string(to_string(job.framework));
   if (job.execution != Execution::eager) json["execution"] = std::string(to_string(job.execution));
+  if (job.memory_format) json["memory_format"] = std::string(to_string(*job.memory_format));
   if (job.optimizer) json["optimizer"] = std::string(to_string(*job.optimizer));
   if (job.host_dispatch_s) json["host_dispatch_us"] = *job.host_dispatch_s / units::kSecondsPerUs;
   if (job.data_loader != DataLoader::cpu) json["data_loader"] = std::string(to_string(job.data_loader));

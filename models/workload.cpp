@@ -15,6 +15,9 @@ const std::array<std::pair<std::string, Optimizer>, 6> kOptimizerNames = {{{"sgd
                                                                           {"lamb", Optimizer::lamb},
                                                                           {"adafactor", Optimizer::adafactor}}};
 
+const std::array<std::pair<std::string, TensorLayout>, 2> kTensorLayoutNames = {{{"nchw", TensorLayout::nchw},
+                                                                                 {"nhwc", TensorLayout::nhwc}}};
+
 constexpr double kGradientBytesPerParameter = 4.0;  // fp32 gradients; AMP keeps fp32 master weights and gradients
 constexpr double kMaskBytesPerElement = 1.0;        // a bool dropout mask (workload.hpp)
 
@@ -29,6 +32,10 @@ double sum_over(const std::vector<Layer>& layers, Field field) {
 std::span<const std::pair<std::string, Optimizer>> optimizer_names() { return kOptimizerNames; }
 
 std::string_view to_string(Optimizer optimizer) { return name_of(kOptimizerNames, optimizer); }
+
+std::span<const std::pair<std::string, TensorLayout>> tensor_layout_names() { return kTensorLayoutNames; }
+
+std::string_view to_string(TensorLayout layout) { return name_of(kTensorLayoutNames, layout); }
 
 double Layer::gradient_bytes() const { return trainable ? parameters * kGradientBytesPerParameter : 0.0; }
 
@@ -76,6 +83,7 @@ void use_framework(Workload& workload, Framework framework) {
                             workload.optimizer == Optimizer::lamb;
   workload.optimizer_kernels = framework == Framework::tensorflow && adam_or_lamb ? OptimizerKernels::per_tensor_ops
                                                                                   : OptimizerKernels::multi_tensor;
+  workload.layout = framework == Framework::tensorflow ? TensorLayout::nhwc : TensorLayout::nchw;
 }
 
 }  // namespace vtsim

@@ -112,6 +112,20 @@ enum class OptimizerKernels {
                    ///< each, as NVIDIA's TensorFlow BERT writes Adam and LAMB (models/compute_model.cpp counts them)
 };
 
+/// How a job keeps convolutions' activations in memory. Tensor-core convolutions are NHWC kernels: on NCHW tensors
+/// cuDNN transposes a convolution's operands before it and its result after it (models/compute_model.cpp counts those
+/// passes; docs/compute-model.md, "Memory layout").
+enum class TensorLayout {
+  nchw,  ///< channels first: PyTorch's and MXNet's default
+  nhwc,  ///< channels last: PyTorch's `channels_last`; TensorFlow's default (what its graph optimizer gives 16-bit
+         ///< convolutions is not modelled: TensorFlow jobs are taken to run NHWC)
+};
+
+/// The scenario spellings of the layouts: "nchw", "nhwc".
+std::span<const std::pair<std::string, TensorLayout>> tensor_layout_names();
+/// The scenario spelling of `layout`.
+std::string_view to_string(TensorLayout layout);
+
 /// The scenario spellings of the optimizers: "sgd", "momentum", "adam", "adamw", "lamb", "adafactor".
 std::span<const std::pair<std::string, Optimizer>> optimizer_names();
 /// The scenario spelling of `optimizer`.
@@ -141,6 +155,8 @@ struct Workload {
   std::vector<Layer> layers;          ///< forward order
   Optimizer optimizer = Optimizer::sgd_momentum;  ///< default SGD with momentum; the transformer builders set adam
   OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework
+  /// Convolutions' activation layout: set per job by use_framework (the framework's default), or as the job states it.
+  TensorLayout layout = TensorLayout::nhwc;
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
@@ -173,7 +189,8 @@ bool softmax_in_fp32_under_amp(Framework framework);
 /// Sets what depends on how `framework`'s code runs the workload: every eager attention core's score_softmax_fp32,
 /// and the optimizer's kernels: TensorFlow's Adam, AdamW and LAMB as per-tensor operations (NVIDIA's TensorFlow BERT,
 /// the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py; its other optimizers are
-/// one kernel per tensor, counted as one fused pass), the other frameworks' fused. Call after setting the optimizer.
+/// one kernel per tensor, counted as one fused pass), the other frameworks' fused; and the convolutions' layout, the
+/// framework's default (PyTorch's and MXNet's NCHW, TensorFlow's NHWC). Call after setting the optimizer.
 void use_framework(Workload& workload, Framework framework);
 
 }  // namespace vtsim

@@ -201,6 +201,39 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   EXPECT_EQ(iteration_kernels(bert, 1, Precision::fp16, Pass::training).back().launches, 1);
 }
 
+TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
+  // A convolution reading and writing 1e6 activation elements per sample with 1e5 weights, at batch 4, whose backward
+  // runs an input and a weight gradient: on NCHW tensors in fp16 each of its three cuDNN calls adds a pass that reads
+  // and writes its activations and filter once, 2 x (4 x 1e6 + 1e5) x 2 B = 16.4 MB, in 3 launches.
+  Layer conv = layer(1e9, 2e9, 1e6, 1e5, 2);
+  conv.kind = KernelKind::convolution;
+  conv.gemm = {.rows_per_sample = 3136, .columns = 64};
+  Workload w = workload_of({conv});
+  w.layout = TensorLayout::nchw;
+  const std::vector<Kernel> kernels = iteration_kernels(w, 4, Precision::fp16, Pass::training);
+  // The forward product and its transposes; each backward product and its transposes; the optimizer.
+  ASSERT_EQ(kernels.size(), 7u);
+  const Phase phases[] = {Phase::forward, Phase::forward, Phase::backward, Phase::backward,
+                          Phase::backward, Phase::backward, Phase::optimizer};
+  for (std::size_t k = 0; k < kernels.size(); ++k) EXPECT_EQ(kernels[k].phase, phases[k]) << k;
+  for (std::size_t k : {0u, 2u, 4u}) EXPECT_EQ(kernels[k].kind, KernelKind::convolution) << k;
+  for (std::size_t k : {1u, 3u, 5u}) {
+    EXPECT_EQ(kernels[k].kind, KernelKind::memory) << k;
+    EXPECT_EQ(kernels[k].layer, 0u) << k;
+    EXPECT_EQ(kernels[k].launches, 3) << k;
+    EXPECT_DOUBLE_EQ(kernels[k].bytes, 2.0 * (4 * 1e6 + 1e5) * 2.0) << k;
+  }
+  // TF32 (not modelled) and channels-last tensors pay none.
+  EXPECT_EQ(iteration_kernels(w, 4, Precision::tf32, Pass::training).size(), 4u);
+  w.layout = TensorLayout::nhwc;
+  EXPECT_EQ(iteration_kernels(w, 4, Precision::fp16, Pass::training).size(), 4u);
+  // The frameworks' defaults: PyTorch's NCHW, TensorFlow's NHWC.
+  use_framework(w, Framework::pytorch);
+  EXPECT_EQ(w.layout, TensorLayout::nchw);
+  use_framework(w, Framework::tensorflow);
+  EXPECT_EQ(w.layout, TensorLayout::nhwc);
+}
+
 TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   // 40 launches of 2 us each (2 MB at 1 TB/s) behind a host issuing one every 5 us, then 40 of 20 us: as one Kernel
   // of 40 launches each, or as 40 separate ones, the step ends at the same time with the same device time.

@@ -313,6 +313,13 @@ std::vector<ErrorCase> error_cases() {
       {"TooManySpinesWithoutFabric", with({{"cluster.hosts_per_rack", 1025}}),
        "s.json: cluster: 1025 spines would be needed for a 1:1 fabric with uplinks at the NICs' line rate; at most "
        "1024: give cluster.fabric a faster uplink_gbps or a larger oversubscription"},
+      {"TraceWithMemoryFormat",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
+             {"jobs[0].precision", "fp32"},
+             {"jobs[0].memory_format", "nhwc"}}),
+       "s.json: jobs[0].memory_format: a traced iteration's kernels are the ones it ran: remove this key"},
+      {"MemoryFormatInPyTorchsSpelling", with({{"jobs[0].memory_format", "channels_last"}}),
+       "s.json: jobs[0].memory_format: expected one of 'nchw' or 'nhwc', got 'channels_last'"},
       {"ExecutionMisspelt", with({{"jobs[0].execution", "cuda_graph"}}),
        "s.json: jobs[0].execution: expected one of 'eager' or 'cuda_graphs', got 'cuda_graph'; did you mean "
        "'cuda_graphs'?"},

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "models/error.hpp"
+#include "models/job_compute.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_writer.hpp"
 
@@ -275,6 +276,21 @@ TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(s.jobs[0].execution, Execution::cuda_graphs);
   EXPECT_EQ(scenario_to_json(s)["jobs"][0]["execution"], "cuda_graphs");
   EXPECT_EQ(load(scenario_to_json(s)).jobs[0].execution, Execution::cuda_graphs);
+}
+
+TEST(ScenarioLoader, MemoryFormatIsTheFrameworksUnlessStatedAndRoundTrips) {
+  EXPECT_FALSE(load(kMinimal).jobs[0].memory_format.has_value());
+  EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("memory_format"));
+  nlohmann::json json = kMinimal;
+  set_json_path(json, "jobs[0].memory_format", "nhwc");
+  const Scenario s = load(json);
+  ASSERT_TRUE(s.jobs[0].memory_format.has_value());
+  EXPECT_EQ(*s.jobs[0].memory_format, TensorLayout::nhwc);
+  EXPECT_EQ(scenario_to_json(s)["jobs"][0]["memory_format"], "nhwc");
+  EXPECT_EQ(load(scenario_to_json(s)).jobs[0].memory_format, TensorLayout::nhwc);
+  // The job's workload takes it over the framework's default (PyTorch's NCHW).
+  EXPECT_EQ(job_workload(s.jobs[0]).layout, TensorLayout::nhwc);
+  EXPECT_EQ(job_workload(load(kMinimal).jobs[0]).layout, TensorLayout::nchw);
 }
 
 TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
