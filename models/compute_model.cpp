@@ -252,6 +252,28 @@ std::optional<Kernel> layout_transposes(const std::vector<Layer>& layers, std::s
                 .launches = 3};
 }
 
+// PyTorch's autocast casts a convolution's or a linear layer's fp32 weights to 16 bits when the layer runs, every
+// forward (its cache lives until the outermost autocast region exits: one forward, or one inference batch), one
+// kernel per weight tensor that reads 4 B and writes 2 B per parameter; in training the cast's backward turns the 16-bit
+// weight gradient into the fp32 one the parameter accumulates, 2 B read and 4 written (torch/amp/autocast_mode.py,
+// aten/src/ATen/autocast_mode.cpp). The kernel is the layer's, issued just before its product (forward) or just after
+// its last gradient kernel (backward); none for layers without weights or frozen ones in backward.
+std::optional<Kernel> weight_casts(const Workload& workload, std::size_t l, Precision precision, Phase phase) {
+  const Layer& layer = workload.layers[l];
+  if (!workload.autocast_weight_casts || !is_mixed_precision(precision) || layer.kind == KernelKind::memory ||
+      layer.parameters <= 0.0 || layer.parameter_tensors <= 0 || (phase == Phase::backward && !layer.trainable)) {
+    return std::nullopt;
+  }
+  return Kernel{.layer = l,
+                .phase = phase,
+                .flop = 0.0,
+                .bytes = 6.0 * layer.parameters,
+                .tiles = 0.0,
+                .kind = KernelKind::memory,
+                .pass = MemoryPass::elementwise,
+                .launches = layer.parameter_tensors};
+}
+
 }  // namespace
 
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
@@ -274,6 +296,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
                           layer.score_softmax_fp32);
     score_backward_bytes[l] = samples * layer.score_elements * scores.backward;
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
+    if (auto casts = weight_casts(workload, l, precision, Phase::forward)) kernels.push_back(*casts);
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,
                        forward_bytes[l] + samples * layer.score_elements * scores.forward, tiles, layer.kind,
                        layer.memory_pass});
@@ -297,6 +320,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
         kernels.push_back(*transposes);
       }
     }
+    if (auto casts = weight_casts(workload, l, precision, Phase::backward)) kernels.push_back(*casts);
   }
   if (workload.optimizer_kernels == OptimizerKernels::per_tensor_ops) {
     // Without accumulation the gradients' kernels precede the update in the step; with it they end each
@@ -314,8 +338,10 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     }
     return kernels;
   }
+  // Under autocast the optimizer writes no 16-bit copy of the weights: the next forward casts them (weight_casts).
+  const double copy_bytes = workload.autocast_weight_casts && is_mixed_precision(precision) ? 2.0 : 0.0;
   const double optimizer_bytes =
-      workload.trainable_parameters() * optimizer_bytes_per_parameter(workload.optimizer, precision);
+      workload.trainable_parameters() * (optimizer_bytes_per_parameter(workload.optimizer, precision) - copy_bytes);
   kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory, MemoryPass::generic});
   return kernels;
 }

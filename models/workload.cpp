@@ -1,5 +1,6 @@
 #include "models/workload.hpp"
 
+#include <algorithm>
 #include <array>
 #include <numeric>
 
@@ -84,6 +85,10 @@ void use_framework(Workload& workload, Framework framework) {
   workload.optimizer_kernels = framework == Framework::tensorflow && adam_or_lamb ? OptimizerKernels::per_tensor_ops
                                                                                   : OptimizerKernels::multi_tensor;
   workload.layout = framework == Framework::tensorflow ? TensorLayout::nhwc : TensorLayout::nchw;
+  workload.autocast_weight_casts =
+      framework == Framework::pytorch && std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) {
+        return l.kind == KernelKind::convolution;
+      });
 }
 
 }  // namespace vtsim

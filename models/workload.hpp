@@ -157,6 +157,11 @@ struct Workload {
   OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework
   /// Convolutions' activation layout: set per job by use_framework (the framework's default), or as the job states it.
   TensorLayout layout = TensorLayout::nhwc;
+  /// Under mixed precision its fp32 weights are cast to 16 bits at every forward (PyTorch's autocast, as
+  /// DeepLearningExamples' CNN code trains and infers with torch.cuda.amp) rather than kept in 16 bits (Apex's O2,
+  /// model.half(), Megatron-LM's Float16Module, as NVIDIA's BERT and Megatron-LM run transformers): set per job by
+  /// use_framework (PyTorch jobs with convolutions). models/compute_model.cpp counts the casts.
+  bool autocast_weight_casts = false;
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
@@ -190,7 +195,8 @@ bool softmax_in_fp32_under_amp(Framework framework);
 /// and the optimizer's kernels: TensorFlow's Adam, AdamW and LAMB as per-tensor operations (NVIDIA's TensorFlow BERT,
 /// the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py; its other optimizers are
 /// one kernel per tensor, counted as one fused pass), the other frameworks' fused; and the convolutions' layout, the
-/// framework's default (PyTorch's and MXNet's NCHW, TensorFlow's NHWC). Call after setting the optimizer.
+/// framework's default (PyTorch's and MXNet's NCHW, TensorFlow's NHWC); and whether mixed precision casts the weights
+/// at every forward (PyTorch's autocast, for its jobs with convolutions). Call after setting the optimizer.
 void use_framework(Workload& workload, Framework framework);
 
 }  // namespace vtsim

@@ -234,6 +234,46 @@ TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
   EXPECT_EQ(w.layout, TensorLayout::nhwc);
 }
 
+TEST(KernelTimes, PyTorchsAutocastCastsEveryWeightTensorOfAConvolutionOrLinearLayerEachForward) {
+  // ResNet-50 v1.5 has 25,557,032 parameters (torchvision), of which its 53 BatchNorms hold a scale and a shift per
+  // channel: 2 x (64 + 3 x (64 + 64 + 256) + 256 + 4 x (128 + 128 + 512) + 512 + 6 x (256 + 256 + 1024) + 1024
+  // + 3 x (512 + 512 + 2048) + 2048) = 53,120 (the stem's, each bottleneck's three, each stage's downsample);
+  // autocast casts the rest, the 53 convolutions' weights and the classifier's weight and bias: 55 kernels moving
+  // 6 B per parameter (read 4, write 2) in forward, and their gradients back in backward.
+  const double cast_parameters = 25'557'032.0 - 53'120.0;
+  Workload pytorch = *make_workload("resnet-50");
+  use_framework(pytorch, Framework::pytorch);
+  Workload tensorflow = *make_workload("resnet-50");
+  use_framework(tensorflow, Framework::tensorflow);
+  ASSERT_TRUE(pytorch.autocast_weight_casts);
+  ASSERT_FALSE(tensorflow.autocast_weight_casts);
+  pytorch.layout = tensorflow.layout;  // no transposes in either
+  const auto totals = [](const std::vector<Kernel>& kernels, Phase phase) {
+    std::pair<int, double> launches_and_bytes{0, 0.0};
+    for (const Kernel& kernel : kernels) {
+      if (kernel.phase != phase) continue;
+      launches_and_bytes.first += kernel.launches;
+      launches_and_bytes.second += kernel.bytes;
+    }
+    return launches_and_bytes;
+  };
+  const auto with = iteration_kernels(pytorch, 8, Precision::fp16, Pass::training);
+  const auto without = iteration_kernels(tensorflow, 8, Precision::fp16, Pass::training);
+  for (Phase phase : {Phase::forward, Phase::backward}) {
+    EXPECT_EQ(totals(with, phase).first - totals(without, phase).first, 55);
+    EXPECT_NEAR(totals(with, phase).second - totals(without, phase).second, 6.0 * cast_parameters, 1.0);
+  }
+  // The optimizer then writes no 16-bit copy of the weights (SGD with momentum: 20 B per parameter, not 22).
+  EXPECT_NEAR(totals(without, Phase::optimizer).second - totals(with, Phase::optimizer).second,
+              2.0 * pytorch.trainable_parameters(), 1.0);
+  // In fp32 nothing is cast; an inference batch casts as a forward does.
+  EXPECT_EQ(totals(iteration_kernels(pytorch, 8, Precision::fp32, Pass::inference), Phase::forward).first,
+            totals(iteration_kernels(tensorflow, 8, Precision::fp32, Pass::inference), Phase::forward).first);
+  EXPECT_EQ(totals(iteration_kernels(pytorch, 8, Precision::fp16, Pass::inference), Phase::forward).first -
+                totals(iteration_kernels(tensorflow, 8, Precision::fp16, Pass::inference), Phase::forward).first,
+            55);
+}
+
 TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   // 40 launches of 2 us each (2 MB at 1 TB/s) behind a host issuing one every 5 us, then 40 of 20 us: as one Kernel
   // of 40 launches each, or as 40 separate ones, the step ends at the same time with the same device time.
