@@ -254,10 +254,11 @@ std::optional<Kernel> layout_transposes(const std::vector<Layer>& layers, std::s
 
 // PyTorch's autocast casts a convolution's or a linear layer's fp32 weights to 16 bits when the layer runs, every
 // forward (its cache lives until the outermost autocast region exits: one forward, or one inference batch), one
-// kernel per weight tensor that reads 4 B and writes 2 B per parameter; in training the cast's backward turns the 16-bit
-// weight gradient into the fp32 one the parameter accumulates, 2 B read and 4 written (torch/amp/autocast_mode.py,
-// aten/src/ATen/autocast_mode.cpp). The kernel is the layer's, issued just before its product (forward) or just after
-// its last gradient kernel (backward); none for layers without weights or frozen ones in backward.
+// kernel per weight tensor that reads 4 B and writes 2 B per parameter; in training the cast's backward turns the
+// 16-bit weight gradient into the fp32 one the parameter accumulates, 2 B read and 4 written
+// (torch/amp/autocast_mode.py, aten/src/ATen/autocast_mode.cpp). The kernel is the layer's, issued just before its
+// product (forward) or just after its last gradient kernel (backward); none for layers without weights or frozen ones
+// in backward.
 std::optional<Kernel> weight_casts(const Workload& workload, std::size_t l, Precision precision, Phase phase) {
   const Layer& layer = workload.layers[l];
   if (!workload.autocast_weight_casts || !is_mixed_precision(precision) || layer.kind == KernelKind::memory ||
