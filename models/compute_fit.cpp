@@ -511,7 +511,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   };
   if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
   if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
-  if (runs(KernelKind::convolution) && (precision == Precision::fp16 || precision == Precision::bf16)) {
+  if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
     resolved.sources.push_back(
         "memory format " + std::string(to_string(workload.layout)) +
         (workload.layout == TensorLayout::nchw

@@ -15,8 +15,6 @@ namespace {
 constexpr double kTileRows = 128.0;
 constexpr double kTileColumns = 128.0;
 
-bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
-
 // Bytes of one weight as a kernel reads it: AMP runs forward and backward on the 16-bit copy of the weights.
 double weight_bytes(Precision precision) { return is_mixed_precision(precision) ? 2.0 : 4.0; }
 
@@ -235,10 +233,11 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bo
 // out (cuDNN's NCHW TF32 kernels were not read).
 namespace {
 
-std::optional<Kernel> layout_transposes(const std::vector<Layer>& layers, std::size_t l, TensorLayout layout, int batch,
-                                        Precision precision, Phase phase) {
-  const Layer& layer = layers[l];
-  if (layer.kind != KernelKind::convolution || layout != TensorLayout::nchw || !is_mixed_precision(precision)) {
+std::optional<Kernel> layout_transposes(const Workload& workload, std::size_t l, int batch, Precision precision,
+                                        Phase phase) {
+  const Layer& layer = workload.layers[l];
+  const bool nchw = workload.layout == TensorLayout::nchw;
+  if (layer.kind != KernelKind::convolution || !nchw || !is_mixed_precision(precision)) {
     return std::nullopt;
   }
   const double e = activation_bytes(precision);
@@ -301,7 +300,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,
                        forward_bytes[l] + samples * layer.score_elements * scores.forward, tiles, layer.kind,
                        layer.memory_pass});
-    if (auto transposes = layout_transposes(workload.layers, l, workload.layout, batch, precision, Phase::forward)) {
+    if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::forward)) {
       kernels.push_back(*transposes);
     }
   }
@@ -317,7 +316,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
       kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count,
                          (2.0 * forward_bytes[l] + score_backward_bytes[l]) / count, tiles, layer.kind,
                          layer.memory_pass});
-      if (auto transposes = layout_transposes(workload.layers, l, workload.layout, batch, precision, Phase::backward)) {
+      if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::backward)) {
         kernels.push_back(*transposes);
       }
     }

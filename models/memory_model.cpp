@@ -34,10 +34,6 @@ double optimizer_state_bytes(Optimizer optimizer) {
 // #107667), cuBLAS and cuDNN workspaces and the caching allocator's slack. 1 GiB; measure it for a given stack.
 constexpr double kWorkspaceBytes = 1.0 * units::kBytesPerGiB;
 
-bool is_mixed_precision(Precision precision) {
-  return precision == Precision::fp16 || precision == Precision::bf16;
-}
-
 }  // namespace
 
 double MemoryFootprint::total_bytes() const {

@@ -19,9 +19,11 @@ std::optional<Precision> parse_precision(std::string_view text) {
   return std::nullopt;
 }
 
+bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
+
 double activation_bytes(Precision precision) {
   // TF32 is a tensor-core math mode: operands stay fp32 in memory (NVIDIA A100 whitepaper, "TF32").
-  return (precision == Precision::fp16 || precision == Precision::bf16) ? 2.0 : 4.0;
+  return is_mixed_precision(precision) ? 2.0 : 4.0;
 }
 
 }  // namespace vtsim

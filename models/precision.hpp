@@ -20,6 +20,8 @@ inline constexpr std::array<Precision, 4> kAllPrecisions = {Precision::fp32, Pre
 std::string_view to_string(Precision precision);
 /// Parses the scenario spelling; nullopt when unknown.
 std::optional<Precision> parse_precision(std::string_view text);
+/// Whether `precision` is mixed precision (fp16 or bf16: 16-bit tensor-core math, fp32 master weights).
+bool is_mixed_precision(Precision precision);
 /// Bytes of one activation element as stored during training (4 for fp32/tf32, 2 for fp16/bf16 under AMP).
 double activation_bytes(Precision precision);
 
