@@ -12,8 +12,8 @@
 namespace vtsim::calibrate {
 namespace {
 
-constexpr double kGBps = units::kBytesPerSecondPerGBps;
-constexpr double kUs = units::kSecondsPerUs;
+using units::kBytesPerSecondPerGBps;
+using units::kSecondsPerUs;
 
 double element_bytes(Precision precision) {
   return precision == Precision::fp16 || precision == Precision::bf16 ? 2 : 4;
@@ -67,7 +67,7 @@ void measure_copies(GpuBackend& backend, const std::vector<GpuDeviceInfo>& devic
     return per_operation_s(backend.time_copies(kind, device, peer, size, batch, options.repetitions), batch);
   };
   const auto large_copy_gBps = [&](CopyKind kind, int device, int peer) {
-    return bytes / copy_s(kind, device, peer, options.copy_bytes, options.copy_batch) / kGBps;
+    return bytes / copy_s(kind, device, peer, options.copy_bytes, options.copy_batch) / kBytesPerSecondPerGBps;
   };
   result.gpu.memory_bandwidth_gBps = 2 * large_copy_gBps(CopyKind::device_to_device, first, first);  // read + write
   result.gpu.h2d_gBps = large_copy_gBps(CopyKind::host_to_device, first, first);
@@ -79,8 +79,9 @@ void measure_copies(GpuBackend& backend, const std::vector<GpuDeviceInfo>& devic
       pair.src = src.index;
       pair.dst = dst.index;
       pair.bandwidth_gBps = large_copy_gBps(CopyKind::peer, src.index, dst.index);
-      pair.latency_us =
-          copy_s(CopyKind::peer, src.index, dst.index, options.small_copy_bytes, options.small_copy_batch) / kUs;
+      const double latency_s =
+          copy_s(CopyKind::peer, src.index, dst.index, options.small_copy_bytes, options.small_copy_batch);
+      pair.latency_us = latency_s / kSecondsPerUs;
       result.gpu.p2p.push_back(pair);
     }
   }
@@ -107,7 +108,7 @@ void measure_sharing(GpuBackend& backend, const GpuProbeOptions& options, GpuPro
                            "(MPS, or a GPU that runs both at once)");
     return;
   }
-  result.gpu.context_switch_us = *cost / kUs;
+  result.gpu.context_switch_us = *cost / kSecondsPerUs;
 }
 
 }  // namespace
@@ -163,7 +164,7 @@ GpuProbeResult probe_gpu(GpuBackend& backend, const GpuProbeOptions& options) {
   measure_copies(backend, devices, options, result);
   result.gpu.kernel_launch_us =
       per_operation_s(backend.time_launches(first.index, options.launch_batch, options.repetitions),
-                      options.launch_batch) / kUs;
+                      options.launch_batch) / kSecondsPerUs;
   if (options.sharing) measure_sharing(backend, options, result);
   const std::string topology = backend.topology_text();
   if (!topology.empty()) {

@@ -33,7 +33,9 @@ constexpr double kClockMinK = 512.0;
 constexpr double kClockMinLatency_s = 1e-3;
 constexpr std::size_t kClockMinKernels = 10;
 
-double median(std::vector<double> values) {
+// The upper of the middle two for an even count (probe_support.hpp's median averages them): what the committed
+// constants were fitted with.
+double upper_median(std::vector<double> values) {
   assert(!values.empty());
   const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), middle, values.end());
@@ -192,7 +194,7 @@ std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredK
       SustainedClock clock;
       clock.gpu_id = gpu.id;
       clock.family = family;
-      clock.median_utilization = median(found->second);
+      clock.median_utilization = upper_median(found->second);
       clock.kernels = static_cast<int>(found->second.size());
       best = std::max(best, clock.median_utilization);
       clocks.push_back(clock);
@@ -245,8 +247,8 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
     absolute.push_back(std::abs(error));
   }
   summary.mean_abs /= static_cast<double>(errors.size());
-  summary.median_abs = median(absolute);
-  summary.bias = median(errors);
+  summary.median_abs = upper_median(absolute);
+  summary.bias = upper_median(errors);
   return summary;
 }
 

@@ -12,22 +12,23 @@
 namespace vtsim::calibrate {
 namespace {
 
-constexpr double kUs = units::kSecondsPerUs;
-constexpr double kGBps = units::kBytesPerSecondPerGBps;
+using units::kBytesPerSecondPerGBps;
+using units::kSecondsPerUs;
 
 // `size_per_byte`: the fitted size of one message byte (the bus factor for collectives, else 1); segments start at a
 // message size in bytes.
 AlphaBetaFit to_profile_fit(const std::string& subject, const PiecewiseFit& fit, double size_per_byte = 1) {
   AlphaBetaFit out;
   out.subject = subject;
-  out.alpha_us = fit.whole.alpha_s / kUs;
-  out.beta_gBps = fit.whole.beta / kGBps;
+  out.alpha_us = fit.whole.alpha_s / kSecondsPerUs;
+  out.beta_gBps = fit.whole.beta / kBytesPerSecondPerGBps;
   out.residual = fit.whole.residual;
   out.points = fit.whole.points;
   for (std::size_t i = 0; i < fit.segments.size(); ++i) {
     const LineFit& line = fit.segments[i];
     const auto from_bytes = static_cast<std::int64_t>(std::llround(fit.from_size[i] / size_per_byte));
-    out.segments.push_back({from_bytes, line.alpha_s / kUs, line.beta / kGBps, line.residual, line.points});
+    out.segments.push_back(
+        {from_bytes, line.alpha_s / kSecondsPerUs, line.beta / kBytesPerSecondPerGBps, line.residual, line.points});
   }
   return out;
 }
@@ -43,7 +44,7 @@ std::optional<AlphaBetaFit> fit_collective(const CalibrationProfile& profile, st
   }
   std::vector<FitSample> samples;
   for (const CollectivePoint& point : series.points) {
-    samples.push_back({static_cast<double>(point.bytes) * factor, point.time_us * kUs});
+    samples.push_back({static_cast<double>(point.bytes) * factor, point.time_us * kSecondsPerUs});
   }
   const std::optional<PiecewiseFit> fit = fit_piecewise(samples, options);
   if (!fit) {
@@ -76,9 +77,9 @@ std::optional<AlphaBetaFit> fit_rdma(const RdmaSeries& series, std::size_t index
   std::vector<FitSample> samples;
   for (const RdmaPoint& point : series.points) {
     const double bytes = static_cast<double>(point.bytes);
-    if (series.test == "latency" && point.latency_us) samples.push_back({bytes, *point.latency_us * kUs});
+    if (series.test == "latency" && point.latency_us) samples.push_back({bytes, *point.latency_us * kSecondsPerUs});
     if (series.test == "bandwidth" && point.bandwidth_gBps) {
-      samples.push_back({bytes, bytes / (*point.bandwidth_gBps * kGBps)});
+      samples.push_back({bytes, bytes / (*point.bandwidth_gBps * kBytesPerSecondPerGBps)});
     }
   }
   const std::optional<PiecewiseFit> fit = fit_piecewise(samples, options);

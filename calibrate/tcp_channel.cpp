@@ -16,7 +16,7 @@
 namespace vtsim::calibrate {
 namespace {
 
-[[noreturn]] void fail(const std::string& call) {
+[[noreturn]] void fail_exchange(const std::string& call) {
   throw ProbeFailed("TCP exchange: " + call + ": " + std::strerror(errno));
 }
 
@@ -62,7 +62,7 @@ TcpChannel TcpChannel::connect_to(const std::string& host, int port, double time
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       freeaddrinfo(found);
-      fail("connect to " + host + ":" + std::to_string(port));
+      fail_exchange("connect to " + host + ":" + std::to_string(port));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
@@ -73,7 +73,7 @@ void TcpChannel::send_bytes(std::span<const std::byte> bytes) {
   while (sent < bytes.size()) {
     const ssize_t count = ::send(socket_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
     if (count < 0 && errno == EINTR) continue;
-    if (count <= 0) fail("send");
+    if (count <= 0) fail_exchange("send");
     sent += static_cast<std::size_t>(count);
   }
 }
@@ -84,7 +84,7 @@ void TcpChannel::receive_bytes(std::span<std::byte> bytes) {
     const ssize_t count = ::recv(socket_, bytes.data() + received, bytes.size() - received, 0);
     if (count < 0 && errno == EINTR) continue;
     if (count == 0) throw ProbeFailed("TCP exchange: the peer closed the connection");
-    if (count < 0) fail("recv");
+    if (count < 0) fail_exchange("recv");
     received += static_cast<std::size_t>(count);
   }
 }
@@ -95,18 +95,18 @@ TcpListener::TcpListener(int port) {
   address.sin6_family = AF_INET6;
   address.sin6_addr = in6addr_any;  // dual stack: IPv4 clients arrive as mapped addresses
   address.sin6_port = htons(static_cast<std::uint16_t>(port));
-  if (socket_ < 0) fail("socket");
+  if (socket_ < 0) fail_exchange("socket");
   const int on = 1;
   setsockopt(socket_, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
   const int off = 0;
   setsockopt(socket_, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
   if (bind(socket_, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
     close(socket_);
-    fail("bind port " + std::to_string(port));
+    fail_exchange("bind port " + std::to_string(port));
   }
   if (listen(socket_, 1) != 0) {
     close(socket_);
-    fail("listen");
+    fail_exchange("listen");
   }
   socklen_t length = sizeof address;
   getsockname(socket_, reinterpret_cast<sockaddr*>(&address), &length);
@@ -121,7 +121,7 @@ TcpChannel TcpListener::accept_one() {
   while (true) {
     const int client = ::accept(socket_, nullptr, nullptr);
     if (client >= 0) return TcpChannel(client);
-    if (errno != EINTR) fail("accept");
+    if (errno != EINTR) fail_exchange("accept");
   }
 }
 

@@ -20,11 +20,11 @@
 #include "models/error.hpp"
 #include "models/input_file.hpp"
 #include "models/kineto_trace.hpp"
+#include "models/units.hpp"
 
 namespace vtsim {
 namespace {
 
-constexpr double kSecondsPerMicrosecond = 1e-6;
 /// The stream collectives run on when a node does not say (the PyTorch converter always does).
 constexpr int kDefaultCollectiveStream = -1;
 
@@ -260,7 +260,7 @@ ProfiledRun read_chakra_trace(std::string_view compressed, const std::string& fi
   while (!queue.empty()) {
     const auto [at, id, n] = queue.top();
     queue.pop();
-    const double duration = static_cast<double>(nodes[n].duration_micros()) * kSecondsPerMicrosecond;
+    const double duration = static_cast<double>(nodes[n].duration_micros()) * units::kSecondsPerUs;
     start[n] = at;
     if (role[n] == NodeRole::cpu) start[n] = std::max(at, cpu_free);
     if (role[n] == NodeRole::gpu) start[n] = std::max(at, stream_free[stream[n]]);

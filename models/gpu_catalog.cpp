@@ -83,10 +83,10 @@
 namespace vtsim {
 namespace {
 
-constexpr double tflops(double value) { return units::tflops_to_flops(value); }
-constexpr double gib(double value) { return value * units::kBytesPerGiB; }
-constexpr double gBps(double value) { return units::gBps_to_Bps(value); }
-constexpr double mib(double value) { return value * 1024.0 * 1024.0; }
+using units::gBps;
+using units::gib;
+using units::mib;
+using units::tflops;
 
 std::vector<GpuSpec> build_gpu_catalog() {
   std::vector<GpuSpec> gpus;

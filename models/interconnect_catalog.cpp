@@ -21,7 +21,7 @@
 namespace vtsim {
 namespace {
 
-constexpr double gBps(double value) { return units::gBps_to_Bps(value); }
+using units::gBps;
 
 /// One direction of an x16 link after 128b/130b encoding: rate x 128/130 x 16 lanes / 8 bits.
 constexpr double x16_theoretical_Bps(double lane_rate_transfers_per_s) {

@@ -2,17 +2,13 @@
 
 #include "models/json_reader.hpp"
 #include "models/kernel_parameters_json.hpp"
-
-namespace vtsim {
-namespace {
+#include "models/units.hpp"
 
 // JSON keys carry their unit (host_us); the rest are ratios.
-constexpr double kSecondsPerMicrosecond = 1e-6;
-
-}  // namespace
+namespace vtsim {
 
 nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& p) {
-  nlohmann::json entry = {{"host_us", p.host_s / kSecondsPerMicrosecond},
+  nlohmann::json entry = {{"host_us", p.host_s / units::kSecondsPerUs},
                           {"memory_efficiency", p.memory_efficiency},
                           {"l2_speedup", p.l2_speedup}};
   if (is_matrix_product(family)) {
@@ -65,7 +61,7 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
   for (KernelFamily family : kernel_families()) {
     JsonObject entry = families.require(to_string(family)).as_object();
     KernelFamilyParameters& p = fitted.parameters.of(family);
-    p.host_s = entry.require("host_us").as_positive_number() * kSecondsPerMicrosecond;
+    p.host_s = entry.require("host_us").as_positive_number() * units::kSecondsPerUs;
     p.memory_efficiency = entry.require("memory_efficiency").as_positive_number(1.0);
     p.l2_speedup = entry.require("l2_speedup").as_number(1.0);
     fitted.kernels.push_back(static_cast<int>(entry.require("kernels").as_int(0)));

@@ -13,13 +13,13 @@
 
 #include "models/error.hpp"
 #include "models/json_reader.hpp"
+#include "models/units.hpp"
 
 namespace vtsim {
 namespace {
 
 using nlohmann::json;
 
-constexpr double kSecondsPerMicrosecond = 1e-6;
 /// The autograd node that stores a parameter's gradient (torch/csrc/autograd/functions/accumulate_grad.h).
 constexpr const char* kAccumulateGrad = "torch::autograd::AccumulateGrad";
 
@@ -238,7 +238,7 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     work.work.name = name;
     work.work.kind = work_kind(cat);
     work.work.stream = static_cast<int>(args.require("stream").as_int(0, std::numeric_limits<int>::max()));
-    work.work.duration_s = dur * kSecondsPerMicrosecond;
+    work.work.duration_s = dur * units::kSecondsPerUs;
     work.work.origin = event.origin();
     work.event = i;
     if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) {
@@ -264,8 +264,8 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
   for (std::size_t s : order) {
     steps.push_back(trace.steps[s]);
     spans.push_back(step_spans_us[s]);
-    steps.back().cpu_start_s = (spans.back().first - origin_us) * kSecondsPerMicrosecond;
-    steps.back().cpu_end_s = (spans.back().second - origin_us) * kSecondsPerMicrosecond;
+    steps.back().cpu_start_s = (spans.back().first - origin_us) * units::kSecondsPerUs;
+    steps.back().cpu_end_s = (spans.back().second - origin_us) * units::kSecondsPerUs;
   }
   trace.steps = std::move(steps);
 
@@ -289,9 +289,9 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     const std::optional<std::size_t> step = step_at(launched->second.first);
     if (!step) continue;
     work.work.step = *step;
-    work.work.launch_s = (launched->second.first - origin_us) * kSecondsPerMicrosecond;
-    work.work.launch_end_s = (launched->second.second - origin_us) * kSecondsPerMicrosecond;
-    work.work.start_s = (work.start_us - origin_us) * kSecondsPerMicrosecond;
+    work.work.launch_s = (launched->second.first - origin_us) * units::kSecondsPerUs;
+    work.work.launch_end_s = (launched->second.second - origin_us) * units::kSecondsPerUs;
+    work.work.start_s = (work.start_us - origin_us) * units::kSecondsPerUs;
     trace.work.push_back(std::move(work.work));
   }
   std::stable_sort(trace.work.begin(), trace.work.end(),
@@ -300,7 +300,7 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     const std::optional<std::size_t> step = step_at(gradient.cpu_us);
     if (!step) continue;
     gradient.gradient.step = *step;
-    gradient.gradient.cpu_s = (gradient.cpu_us - origin_us) * kSecondsPerMicrosecond;
+    gradient.gradient.cpu_s = (gradient.cpu_us - origin_us) * units::kSecondsPerUs;
     trace.gradients.push_back(gradient.gradient);
   }
   std::stable_sort(trace.gradients.begin(), trace.gradients.end(),

@@ -28,7 +28,7 @@
 namespace vtsim {
 namespace {
 
-constexpr double us(double value) { return value * units::kSecondsPerUs; }
+using units::us;
 
 constexpr double kNvlinkStepLatency_s = us(0.6);  // NCCL TUNE, hwLat NVLINK Ring/LL
 constexpr double kPcieStepLatency_s = us(1.0);    // NCCL TUNE, hwLat PCI Ring/LL

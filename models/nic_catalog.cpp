@@ -57,9 +57,9 @@
 namespace vtsim {
 namespace {
 
-constexpr double gbps(double value) { return units::gbps_to_Bps(value); }
-constexpr double ns(double value) { return value * units::kSecondsPerNs; }
-constexpr double us(double value) { return value * units::kSecondsPerUs; }
+using units::gbps;
+using units::ns;
+using units::us;
 
 constexpr double kRdmaEfficiency = 0.97;  // RDMA BW [S]: ~97 Gb/s of 100 Gb/s for large messages
 // RDMA LAT [S] minus the CX5 PB adapter latency: what the verbs software path adds to one message, derived.

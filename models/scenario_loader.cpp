@@ -36,7 +36,7 @@ constexpr int kMaxGpusPerHost = 16;  // HGX/DGX boards top out at 8 (16 on DGX-2
 constexpr int kMaxNicsPerHost = 16;
 constexpr int kMaxCopies = 1024;  // identical tenants from one job entry
 constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
-constexpr int kMaxInt = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
+constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
 
 int read_int(JsonObject& object, std::string_view key, int fallback, int min, int max) {
   const std::optional<JsonValue> value = object.get(key);
@@ -192,8 +192,8 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
 
 ClusterConfig read_cluster(JsonObject cluster) {
   ClusterConfig config;
-  config.racks = read_int(cluster, "racks", config.racks, 1, kMaxInt);
-  config.hosts_per_rack = read_int(cluster, "hosts_per_rack", config.hosts_per_rack, 1, kMaxInt);
+  config.racks = read_int(cluster, "racks", config.racks, 1, kMaxCount);
+  config.hosts_per_rack = read_int(cluster, "hosts_per_rack", config.hosts_per_rack, 1, kMaxCount);
   if (auto host = cluster.get("host")) {
     config.host = read_host(host->as_object());
   } else {
@@ -464,7 +464,7 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   if (pipeline) strategy.pipeline = static_cast<int>(pipeline->as_int(1, gpus));
   if (auto zero = parallelism.get("zero_stage")) strategy.zero_stage = static_cast<int>(zero->as_int(0, 3));
   if (auto micro = parallelism.get("micro_batch_size")) {
-    strategy.micro_batch_size = static_cast<int>(micro->as_int(1, kMaxInt));
+    strategy.micro_batch_size = static_cast<int>(micro->as_int(1, kMaxCount));
   }
   if (auto schedule = parallelism.get("schedule")) strategy.schedule = schedule->as_enum(schedule_names());
   if (virtual_stages) strategy.virtual_stages = static_cast<int>(virtual_stages->as_int(1, 1024));
@@ -473,7 +473,7 @@ ParallelStrategy read_parallelism(JsonObject parallelism, int gpus) {
   if (auto scatter = parallelism.get("scatter_gather")) strategy.scatter_gather = scatter->as_bool();
   if (auto stage_layers = parallelism.get("stage_layers")) {
     for (const JsonValue& blocks : stage_layers->as_array(1)) {
-      strategy.stage_layers.push_back(static_cast<int>(blocks.as_int(1, kMaxInt)));
+      strategy.stage_layers.push_back(static_cast<int>(blocks.as_int(1, kMaxCount)));
     }
   }
   parallelism.finish();
@@ -509,7 +509,7 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   config.measured_on = measured_on->as_choice(ids_of(gpu_catalog()));
   std::size_t replayed = run.steps.size() - 1;
   if (step) {
-    config.step = static_cast<int>(step->as_int(0, kMaxInt));
+    config.step = static_cast<int>(step->as_int(0, kMaxCount));
     const auto found = std::find_if(run.steps.begin(), run.steps.end(),
                                     [&](const TracedStep& traced) { return traced.number == config.step; });
     if (found == run.steps.end()) {
@@ -604,7 +604,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     job.value().fail("missing required key 'batch_per_gpu' (or 'global_batch')");
   }
   if (batch && global_batch) global_batch->fail("give either batch_per_gpu or global_batch, not both");
-  if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxInt));
+  if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxCount));
   if (framework) config.framework = framework->as_enum(framework_names());
   if (execution) config.execution = execution->as_enum(execution_names());
   if (optimizer) config.optimizer = optimizer->as_enum(optimizer_names());
@@ -635,8 +635,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (config.data_loader == DataLoader::synthetic) loading->fail("synthetic data is not loaded: remove this key");
     config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
   }
-  if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxInt));
-  if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxInt));
+  if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxCount));
+  if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxCount));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
   if (ddp) config.ddp = read_ddp(ddp->as_object());
   if (nccl) {
@@ -652,7 +652,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (parallelism) config.parallelism = read_parallelism(parallelism->as_object(), gpus);
   if (global_batch) {
     // Samples per optimizer step: per model replica (data-parallel rank) and micro-batch, or per GPU.
-    const std::int64_t samples = global_batch->as_int(1, kMaxInt);
+    const std::int64_t samples = global_batch->as_int(1, kMaxCount);
     const std::int64_t shares =
         config.parallelism ? config.parallelism->data : std::int64_t{gpus} * config.gradient_accumulation;
     if (samples % shares != 0) {

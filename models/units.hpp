@@ -28,4 +28,22 @@ constexpr double gBps_to_Bps(double gBps) { return gBps * kBytesPerSecondPerGBps
 /// Converts TFLOP/s to flop/s.
 constexpr double tflops_to_flops(double tflops) { return tflops * kFlopsPerTflops; }
 
+// Shorthands for tables of datasheet numbers, so that a catalog entry reads as its source writes it (`gBps(2039)`,
+// `mib(512)`, `us(1.3)`): each returns the SI value.
+
+/// A rate in TFLOP/s, in flop/s.
+constexpr double tflops(double value) { return tflops_to_flops(value); }
+/// A bandwidth in GB/s (decimal), in bytes/s.
+constexpr double gBps(double value) { return gBps_to_Bps(value); }
+/// A line rate in Gbit/s, in bytes/s.
+constexpr double gbps(double value) { return gbps_to_Bps(value); }
+/// A size in MiB, in bytes.
+constexpr double mib(double value) { return value * kBytesPerMiB; }
+/// A size in GiB, in bytes.
+constexpr double gib(double value) { return value * kBytesPerGiB; }
+/// A time in microseconds, in seconds.
+constexpr double us(double value) { return value * kSecondsPerUs; }
+/// A time in nanoseconds, in seconds.
+constexpr double ns(double value) { return value * kSecondsPerNs; }
+
 }  // namespace vtsim::units

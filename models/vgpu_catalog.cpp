@@ -35,7 +35,7 @@
 namespace vtsim {
 namespace {
 
-constexpr double mib(double value) { return value * units::kBytesPerMiB; }
+using units::mib;
 
 /// One row of a board's table: frame buffer in MiB and the most vGPUs of that size per GPU.
 struct Size {

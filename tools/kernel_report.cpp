@@ -7,10 +7,9 @@
 namespace vtsim::tools {
 namespace {
 
-std::string percent(double fraction) { return format_number(100.0 * fraction, 3) + "%"; }
 std::string signed_percent(double fraction) {
   std::string text(fraction >= 0 ? "+" : "");
-  text += percent(fraction);
+  text += format_percent(fraction);
   return text;
 }
 
@@ -94,7 +93,7 @@ void print_kernel_report(const KernelReport& report, std::ostream& out) {
   TextTable clocks({"family", "GPU", "long products", "median of peak", "sustained clock"});
   for (const SustainedClock& clock : report.fitted.clocks) {
     clocks.add_row({std::string(to_string(clock.family)), clock.gpu_id, std::to_string(clock.kernels),
-                    percent(clock.median_utilization), format_number(clock.fraction, 3)});
+                    format_percent(clock.median_utilization), format_number(clock.fraction, 3)});
   }
   clocks.print(out);
   out << "\nMean |error| per GPU: fitted on every GPU | fitted on this GPU alone | fitted without this GPU, at its "
@@ -104,9 +103,9 @@ void print_kernel_report(const KernelReport& report, std::ostream& out) {
   for (const FamilyReport& family : report.families) {
     for (const calibrate::GpuFamilyErrors& gpu : family.gpus) {
       per_gpu.add_row({std::string(to_string(family.family)), gpu.gpu_id, std::to_string(gpu.fitted_all.kernels),
-                       percent(gpu.fitted_all.mean_abs), percent(gpu.within_gpu.mean_abs),
-                       percent(gpu.left_gpu_out.mean_abs), signed_percent(gpu.left_gpu_out.bias),
-                       percent(gpu.left_gpu_out_measured_clock.mean_abs)});
+                       format_percent(gpu.fitted_all.mean_abs), format_percent(gpu.within_gpu.mean_abs),
+                       format_percent(gpu.left_gpu_out.mean_abs), signed_percent(gpu.left_gpu_out.bias),
+                       format_percent(gpu.left_gpu_out_measured_clock.mean_abs)});
     }
   }
   per_gpu.print(out);
@@ -116,9 +115,9 @@ void print_kernel_report(const KernelReport& report, std::ostream& out) {
                      "left out, measured clock"});
   for (const FamilyReport& family : report.families) {
     summary.add_row({std::string(to_string(family.family)), std::to_string(family.kernels),
-                     percent(family.fitted_all_mean_abs), percent(family.within_gpu_mean_abs),
-                     percent(family.left_gpu_out_mean_abs), "<= " + percent(family.target_mean_abs),
-                     family.met() ? "met" : "NOT met", percent(family.left_gpu_out_measured_clock_mean_abs)});
+                     format_percent(family.fitted_all_mean_abs), format_percent(family.within_gpu_mean_abs),
+                     format_percent(family.left_gpu_out_mean_abs), "<= " + format_percent(family.target_mean_abs),
+                     family.met() ? "met" : "NOT met", format_percent(family.left_gpu_out_measured_clock_mean_abs)});
   }
   summary.print(out);
 }

@@ -53,7 +53,8 @@ double number(const ResultsTable& table, const std::vector<std::string>& row, co
   return text.empty() ? 0.0 : std::strtod(text.c_str(), nullptr);
 }
 
-std::string format_number(double value) {
+// A number as gnuplot reads it back, to nine significant digits.
+std::string gnuplot_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.9g", value);
   return text;
@@ -250,7 +251,7 @@ PlotSpec tenant_count_plot(const ResultsTable& table) {
       const double count = number(table, *row, "jobs");
       const double total = number(table, *row, "total_samples_per_s");
       plot.data += data_number(table, *row, "jobs") + " " + data_number(table, *row, "total_samples_per_s") + " " +
-                   format_number(count > 0 ? total / count : 0.0) + " " + data_number(table, *row, "jain_fairness") +
+                   gnuplot_number(count > 0 ? total / count : 0.0) + " " + data_number(table, *row, "jain_fairness") +
                    "\n";
     }
   }
@@ -306,7 +307,7 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
       sum += number(table, row, column);
       ++count;
     }
-    return count == 0 ? std::string("?") : format_number(sum / count);
+    return count == 0 ? std::string("?") : gnuplot_number(sum / count);
   };
   const std::vector<std::string> varying = table.varying_parameters();
   PlotSpec plot{"breakdown", "", ""};
@@ -317,7 +318,7 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     const std::string interference = mean_over_jobs(row, "interference_s");
     const std::string own = compute == "?" || interference == "?"
                                 ? std::string("?")
-                                : format_number(std::strtod(compute.c_str(), nullptr) -
+                                : gnuplot_number(std::strtod(compute.c_str(), nullptr) -
                                                 std::strtod(interference.c_str(), nullptr));
     plot.data += thinned_label(row_label(table, row, varying), r, rows) + " " + own + " " + interference + " " +
                  mean_over_jobs(row, "exposed_communication_s");

@@ -17,8 +17,6 @@ std::string text(const json& value) { return printable(value.get<std::string>())
 
 std::string ms(double seconds) { return format_number(seconds * 1e3, 4); }
 
-std::string percent(double fraction) { return format_number(fraction * 100.0, 3) + "%"; }
-
 /// One row: a label and a cell per variant.
 void add_row(TextTable& table, const std::string& label, const std::vector<Variant>& variants,
              const std::function<std::string(const json&)>& cell) {
@@ -79,7 +77,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     row("step time p50 / p99 (ms)",
         [](const json& j) { return ms(j["step_time_s"]["p50"]) + " / " + ms(j["step_time_s"]["p99"]); });
     row("samples/s", [](const json& j) { return format_number(j["samples_per_s"], 5); });
-    row("scaling efficiency", [](const json& j) { return percent(j["scaling_efficiency"]); });
+    row("scaling efficiency", [](const json& j) { return format_percent(j["scaling_efficiency"]); });
     row("  against", [](const json& j) { return text(j["scaling_reference"]["description"]); });
     row("  reference samples/s (GPUs)", [](const json& j) {
       const json& reference = j["scaling_reference"];
@@ -128,11 +126,11 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
                format_number(j["parallelism"]["hardware_tflops_per_gpu"], 4);
       });
       row("MFU / HFU (of the dense peak)", [](const json& j) {
-        return percent(j["parallelism"]["model_flops_utilization"]) + " / " +
-               percent(j["parallelism"]["hardware_flops_utilization"]);
+        return format_percent(j["parallelism"]["model_flops_utilization"]) + " / " +
+               format_percent(j["parallelism"]["hardware_flops_utilization"]);
       });
       row("pipeline bubble, closed form", [](const json& j) {
-        return percent(j["parallelism"]["bubble_fraction_closed_form"]);
+        return format_percent(j["parallelism"]["bubble_fraction_closed_form"]);
       });
       row("tensor-parallel comm. (ms)",
           [](const json& j) { return ms(j["parallelism"]["communication_s"]["tensor_parallel"]); });
@@ -164,7 +162,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       add_row(table, name, variants, [&](const json& r) -> std::string {
         for (const json& link : r["link_classes"]) {
           if (link["class"] == name) {
-            return percent(link["busiest_utilisation"]) + ", " +
+            return format_percent(link["busiest_utilisation"]) + ", " +
                    format_number(link["bytes_per_s"].get<double>() / 1e9, 4);
           }
         }
@@ -192,7 +190,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       add_row(table, label + ")", variants, [&](const json& r) -> std::string {
         if (g >= r["time_sliced_gpus"].size()) return "-";
         const json& other = r["time_sliced_gpus"][g];
-        return percent(other["busy_fraction"]) + ", " + ms(other["switch_time_s"]);
+        return format_percent(other["busy_fraction"]) + ", " + ms(other["switch_time_s"]);
       });
     }
     table.print(out);

@@ -62,4 +62,6 @@ std::string format_number(double value, int digits) {
   return out.str();
 }
 
+std::string format_percent(double fraction) { return format_number(100.0 * fraction, 3) + "%"; }
+
 }  // namespace vtsim::tools

@@ -26,4 +26,7 @@ class TextTable {
 /// `value` with `digits` significant digits, without trailing zeros ("156", "1.555", "0.25").
 std::string format_number(double value, int digits = 4);
 
+/// `fraction` as a percentage with three significant digits ("74.4%").
+std::string format_percent(double fraction);
+
 }  // namespace vtsim::tools

@@ -9,7 +9,7 @@
 namespace vtsim::calibrate {
 namespace {
 
-std::string error_of(const std::string& text, const std::string& gpu = "") {
+std::string measurements_error_of(const std::string& text, const std::string& gpu = "") {
   try {
     read_kernel_csv(text, "ops.csv", gpu);
   } catch (const InputError& error) {
@@ -54,22 +54,23 @@ TEST(KernelMeasurements, WithoutADeviceColumnEveryRowIsOnTheNamedGpu) {
   const auto kernels = read_kernel_csv("OPName,B,H\nsoftmax,4,512\n", "ops.csv", "h100-sxm5");
   ASSERT_EQ(kernels.size(), 1u);
   EXPECT_EQ(kernels[0].gpu_id, "h100-sxm5");
-  EXPECT_EQ(error_of("OPName,B,H\nsoftmax,4,512\n"), "ops.csv:1: no Device column: name the GPU (--gpu)");
+  EXPECT_EQ(measurements_error_of("OPName,B,H\nsoftmax,4,512\n"), "ops.csv:1: no Device column: name the GPU (--gpu)");
 }
 
 TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
-  EXPECT_EQ(error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"),
+  EXPECT_EQ(measurements_error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"),
             "ops.csv:1: unknown column 'Latncy'; did you mean 'Latency'?");
-  EXPECT_EQ(error_of("OPName,B,H\nadd,1,2\nadd,0,2\n", "t4"),
+  EXPECT_EQ(measurements_error_of("OPName,B,H\nadd,1,2\nadd,0,2\n", "t4"),
             "ops.csv:3: column B: expected an integer >= 1, got '0'");
-  EXPECT_EQ(error_of("OPName,B,H\nrelux,1,2\n", "t4"), "ops.csv:2: unknown operator 'relux'; did you mean 'relu'?");
-  EXPECT_EQ(error_of("OPName,B,M,N\nlinear,1,2,3\n", "t4"), "ops.csv:2: column K is empty or missing");
-  EXPECT_EQ(error_of("OPName,B,H,Latency\nadd,1,2,-1\n", "t4"),
+  EXPECT_EQ(measurements_error_of("OPName,B,H\nrelux,1,2\n", "t4"),
+            "ops.csv:2: unknown operator 'relux'; did you mean 'relu'?");
+  EXPECT_EQ(measurements_error_of("OPName,B,M,N\nlinear,1,2,3\n", "t4"), "ops.csv:2: column K is empty or missing");
+  EXPECT_EQ(measurements_error_of("OPName,B,H,Latency\nadd,1,2,-1\n", "t4"),
             "ops.csv:2: column Latency: expected a number > 0, got '-1'");
-  EXPECT_EQ(error_of("OPName,B,H\nadd,1,2,3\n", "t4"), "ops.csv:2: 4 fields, the header has 3");
-  EXPECT_EQ(error_of("OPName,Device,B,H\nadd,Voodoo 5,1,2\n"),
+  EXPECT_EQ(measurements_error_of("OPName,B,H\nadd,1,2,3\n", "t4"), "ops.csv:2: 4 fields, the header has 3");
+  EXPECT_EQ(measurements_error_of("OPName,Device,B,H\nadd,Voodoo 5,1,2\n"),
             "ops.csv:2: Device 'Voodoo 5' matches no catalog GPU (see `vtsim catalog gpus`)");
-  EXPECT_EQ(error_of("OPName,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"
+  EXPECT_EQ(measurements_error_of("OPName,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"
                      "conv,1,3,8,7,2,1,0\n",
                      "t4"),
             "ops.csv:2: the 7-wide kernel does not fit the padded input");
@@ -97,12 +98,15 @@ TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
   EXPECT_EQ(kernels[0].gpu_id, "v100-sxm2-16gb");  // named for the V100 of DeepBench's DGX-1
   const std::string fp32 = "Precision,Float\nDense Matrix Multiplication,,M,N,K,A,B,,ms\n,x,8,8,8,N,N,,0.01\n";
   EXPECT_EQ(read_kernel_csv(fp32, "t4-results-fp32.csv").front().shape.family, KernelFamily::gemm);
-  EXPECT_EQ(error_of(fp32), "ops.csv: a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
-  EXPECT_EQ(error_of("Precision,Float\nDense Matrix Multiplication\n,x,8,8,8,N,N,,fast\n", "t4"),
+  EXPECT_EQ(measurements_error_of(fp32),
+            "ops.csv: a DeepBench file not named for its GPU (v100-, t4-, p100-): name it (--gpu)");
+  EXPECT_EQ(measurements_error_of("Precision,Float\nDense Matrix Multiplication\n,x,8,8,8,N,N,,fast\n", "t4"),
             "ops.csv:3: column Time (msec): expected a number > 0, got 'fast'");
-  EXPECT_EQ(error_of("Precision,Double\n", "t4"), "ops.csv:1: DeepBench precision 'Double' is none vtsim reads");
-  EXPECT_EQ(error_of(mixed, "p100-pcie-16gb"), "ops.csv:1: tensor-core GEMMs, but p100-pcie-16gb has no tensor cores");
-  EXPECT_EQ(error_of(mixed, "v100"), "ops.csv: unknown GPU 'v100' (see `vtsim catalog gpus`)");
+  EXPECT_EQ(measurements_error_of("Precision,Double\n", "t4"),
+            "ops.csv:1: DeepBench precision 'Double' is none vtsim reads");
+  EXPECT_EQ(measurements_error_of(mixed, "p100-pcie-16gb"),
+            "ops.csv:1: tensor-core GEMMs, but p100-pcie-16gb has no tensor cores");
+  EXPECT_EQ(measurements_error_of(mixed, "v100"), "ops.csv: unknown GPU 'v100' (see `vtsim catalog gpus`)");
 }
 
 }  // namespace

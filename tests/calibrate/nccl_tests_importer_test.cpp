@@ -13,13 +13,13 @@ using testing::read_fixture;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-CollectiveSeries import_fixture(const std::string& name, const std::string& op = "") {
+CollectiveSeries import_nccl_fixture(const std::string& name, const std::string& op = "") {
   return import_nccl_tests(read_fixture(name), name, NcclTestsOptions{op});
 }
 
 // The fixture follows time = 12 us + S x 2(n-1)/n / 230 GB/s for n = 8 ranks, printed as nccl-tests prints it.
 TEST(NcclTestsImporter, ReadsAllReduceTableRanksHostAndDevices) {
-  const CollectiveSeries series = import_fixture("all_reduce_perf_8xa100.log");
+  const CollectiveSeries series = import_nccl_fixture("all_reduce_perf_8xa100.log");
   EXPECT_EQ(series.op, "all_reduce");
   EXPECT_EQ(series.ranks, 8);
   EXPECT_EQ(series.hosts, 1);
@@ -44,7 +44,7 @@ TEST(NcclTestsImporter, ReadsAllReduceTableRanksHostAndDevices) {
 
 TEST(NcclTestsImporter, ReadsOlderFormatAndTakesTheCollectiveFromTheFileName) {
   // No "root" column, "error" for "#wrong", no "Collective test starting" line, "# Rank N Pid" device lines.
-  const CollectiveSeries series = import_fixture("all_gather_perf_4xv100.log");
+  const CollectiveSeries series = import_nccl_fixture("all_gather_perf_4xv100.log");
   EXPECT_EQ(series.op, "all_gather");
   EXPECT_EQ(series.ranks, 4);
   EXPECT_EQ(series.gpus, (std::vector<int>{0, 1, 2, 3}));
@@ -58,7 +58,7 @@ TEST(NcclTestsImporter, ReadsOlderFormatAndTakesTheCollectiveFromTheFileName) {
 }
 
 TEST(NcclTestsImporter, RanksOnTwoHostsHaveNoGpuList) {
-  const CollectiveSeries series = import_fixture("all_reduce_perf_2hosts.log");
+  const CollectiveSeries series = import_nccl_fixture("all_reduce_perf_2hosts.log");
   EXPECT_EQ(series.ranks, 8);
   EXPECT_EQ(series.hosts, 2);
   EXPECT_TRUE(series.gpus.empty());
@@ -78,17 +78,17 @@ TEST(NcclTestsImporter, InfersRanksFromBusFactorWithoutRankLines) {
 }
 
 TEST(NcclTestsImporter, MalformedNumberNamesFileLineAndColumn) {
-  EXPECT_EQ(error_of([] { import_fixture("nccl_bad_time.log"); }),
+  EXPECT_EQ(error_of([] { import_nccl_fixture("nccl_bad_time.log"); }),
             "nccl_bad_time.log:25: time: expected a number >= 0, got '12.x0'");
 }
 
 TEST(NcclTestsImporter, ShortRowIsAnError) {
-  EXPECT_EQ(error_of([] { import_fixture("nccl_short_row.log"); }),
+  EXPECT_EQ(error_of([] { import_nccl_fixture("nccl_short_row.log"); }),
             "nccl_short_row.log:26: expected at least 13 columns as the header says, got 7");
 }
 
 TEST(NcclTestsImporter, RowsWithoutHeaderAreAnError) {
-  EXPECT_EQ(error_of([] { import_fixture("nccl_no_header.log"); }),
+  EXPECT_EQ(error_of([] { import_nccl_fixture("nccl_no_header.log"); }),
             "nccl_no_header.log:1: data row before the nccl-tests column header ('#  size  count  type ...')");
 }
 
@@ -99,7 +99,7 @@ TEST(NcclTestsImporter, NotALogIsAnError) {
 
 TEST(NcclTestsImporter, BusBandwidthOfAnotherCollectiveIsAnError) {
   // An all_reduce table (busbw = 1.75 algbw) read as all_gather (busbw would be 0.875 algbw).
-  const std::string message = error_of([] { import_fixture("all_reduce_perf_8xa100.log", "all_gather"); });
+  const std::string message = error_of([] { import_nccl_fixture("all_reduce_perf_8xa100.log", "all_gather"); });
   EXPECT_THAT(message, StartsWith("all_reduce_perf_8xa100.log:"));
   EXPECT_THAT(message, HasSubstr("(all_gather over 8 ranks, nccl-tests doc/PERFORMANCE.md): is this log from another"));
 }

@@ -11,12 +11,12 @@ namespace {
 using testing::error_of;
 using testing::read_fixture;
 
-RdmaSeries import_fixture(const std::string& name, const std::string& transport = "") {
+RdmaSeries import_perftest_fixture(const std::string& name, const std::string& transport = "") {
   return import_perftest(read_fixture(name), name, PerftestOptions{transport});
 }
 
 TEST(PerftestImporter, ReadsWriteBandwidthInPerftestMegabytes) {
-  const RdmaSeries series = import_fixture("ib_write_bw_roce.log");
+  const RdmaSeries series = import_perftest_fixture("ib_write_bw_roce.log");
   EXPECT_EQ(series.op, "write");
   EXPECT_EQ(series.test, "bandwidth");
   EXPECT_EQ(series.transport, "roce");  // Link type: Ethernet
@@ -32,7 +32,7 @@ TEST(PerftestImporter, ReadsWriteBandwidthInPerftestMegabytes) {
 }
 
 TEST(PerftestImporter, ReadsWriteLatencyTypical) {
-  const RdmaSeries series = import_fixture("ib_write_lat_roce.log");
+  const RdmaSeries series = import_perftest_fixture("ib_write_lat_roce.log");
   EXPECT_EQ(series.test, "latency");
   ASSERT_EQ(series.points.size(), 6u);
   EXPECT_EQ(series.points[0].bytes, 2);
@@ -43,7 +43,7 @@ TEST(PerftestImporter, ReadsWriteLatencyTypical) {
 }
 
 TEST(PerftestImporter, ReadsSendBandwidthInGigabitsOnPvrdma) {
-  const RdmaSeries series = import_fixture("ib_send_bw_pvrdma_gbits.log");
+  const RdmaSeries series = import_perftest_fixture("ib_send_bw_pvrdma_gbits.log");
   EXPECT_EQ(series.op, "send");
   EXPECT_EQ(series.transport, "pvrdma");  // device vmw_pvrdma0
   ASSERT_EQ(series.points.size(), 3u);
@@ -51,15 +51,15 @@ TEST(PerftestImporter, ReadsSendBandwidthInGigabitsOnPvrdma) {
 }
 
 TEST(PerftestImporter, MalformedNumberNamesFileLineAndColumn) {
-  EXPECT_EQ(error_of([] { import_fixture("perftest_bad_number.log"); }),
+  EXPECT_EQ(error_of([] { import_perftest_fixture("perftest_bad_number.log"); }),
             "perftest_bad_number.log:25: t_min[usec]: expected a number >= 0, got '2,30'");
 }
 
 TEST(PerftestImporter, UnknownLinkTypeNeedsTransport) {
-  EXPECT_EQ(error_of([] { import_fixture("perftest_no_link_type.log"); }),
+  EXPECT_EQ(error_of([] { import_perftest_fixture("perftest_no_link_type.log"); }),
             "perftest_no_link_type.log: cannot tell the transport (no 'Link type : Ethernet|IB' line): pass "
             "--transport");
-  EXPECT_EQ(import_fixture("perftest_no_link_type.log", "roce_v2").transport, "roce_v2");
+  EXPECT_EQ(import_perftest_fixture("perftest_no_link_type.log", "roce_v2").transport, "roce_v2");
 }
 
 TEST(PerftestImporter, NotAPerftestLogIsAnError) {

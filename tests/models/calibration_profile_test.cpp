@@ -74,7 +74,7 @@ TEST(CalibrationProfile, EmptyProfileHasFormatAndVersionOnly) {
   EXPECT_EQ(parse_calibration_profile(document, ""), CalibrationProfile{});
 }
 
-std::string error_of(const json& document) {
+std::string profile_error_of(const json& document) {
   try {
     parse_calibration_profile(document, "p.json");
   } catch (const InputError& error) {
@@ -87,33 +87,35 @@ TEST(CalibrationProfile, MisspeltKeySuggestsTheNearest) {
   json document = calibration_profile_json(full_profile());
   document["gpu"]["memory_bandwith_gBps"] = document["gpu"]["memory_bandwidth_gBps"];
   document["gpu"].erase("memory_bandwidth_gBps");
-  EXPECT_EQ(error_of(document), "p.json: gpu.memory_bandwith_gBps: unknown key; did you mean 'memory_bandwidth_gBps'?");
+  EXPECT_EQ(profile_error_of(document),
+            "p.json: gpu.memory_bandwith_gBps: unknown key; did you mean 'memory_bandwidth_gBps'?");
 }
 
 TEST(CalibrationProfile, ErrorsNameTheJsonPath) {
   json document = calibration_profile_json(full_profile());
   document["collectives"][0]["points"][1]["time_us"] = -3;
-  EXPECT_EQ(error_of(document), "p.json: collectives[0].points[1].time_us: expected a number from 0.001 to 1e+09, got -3");
+  EXPECT_EQ(profile_error_of(document),
+            "p.json: collectives[0].points[1].time_us: expected a number from 0.001 to 1e+09, got -3");
 
   document = calibration_profile_json(full_profile());
   document["version"] = 2;
-  EXPECT_EQ(error_of(document), "p.json: version: expected an integer from 1 to 1, got 2");
+  EXPECT_EQ(profile_error_of(document), "p.json: version: expected an integer from 1 to 1, got 2");
 
   document = calibration_profile_json(full_profile());
   document["topology"]["links"][2]["b"] = "NIC7";
-  EXPECT_EQ(error_of(document), "p.json: topology.links[2]: 'NIC7' is not one of the devices");
+  EXPECT_EQ(profile_error_of(document), "p.json: topology.links[2]: 'NIC7' is not one of the devices");
 
   document = calibration_profile_json(full_profile());
   document["rdma"][0]["transport"] = "roce_v3";
-  EXPECT_THAT(error_of(document), HasSubstr("p.json: rdma[0].transport: "));
+  EXPECT_THAT(profile_error_of(document), HasSubstr("p.json: rdma[0].transport: "));
 
   document = calibration_profile_json(full_profile());
   document["collectives"][0]["gpus"] = {0, 1};
-  EXPECT_EQ(error_of(document), "p.json: collectives[0].gpus: expected one GPU per rank (4), got 2");
+  EXPECT_EQ(profile_error_of(document), "p.json: collectives[0].gpus: expected one GPU per rank (4), got 2");
 
   document = calibration_profile_json(full_profile());
   document["gpu"]["provenance"].erase("tool");
-  EXPECT_EQ(error_of(document), "p.json: gpu.provenance: missing required key 'tool'");
+  EXPECT_EQ(profile_error_of(document), "p.json: gpu.provenance: missing required key 'tool'");
 }
 
 TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
@@ -132,8 +134,8 @@ TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
   for (const auto& [change, message] : cases) {
     json document = calibration_profile_json(full_profile());
     change(document);
-    EXPECT_THAT(error_of(document), HasSubstr(message));
-    EXPECT_THAT(error_of(document), HasSubstr("expected a number from "));
+    EXPECT_THAT(profile_error_of(document), HasSubstr(message));
+    EXPECT_THAT(profile_error_of(document), HasSubstr("expected a number from "));
   }
 }
 

@@ -15,11 +15,12 @@
 #include "models/error.hpp"
 #include "models/input_file.hpp"
 #include "models/traced_iteration.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
 
-constexpr double kUs = 1e-6;
+using test_support::kUs;
 
 std::string example_bytes(const std::string& name) {
   return read_input_file((std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios" / "traces" / name).string());
@@ -71,7 +72,7 @@ std::string gzipped(const std::string& bytes) {
   return out;
 }
 
-std::string error_of(const std::string& bytes) {
+std::string chakra_error_of(const std::string& bytes) {
   try {
     read_chakra_trace(bytes, "t.et");
   } catch (const InputError& error) {
@@ -139,26 +140,27 @@ TEST(ChakraTrace, RefusesBrokenTraces) {
   // 40 records (the metadata and 39 nodes) in 2,463 bytes, the last starting at byte 2,374 with a one-byte length:
   // cut by 10 bytes, 78 are left after its length.
   ASSERT_EQ(example.size(), 2463u);
-  EXPECT_EQ(error_of(example.substr(0, example.size() - 10)),
+  EXPECT_EQ(chakra_error_of(example.substr(0, example.size() - 10)),
             "t.et: record 39: truncated: its length runs past the end of the file (78 bytes left): not a Chakra "
             "trace, or cut short");
-  EXPECT_EQ(error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {7}, true)})),
+  EXPECT_EQ(chakra_error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {7}, true)})),
             "t.et: node 1 ('a'): data_deps names node 7, which the trace does not have: a missing dependency");
-  EXPECT_EQ(error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {2}, true),
+  EXPECT_EQ(chakra_error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {2}, true),
                                  node(2, "b", ChakraProtoMsg::COMP_NODE, 1, {1}, true)})),
             "t.et: the dependencies form a cycle: node 1 ('a') waits on itself through them");
-  EXPECT_EQ(error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {}, true),
+  EXPECT_EQ(chakra_error_of(serialized({node(1, "a", ChakraProtoMsg::COMP_NODE, 1, {}, true),
                                  node(1, "b", ChakraProtoMsg::COMP_NODE, 1, {}, true)})),
             "t.et: node 1 ('b'): a second node with id 1 (the first is node 1 ('a'))");
-  EXPECT_EQ(error_of(serialized({node(1, "ncclKernel", ChakraProtoMsg::COMM_COLL_NODE, 1, {}, false)})),
+  EXPECT_EQ(chakra_error_of(serialized({node(1, "ncclKernel", ChakraProtoMsg::COMM_COLL_NODE, 1, {}, false)})),
             "t.et: node 1 ('ncclKernel'): a collective without a known 'comm_type' attribute");
-  EXPECT_EQ(error_of(serialized({})), "t.et: no nodes: not a Chakra execution trace, or an empty one");
+  EXPECT_EQ(chakra_error_of(serialized({})), "t.et: no nodes: not a Chakra execution trace, or an empty one");
   const std::string compressed = gzipped(example);
-  EXPECT_EQ(error_of(compressed.substr(0, compressed.size() / 2)),
+  EXPECT_EQ(chakra_error_of(compressed.substr(0, compressed.size() / 2)),
             "t.et: the gzip stream is damaged or cut short (zlib: input ends early)");
   std::string damaged = compressed;
   damaged[3] = '\xff';  // reserved flag bits set
-  EXPECT_EQ(error_of(damaged), "t.et: the gzip stream is damaged or cut short (zlib: unknown header flags set)");
+  EXPECT_EQ(chakra_error_of(damaged),
+            "t.et: the gzip stream is damaged or cut short (zlib: unknown header flags set)");
 }
 
 }  // namespace

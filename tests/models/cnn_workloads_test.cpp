@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "models/workload_catalog.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
@@ -24,13 +25,7 @@ double sum_forward_flop(const Workload& w, const std::function<bool(const Layer&
   return total;
 }
 
-const Layer& layer_named(const Workload& w, std::string_view name) {
-  for (const Layer& layer : w.layers) {
-    if (layer.name == name) return layer;
-  }
-  ADD_FAILURE() << "no layer " << name;
-  return w.layers.front();
-}
+using test_support::layer_named;
 
 bool in_block(const Layer& layer, std::string_view prefix) { return layer.block.rfind(prefix, 0) == 0; }
 

@@ -12,11 +12,12 @@
 #include "models/gpu_catalog.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/workload_catalog.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+using test_support::kGiB;
 
 Layer layer(double forward_flop, double backward_flop, double activation_elements, double parameters,
             int backward_kernels = 1) {

@@ -16,7 +16,7 @@
 namespace vtsim {
 namespace {
 
-std::string error_of(const std::string& file) {
+std::string read_error_of(const std::string& file) {
   try {
     read_input_file(file);
   } catch (const InputError& error) {
@@ -39,15 +39,15 @@ TEST(InputFile, ReadsARegularFileWhole) {
 }
 
 TEST(InputFile, RefusesDevicesFifosAndFolders) {
-  EXPECT_EQ(error_of("/dev/zero"), "/dev/zero: not a regular file (a device, FIFO or folder)");
-  EXPECT_EQ(error_of("/dev/urandom"), "/dev/urandom: not a regular file (a device, FIFO or folder)");
+  EXPECT_EQ(read_error_of("/dev/zero"), "/dev/zero: not a regular file (a device, FIFO or folder)");
+  EXPECT_EQ(read_error_of("/dev/urandom"), "/dev/urandom: not a regular file (a device, FIFO or folder)");
   const std::filesystem::path fifo = scratch("fifo");
   std::filesystem::remove(fifo);
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  EXPECT_EQ(error_of(fifo.string()), fifo.string() + ": not a regular file (a device, FIFO or folder)");
-  EXPECT_EQ(error_of(fifo.parent_path().string()),
+  EXPECT_EQ(read_error_of(fifo.string()), fifo.string() + ": not a regular file (a device, FIFO or folder)");
+  EXPECT_EQ(read_error_of(fifo.parent_path().string()),
             fifo.parent_path().string() + ": not a regular file (a device, FIFO or folder)");
-  EXPECT_EQ(error_of("/nonexistent/x.json"), "/nonexistent/x.json: cannot open file");
+  EXPECT_EQ(read_error_of("/nonexistent/x.json"), "/nonexistent/x.json: cannot open file");
 }
 
 TEST(InputFile, RefusesAFileLargerThan64MiB) {
@@ -55,7 +55,7 @@ TEST(InputFile, RefusesAFileLargerThan64MiB) {
   const std::filesystem::path file = scratch("huge.csv");
   { std::ofstream(file, std::ios::binary); }
   std::filesystem::resize_file(file, kMaxInputFileBytes + 1);
-  EXPECT_EQ(error_of(file.string()), file.string() + ": larger than 64 MiB: not an input vtsim reads");
+  EXPECT_EQ(read_error_of(file.string()), file.string() + ": larger than 64 MiB: not an input vtsim reads");
   std::filesystem::resize_file(file, kMaxInputFileBytes);  // exactly the limit is read
   EXPECT_EQ(read_input_file(file.string()).size(), kMaxInputFileBytes);
   std::filesystem::remove_all(file.parent_path());

@@ -12,7 +12,7 @@ namespace {
 
 /// The message of the InputError `action` throws, or "" when it throws none.
 template <typename Action>
-std::string error_of(Action&& action) {
+std::string thrown_message_of(Action&& action) {
   try {
     action();
   } catch (const InputError& error) {
@@ -24,9 +24,10 @@ std::string error_of(Action&& action) {
 TEST(JsonReader, IntegerBoundsNameThePathAndTheValue) {
   const nlohmann::json doc = {{"racks", -2}, {"gpus", 8.0}, {"half", 2.5}};
   JsonObject root = JsonValue(doc, "a.json", "").as_object();
-  EXPECT_EQ(error_of([&] { root.require("racks").as_int(1); }), "a.json: racks: expected an integer >= 1, got -2");
+  EXPECT_EQ(thrown_message_of([&] { root.require("racks").as_int(1); }),
+            "a.json: racks: expected an integer >= 1, got -2");
   EXPECT_EQ(root.require("gpus").as_int(1, 16), 8);  // 8.0 is accepted as 8
-  EXPECT_EQ(error_of([&] { root.require("half").as_int(1, 16); }),
+  EXPECT_EQ(thrown_message_of([&] { root.require("half").as_int(1, 16); }),
             "a.json: half: expected an integer from 1 to 16, got 2.5");
 }
 
@@ -36,7 +37,7 @@ TEST(JsonReader, UnknownKeySuggestsTheNearestAskedKey) {
   JsonObject cluster = root.require("cluster").as_object();
   (void)cluster.get("racks");
   (void)cluster.get("hosts_per_rack");
-  EXPECT_EQ(error_of([&] { cluster.finish(); }), "a.json: cluster.rakcs: unknown key; did you mean 'racks'?");
+  EXPECT_EQ(thrown_message_of([&] { cluster.finish(); }), "a.json: cluster.rakcs: unknown key; did you mean 'racks'?");
 }
 
 TEST(JsonReader, UnknownKeyWithoutNearNameListsTheValidOnes) {
@@ -44,16 +45,17 @@ TEST(JsonReader, UnknownKeyWithoutNearNameListsTheValidOnes) {
   JsonObject root = JsonValue(doc, "a.json", "").as_object();
   (void)root.get("name");
   (void)root.get("jobs");
-  EXPECT_EQ(error_of([&] { root.finish(); }), "a.json: colour: unknown key; valid keys here: 'name' or 'jobs'");
+  EXPECT_EQ(thrown_message_of([&] { root.finish(); }),
+            "a.json: colour: unknown key; valid keys here: 'name' or 'jobs'");
 }
 
 TEST(JsonReader, ChoiceSuggestsAndListsShortChoiceSets) {
   const nlohmann::json doc = {{"fidelity", "flwo"}, {"other", 3}};
   JsonObject root = JsonValue(doc, "a.json", "").as_object();
   const std::array<std::string, 3> choices = {"step", "flow", "analytic"};
-  EXPECT_EQ(error_of([&] { root.require("fidelity").as_choice(choices); }),
+  EXPECT_EQ(thrown_message_of([&] { root.require("fidelity").as_choice(choices); }),
             "a.json: fidelity: expected one of 'step', 'flow' or 'analytic', got 'flwo'; did you mean 'flow'?");
-  EXPECT_EQ(error_of([&] { root.require("other").as_choice(choices); }),
+  EXPECT_EQ(thrown_message_of([&] { root.require("other").as_choice(choices); }),
             "a.json: other: expected one of 'step', 'flow' or 'analytic', got 3");
 }
 
@@ -62,29 +64,29 @@ TEST(JsonReader, ArrayElementsCarryTheirIndexInThePath) {
   JsonObject root = JsonValue(doc, "a.json", "").as_object();
   const auto jobs = root.require("jobs").as_array(1);
   ASSERT_EQ(jobs.size(), 2u);
-  EXPECT_EQ(error_of([&] { jobs[1].as_object().require("batch_per_gpu").as_int(1); }),
+  EXPECT_EQ(thrown_message_of([&] { jobs[1].as_object().require("batch_per_gpu").as_int(1); }),
             "a.json: jobs[1].batch_per_gpu: expected an integer >= 1, got 0");
 }
 
 TEST(JsonReader, SyntaxErrorsGiveLineAndColumn) {
   const std::string text = "{\n  \"a\": 1,\n  \"b\": }\n";
-  const std::string message = error_of([&] { parse_json_text(text, "bad.json"); });
+  const std::string message = thrown_message_of([&] { parse_json_text(text, "bad.json"); });
   EXPECT_EQ(message.rfind("bad.json: line 3, column 8: invalid JSON: ", 0), 0u) << message;
 }
 
 TEST(JsonReader, ANumberBeyondADoubleIsAnInputErrorWithItsPosition) {
   // 1e400 overflows a double (largest ~1.8e308); nlohmann throws out_of_range for it, which used to abort vtsim.
   const std::string text = "{\n  \"racks\": 1e400\n}\n";
-  EXPECT_EQ(error_of([&] { parse_json_text(text, "big.json"); }),
+  EXPECT_EQ(thrown_message_of([&] { parse_json_text(text, "big.json"); }),
             "big.json: line 2, column 12: invalid JSON: the number 1e400 is beyond the range of a double");
 }
 
 TEST(JsonReader, NestingDeeperThan256LevelsIsRefusedBeforeParsing) {
   // 70,000 levels used to overflow the stack; 256 still parse, 257 do not. Brackets inside strings do not count.
   const std::string deep = std::string(257, '[') + std::string(257, ']');
-  EXPECT_EQ(error_of([&] { parse_json_text(deep, "deep.json"); }),
+  EXPECT_EQ(thrown_message_of([&] { parse_json_text(deep, "deep.json"); }),
             "deep.json: line 1, column 257: invalid JSON: nested deeper than 256 levels");
-  EXPECT_EQ(error_of([] { parse_json_text(std::string(70000, '[') + std::string(70000, ']'), "d.json"); }),
+  EXPECT_EQ(thrown_message_of([] { parse_json_text(std::string(70000, '[') + std::string(70000, ']'), "d.json"); }),
             "d.json: line 1, column 257: invalid JSON: nested deeper than 256 levels");
   const std::string fits = std::string(256, '[') + std::string(256, ']');
   EXPECT_NO_THROW(parse_json_text(fits, "ok.json"));
@@ -92,16 +94,16 @@ TEST(JsonReader, NestingDeeperThan256LevelsIsRefusedBeforeParsing) {
 }
 
 TEST(JsonReader, AKeyGivenTwiceInOneObjectIsRefusedWithItsPath) {
-  EXPECT_EQ(error_of([] { parse_json_text(R"({"jobs": [{"a": 1}, {"b": 2, "b": 3}]})", "dup.json"); }),
+  EXPECT_EQ(thrown_message_of([] { parse_json_text(R"({"jobs": [{"a": 1}, {"b": 2, "b": 3}]})", "dup.json"); }),
             "dup.json: jobs[1].b: duplicate key (the later value would silently replace the earlier one)");
-  EXPECT_EQ(error_of([] { parse_json_text(R"({"x": {"y": [1, {"z": 0}]}, "x": 2})", "dup.json"); }),
+  EXPECT_EQ(thrown_message_of([] { parse_json_text(R"({"x": {"y": [1, {"z": 0}]}, "x": 2})", "dup.json"); }),
             "dup.json: x: duplicate key (the later value would silently replace the earlier one)");
   // The same key in different objects is fine.
   EXPECT_NO_THROW(parse_json_text(R"({"a": {"k": 1}, "b": {"k": 1}, "c": [{"k": 1}, {"k": 2}]})", "ok.json"));
 }
 
 TEST(JsonReader, MissingFileIsAnInputError) {
-  EXPECT_EQ(error_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: cannot open file");
+  EXPECT_EQ(thrown_message_of([] { read_json_file("/nonexistent/x.json"); }), "/nonexistent/x.json: cannot open file");
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ json allreduce_kernel(long correlation, double ts, double dur) {
 ProfiledRun read(const json& events) { return read_kineto_trace(json{{"traceEvents", events}}.dump(), "t.json"); }
 
 /// The InputError message reading `events` gives.
-std::string error_of(const json& events) {
+std::string kineto_error_of(const json& events) {
   try {
     read(events);
   } catch (const InputError& error) {
@@ -132,39 +132,40 @@ TEST(ProfiledRun, ATruncatedTraceNamesTheLineWhereItStops) {
 }
 
 TEST(ProfiledRun, BadTracesGetOneLineNamingTheFileAndTheEvent) {
-  EXPECT_NE(error_of(json::array()).find("t.json: no ProfilerStep#N annotation"), std::string::npos);
-  EXPECT_NE(error_of(json::array({step(1, 0, 10), step(1, 20, 10)}))
+  EXPECT_NE(kineto_error_of(json::array()).find("t.json: no ProfilerStep#N annotation"), std::string::npos);
+  EXPECT_NE(kineto_error_of(json::array({step(1, 0, 10), step(1, 20, 10)}))
                 .find("t.json: traceEvents[1] (user_annotation 'ProfilerStep#1'): a second ProfilerStep#1"),
             std::string::npos);
   // A kernel whose launching call is not in the trace: a missing dependency.
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), kernel("gemm", 9, 20, 5)}))
+  EXPECT_NE(kineto_error_of(json::array({step(1, 0, 100), kernel("gemm", 9, 20, 5)}))
                 .find("traceEvents[1] (kernel 'gemm'): correlation 9 matches no CUDA runtime call"),
             std::string::npos);
   // Two GPUs' work: two ranks mixed in one file.
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 1), kernel("a", 1, 10, 5, 0), launch(2, 2),
+  EXPECT_NE(kineto_error_of(json::array({step(1, 0, 100), launch(1, 1), kernel("a", 1, 10, 5, 0), launch(2, 2),
                                   kernel("b", 2, 20, 5, 1)}))
                 .find("traceEvents[4] (kernel 'b'): GPU work on device 1 after device 0"),
             std::string::npos);
   json no_size = allreduce_kernel(1, 20, 30);
   no_size["args"].erase("In msg nelems");
-  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), no_size})),
+  EXPECT_EQ(kineto_error_of(json::array({step(1, 0, 100), launch(1, 10), no_size})),
             "t.json: traceEvents[2] (kernel 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL'): an NCCL kernel without 'In "
             "msg nelems' in its args: PyTorch 2.1 and later record the collective on NCCL kernels");
   json odd_dtype = allreduce_kernel(1, 20, 30);
   odd_dtype["args"]["dtype"] = "Quaternion";
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_dtype}))
+  EXPECT_NE(kineto_error_of(json::array({step(1, 0, 100), launch(1, 10), odd_dtype}))
                 .find("t.json: traceEvents[2].args.dtype: unknown value 'Quaternion'; expected one of 'Float', "),
             std::string::npos);
   json odd_collective = allreduce_kernel(1, 20, 30);
   odd_collective["args"]["Collective name"] = "allreduse";
-  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), odd_collective})),
+  EXPECT_EQ(kineto_error_of(json::array({step(1, 0, 100), launch(1, 10), odd_collective})),
             "t.json: traceEvents[2].args.Collective name: unknown value 'allreduse'; did you mean 'allreduce'?");
-  EXPECT_EQ(error_of(json::array({step(1, 0, 100), launch(1, 10), kernel("gemm", 1, 20, -3)})),
+  EXPECT_EQ(kineto_error_of(json::array({step(1, 0, 100), launch(1, 10), kernel("gemm", 1, 20, -3)})),
             "t.json: traceEvents[2].dur: expected a number >= 0, got -3.0");
   json no_args = kernel("gemm", 1, 20, 5);
   no_args.erase("args");
-  EXPECT_EQ(error_of(json::array({step(1, 0, 100), no_args})), "t.json: traceEvents[1]: missing required key 'args'");
-  EXPECT_NE(error_of(json::array({step(1, 0, 100), "text"})).find("t.json: traceEvents[1]: not a JSON object"),
+  EXPECT_EQ(kineto_error_of(json::array({step(1, 0, 100), no_args})),
+            "t.json: traceEvents[1]: missing required key 'args'");
+  EXPECT_NE(kineto_error_of(json::array({step(1, 0, 100), "text"})).find("t.json: traceEvents[1]: not a JSON object"),
             std::string::npos);
 }
 

@@ -8,16 +8,16 @@
 namespace vtsim {
 namespace {
 
-const GpuSpec& gpu(const std::string& id) { return *find_gpu(id); }
+const GpuSpec& catalog_gpu(const std::string& id) { return *find_gpu(id); }
 
 Scenario single_host(const std::string& gpu_model, int gpus) {
   Scenario scenario;
   HostConfig& host = scenario.cluster.host;
   host.gpu_model = gpu_model;
   host.gpus = gpus;
-  host.nvlink_present = gpu(gpu_model).nvlink_links > 0;
+  host.nvlink_present = catalog_gpu(gpu_model).nvlink_links > 0;
   host.nvlink_enabled = host.nvlink_present;
-  host.pcie_gen = gpu(gpu_model).pcie_gen;
+  host.pcie_gen = catalog_gpu(gpu_model).pcie_gen;
   return scenario;
 }
 
@@ -38,24 +38,24 @@ TEST(LinkClass, SpellingsAreTheResultKeys) {
 
 TEST(NvlinkLayout, FollowsTheBoardsOfEachGeneration) {
   // HGX A100 4-GPU: every pair NV4 = 12 links / 3 peers (docs/hardware-facts.md); a connection is one pair's links.
-  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 4), NvlinkLayout::full_mesh);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 4), 4);
+  EXPECT_EQ(nvlink_layout(catalog_gpu("a100-40gb-sxm4"), 4), NvlinkLayout::full_mesh);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("a100-40gb-sxm4"), 4), 4);
   // HGX A100 8-GPU: NVSwitch, each GPU's 12 links to the switches.
-  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 8), NvlinkLayout::nvswitch);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 8), 12);
+  EXPECT_EQ(nvlink_layout(catalog_gpu("a100-40gb-sxm4"), 8), NvlinkLayout::nvswitch);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("a100-40gb-sxm4"), 8), 12);
   // HGX H100 4-GPU: 18 links / 3 peers = 6 per pair.
-  EXPECT_EQ(nvlink_links_per_connection(gpu("h100-sxm5"), 4), 6);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("h100-sxm5"), 4), 6);
   // DGX-1 V100 (NVLink 2, 8 GPUs): the cube-mesh approximated by a star with all 6 links.
-  EXPECT_EQ(nvlink_layout(gpu("v100-sxm2-16gb"), 8), NvlinkLayout::hub_approximation);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 8), 6);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("v100-sxm2-16gb"), 4), 2);  // 6 / 3 per pair
-  EXPECT_EQ(nvlink_links_per_connection(gpu("p100-sxm2"), 4), 1);       // 4 / 3 rounded down
-  EXPECT_EQ(nvlink_links_per_connection(gpu("a100-40gb-sxm4"), 2), 12); // two GPUs: every link joins the pair
+  EXPECT_EQ(nvlink_layout(catalog_gpu("v100-sxm2-16gb"), 8), NvlinkLayout::hub_approximation);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("v100-sxm2-16gb"), 8), 6);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("v100-sxm2-16gb"), 4), 2);  // 6 / 3 per pair
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("p100-sxm2"), 4), 1);       // 4 / 3 rounded down
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("a100-40gb-sxm4"), 2), 12); // two GPUs: every link joins the pair
   // Turing: a bridge joins two cards with both links, whatever the number of cards.
-  EXPECT_EQ(nvlink_layout(gpu("quadro-rtx-6000"), 8), NvlinkLayout::bridge_pairs);
-  EXPECT_EQ(nvlink_links_per_connection(gpu("quadro-rtx-6000"), 8), 2);
-  EXPECT_EQ(nvlink_layout(gpu("t4"), 4), NvlinkLayout::none);
-  EXPECT_EQ(nvlink_layout(gpu("a100-40gb-sxm4"), 1), NvlinkLayout::none);
+  EXPECT_EQ(nvlink_layout(catalog_gpu("quadro-rtx-6000"), 8), NvlinkLayout::bridge_pairs);
+  EXPECT_EQ(nvlink_links_per_connection(catalog_gpu("quadro-rtx-6000"), 8), 2);
+  EXPECT_EQ(nvlink_layout(catalog_gpu("t4"), 4), NvlinkLayout::none);
+  EXPECT_EQ(nvlink_layout(catalog_gpu("a100-40gb-sxm4"), 1), NvlinkLayout::none);
 }
 
 TEST(LinkDefaults, NvlinkIsLinksTimesPerLinkRateTimesProtocolEfficiency) {

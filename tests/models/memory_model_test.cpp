@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "models/workload_catalog.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+using test_support::kGiB;
 
 // 1,000 trainable and 500 frozen parameters; 100 + 50 activation elements kept per sample.
 Workload small_workload(Optimizer optimizer) {

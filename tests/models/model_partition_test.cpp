@@ -15,7 +15,7 @@ namespace vtsim {
 namespace {
 
 /// A small GPT: 8 blocks of width 64, 4 heads, 32 tokens, vocabulary 100.
-Workload small_gpt() {
+Workload eight_block_gpt() {
   TransformerConfig config;
   config.layers = 8;
   config.hidden_size = 64;
@@ -64,7 +64,7 @@ std::tuple<int, int, int> count(const std::vector<StagePart>& parts, TensorColle
 }
 
 TEST(ModelPartition, TensorParallelBlocksAllreduceTwiceEachWayOnSequenceTimesHidden) {
-  const Workload gpt = small_gpt();
+  const Workload gpt = eight_block_gpt();
   const auto parts = partition_model(gpt, strategy(4, 1, 1), Precision::fp16);
   ASSERT_EQ(parts.size(), 1u);
   // Per block: after attn.proj and mlp.fc2 forward, after attn.qkv and mlp.fc1 backward; plus the vocabulary-split
@@ -80,7 +80,7 @@ TEST(ModelPartition, TensorParallelBlocksAllreduceTwiceEachWayOnSequenceTimesHid
 }
 
 TEST(ModelPartition, SequenceParallelTurnsEachAllreduceIntoAnAllgatherAndAReduceScatter) {
-  const auto parts = partition_model(small_gpt(), strategy(4, 1, 1, true), Precision::fp16);
+  const auto parts = partition_model(eight_block_gpt(), strategy(4, 1, 1, true), Precision::fp16);
   // Forward: an allgather before each column-parallel layer (qkv, fc1, LM head) and a reduce-scatter after each
   // row-parallel one (proj, fc2) and the embedding; backward the mirror image.
   EXPECT_EQ(std::get<0>(count(parts, TensorCollective::all_gather, true)), 17);
@@ -92,7 +92,7 @@ TEST(ModelPartition, SequenceParallelTurnsEachAllreduceIntoAnAllgatherAndAReduce
 }
 
 TEST(ModelPartition, TensorSplitDividesTheBlocksMathAndKeepsNormsWhole) {
-  const Workload gpt = small_gpt();
+  const Workload gpt = eight_block_gpt();
   const auto parts = partition_model(gpt, strategy(4, 1, 1), Precision::fp16);
   for (std::size_t l = 0; l < gpt.layers.size(); ++l) {
     const Layer& whole = gpt.layers[l];
@@ -110,7 +110,7 @@ TEST(ModelPartition, TensorSplitDividesTheBlocksMathAndKeepsNormsWhole) {
 }
 
 TEST(ModelPartition, PipelineStagesTakeEqualRunsOfBlocksWithEmbeddingFirstAndHeadLast) {
-  const Workload gpt = small_gpt();
+  const Workload gpt = eight_block_gpt();
   ParallelStrategy s = strategy(1, 4, 4);
   const auto parts = partition_model(gpt, s, Precision::fp16);
   ASSERT_EQ(parts.size(), 4u);
@@ -129,7 +129,7 @@ TEST(ModelPartition, PipelineStagesTakeEqualRunsOfBlocksWithEmbeddingFirstAndHea
 TEST(ModelPartition, UnevenStagesTakeTheirStatedBlocks) {
   // 8 blocks as BLOOM-176B's run split its 70 (the first and last stage one block short, holding the embedding and
   // the head): 1 / 3 / 3 / 1.
-  const Workload gpt = small_gpt();
+  const Workload gpt = eight_block_gpt();
   ParallelStrategy s = strategy(1, 4, 4);
   s.stage_layers = {1, 3, 3, 1};
   ASSERT_EQ(partition_problem(gpt, s), "");
@@ -161,7 +161,7 @@ TEST(ModelPartition, UnevenStagesTakeTheirStatedBlocks) {
 TEST(ModelPartition, ScatterGatherSendsATensorGroupsShareAndGathersItOnArrival) {
   // Megatron-LM's default without sequence parallelism: each of t GPUs sends 1/t of the b s h activations and the
   // receivers allgather the whole; with sequence parallelism they are split already; turned off, each sends all.
-  const Workload gpt = small_gpt();
+  const Workload gpt = eight_block_gpt();
   const double activations = 32.0 * 64 * 2;  // s h 16-bit values per sequence
   ParallelStrategy s = strategy(4, 2, 2);
   auto parts = partition_model(gpt, s, Precision::fp16);

@@ -120,13 +120,13 @@ TEST(NicCatalog, IdsAreUniqueAndEveryEntryIsSourced) {
 }
 
 // Line rates in Gb/s as the product briefs name them, converted to bytes/s by hand (/8).
-struct LineRateCase {
+struct NicLineRateCase {
   const char* id;
   double gbps;
   double brief_latency_ns;  // "sub-600ns" / "sub 0.8usec"
 };
 
-class NicLineRate : public testing::TestWithParam<LineRateCase> {};
+class NicLineRate : public testing::TestWithParam<NicLineRateCase> {};
 
 TEST_P(NicLineRate, MatchesProductBrief) {
   const NicSpec* nic = find_nic(GetParam().id);
@@ -136,11 +136,11 @@ TEST_P(NicLineRate, MatchesProductBrief) {
 }
 
 INSTANTIATE_TEST_SUITE_P(ProductBriefs, NicLineRate,
-                         testing::Values(LineRateCase{"connectx-5-25gbe", 25, 600},
-                                         LineRateCase{"connectx-5-100gbe", 100, 600},
-                                         LineRateCase{"connectx-6-200gb", 200, 800},
-                                         LineRateCase{"connectx-6-vpi-hdr", 200, 600},
-                                         LineRateCase{"connectx-7-400g", 400, 600}));
+                         testing::Values(NicLineRateCase{"connectx-5-25gbe", 25, 600},
+                                         NicLineRateCase{"connectx-5-100gbe", 100, 600},
+                                         NicLineRateCase{"connectx-6-200gb", 200, 800},
+                                         NicLineRateCase{"connectx-6-vpi-hdr", 200, 600},
+                                         NicLineRateCase{"connectx-7-400g", 400, 600}));
 
 TEST(NicCatalog, ABorrowedLatencySaysSo) {
   // ConnectX-7's documentation publishes no latency: the ConnectX-6 VPI's is borrowed and flagged; the others are

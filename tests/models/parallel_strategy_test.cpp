@@ -12,7 +12,7 @@ namespace {
 
 /// A small GPT: 4 blocks of width 64, 4 heads, 32 tokens, vocabulary 100. Its attention term 5 a s / h = 10, so an
 /// unsplit layer keeps s b h (34 + 10) = 44 s b h bytes (KORTHIKANTI).
-Workload small_gpt() {
+Workload four_block_gpt() {
   TransformerConfig config;
   config.layers = 4;
   config.hidden_size = 64;
@@ -23,7 +23,7 @@ Workload small_gpt() {
 }
 
 TEST(ParallelStrategy, PlainDataParallelismIsTheMemoryModelsFootprint) {
-  const Workload gpt = small_gpt();
+  const Workload gpt = four_block_gpt();
   ParallelStrategy plain;
   plain.micro_batch_size = 8;
   const MemoryFootprint split = strategy_memory(gpt, plain, Precision::fp16);
@@ -33,7 +33,7 @@ TEST(ParallelStrategy, PlainDataParallelismIsTheMemoryModelsFootprint) {
 }
 
 TEST(ParallelStrategy, ActivationFractionsFollowKorthikanti) {
-  const TransformerShape shape = small_gpt().transformer;
+  const TransformerShape shape = four_block_gpt().transformer;
   ParallelStrategy strategy;
   strategy.tensor = 2;
   EXPECT_DOUBLE_EQ(activation_fraction(shape, strategy), (10.0 + 24.0 / 2 + 10.0 / 2) / 44.0);  // TP 2: 27 / 44
@@ -54,7 +54,7 @@ TEST(ParallelStrategy, ActivationFractionsFollowKorthikanti) {
 
 TEST(ParallelStrategy, ModelStatesSplitByTensorAndPipelineAndShardByZero) {
   // Mixed precision Adam: 4 B fp32 master + 2 B half weights, 4 B gradients, 8 B moments per parameter.
-  const Workload gpt = small_gpt();
+  const Workload gpt = four_block_gpt();
   const double psi = gpt.parameters();
   ParallelStrategy strategy;
   strategy.tensor = 2;

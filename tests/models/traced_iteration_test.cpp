@@ -10,13 +10,14 @@
 #include "models/error.hpp"
 #include "models/input_file.hpp"
 #include "models/kineto_trace.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
 
 using nlohmann::json;
 
-constexpr double kUs = 1e-6;
+using test_support::kUs;
 
 ProfiledRun example(const std::string& name) {
   const std::string path = (std::filesystem::path(VTSIM_SOURCE_DIR) / "scenarios" / "traces" / name).string();
@@ -158,12 +159,12 @@ json annotation(double ts, double dur) {
           {"args", json::object()}};
 }
 
-json launch(long correlation, double ts) {
+json launch_event(long correlation, double ts) {
   return {{"ph", "X"}, {"cat", "cuda_runtime"}, {"name", "cudaLaunchKernel"}, {"ts", ts}, {"dur", 5},
           {"args", {{"correlation", correlation}}}};
 }
 
-json gemm(long correlation, double ts) {
+json gemm_event(long correlation, double ts) {
   return {{"ph", "X"}, {"cat", "kernel"}, {"name", "ampere_sgemm_128x64_tn"}, {"ts", ts}, {"dur", 50},
           {"args", {{"correlation", correlation}, {"device", 0}, {"stream", 7}}}};
 }
@@ -178,7 +179,7 @@ std::string cut_error(const json& events) {
 }
 
 TEST(TracedIteration, RefusesAStepWithoutGradients) {
-  EXPECT_EQ(cut_error({annotation(0, 100), launch(1, 1), gemm(1, 6)}),
+  EXPECT_EQ(cut_error({annotation(0, 100), launch_event(1, 1), gemm_event(1, 6)}),
             "t.json: ProfilerStep#4 has no gradients: neither NCCL allreduce kernels nor AccumulateGrad ops (profile "
             "whole training iterations, backward included)");
 }
@@ -186,13 +187,13 @@ TEST(TracedIteration, RefusesAStepWithoutGradients) {
 TEST(TracedIteration, RefusesGradientsWithoutShapes) {
   const json accumulate = {{"ph", "X"}, {"cat", "cpu_op"}, {"name", "torch::autograd::AccumulateGrad"},
                            {"ts", 20}, {"dur", 2}, {"args", json::object()}};
-  EXPECT_EQ(cut_error({annotation(0, 100), launch(1, 1), gemm(1, 6), accumulate}),
+  EXPECT_EQ(cut_error({annotation(0, 100), launch_event(1, 1), gemm_event(1, 6), accumulate}),
             "t.json: traceEvents[3] (cpu_op 'torch::autograd::AccumulateGrad'): no input shapes: profile with "
             "record_shapes=True so that the gradients' sizes are in the trace");
 }
 
 json nccl(long correlation, double ts, const std::string& collective, long elements) {
-  json kernel = gemm(correlation, ts);
+  json kernel = gemm_event(correlation, ts);
   kernel["name"] = "ncclDevKernel_" + collective;
   kernel["args"]["stream"] = 20;
   kernel["args"]["Collective name"] = collective;
@@ -207,8 +208,8 @@ TEST(TracedIteration, LeavesOutDdpsBufferBroadcast) {
   // (launched at 20): one stretch of 1,000 fp32 elements, the broadcast counted as left out.
   const ProfiledRun run = read_kineto_trace(
       json{{"traceEvents",
-            {annotation(0, 100), launch(1, 1), nccl(1, 6, "broadcast", 10), launch(2, 10), gemm(2, 15), launch(3, 20),
-             nccl(3, 65, "allreduce", 1000)}}}
+            {annotation(0, 100), launch_event(1, 1), nccl(1, 6, "broadcast", 10), launch_event(2, 10),
+             gemm_event(2, 15), launch_event(3, 20), nccl(3, 65, "allreduce", 1000)}}}
           .dump(),
       "t.json");
   const TracedIteration cut = traced_iteration(run, 0);
@@ -219,13 +220,13 @@ TEST(TracedIteration, LeavesOutDdpsBufferBroadcast) {
 }
 
 TEST(TracedIteration, RefusesCollectivesOtherThanAllreduce) {
-  json allgather = gemm(2, 60);
+  json allgather = gemm_event(2, 60);
   allgather["name"] = "ncclDevKernel_AllGather_RING_LL";
   allgather["args"]["Collective name"] = "_allgather_base";
   allgather["args"]["In msg nelems"] = 10;
   allgather["args"]["dtype"] = "Float";
   allgather["args"]["Group size"] = 8;
-  EXPECT_EQ(cut_error({annotation(0, 100), launch(1, 1), gemm(1, 6), launch(2, 10), allgather}),
+  EXPECT_EQ(cut_error({annotation(0, 100), launch_event(1, 1), gemm_event(1, 6), launch_event(2, 10), allgather}),
             "t.json: traceEvents[4] (kernel 'ncclDevKernel_AllGather_RING_LL'): its collective is allgather: "
             "vtsim replays data-parallel traces, whose collectives are allreduces (DDP, Horovod); sharded and "
             "model-parallel traces are not replayed yet");

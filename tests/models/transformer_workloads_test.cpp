@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "models/workload_catalog.hpp"
+#include "tests/models/models_test_support.hpp"
 
 namespace vtsim {
 namespace {
@@ -31,13 +32,7 @@ double block_stored_masks(const Workload& w, std::string_view block) {
   return total;
 }
 
-const Layer& layer_named(const Workload& w, std::string_view name) {
-  for (const Layer& layer : w.layers) {
-    if (layer.name == name) return layer;
-  }
-  ADD_FAILURE() << "no layer " << name;
-  return w.layers.front();
-}
+using test_support::layer_named;
 
 Workload catalog(std::string_view id) {
   std::optional<Workload> w = make_workload(id);

@@ -17,13 +17,7 @@ namespace {
 using testing::scenario_of;
 using testing::simulated_allreduce_s;
 
-Scenario eight_hosts() {
-  return scenario_of({{"cluster",
-                       {{"hosts_per_rack", 8},
-                        {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
-                        {"transport", "roce_v2"}}},
-                      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
-}
+using testing::eight_hosts;
 
 TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
   Scenario uncalibrated = eight_hosts();

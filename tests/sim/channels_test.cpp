@@ -15,7 +15,7 @@ using testing::simulated_allreduce_s;
 
 constexpr double kBytes = 256e6;
 constexpr double kNv4_Bps = 4 * 25e9 * 0.8;        // one HGX A100 4-GPU pair: NV4 x 25 GB/s x 0.8 (link_defaults)
-constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;  // ConnectX-5 100 GbE line rate x RoCE v2 0.97 (nic_catalog)
+using testing::kRoce100_Bps;
 
 nlohmann::json hgx_a100(int hosts_per_rack, int racks, int nics, const std::string& fidelity) {
   return {{"cluster",

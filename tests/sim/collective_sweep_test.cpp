@@ -11,16 +11,9 @@
 namespace vtsim::sim {
 namespace {
 
-constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;  // ConnectX-5 100 GbE x RoCE v2 0.97 (nic_catalog)
+using testing::kRoce100_Bps;
 
-/// 8 one-GPU hosts in a rack: every ring step crosses two NICs, the bottleneck of identical routes.
-Scenario eight_hosts() {
-  return testing::scenario_of({{"cluster",
-                                {{"hosts_per_rack", 8},
-                                 {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
-                                 {"transport", "roce_v2"}}},
-                               {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
-}
+using testing::eight_hosts;
 
 std::vector<CollectiveTiming> sweep(const Scenario& scenario, TestedOp op, std::vector<double> sizes) {
   const nlohmann::json answer = vtsim::tools::run_isolated([&] {

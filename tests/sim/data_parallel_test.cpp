@@ -12,9 +12,7 @@
 namespace vtsim::sim {
 namespace {
 
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
-}
+using testing::simulate_in_child;
 
 Scenario bert_on_four_a100(const std::vector<std::string>& more = {}) {
   std::vector<std::string> overrides = {"simulation.variability=false", "jobs[0].data_loading_cpu_ms_per_sample=0",

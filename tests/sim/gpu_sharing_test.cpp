@@ -12,6 +12,8 @@
 namespace vtsim::sim {
 namespace {
 
+using testing::simulate_in_child;
+
 using testing::scenario_of;
 
 /// One T4 time-sliced between vGPUs of `profile`: a busy ResNet-50 tenant (batch 16) and `idle` powered-on vGPUs.
@@ -30,10 +32,6 @@ nlohmann::json t4_tenants(const std::string& profile, const std::string& policy,
   return {{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
           {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", profile}, {"scheduler", {{"policy", policy}}}}},
           {"jobs", jobs}};
-}
-
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
 }
 
 double step_s(const nlohmann::json& result, std::size_t job = 0) {

@@ -21,11 +21,9 @@
 namespace vtsim::sim {
 namespace {
 
-using testing::scenario_of;
+using testing::simulate_in_child;
 
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
-}
+using testing::scenario_of;
 
 /// A small GPT (8 blocks of width 256, 128 tokens) on one host of 4x A100 on NVLink, split as `parallelism` says.
 /// Its activations between stages are 64 KiB per micro-batch: a few microseconds on NVLink against milliseconds of

@@ -18,10 +18,14 @@
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
+#include "sim/simulation.hpp"
 #include "sim/topology.hpp"
 #include "tools/isolated_run.hpp"
 
 namespace vtsim::sim::testing {
+
+/// ConnectX-5 100 GbE's line rate times RoCE v2's protocol efficiency, 0.97 (models/nic_catalog.cpp), in bytes/s.
+inline constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
 
 /// A scenario from JSON text with `--set`-style overrides, validated as a file would be. Compute variability is off
 /// unless the JSON or an override turns it on: these tests pin mechanisms against exact derivations.
@@ -31,6 +35,21 @@ inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>&
   }
   for (const std::string& assignment : overrides) apply_override(json, assignment);
   return load_scenario(json, "test.json", ".");
+}
+
+/// The result of simulating `scenario`, as JSON, from a child process (one SimGrid engine per process).
+inline nlohmann::json simulate_in_child(const Scenario& scenario) {
+  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+}
+
+/// 8 one-GPU A100 hosts in a rack on ConnectX-5 100 GbE RoCE v2, training ResNet-50: every ring step crosses two
+/// NICs, the bottleneck of identical routes.
+inline Scenario eight_hosts() {
+  return scenario_of({{"cluster",
+                       {{"hosts_per_rack", 8},
+                        {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
+                        {"transport", "roce_v2"}}},
+                      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
 }
 
 /// A SimGrid engine configured as simulations configure theirs, for a test's child process (one engine per process).

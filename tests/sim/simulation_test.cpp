@@ -23,11 +23,9 @@
 namespace vtsim::sim {
 namespace {
 
-using testing::scenario_of;
+using testing::simulate_in_child;
 
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
-}
+using testing::scenario_of;
 
 /// The default scenario with `overrides`, compute variability off (these tests compare exact figures).
 Scenario default_scenario(std::vector<std::string> overrides = {}) {

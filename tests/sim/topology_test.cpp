@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
+#include "sim_test_support.hpp"
 
 // Hand-derived figures used below (sources in models/link_defaults.cpp):
 //   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency 3.4 us over NVLink, 5.7 us over
@@ -21,7 +22,7 @@ namespace {
 
 constexpr double kNvlink3Link_Bps = 25e9;
 constexpr double kPcieLink_s = 1.0e-6 / 2;  // NCCL hwLat PCI Ring/LL, half per link
-constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
+using testing::kRoce100_Bps;
 
 /// A validated-looking scenario: `racks` x `hosts` hosts of `gpus` GPUs, one job on every GPU.
 Scenario cluster(const std::string& gpu_model, int gpus, VirtualizationMode mode = VirtualizationMode::bare_metal,

@@ -16,13 +16,11 @@
 namespace vtsim::sim {
 namespace {
 
+using testing::simulate_in_child;
+
 using testing::scenario_of;
 
 constexpr double kUs = 1e-6;
-
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
-}
 
 /// The one-GPU MLP trace (or `trace`) as the workload of one job on `hosts` x `gpus` GPUs of `gpu`, bare metal.
 Scenario replay(const std::string& gpu, int hosts, int gpus, const std::string& trace = "mlp-single-kineto.json") {
@@ -41,18 +39,19 @@ Scenario replay(const std::string& gpu, int hosts, int gpus, const std::string& 
                          {"warmup_iterations", 1}}}}});
 }
 
-double step_s(const nlohmann::json& result) { return result["jobs"][0]["step_time_s"]["mean"].get<double>(); }
+double replay_step_s(const nlohmann::json& result) { return result["jobs"][0]["step_time_s"]["mean"].get<double>(); }
 
 TEST(TraceReplay, OneRankOnTheTracedGpuTakesTheTracedIteration) {
   // The trace's last iteration: 2,127 us from its ProfilerStep's start to its last kernel's end (the hand derivation
   // is in tests/models/traced_iteration_test.cpp).
-  EXPECT_NEAR(step_s(simulate_in_child(replay("a100-80gb-sxm4", 1, 1))) / kUs, 2127, 1e-6);
+  EXPECT_NEAR(replay_step_s(simulate_in_child(replay("a100-80gb-sxm4", 1, 1))) / kUs, 2127, 1e-6);
 }
 
 TEST(TraceReplay, OneRankOfADdpTraceLeavesOutTheTracedAllreduces) {
   // The DDP trace's backward ends at 2,045 us and its 45 us optimizer waited for the second allreduce; alone on one
   // GPU nothing is reduced: 2,045 + 45 us.
-  EXPECT_NEAR(step_s(simulate_in_child(replay("a100-80gb-sxm4", 1, 1, "mlp-ddp-kineto.json"))) / kUs, 2090, 1e-6);
+  const nlohmann::json ddp = simulate_in_child(replay("a100-80gb-sxm4", 1, 1, "mlp-ddp-kineto.json"));
+  EXPECT_NEAR(replay_step_s(ddp) / kUs, 2090, 1e-6);
 }
 
 TEST(TraceReplay, OnAnotherGpuEachKernelClassScalesByTheComputeModelsRate) {
@@ -83,7 +82,7 @@ TEST(TraceReplay, OnAnotherGpuEachKernelClassScalesByTheComputeModelsRate) {
   expected_us += 4 * (fixed_us + (15 - fixed_us) * memory);
   EXPECT_LT(matrix, 0.5);  // a case where the host does not catch up with the GPU
   EXPECT_NEAR(compute.kernels.total_s() / kUs, expected_us, 1e-6);
-  EXPECT_NEAR(step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
+  EXPECT_NEAR(replay_step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
 }
 
 TEST(TraceReplay, OnAMigSliceKernelsSlowByItsShareOfSmsAndMemory) {
@@ -110,7 +109,7 @@ TEST(TraceReplay, OnAMigSliceKernelsSlowByItsShareOfSmsAndMemory) {
   }
   expected_us += 4 * (fixed_us + (15 - fixed_us) * 8.0 / 4.0);
   EXPECT_NEAR(compute.kernels.total_s() / kUs, expected_us, 1e-6);
-  EXPECT_NEAR(step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
+  EXPECT_NEAR(replay_step_s(simulate_in_child(scenario)) / kUs, expected_us, 1e-6);
 }
 
 // DDP over the one-GPU trace's gradients (4 bytes x each AccumulateGrad's shape): registration order (backward's
@@ -130,7 +129,7 @@ void expect_traced_overlap(const Scenario& scenario) {
   const double expected_s = std::max(2045 * kUs, 1805 * kUs + large_s) + small_s + 82 * kUs;
   // Within 1%: a collective shares its GPU's memory with the kernels it overlaps (models/interference.hpp), which
   // this derivation leaves out. Without the overlap the step would be 2,127 us plus both allreduces.
-  EXPECT_NEAR(step_s({{"jobs", {job}}}), expected_s, 0.01 * expected_s);
+  EXPECT_NEAR(replay_step_s({{"jobs", {job}}}), expected_s, 0.01 * expected_s);
   EXPECT_GT(2127 * kUs + large_s + small_s - expected_s, 0.02 * expected_s) << "a case where overlap shows";
 }
 

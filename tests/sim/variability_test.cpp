@@ -13,9 +13,7 @@
 namespace vtsim::sim {
 namespace {
 
-nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
-}
+using testing::simulate_in_child;
 
 /// E[max of n draws] of a lognormal of mean 1 and coefficient of variation cv: the integral of 1 - F(x)^n over
 /// x >= 0, F(x) = Phi((ln x - mu) / sigma), sigma^2 = ln(1 + cv^2), mu = -sigma^2 / 2 (Simpson's rule).

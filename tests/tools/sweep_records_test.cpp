@@ -18,7 +18,7 @@ using testing::write_text;
 
 const std::vector<std::string> kIds = {"000000000000000a", "000000000000000b", "000000000000000c"};
 
-std::string record(std::size_t point, const std::string& outcome) {
+std::string record_line(std::size_t point, const std::string& outcome) {
   return "{\"point\":" + std::to_string(point) + ",\"id\":\"" + kIds[point] + "\",\"set\":{}," + outcome + "}";
 }
 
@@ -28,22 +28,22 @@ TEST(RecordLog, AppendsAndIndexesTheLatestRecordOfEachPoint) {
   {
     RecordLog log(file, kIds);
     EXPECT_FALSE(log.records()[0].present());
-    log.append({record(2, "\"error\":\"x\""), record(0, "\"result\":{\"a\":1}")});
-    log.append({record(2, "\"result\":{\"b\":2}")});  // a failed point, rerun
-    EXPECT_EQ(log.read(2), record(2, "\"result\":{\"b\":2}"));
+    log.append({record_line(2, "\"error\":\"x\""), record_line(0, "\"result\":{\"a\":1}")});
+    log.append({record_line(2, "\"result\":{\"b\":2}")});  // a failed point, rerun
+    EXPECT_EQ(log.read(2), record_line(2, "\"result\":{\"b\":2}"));
   }
   RecordLog reopened(file, kIds);
   EXPECT_TRUE(reopened.records()[0].present());
   EXPECT_FALSE(reopened.records()[1].present());
   EXPECT_FALSE(reopened.records()[2].failed);
-  EXPECT_EQ(reopened.read(0), record(0, "\"result\":{\"a\":1}"));
-  EXPECT_EQ(reopened.read(2), record(2, "\"result\":{\"b\":2}"));
+  EXPECT_EQ(reopened.read(0), record_line(0, "\"result\":{\"a\":1}"));
+  EXPECT_EQ(reopened.read(2), record_line(2, "\"result\":{\"b\":2}"));
 }
 
 TEST(RecordLog, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
   const TempDir dir("torn");
   const std::string file = dir.path() + "/records.jsonl";
-  const std::string whole = record(0, "\"result\":{}") + "\n";
+  const std::string whole = record_line(0, "\"result\":{}") + "\n";
   for (const std::string& torn : {std::string("{\"point\":1,\"id\":\"0000"),    // no newline: cut mid-write
                                   std::string("{\"point\":1,\"id\":\n"),        // a newline but not JSON
                                   std::string(7, '\0')}) {                      // zeros after a crash
@@ -52,16 +52,16 @@ TEST(RecordLog, ATornLastLineIsIgnoredAndCutBeforeTheNextAppend) {
       RecordLog log(file, kIds);
       EXPECT_TRUE(log.records()[0].present());
       EXPECT_FALSE(log.records()[1].present());
-      log.append({record(1, "\"result\":{}")});
+      log.append({record_line(1, "\"result\":{}")});
     }
-    EXPECT_EQ(read_text(file), whole + record(1, "\"result\":{}") + "\n");
+    EXPECT_EQ(read_text(file), whole + record_line(1, "\"result\":{}") + "\n");
   }
 }
 
 TEST(RecordLog, ACorruptLineBeforeTheLastIsAnError) {
   const TempDir dir("corrupt");
   const std::string file = dir.path() + "/records.jsonl";
-  write_text(file, record(0, "\"result\":{}") + "\nnot json\n" + record(1, "\"result\":{}") + "\n");
+  write_text(file, record_line(0, "\"result\":{}") + "\nnot json\n" + record_line(1, "\"result\":{}") + "\n");
   try {
     RecordLog log(file, kIds);
     FAIL() << "expected an error";
