@@ -22,7 +22,9 @@
 #include "models/vgpu_catalog.hpp"
 
 namespace vtsim::sim {
-namespace {
+
+// The graph's types are outside the anonymous namespace: Topology's private structs, which have external linkage,
+// hold them (GCC's -Wsubobject-linkage, which a unity build raises for a type of a .cpp).
 
 enum class VertexKind { gpu, pcie_root, host_memory, nic, nvswitch, leaf, spine };
 
@@ -38,6 +40,8 @@ struct EdgeInfo {
 using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, VertexInfo, EdgeInfo>;
 using Vertex = BoostGraph::vertex_descriptor;
 using Edge = BoostGraph::edge_descriptor;
+
+namespace {
 
 constexpr unsigned bit(LinkClass link_class) { return 1u << static_cast<unsigned>(link_class); }
 constexpr double kInfinity = std::numeric_limits<double>::infinity();

@@ -18,13 +18,15 @@ namespace sg4 = simgrid::s4u;
 /// Below this much left, a kernel is done: simulated time is a double and slices cut kernels into pieces.
 constexpr double kNegligible_s = 1e-12;
 
+}  // namespace
+
+/// What a vGPU is doing, for the scheduler. Outside the anonymous namespace: TimeSliceScheduler::State, which has
+/// external linkage, holds it (GCC's -Wsubobject-linkage, which a unity build raises for a type of a .cpp).
 enum class VgpuState {
   idle,      ///< no GPU work until its rank calls run()
   deciding,  ///< a kernel just ended; its rank is about to call run() or idle() at this very instant
   pending,   ///< has a kernel (or the rest of one) to run
 };
-
-}  // namespace
 
 struct TimeSliceScheduler::State {
   SchedulerSetup setup;

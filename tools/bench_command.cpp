@@ -139,16 +139,16 @@ std::pair<std::size_t, double> measure_sweep(int points) {
 }
 
 nlohmann::json point_json(const BenchPoint& point) {
-  nlohmann::json json = {{"gpus", point.gpus},
+  nlohmann::json document = {{"gpus", point.gpus},
                          {"fidelity", point.fidelity},
                          {"wall_s", point.wall_s},
                          {"peak_rss_mib", point.peak_rss_mib},
                          {"simulated_step_s", point.simulated_step_s},
                          {"communications", point.communications},
                          {"communications_per_s", point.communications / point.wall_s}};
-  if (point.vs_step) json["vs_step"] = *point.vs_step;
-  json["wall_clock"] = point.wall_clock;
-  return json;
+  if (point.vs_step) document["vs_step"] = *point.vs_step;
+  document["wall_clock"] = point.wall_clock;
+  return document;
 }
 
 /// Each target with what was measured against it (null where the bench did not measure it).
@@ -250,7 +250,7 @@ void bench_command(std::ostream& out, const BenchRequest& request) {
     }
   }
   if (table) return;
-  nlohmann::json json = {
+  nlohmann::json document = {
       {"bench",
        {{"workload", "bert-large-pretrain-seq128, batch 64 per GPU, one iteration, horovod hierarchical allreduce"},
         {"cluster", "8x A100 80GB per host, 32 hosts per rack, RoCE v2 leaf-spine 2:1, 4 spines"},
@@ -258,14 +258,14 @@ void bench_command(std::ostream& out, const BenchRequest& request) {
         {"cpus", available_cpus()}}},
       {"points", nlohmann::json::array()},
       {"targets", targets_json(points, sweep_per_1000_s)}};
-  for (const BenchPoint& point : points) json["points"].push_back(point_json(point));
+  for (const BenchPoint& point : points) document["points"].push_back(point_json(point));
   if (sweep_wall_s) {
-    json["sweep"] = {{"points", sweep_points},
+    document["sweep"] = {{"points", sweep_points},
                      {"workers", available_cpus()},
                      {"wall_s", *sweep_wall_s},
                      {"wall_s_per_1000_points", *sweep_per_1000_s}};
   }
-  out << json.dump(2) << '\n';
+  out << document.dump(2) << '\n';
 }
 
 Command add_bench_command(CLI::App& parent) {

@@ -153,9 +153,9 @@ void fit_command(const std::string& file) {
   for (const std::string& note : notes) std::cout << file << ": note: " << note << '\n';
 }
 
-void show_command(const std::string& file, bool json) {
+void show_command(const std::string& file, bool as_json) {
   const CalibrationProfile profile = load_calibration_profile(file);
-  if (!json) {
+  if (!as_json) {
     print_profile_tables(std::cout, profile);
     return;
   }

@@ -14,9 +14,9 @@ bool is_path_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' || c == '[' || c == ']';
 }
 
-// The value at `steps` in `json`, or nullptr when absent.
-const nlohmann::json* find_path(const nlohmann::json& json, const std::vector<PathStep>& steps) {
-  const nlohmann::json* node = &json;
+// The value at `steps` in `document`, or nullptr when absent.
+const nlohmann::json* find_path(const nlohmann::json& document, const std::vector<PathStep>& steps) {
+  const nlohmann::json* node = &document;
   for (const PathStep& step : steps) {
     if (const auto* key = std::get_if<std::string>(&step)) {
       if (!node->is_object() || !node->contains(*key)) return nullptr;

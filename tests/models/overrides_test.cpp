@@ -7,9 +7,9 @@
 namespace vtsim {
 namespace {
 
-std::string error_of_override(nlohmann::json& json, const std::string& assignment) {
+std::string error_of_override(nlohmann::json& document, const std::string& assignment) {
   try {
-    apply_override(json, assignment);
+    apply_override(document, assignment);
   } catch (const InputError& error) {
     return error.what();
   }
@@ -35,22 +35,22 @@ TEST(OverrideValue, ParsesJsonAndFallsBackToPlainText) {
 }
 
 TEST(ApplyOverride, SetsNestedFieldsCreatingMissingObjects) {
-  nlohmann::json json = {{"jobs", {{{"batch_per_gpu", 32}}}}};
-  apply_override(json, "jobs[0].batch_per_gpu=64");
-  apply_override(json, "cluster.host.nvlink.enabled=false");
-  EXPECT_EQ(json["jobs"][0]["batch_per_gpu"], 64);
-  EXPECT_EQ(json["cluster"]["host"]["nvlink"]["enabled"], false);
+  nlohmann::json document = {{"jobs", {{{"batch_per_gpu", 32}}}}};
+  apply_override(document, "jobs[0].batch_per_gpu=64");
+  apply_override(document, "cluster.host.nvlink.enabled=false");
+  EXPECT_EQ(document["jobs"][0]["batch_per_gpu"], 64);
+  EXPECT_EQ(document["cluster"]["host"]["nvlink"]["enabled"], false);
 }
 
 TEST(ApplyOverride, RejectsMalformedAssignments) {
-  nlohmann::json json = {{"jobs", {{{"batch_per_gpu", 32}}}}, {"name", "x"}};
-  EXPECT_EQ(error_of_override(json, "jobs[0].batch_per_gpu"),
+  nlohmann::json document = {{"jobs", {{{"batch_per_gpu", 32}}}}, {"name", "x"}};
+  EXPECT_EQ(error_of_override(document, "jobs[0].batch_per_gpu"),
             "--set jobs[0].batch_per_gpu: expected PATH=VALUE, e.g. jobs[0].batch_per_gpu=32");
-  EXPECT_EQ(error_of_override(json, "jobs[2].batch_per_gpu=1"), "--set jobs[2].batch_per_gpu: jobs has 1 element");
-  EXPECT_EQ(error_of_override(json, "name.first=y"), "--set name.first: name is not an object");
-  EXPECT_EQ(error_of_override(json, "jobs.x=1"), "--set jobs.x: jobs is not an object");
-  EXPECT_EQ(error_of_override(json, "jobs[a]=1"), "--set jobs[a]: array index must be a whole number");
-  EXPECT_EQ(error_of_override(json, "cluster.=1"), "--set cluster.: path ends with '.'");
+  EXPECT_EQ(error_of_override(document, "jobs[2].batch_per_gpu=1"), "--set jobs[2].batch_per_gpu: jobs has 1 element");
+  EXPECT_EQ(error_of_override(document, "name.first=y"), "--set name.first: name is not an object");
+  EXPECT_EQ(error_of_override(document, "jobs.x=1"), "--set jobs.x: jobs is not an object");
+  EXPECT_EQ(error_of_override(document, "jobs[a]=1"), "--set jobs[a]: array index must be a whole number");
+  EXPECT_EQ(error_of_override(document, "cluster.=1"), "--set cluster.: path ends with '.'");
 }
 
 TEST(SplitAssignments, SeveralKeysPerVariantSplitOnlyBeforeAnotherPath) {

@@ -20,15 +20,15 @@ const nlohmann::json kBase = {
 
 /// kBase with each (path, value) set as `--set` would.
 nlohmann::json with(std::vector<std::pair<std::string, nlohmann::json>> edits) {
-  nlohmann::json json = kBase;
-  for (const auto& [path, value] : edits) set_json_path(json, path, value);
-  return json;
+  nlohmann::json document = kBase;
+  for (const auto& [path, value] : edits) set_json_path(document, path, value);
+  return document;
 }
 
 nlohmann::json second_job(nlohmann::json job, std::vector<std::pair<std::string, nlohmann::json>> edits = {}) {
-  nlohmann::json json = with(std::move(edits));
-  json["jobs"].push_back(std::move(job));
-  return json;
+  nlohmann::json document = with(std::move(edits));
+  document["jobs"].push_back(std::move(job));
+  return document;
 }
 
 struct ErrorCase {

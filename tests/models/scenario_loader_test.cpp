@@ -14,7 +14,7 @@ namespace {
 
 const nlohmann::json kMinimal = {{"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}};
 
-Scenario load(const nlohmann::json& json) { return load_scenario(json, "s.json", "."); }
+Scenario load(const nlohmann::json& document) { return load_scenario(document, "s.json", "."); }
 
 TEST(ScenarioLoader, MinimalScenarioGetsTheDocumentedDefaults) {
   const Scenario s = load(kMinimal);
@@ -42,46 +42,46 @@ TEST(ScenarioLoader, MinimalScenarioGetsTheDocumentedDefaults) {
 }
 
 TEST(ScenarioLoader, UnitsInKeysConvertToSi) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].horovod.fusion_threshold_mib", 128);
-  set_json_path(json, "jobs[0].horovod.cycle_time_ms", 1);
-  set_json_path(json, "cluster.fabric.switch_latency_us", 0.5);
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].horovod.fusion_threshold_mib", 128);
+  set_json_path(document, "jobs[0].horovod.cycle_time_ms", 1);
+  set_json_path(document, "cluster.fabric.switch_latency_us", 0.5);
+  const Scenario s = load(document);
   EXPECT_DOUBLE_EQ(s.jobs[0].horovod.fusion_threshold_bytes, 128.0 * 1048576.0);
   EXPECT_DOUBLE_EQ(s.jobs[0].horovod.cycle_time_s, 1e-3);
   EXPECT_DOUBLE_EQ(s.cluster.fabric.switch_latency_s, 0.5e-6);
 }
 
 TEST(ScenarioLoader, VgpuDefaultsToTheFullFramebufferProfileAndItsTimeSlice) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "virtualization.mode", "vgpu");
-  const Scenario full = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "virtualization.mode", "vgpu");
+  const Scenario full = load(document);
   EXPECT_EQ(full.virtualization.vgpu_profile, "A100X-40C");  // one vGPU per A100 40GB
   EXPECT_DOUBLE_EQ(full.virtualization.scheduler.time_slice_s, 2e-3);  // <= 8 per GPU: 2 ms (vGPU user guide)
-  set_json_path(json, "virtualization.vgpu_profile", "A100X-4C");
-  EXPECT_DOUBLE_EQ(load(json).virtualization.scheduler.time_slice_s, 1e-3);  // 10 per GPU: 1 ms
+  set_json_path(document, "virtualization.vgpu_profile", "A100X-4C");
+  EXPECT_DOUBLE_EQ(load(document).virtualization.scheduler.time_slice_s, 1e-3);  // 10 per GPU: 1 ms
 }
 
 TEST(ScenarioLoader, JobGpusAcceptCountWithOffsetOrExplicitList) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "cluster.hosts_per_rack", 2);
-  set_json_path(json, "cluster.host.gpus", 4);
-  set_json_path(json, "jobs[0].gpus", 3);
-  set_json_path(json, "jobs[0].first_gpu", 2);
-  EXPECT_EQ(load(json).jobs[0].gpu_ids, (std::vector<int>{2, 3, 4}));
-  json["jobs"][0].erase("first_gpu");
-  set_json_path(json, "jobs[0].gpus", nlohmann::json::array({7, 0}));
-  EXPECT_EQ(load(json).jobs[0].gpu_ids, (std::vector<int>{7, 0}));
-  json["jobs"][0].erase("gpus");
-  EXPECT_EQ(load(json).jobs[0].gpu_ids.size(), 8u);  // default: every GPU of the cluster
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "cluster.hosts_per_rack", 2);
+  set_json_path(document, "cluster.host.gpus", 4);
+  set_json_path(document, "jobs[0].gpus", 3);
+  set_json_path(document, "jobs[0].first_gpu", 2);
+  EXPECT_EQ(load(document).jobs[0].gpu_ids, (std::vector<int>{2, 3, 4}));
+  document["jobs"][0].erase("first_gpu");
+  set_json_path(document, "jobs[0].gpus", nlohmann::json::array({7, 0}));
+  EXPECT_EQ(load(document).jobs[0].gpu_ids, (std::vector<int>{7, 0}));
+  document["jobs"][0].erase("gpus");
+  EXPECT_EQ(load(document).jobs[0].gpu_ids.size(), 8u);  // default: every GPU of the cluster
 }
 
 TEST(ScenarioLoader, TransformerWorkloadIsGeneratedFromItsShape) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].workload",
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].workload",
                 {{"transformer",
                   {{"layers", 12}, {"hidden_size", 768}, {"heads", 12}, {"sequence_length", 1024}, {"vocab_size", 50257}}}});
-  const Scenario s = load(json);
+  const Scenario s = load(document);
   ASSERT_TRUE(s.jobs[0].transformer.has_value());
   EXPECT_EQ(s.jobs[0].workload_id, "transformer");
   EXPECT_EQ(s.jobs[0].transformer->hidden_size, 768);
@@ -89,16 +89,16 @@ TEST(ScenarioLoader, TransformerWorkloadIsGeneratedFromItsShape) {
 
 TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
   // Grouped-query attention, SwiGLU, rotary positions, an untied head, no dropout, and an uneven pipeline split.
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].workload",
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].workload",
                 {{"transformer",
                   {{"layers", 6}, {"hidden_size", 512}, {"heads", 8}, {"kv_heads", 2}, {"ffn_size", 1376},
                    {"mlp", "swiglu"}, {"positions", "rotary"}, {"tied_embeddings", false}, {"dropout", false},
                    {"sequence_length", 256}, {"vocab_size", 32000}}}});
-  set_json_path(json, "cluster.host.gpus", 4);
-  set_json_path(json, "jobs[0].parallelism", {{"pipeline", 4}, {"stage_layers", {1, 2, 2, 1}}});
-  set_json_path(json, "jobs[0].batch_per_gpu", 4);
-  const Scenario s = load(json);
+  set_json_path(document, "cluster.host.gpus", 4);
+  set_json_path(document, "jobs[0].parallelism", {{"pipeline", 4}, {"stage_layers", {1, 2, 2, 1}}});
+  set_json_path(document, "jobs[0].batch_per_gpu", 4);
+  const Scenario s = load(document);
   const TransformerConfig& t = *s.jobs[0].transformer;
   EXPECT_EQ(t.kv_heads, 2);
   EXPECT_TRUE(t.swiglu);
@@ -109,12 +109,12 @@ TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
   const nlohmann::json written = scenario_to_json(s);
   EXPECT_EQ(scenario_to_json(load(written)), written);
   EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["mlp"], "swiglu");
-  set_json_path(json, "jobs[0].workload.transformer.mlp", "relu");
-  EXPECT_THROW(load(json), InputError);
-  set_json_path(json, "jobs[0].workload.transformer.mlp", "swiglu");
-  set_json_path(json, "jobs[0].workload.transformer.kv_heads", 3);
+  set_json_path(document, "jobs[0].workload.transformer.mlp", "relu");
+  EXPECT_THROW(load(document), InputError);
+  set_json_path(document, "jobs[0].workload.transformer.mlp", "swiglu");
+  set_json_path(document, "jobs[0].workload.transformer.kv_heads", 3);
   try {
-    load(json);
+    load(document);
     ADD_FAILURE() << "3 key-value heads for 8 query heads must be refused";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("jobs[0].workload.transformer.kv_heads: expected a divisor of heads (8)"),
@@ -125,43 +125,43 @@ TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
 
 TEST(ScenarioLoader, AttentionKernelsLoadAndWriteBack) {
   // eager (the default), Megatron-LM's fused scale-mask-softmax, FlashAttention; anything else is refused.
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].workload",
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].workload",
                 {{"transformer",
                   {{"layers", 2}, {"hidden_size", 256}, {"heads", 4}, {"sequence_length", 128}, {"vocab_size", 1000},
                    {"attention", "fused_softmax"}}}});
-  Scenario s = load(json);
+  Scenario s = load(document);
   EXPECT_TRUE(s.jobs[0].transformer->fused_softmax);
   EXPECT_FALSE(s.jobs[0].transformer->fused_attention);
   nlohmann::json written = scenario_to_json(s);
   EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["attention"], "fused_softmax");
   EXPECT_EQ(scenario_to_json(load(written)), written);
-  set_json_path(json, "jobs[0].workload.transformer.attention", "fused");
-  s = load(json);
+  set_json_path(document, "jobs[0].workload.transformer.attention", "fused");
+  s = load(document);
   EXPECT_TRUE(s.jobs[0].transformer->fused_attention);
   EXPECT_FALSE(s.jobs[0].transformer->fused_softmax);
-  set_json_path(json, "jobs[0].workload.transformer.attention", "eager");
-  s = load(json);
+  set_json_path(document, "jobs[0].workload.transformer.attention", "eager");
+  s = load(document);
   EXPECT_FALSE(s.jobs[0].transformer->fused_attention || s.jobs[0].transformer->fused_softmax);
   EXPECT_FALSE(scenario_to_json(s)["jobs"][0]["workload"]["transformer"].contains("attention"));
-  set_json_path(json, "jobs[0].workload.transformer.attention", "flash");
-  EXPECT_THROW(load(json), InputError);
+  set_json_path(document, "jobs[0].workload.transformer.attention", "flash");
+  EXPECT_THROW(load(document), InputError);
 }
 
 TEST(ScenarioWriter, ResolvedScenarioLoadsBackIdentically) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "virtualization.mode", "mig");
-  set_json_path(json, "virtualization.mig_profile", "3g.20gb");
-  set_json_path(json, "cluster.host.gpus", 4);
-  json["jobs"].push_back({{"name", "b"}, {"workload", "vgg-16"}, {"batch_per_gpu", 8}, {"gpus", 2}});
-  const nlohmann::json written = scenario_to_json(load(json));
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "virtualization.mode", "mig");
+  set_json_path(document, "virtualization.mig_profile", "3g.20gb");
+  set_json_path(document, "cluster.host.gpus", 4);
+  document["jobs"].push_back({{"name", "b"}, {"workload", "vgg-16"}, {"batch_per_gpu", 8}, {"gpus", 2}});
+  const nlohmann::json written = scenario_to_json(load(document));
   EXPECT_EQ(scenario_to_json(load(written)), written);
   EXPECT_EQ(written["jobs"][1]["mig_profile"], "3g.20gb");
   EXPECT_EQ(written["cluster"]["host"]["nic_model"], "connectx-5-100gbe");
 }
 
 TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
-  const nlohmann::json json = {
+  const nlohmann::json document = {
       {"cluster", {{"hosts_per_rack", 2}, {"host", {{"gpus", 2}, {"gpu_model", "t4"}}}, {"transport", "tcp"}}},
       {"virtualization", {{"mode", "vgpu"}, {"vm_cpu_overhead", 0.05}, {"tcp_gbps_per_core", 20.0}}},
       {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}},
@@ -170,7 +170,7 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
       {"operations", {{"vm_memory_gib", 16.0}, {"vm_boot_s", 45.0}}},
       {"events", {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_s", 2.5}},
                   {{"type", "host_failure"}, {"host", 0}, {"at_iteration", 4}}}}};
-  const Scenario loaded = load(json);
+  const Scenario loaded = load(document);
   const nlohmann::json written = scenario_to_json(loaded);
   EXPECT_EQ(scenario_to_json(load(written)), written);
   EXPECT_DOUBLE_EQ(written["virtualization"]["tcp_gbps_per_core"].get<double>(), 20.0);
@@ -187,9 +187,9 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
 
 TEST(ScenarioLoader, AHostModelSetsItsGpusNicsAndCoresAndRoundTrips) {
   // DGX A100 datasheet: 8x A100 80GB (640GB model), 8 compute ConnectX-6 HDR NICs, 2x EPYC 7742 = 128 cores.
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "cluster.host.model", "dgx-a100");
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "cluster.host.model", "dgx-a100");
+  const Scenario s = load(document);
   EXPECT_EQ(s.cluster.host.gpus, 8);
   EXPECT_EQ(s.cluster.host.gpu_model, "a100-80gb-sxm4");
   EXPECT_EQ(s.cluster.host.nics, 8);
@@ -199,10 +199,10 @@ TEST(ScenarioLoader, AHostModelSetsItsGpusNicsAndCoresAndRoundTrips) {
   EXPECT_EQ(written["cluster"]["host"]["model"], "dgx-a100");
   EXPECT_EQ(scenario_to_json(load(written)), written);
   // What the server offers may be chosen: the 320GB model's 40 GB GPUs, fewer of its NICs, cores less its SMT.
-  set_json_path(json, "cluster.host.gpu_model", "a100-40gb-sxm4");
-  set_json_path(json, "cluster.host.nics", 4);
-  set_json_path(json, "cluster.host.cpu_cores", 256);
-  const Scenario chosen = load(json);
+  set_json_path(document, "cluster.host.gpu_model", "a100-40gb-sxm4");
+  set_json_path(document, "cluster.host.nics", 4);
+  set_json_path(document, "cluster.host.cpu_cores", 256);
+  const Scenario chosen = load(document);
   EXPECT_EQ(chosen.cluster.host.gpu_model, "a100-40gb-sxm4");
   EXPECT_EQ(chosen.cluster.host.nics, 4);
   EXPECT_EQ(chosen.cluster.host.cpu_cores, 256);
@@ -213,18 +213,18 @@ TEST(ScenarioLoader, AHostModelSetsItsGpusNicsAndCoresAndRoundTrips) {
 
 TEST(Scenario, BareMetalJobsShareTheHostsCoresByRanksAndAVmHasItsVcpus) {
   // One 8-GPU host of 128 cores; job a has 2 GPUs, job b 6: 128 x 2/8 = 32 and 128 x 6/8 = 96 cores.
-  nlohmann::json json = {{"cluster", {{"host", {{"model", "dgx-a100"}}}}},
+  nlohmann::json document = {{"cluster", {{"host", {{"model", "dgx-a100"}}}}},
                          {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", 2}},
                                    {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32},
                                     {"gpus", 6}, {"first_gpu", 2}}}}};
-  Scenario s = load(json);
+  Scenario s = load(document);
   EXPECT_EQ(job_cpu_cores(s, s.jobs[0], 0).cores, 32);
   EXPECT_EQ(job_cpu_cores(s, s.jobs[1], 0).cores, 96);
   EXPECT_FALSE(job_cpu_cores(s, s.jobs[0], 0).uncalibrated);
   // In VMs each job has its VM's vCPUs, whatever the host's.
-  set_json_path(json, "virtualization.mode", "passthrough");
-  set_json_path(json, "virtualization.vm_cpu_cores", 16);
-  s = load(json);
+  set_json_path(document, "virtualization.mode", "passthrough");
+  set_json_path(document, "virtualization.vm_cpu_cores", 16);
+  s = load(document);
   EXPECT_EQ(job_cpu_cores(s, s.jobs[0], 0).cores, 16);
   EXPECT_EQ(job_cpu_cores(s, s.jobs[1], 0).cores, 16);
   // A generic bare-metal host has the stated default, and says it is one.
@@ -270,9 +270,9 @@ TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
 
 TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(load(kMinimal).jobs[0].execution, Execution::eager);
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].execution", "cuda_graphs");
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].execution", "cuda_graphs");
+  const Scenario s = load(document);
   EXPECT_EQ(s.jobs[0].execution, Execution::cuda_graphs);
   EXPECT_EQ(scenario_to_json(s)["jobs"][0]["execution"], "cuda_graphs");
   EXPECT_EQ(load(scenario_to_json(s)).jobs[0].execution, Execution::cuda_graphs);
@@ -281,9 +281,9 @@ TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
 TEST(ScenarioLoader, MemoryFormatIsTheFrameworksUnlessStatedAndRoundTrips) {
   EXPECT_FALSE(load(kMinimal).jobs[0].memory_format.has_value());
   EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("memory_format"));
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].memory_format", "nhwc");
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].memory_format", "nhwc");
+  const Scenario s = load(document);
   ASSERT_TRUE(s.jobs[0].memory_format.has_value());
   EXPECT_EQ(*s.jobs[0].memory_format, TensorLayout::nhwc);
   EXPECT_EQ(scenario_to_json(s)["jobs"][0]["memory_format"], "nhwc");
@@ -297,10 +297,10 @@ TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_algorithm.has_value());
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_protocol.has_value());
   EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("nccl"));
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "jobs[0].nccl.algorithm", "ring");
-  set_json_path(json, "jobs[0].nccl.protocol", "LL128");
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].nccl.algorithm", "ring");
+  set_json_path(document, "jobs[0].nccl.protocol", "LL128");
+  const Scenario s = load(document);
   EXPECT_EQ(s.jobs[0].nccl_algorithm, NcclAlgorithm::ring);
   EXPECT_EQ(s.jobs[0].nccl_protocol, NcclProtocol::ll128);
   const nlohmann::json written = scenario_to_json(s);
@@ -309,12 +309,12 @@ TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
 }
 
 TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "virtualization.mode", "vgpu");
-  set_json_path(json, "virtualization.vgpu_profile", "A100X-10C");
-  set_json_path(json, "jobs[0].name", "t");
-  set_json_path(json, "jobs[0].copies", 3);
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "virtualization.mode", "vgpu");
+  set_json_path(document, "virtualization.vgpu_profile", "A100X-10C");
+  set_json_path(document, "jobs[0].name", "t");
+  set_json_path(document, "jobs[0].copies", 3);
+  const Scenario s = load(document);
   ASSERT_EQ(s.jobs.size(), 3u);
   EXPECT_EQ(s.jobs[0].name, "t-1");
   EXPECT_EQ(s.jobs[2].name, "t-3");
@@ -323,11 +323,11 @@ TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {
 }
 
 TEST(ScenarioLoader, IdleJobHoldsAVgpuWithoutWork) {
-  nlohmann::json json = kMinimal;
-  set_json_path(json, "virtualization.mode", "vgpu");
-  set_json_path(json, "virtualization.vgpu_profile", "A100X-20C");
-  json["jobs"].push_back({{"name", "parked"}, {"idle", true}});
-  const Scenario s = load(json);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "virtualization.mode", "vgpu");
+  set_json_path(document, "virtualization.vgpu_profile", "A100X-20C");
+  document["jobs"].push_back({{"name", "parked"}, {"idle", true}});
+  const Scenario s = load(document);
   ASSERT_EQ(s.jobs.size(), 2u);
   EXPECT_TRUE(s.jobs[1].idle);
   EXPECT_EQ(s.jobs[1].vgpu_profile, "A100X-20C");
