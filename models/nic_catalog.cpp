@@ -40,6 +40,14 @@
 //              ConnectX-7 OCP3 manual [P]: PCIe Gen 5.0 x16. No latency figure is published for ConnectX-7: the
 //              ConnectX-6 VPI's sub-600 ns is taken, and reported as uncalibrated.
 //              VPI cards run InfiniBand or Ethernet (RoCE); the EN cards above Ethernet only.
+//   BF3        NVIDIA BlueField-3 Networking Platform user guide, "Supported Interfaces" [P]: the B3140H SuperNIC
+//              (900-9D3D4-00EN-HA0) on "PCIe Gen 5.0 through an x16 edge connector"; its device description [S]
+//              (mlxconfig output in a public Spectrum-X host configuration guide): "B3140H E-series HHHL SuperNIC;
+//              400GbE (default mode) / NDR IB; Single-port QSFP112; PCIe Gen5.0 x16". The Spectrum-X network
+//              operator documentation [P] pairs it with Spectrum switches for RoCE between GPUs; NVIDIA's GPU operator
+//              documentation [P]: GPUDirect RDMA works with ConnectX and BlueField adapters. No latency figure is
+//              published for BlueField-3: the ConnectX-6 VPI's sub-600 ns is taken, and reported as uncalibrated.
+//              Its Arm cores and DPU offloads are not modelled: as a NIC it is its port.
 //   IB PKT     InfiniBand per-packet headers (IBA specification: LRH 8, BTH 12, ICRC 4 bytes, as Linux's
 //              include/rdma/ib_pack.h gives them; VCRC 2 bytes, IBA 7.8.2 [S]), 4096-byte MTU: at most
 //              4096 / 4122 = 0.9937 of the line rate carries payload. Measured [S]: ib_write_bw with GPUDirect, 8 MiB,
@@ -166,6 +174,14 @@ std::vector<NicSpec> build_nic_catalog() {
        .infiniband = true,                      // CX7 VPI: NDR InfiniBand or 400GbE
        .pcie_gen = 5, .pcie_lanes = 16,         // CX7 VPI
        .source = "ConnectX-7 VPI documentation and OCP3 manual; latency uncalibrated (ConnectX-6 VPI's sub-600 ns)"},
+      {.id = "bluefield-3-400g",
+       .name = "NVIDIA BlueField-3 B3140H SuperNIC 400GbE / NDR single-port QSFP112 (900-9D3D4-00EN-HA0)",
+       .line_rate_Bps = gbps(400), .ports = 1,  // BF3
+       .latency_s = ns(600),                    // uncalibrated: CX6 VPI's figure, none published for BlueField-3
+       .latency_uncalibrated = true,
+       .infiniband = true,                      // BF3: 400GbE or NDR InfiniBand
+       .pcie_gen = 5, .pcie_lanes = 16,         // BF3
+       .source = "BlueField-3 networking platform user guide; latency uncalibrated (ConnectX-6 VPI's sub-600 ns)"},
   };
 }
 

@@ -75,9 +75,10 @@ TEST(TransportCatalog, InfinibandCarriesWhatIbWriteBwMeasuresUnderItsHeaderCeili
   EXPECT_LT(infiniband.bandwidth_efficiency, 4096.0 / (4096 + 8 + 12 + 4 + 2));
   EXPECT_TRUE(infiniband.gpudirect_rdma);
   EXPECT_TRUE(infiniband.routable);
-  // Only the VPI cards speak InfiniBand.
+  // Only the cards whose documents name an InfiniBand rate speak it: the VPI ConnectX cards and BlueField-3 (NDR).
   for (const NicSpec& nic : nic_catalog()) {
-    EXPECT_EQ(nic.infiniband, nic.name.find("VPI") != std::string::npos) << nic.id;
+    const bool named = nic.name.find("VPI") != std::string::npos || nic.name.find("NDR") != std::string::npos;
+    EXPECT_EQ(nic.infiniband, named) << nic.id;
   }
 }
 
@@ -140,13 +141,14 @@ INSTANTIATE_TEST_SUITE_P(ProductBriefs, NicLineRate,
                                          NicLineRateCase{"connectx-5-100gbe", 100, 600},
                                          NicLineRateCase{"connectx-6-200gb", 200, 800},
                                          NicLineRateCase{"connectx-6-vpi-hdr", 200, 600},
-                                         NicLineRateCase{"connectx-7-400g", 400, 600}));
+                                         NicLineRateCase{"connectx-7-400g", 400, 600},
+                                         NicLineRateCase{"bluefield-3-400g", 400, 600}));
 
 TEST(NicCatalog, ABorrowedLatencySaysSo) {
-  // ConnectX-7's documentation publishes no latency: the ConnectX-6 VPI's is borrowed and flagged; the others are
-  // their own briefs'.
+  // ConnectX-7's and BlueField-3's documentation publish no latency: the ConnectX-6 VPI's is borrowed and flagged;
+  // the others are their own briefs'.
   for (const NicSpec& nic : nic_catalog()) {
-    EXPECT_EQ(nic.latency_uncalibrated, nic.id == "connectx-7-400g") << nic.id;
+    EXPECT_EQ(nic.latency_uncalibrated, nic.id == "connectx-7-400g" || nic.id == "bluefield-3-400g") << nic.id;
     if (nic.latency_uncalibrated) {
       EXPECT_NE(nic.source.find("uncalibrated"), std::string::npos) << nic.id;
     }

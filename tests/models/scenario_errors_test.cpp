@@ -271,7 +271,7 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].data_loading_cpu_ms_per_sample: synthetic data is not loaded: remove this key"},
       {"InfinibandOnAnEthernetNic", with({{"cluster.transport", "infiniband"}}),
        "s.json: cluster.transport: Mellanox ConnectX-5 EN 100GbE dual-port (MCX516A-CCAT) is an Ethernet adapter: "
-       "infiniband needs a VPI card (connectx-6-vpi-hdr, connectx-7-400g) as cluster.host.nic_model"},
+       "infiniband needs a VPI card (connectx-6-vpi-hdr, connectx-7-400g, bluefield-3-400g) as cluster.host.nic_model"},
       {"AdaptiveRoutingOnEthernet", with({{"cluster.fabric.adaptive_routing", true}}),
        "s.json: cluster.fabric.adaptive_routing: adaptive routing is modelled for the infiniband transport only "
        "(Ethernet fabrics hash each flow onto one spine)"},
