@@ -33,7 +33,18 @@ void refuse_overwriting_inputs(const std::string& output, const std::vector<std:
   }
 }
 
+void refuse_symlinked_output(const std::string& file) {
+  struct stat link {};
+  if (::lstat(file.c_str(), &link) != 0 || !S_ISLNK(link.st_mode)) return;
+  struct stat target {};
+  const bool resolves = ::stat(file.c_str(), &target) == 0;
+  if (resolves && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) return;  // a device or a pipe
+  throw InputError(file + ": is a symbolic link; vtsim writes no output through a link (remove it, or name the file "
+                          "it points to)");
+}
+
 AtomicOutput::AtomicOutput(std::string file) : file_(std::move(file)) {
+  refuse_symlinked_output(file_);
   // A device or a pipe (/dev/stdout, /dev/null, a FIFO) is written in place: renaming over it would replace the
   // device node itself.
   struct stat target {};
@@ -47,7 +58,10 @@ AtomicOutput::AtomicOutput(std::string file) : file_(std::move(file)) {
     return;
   }
   temporary_ = file_ + ".tmp-" + std::to_string(::getpid());
-  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A temporary left by a crashed run of the same process id, or a link planted under its name, is removed (unlink
+  // removes a link, not what it points to) and the file created anew: O_EXCL | O_NOFOLLOW never open through a link.
+  if (::unlink(temporary_.c_str()) != 0 && errno != ENOENT) fail("cannot remove", temporary_);
+  fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd_ < 0) fail("cannot create", temporary_);
 }
 

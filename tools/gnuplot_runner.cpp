@@ -63,7 +63,15 @@ std::string gnuplot_script(const PlotSpec& plot) {
 
 std::vector<std::string> render_plot(const PlotSpec& plot, const std::string& dir, const std::string& gnuplot) {
   namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::exists(dir, error) && !fs::is_directory(dir, error)) {
+    throw InputError(dir + ": --out is a file, not a folder");
+  }
   fs::create_directories(dir);
+  // gnuplot opens its outputs itself (`set output`), following links: refused here, by name.
+  for (const char* extension : {".svg", ".png"}) {
+    refuse_symlinked_output((fs::path(dir) / (plot.name + extension)).string());
+  }
   write_file_atomically((fs::path(dir) / (plot.name + ".dat")).string(), plot.data);
   write_file_atomically((fs::path(dir) / (plot.name + ".gp")).string(), gnuplot_script(plot));
   run_in(dir, {gnuplot, plot.name + ".gp"});

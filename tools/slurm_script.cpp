@@ -97,6 +97,21 @@ std::string sbatch_quote(const std::string& text) {
   return quoted + "'";
 }
 
+namespace {
+
+// `text` as a literal part of an sbatch filename pattern: a '%' there starts a replacement symbol (%A, %a, %j ...)
+// unless doubled (sbatch(1), "filename pattern": "%% The character \"%\"").
+std::string literal_in_filename_pattern(const std::string& text) {
+  std::string literal;
+  for (const char c : text) {
+    literal += c;
+    if (c == '%') literal += '%';
+  }
+  return literal;
+}
+
+}  // namespace
+
 std::string slurm_array_script(const SlurmArrayJob& job) {
   check_one_line("the vtsim executable", job.vtsim);
   check_one_line("the sweep file", job.sweep_file);
@@ -127,7 +142,7 @@ std::string slurm_array_script(const SlurmArrayJob& job) {
   script += "#SBATCH --array=0-" + std::to_string(job.shards - 1) + "\n";
   script += "#SBATCH --ntasks=1\n";
   script += "#SBATCH --cpus-per-task=" + std::to_string(job.cpus_per_task) + "\n";
-  script += "#SBATCH --output=" + sbatch_quote(job.out_dir + "/slurm-%A_%a.out") + "\n";
+  script += "#SBATCH --output=" + sbatch_quote(literal_in_filename_pattern(job.out_dir) + "/slurm-%A_%a.out") + "\n";
   if (!job.partition.empty()) script += "#SBATCH --partition=" + job.partition + "\n";
   if (!job.time_limit.empty()) script += "#SBATCH --time=" + job.time_limit + "\n";
   script += "set -euo pipefail\n";

@@ -99,7 +99,12 @@ std::string read_record(int fd, const RecordRef& ref) {
 }
 
 RecordLog::RecordLog(const std::string& file, const std::vector<std::string>& ids) : file_(file) {
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a link planted as records.jsonl would have the torn-line repair cut, and appends land in, the file it
+  // points to.
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == ELOOP) {
+    throw InputError(file + ": is a symbolic link; vtsim writes no output through a link (remove it)");
+  }
   if (fd_ < 0) io_failure("cannot open", file);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int error = errno;

@@ -97,5 +97,43 @@ TEST(AtomicFile, AnOutputThatIsAnInputIsRefused) {
   EXPECT_NO_THROW(refuse_overwriting_inputs((folder.path / "trace.json").string(), {scenario.string()}, "--trace"));
 }
 
+// Issue 31: an output is never written through a symbolic link planted where it goes.
+TEST(AtomicFile, ALinkToAFileIsRefusedAndTheFileItPointsToIsUntouched) {
+  const Folder folder;
+  const fs::path victim = folder.path / "victim.txt";
+  std::ofstream(victim) << "keep";
+  const fs::path output = folder.path / "result.json";
+  fs::create_symlink(victim, output);
+  try {
+    write_file_atomically(output.string(), "overwritten");
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), output.string() + ": is a symbolic link; vtsim writes no output through a "
+                                                           "link (remove it, or name the file it points to)");
+  }
+  EXPECT_EQ(contents(victim), "keep");
+  EXPECT_TRUE(fs::is_symlink(output));
+}
+
+TEST(AtomicFile, ALinkToADeviceIsWrittenThrough) {
+  // /dev/stdout is such a link; a device is written in place.
+  const Folder folder;
+  const fs::path output = folder.path / "null";
+  fs::create_symlink("/dev/null", output);
+  write_file_atomically(output.string(), "discarded");
+  EXPECT_TRUE(fs::is_symlink(output));
+}
+
+TEST(AtomicFile, ALinkPlantedUnderTheTemporarysNameIsRemovedNotFollowed) {
+  const Folder folder;
+  const fs::path victim = folder.path / "victim.txt";
+  std::ofstream(victim) << "keep";
+  const fs::path output = folder.path / "result.json";
+  fs::create_symlink(victim, output.string() + ".tmp-" + std::to_string(::getpid()));
+  write_file_atomically(output.string(), "new");
+  EXPECT_EQ(contents(output), "new");
+  EXPECT_EQ(contents(victim), "keep");
+}
+
 }  // namespace
 }  // namespace vtsim

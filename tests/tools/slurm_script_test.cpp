@@ -72,6 +72,15 @@ TEST(SlurmScript, QuotesEveryPathSoBashPassesItWhole) {
   EXPECT_NE(text.find("\n#SBATCH --partition=debug,gpu\n#SBATCH --time=1-00:30:00\n"), std::string::npos);
 }
 
+TEST(SlurmScript, APercentInTheFolderIsLiteralInTheOutputPattern) {
+  // Issue 31: sbatch reads --output as a filename pattern, where %A, %a, %j ... are replaced and %% is a '%'.
+  SlurmArrayJob job;
+  job.vtsim = "/usr/bin/vtsim";
+  job.sweep_file = "/tmp/s.json";
+  job.out_dir = "/tmp/100%A";
+  EXPECT_NE(slurm_array_script(job).find("\n#SBATCH --output='/tmp/100%%A/slurm-%A_%a.out'\n"), std::string::npos);
+}
+
 TEST(SlurmScript, RefusesControlCharactersAndMalformedOptions) {
   SlurmArrayJob job;
   job.vtsim = "/usr/bin/vtsim";

@@ -109,5 +109,23 @@ TEST(SweepFolder, ResumesTheSameSweepAndShardOnly) {
   EXPECT_THROW(prepare_sweep_folder(foreign.path(), manifest), InputError);
 }
 
+TEST(RecordLog, ALinkedRecordsFileIsRefusedAndItsTargetUntouched) {
+  // Issue 31: a sweep folder's records.jsonl planted as a link would have its torn-line repair cut, and its appends
+  // land in, the file it points to.
+  const TempDir dir("linked");
+  const std::string victim = dir.path() + "/victim.txt";
+  write_text(victim, "keep\nno newline at the end");
+  const std::string file = dir.path() + "/records.jsonl";
+  ASSERT_EQ(::symlink(victim.c_str(), file.c_str()), 0);
+  try {
+    RecordLog log(file, kIds);
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              file + ": is a symbolic link; vtsim writes no output through a link (remove it)");
+  }
+  EXPECT_EQ(read_text(victim), "keep\nno newline at the end");
+}
+
 }  // namespace
 }  // namespace vtsim::tools
