@@ -127,10 +127,18 @@ std::string gnuplot_quote(const std::string& text) {
   if (has_control_character(text)) {
     throw InputError("cannot write text with control characters into a gnuplot script: '" + printable(text) + "'");
   }
+  // A lone quote is written '' inside the string; gnuplot 5.4 misreads two such in a row ('a''''b' is an error), so
+  // a run of quotes closes the string and is concatenated as a double-quoted string holding only quotes (nothing in
+  // it for gnuplot to substitute): 'a' . "''" . 'b'.
   std::string quoted = "'";
-  for (const char c : text) {
-    quoted += c;
-    if (c == '\'') quoted += '\'';
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] != '\'') {
+      quoted += text[i++];
+      continue;
+    }
+    const std::size_t run = std::min(text.find_first_not_of('\'', i), text.size()) - i;
+    quoted += run == 1 ? std::string("''") : "' . \"" + std::string(run, '\'') + "\" . '";
+    i += run;
   }
   return quoted + "'";
 }

@@ -60,8 +60,9 @@ CollectivesCurve read_collectives_curve(const std::string& file);
 /// The busbw-against-size plot of `curve`.
 PlotSpec collectives_plot(const CollectivesCurve& curve);
 
-/// `text` as a single-quoted gnuplot string. Throws InputError when it holds a control character (a newline would end
-/// the string and start a gnuplot command): callers pass text from input through printable() first.
+/// `text` as a single-quoted gnuplot string (a run of two or more quotes concatenated as a double-quoted string of
+/// quotes: 'a' . "''" . 'b'). Throws InputError when it holds a control character (a newline would end the string
+/// and start a gnuplot command): callers pass text from input through printable() first.
 std::string gnuplot_quote(const std::string& text);
 
 }  // namespace vtsim::tools

@@ -83,6 +83,9 @@ TEST(TenantsPlot, BarsPerTenantThenTotalAndFairness) {
 
 TEST(GnuplotScript, QuotesAndDrawsBothFormats) {
   EXPECT_EQ(gnuplot_quote("Jain's"), "'Jain''s'");
+  // gnuplot 5.4 reads 'a''''b' as an error: a run of quotes is concatenated as a double-quoted string instead.
+  EXPECT_EQ(gnuplot_quote("a''b"), "'a' . \"''\" . 'b'");
+  EXPECT_EQ(gnuplot_quote("''"), "'' . \"''\" . ''");
   const std::string script = gnuplot_script({"scaling", "1 2\n", "plot 'scaling.dat'\n"});
   EXPECT_NE(script.find("set output 'scaling.svg'\nplot 'scaling.dat'\n"), std::string::npos);
   EXPECT_NE(script.find("set output 'scaling.png'\nplot 'scaling.dat'\n"), std::string::npos);
