@@ -44,6 +44,9 @@ std::vector<GradientPoint> gradient_points(const ProfiledRun& trace, std::size_t
                   ": vtsim replays data-parallel traces, whose collectives are allreduces (DDP, Horovod); sharded "
                   "and model-parallel traces are not replayed yet");
     }
+    if (!(work.collective->bytes > 0)) {
+      fail_at(trace, work.origin, "an allreduce of no bytes (\"In msg nelems\" 0): no gradient to replay");
+    }
     points.push_back({work.launch_s, work.collective->bytes});
     cut.traced_ranks = std::max(cut.traced_ranks, work.collective->group_size);
   }
@@ -55,6 +58,9 @@ std::vector<GradientPoint> gradient_points(const ProfiledRun& trace, std::size_t
       if (!gradient.bytes) {
         fail_at(trace, gradient.origin,
                 "no input shapes: profile with record_shapes=True so that the gradients' sizes are in the trace");
+      }
+      if (!(*gradient.bytes > 0)) {
+        fail_at(trace, gradient.origin, "a gradient of no bytes (an input dimension of 0): not a parameter's");
       }
       points.push_back({gradient.cpu_s, *gradient.bytes});
     }
@@ -108,6 +114,11 @@ TracedIteration traced_iteration(const ProfiledRun& trace, std::size_t step) {
                                      [](const GradientPoint& point, double launch) { return point.cpu_s < launch; });
     work.push_back(&item);
     stretch_of.push_back(static_cast<std::size_t>(at - points.begin()));
+  }
+  if (work.empty()) {
+    throw InputError(trace.file + ": ProfilerStep#" + std::to_string(cut.step_number) +
+                     " has no GPU work besides NCCL's: no kernels, copies or fills to replay (profile with the CUDA "
+                     "activity on: torch.profiler's ProfilerActivity.CUDA)");
   }
   const std::size_t stretches = points.size() + 1;  // the last is the optimizer's
   std::vector<double> last_end(stretches, -std::numeric_limits<double>::infinity());

@@ -1,6 +1,8 @@
 #include "tools/cli_checks.hpp"
 
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "models/error.hpp"
@@ -61,6 +63,17 @@ CLI::Validator at_least_one_check() {
         return "";
       },
       "N");
+}
+
+CLI::Validator finite_number_check() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end == text.c_str() || *end != '\0') return "not a number: " + text;
+        return std::isfinite(value) ? "" : "not a finite number: " + text;
+      },
+      "NUMBER");
 }
 
 }  // namespace vtsim::tools

@@ -15,5 +15,7 @@ CLI::Validator assignments_check();
 CLI::Validator shard_check();
 /// A whole number >= 1 (`--jobs`, `--shards`).
 CLI::Validator at_least_one_check();
+/// A finite number: CLI11's Range lets "nan" through (every comparison with NaN is false).
+CLI::Validator finite_number_check();
 
 }  // namespace vtsim::tools

@@ -143,6 +143,10 @@ void print_compare(const CollectivesRequest& request, const Scenario& scenario, 
     }
   } else {
     gpus = chosen_gpus(request.gpus, scenario);
+    if (static_cast<int>(gpus.size()) != measured.ranks) {
+      throw InputError("--gpus: " + std::to_string(gpus.size()) + " GPUs, but " + request.compare_log + " measured " +
+                       std::to_string(measured.ranks) + " ranks: compare like with like");
+    }
   }
   std::vector<double> sizes;
   for (const CollectivePoint& point : measured.points) sizes.push_back(static_cast<double>(point.bytes));
@@ -296,17 +300,22 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--set", request->overrides, "Override a field, PATH=VALUE; repeatable")
       ->allow_extra_args(false)
       ->check(assignment_check());
-  app->add_option("--op", request->op,
+  CLI::Option* op = app->add_option("--op", request->op,
                   "all_reduce, all_gather, reduce_scatter, broadcast, reduce, sendrecv or alltoall (root 0)")
       ->check(CLI::IsMember(std::vector<std::string>(kSimulatedOps.begin(), kSimulatedOps.end())));
   app->add_option("--gpus", request->gpus, "N (GPUs 0..N-1) or a list a,b,c (default: the scenario's first job's)");
-  app->add_option("-b,--minbytes", request->min_bytes, "Smallest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 8)")
+  CLI::Option* min_bytes =
+      app->add_option("-b,--minbytes", request->min_bytes,
+                      "Smallest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 8)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  app->add_option("-e,--maxbytes", request->max_bytes, "Largest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 128 MiB)")
+  CLI::Option* max_bytes =
+      app->add_option("-e,--maxbytes", request->max_bytes,
+                      "Largest size, bytes, with K, M or G for 2^10, 2^20, 2^30 as nccl-tests (default 128 MiB)")
       ->transform(CLI::AsSizeValue(false))
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 40));
-  app->add_option("-f,--stepfactor", request->factor, "Size factor between steps (default 2)")
+  CLI::Option* factor = app->add_option("-f,--stepfactor", request->factor, "Size factor between steps (default 2)")
+      ->check(finite_number_check())
       ->check(CLI::Range(1.01, 1024.0));
   app->add_option("--dtype", request->dtype, "float, half or bfloat16")
       ->check(CLI::IsMember({"float", "half", "bfloat16"}));
@@ -317,7 +326,17 @@ Command add_collectives_command(CLI::App& parent) {
       ->check(CLI::IsMember({"ring", "tree", "nvls"}));
   app->add_option("--proto", request->protocol, "Force the protocol, as NCCL_PROTO: LL, LL128 or Simple")
       ->check(CLI::IsMember({"LL", "LL128", "Simple"}));
-  return {app, [request] {
+  return {app, [request, op, min_bytes, max_bytes, factor] {
+            // A measured log fixes the operation and the sizes: an option that would set them is not ignored.
+            if (!request->compare_log.empty()) {
+              for (const auto& [option, name] : {std::pair{op, "--op"}, std::pair{min_bytes, "-b"},
+                                                 std::pair{max_bytes, "-e"}, std::pair{factor, "-f"}}) {
+                if (option->count() > 0) {
+                  throw InputError(std::string("--compare takes the operation and the sizes from ") +
+                                   request->compare_log + ": drop " + name);
+                }
+              }
+            }
             if (request->min_bytes > request->max_bytes) {
               throw InputError("-b " + std::to_string(request->min_bytes) + " is larger than -e " +
                                std::to_string(request->max_bytes));

@@ -192,6 +192,26 @@ TEST(TracedIteration, RefusesGradientsWithoutShapes) {
             "record_shapes=True so that the gradients' sizes are in the trace");
 }
 
+// An AccumulateGrad op storing a gradient of `elements` fp32 values.
+json accumulate_grad(double ts, long elements) {
+  return {{"ph", "X"}, {"cat", "cpu_op"}, {"name", "torch::autograd::AccumulateGrad"}, {"ts", ts}, {"dur", 2},
+          {"args", {{"Input Dims", {{elements}}}, {"Input type", {"float"}}}}};
+}
+
+// Issue 31: a step without GPU work, or a gradient of no bytes, gave a step time of NaN (an internal error when
+// run) or below zero (a negative throughput, exit 0).
+TEST(TracedIteration, RefusesAStepWithoutGpuWork) {
+  EXPECT_EQ(cut_error({annotation(0, 100), accumulate_grad(20, 1000)}),
+            "t.json: ProfilerStep#4 has no GPU work besides NCCL's: no kernels, copies or fills to replay (profile "
+            "with the CUDA activity on: torch.profiler's ProfilerActivity.CUDA)");
+}
+
+TEST(TracedIteration, RefusesAGradientOfNoBytes) {
+  EXPECT_EQ(cut_error({annotation(0, 100), launch_event(1, 1), gemm_event(1, 6), accumulate_grad(60, 0)}),
+            "t.json: traceEvents[3] (cpu_op 'torch::autograd::AccumulateGrad'): a gradient of no bytes (an input "
+            "dimension of 0): not a parameter's");
+}
+
 json nccl(long correlation, double ts, const std::string& collective, long elements) {
   json kernel = gemm_event(correlation, ts);
   kernel["name"] = "ncclDevKernel_" + collective;
@@ -230,6 +250,13 @@ TEST(TracedIteration, RefusesCollectivesOtherThanAllreduce) {
             "t.json: traceEvents[4] (kernel 'ncclDevKernel_AllGather_RING_LL'): its collective is allgather: "
             "vtsim replays data-parallel traces, whose collectives are allreduces (DDP, Horovod); sharded and "
             "model-parallel traces are not replayed yet");
+}
+
+TEST(TracedIteration, RefusesAnAllreduceOfNoBytes) {
+  EXPECT_EQ(cut_error({annotation(0, 100), launch_event(1, 1), gemm_event(1, 6), launch_event(2, 20),
+                       nccl(2, 65, "allreduce", 0)}),
+            "t.json: traceEvents[4] (kernel 'ncclDevKernel_allreduce'): an allreduce of no bytes (\"In msg nelems\" "
+            "0): no gradient to replay");
 }
 
 }  // namespace
