@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,7 @@
 
 #include "models/error.hpp"
 #include "models/json_reader.hpp"
+#include "models/number_text.hpp"
 
 namespace vtsim::calibrate {
 namespace {
@@ -77,7 +79,7 @@ HorovodTimelineSeries import_horovod_timeline(std::string_view text, const std::
   std::map<std::int64_t, TensorEvents> tensors;
   std::vector<double> cycle_starts_us;
   std::vector<Operation> operations;
-  int ranks = 0;
+  std::set<int> reporting_ranks;
   for (std::size_t i = 0; i < document.size(); ++i) {
     const JsonValue value(document[i], file, "[" + std::to_string(i) + "]");
     JsonObject event = value.as_object();
@@ -114,14 +116,19 @@ HorovodTimelineSeries import_horovod_timeline(std::string_view text, const std::
           !std::all_of(rank.begin(), rank.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
         fail("expected a rank number as the ready report's name, got '" + rank.substr(0, 40) + "'");
       }
-      ranks = std::max(ranks, std::stoi(rank) + 1);
+      reporting_ranks.insert(std::stoi(rank));
       tensor.last_ready_us = std::max(tensor.last_ready_us.value_or(ts), ts);
     } else {
       if (tensor.open.empty()) fail("an 'E' without its 'B'");
       const Open closed = tensor.open.back();
       tensor.open.pop_back();
       if (closed.name.starts_with("NEGOTIATE_")) {
-        if (tensor.last_ready_us) series.negotiation_us.push_back(std::max(0.0, ts - *tensor.last_ready_us));
+        if (tensor.last_ready_us && *tensor.last_ready_us > ts) {
+          fail("a rank's ready report at " + format_number(*tensor.last_ready_us, "%.15g") +
+               " us, after its negotiation ended at " + format_number(ts, "%.15g") +
+               " us: the coordinator decides once every rank has reported");
+        }
+        if (tensor.last_ready_us) series.negotiation_us.push_back(ts - *tensor.last_ready_us);
         tensor.last_ready_us.reset();
       } else if (tensor.open.empty()) {
         double bytes = 0;
@@ -143,6 +150,15 @@ HorovodTimelineSeries import_horovod_timeline(std::string_view text, const std::
   if (series.negotiation_us.empty()) {
     throw InputError(file + ": no negotiation with ranks' ready reports: nothing measures Horovod's negotiation "
                      "(with the response cache, tensors negotiated once are not again: keep the first iterations)");
+  }
+  // Ranks are numbered 0 to N-1 and every one reports: counted by the highest, checked for the ones below it.
+  const int ranks = reporting_ranks.empty() ? 0 : *reporting_ranks.rbegin() + 1;
+  for (int rank = 0; rank < ranks; ++rank) {
+    if (!reporting_ranks.contains(rank)) {
+      throw InputError(file + ": rank " + std::to_string(rank) + " never reported a tensor ready, though rank " +
+                       std::to_string(ranks - 1) + " did: a timeline's ranks are numbered from 0 and every one "
+                       "negotiates");
+    }
   }
   if (ranks < 2) {
     throw InputError(file + ": only rank 0 reported tensors ready: a one-rank run negotiates with no one");

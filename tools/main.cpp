@@ -53,7 +53,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    if (error.get_exit_code() == 0) return app.exit(error);  // --help or --version
+    if (error.get_exit_code() == 0) {  // --help or --version, which must reach their reader too (issue 31)
+      const int code = app.exit(error);
+      std::cout.flush();
+      if (!std::cout) {
+        std::cerr << "vtsim: standard output: write failed (is the disk full?)\n";
+        return kExitInputError;
+      }
+      return code;
+    }
     // One line, which quotes the argument as typed: its control characters are shown escaped.
     std::cerr << "vtsim: " << vtsim::printable(error.what()) << " (see --help)\n";
     return kExitUsageError;

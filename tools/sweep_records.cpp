@@ -15,8 +15,10 @@
 namespace vtsim::tools {
 namespace {
 
+// A records file that cannot be read or written (a full disk, a read-only folder) is the user's to fix: exit 1, as
+// for every output (models/atomic_file.cpp), not an internal error.
 [[noreturn]] void io_failure(const std::string& what, const std::string& file) {
-  throw std::runtime_error(what + " " + file + ": " + std::strerror(errno));
+  throw InputError(what + " " + file + ": " + std::strerror(errno));
 }
 
 struct ParsedRecord {

@@ -65,5 +65,24 @@ TEST(HorovodTimelineImporter, RefusesWhatIsNotATimelineItCanUse) {
             "t.json: [0]: missing required key 'ts'");
 }
 
+// Issue 31: ready reports all named "100000" gave 100,001 ranks; reports after the decision a 0 us negotiation.
+TEST(HorovodTimelineImporter, RefusesRanksThatDoNotCountFromZeroAndReportsAfterTheDecision) {
+  EXPECT_EQ(error_of([] {
+              import_horovod_timeline(R"([{"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 1, "pid": 1},
+                                          {"ph": "X", "name": "100000", "ts": 2, "pid": 1},
+                                          {"ph": "E", "ts": 4, "pid": 1}])", "t.json");
+            }),
+            "t.json: rank 0 never reported a tensor ready, though rank 100000 did: a timeline's ranks are numbered "
+            "from 0 and every one negotiates");
+  EXPECT_EQ(error_of([] {
+              import_horovod_timeline(R"([{"ph": "B", "name": "NEGOTIATE_ALLREDUCE", "ts": 1, "pid": 1},
+                                          {"ph": "X", "name": "0", "ts": 2, "pid": 1},
+                                          {"ph": "X", "name": "1", "ts": 9, "pid": 1},
+                                          {"ph": "E", "ts": 4, "pid": 1}])", "t.json");
+            }),
+            "t.json: [3] (pid 1): a rank's ready report at 9 us, after its negotiation ended at 4 us: the "
+            "coordinator decides once every rank has reported");
+}
+
 }  // namespace
 }  // namespace vtsim::calibrate

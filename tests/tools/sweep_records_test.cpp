@@ -1,7 +1,11 @@
 #include "tools/sweep_records.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <gtest/gtest.h>
 
@@ -125,6 +129,33 @@ TEST(RecordLog, ALinkedRecordsFileIsRefusedAndItsTargetUntouched) {
               file + ": is a symbolic link; vtsim writes no output through a link (remove it)");
   }
   EXPECT_EQ(read_text(victim), "keep\nno newline at the end");
+}
+
+TEST(RecordLog, AFullDiskIsAnInputErrorNotAnInternalOne) {
+  // Issue 31: ENOSPC on records.jsonl exited 3. A child whose files may not grow past 1 KiB (the disk is "full")
+  // appends a 2 KiB record.
+  const TempDir dir("full");
+  const std::string file = dir.path() + "/records.jsonl";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{1024, 1024};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      RecordLog log(file, kIds);
+      log.append({record_line(0, "\"result\":{\"a\":\"" + std::string(2048, 'x') + "\"}")});
+    } catch (const InputError&) {
+      ::_exit(0);
+    } catch (...) {
+      ::_exit(2);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: the append succeeded; 2: it failed with another exception";
 }
 
 }  // namespace
