@@ -119,6 +119,15 @@ std::vector<OperationEvent> read_events(const JsonValue& events, const Scenario&
       event.at_iteration =
           static_cast<int>(at_iteration->as_int(0, reference.warmup_iterations + reference.iterations - 1));
     }
+    // One event per host at a time: a second at the same moment was costed as if the first had not happened (issue
+    // 31: two vMotions of one host at one iteration, the second's 30 s stun costed 0.15 s).
+    for (const OperationEvent& earlier : all) {
+      if (earlier.host == event.host && earlier.at_s == event.at_s && earlier.at_iteration == event.at_iteration) {
+        entry.fail("host " + std::to_string(event.host) + " already has an event at this " +
+                   (event.at_s ? "time" : "iteration") + " (" + earlier.json_path +
+                   "): vtsim costs one event of a host at a time; give them different moments");
+      }
+    }
     all.push_back(event);
   }
   return all;

@@ -218,6 +218,12 @@ std::vector<ErrorCase> error_cases() {
              {"events", {{{"type", "maintenance"}, {"host", 0}, {"at_s", 1}}}}}),
        "s.json: events[0].type: a VM with a passed-through GPU (DirectPath I/O) cannot be moved by vMotion: use "
        "'vgpu' or 'mig'"},
+      {"TwoEventsOfOneHostAtOneIteration",
+       with({{"virtualization.mode", "vgpu"},
+             {"events", {{{"type", "vmotion"}, {"host", 0}, {"at_iteration", 3}},
+                         {{"type", "vmotion"}, {"host", 0}, {"at_iteration", 3}}}}}),
+       "s.json: events[1]: host 0 already has an event at this iteration (events[0]): vtsim costs one event of a host "
+       "at a time; give them different moments"},
       {"EventWithoutATime", with({{"virtualization.mode", "vgpu"}, {"events", {{{"type", "vmotion"}, {"host", 0}}}}}),
        "s.json: events[0]: give exactly one of 'at_s' and 'at_iteration'"},
       {"EventOnAHostWithoutJobs",
