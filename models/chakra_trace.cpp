@@ -15,6 +15,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/stubs/logging.h>
 
 #include "et_def.pb.h"
 #include "models/error.hpp"
@@ -136,6 +137,9 @@ std::optional<double> gradient_bytes(const ChakraProtoMsg::Node& node, const std
 
 /// The records of the trace: its metadata, then its nodes.
 std::vector<ChakraProtoMsg::Node> read_nodes(std::string_view bytes, const std::string& file) {
+  // protobuf logs what it refuses ("[libprotobuf ERROR ...] String field ... contains invalid UTF-8 data") on the
+  // standard error before it returns false: silenced while reading, so that the record's error below is the one line.
+  const google::protobuf::LogSilencer quiet;
   // kMaxTraceBytes keeps every position within protobuf's int.
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream in(&raw);

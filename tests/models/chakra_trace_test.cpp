@@ -81,6 +81,18 @@ std::string chakra_error_of(const std::string& bytes) {
   return "no error";
 }
 
+// Issue 31: protobuf's own "[libprotobuf ERROR ...]" line came before vtsim's.
+TEST(ChakraTrace, ANodeProtobufRefusesIsOneLineOfVtsimsOwn) {
+  ChakraProtoMsg::Node bad = node(1, "relu", ChakraProtoMsg::COMP_NODE, 10, {}, false);
+  bad.set_name(std::string("a\xff", 2));  // a string field must be UTF-8
+  const std::string bytes = serialized({bad});  // protobuf logs the serialization: not what is tested
+  ::testing::internal::CaptureStderr();
+  const std::string error = chakra_error_of(bytes);
+  const std::string logged = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(error, "t.et: record 1: not a Chakra Node (protobuf parse failed)");
+  EXPECT_EQ(logged, "");
+}
+
 // scenarios/traces/mlp-ddp-chakra.et is the Kineto DDP example's program as a Chakra trace: scheduled by its
 // dependencies (a 5 us CPU operator per launch, each kernel after its operator and its stream's previous kernel), its
 // GPU timeline is the Kineto trace's (tests/models/traced_iteration_test.cpp derives it), with the allreduces' times
