@@ -55,26 +55,28 @@ void JsonValue::fail(std::string_view message) const {
 }
 
 std::int64_t JsonValue::as_int(std::int64_t min, std::int64_t max) const {
-  std::string expected = "expected an integer >= " + std::to_string(min);
-  if (max < std::numeric_limits<std::int32_t>::max()) {
-    expected = "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  }
-  const auto reject = [&] { fail(expected + ", got " + describe_json(*json_)); };
+  // The upper bound is stated when it is small, or when the value is above it (issue 31: 2147483648 was refused as
+  // "expected an integer >= 1").
+  const std::string range = "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);
+  const std::string expected =
+      max < std::numeric_limits<std::int32_t>::max() ? range : "expected an integer >= " + std::to_string(min);
+  const auto reject = [&](const std::string& what) { fail(what + ", got " + describe_json(*json_)); };
   if (json_->is_number_integer()) {
     const auto value = json_->get<std::int64_t>();
-    if (json_->is_number_unsigned() && json_->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) reject();
-    if (value < min || value > max) reject();
+    if (json_->is_number_unsigned() && json_->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) reject(range);
+    if (value > max) reject(range);
+    if (value < min) reject(expected);
     return value;
   }
   if (json_->is_number_float()) {
     // Accept 8.0 for 8, which JSON writers sometimes produce; reject 8.5.
     const double value = json_->get<double>();
-    if (std::isfinite(value) && std::floor(value) == value && value >= static_cast<double>(min) &&
-        value <= static_cast<double>(max)) {
+    if (std::isfinite(value) && std::floor(value) == value && value > static_cast<double>(max)) reject(range);
+    if (std::isfinite(value) && std::floor(value) == value && value >= static_cast<double>(min)) {
       return static_cast<std::int64_t>(value);
     }
   }
-  reject();
+  reject(expected);
   return 0;  // unreachable
 }
 

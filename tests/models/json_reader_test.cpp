@@ -31,6 +31,16 @@ TEST(JsonReader, IntegerBoundsNameThePathAndTheValue) {
             "a.json: half: expected an integer from 1 to 16, got 2.5");
 }
 
+TEST(JsonReader, AValueAboveALargeBoundNamesTheBound) {
+  // Issue 31: 2^31 against int's range was refused as "expected an integer >= 1".
+  const nlohmann::json doc = {{"global_batch", 2147483648LL}, {"as_float", 3e9}};
+  JsonObject root = JsonValue(doc, "a.json", "").as_object();
+  EXPECT_EQ(thrown_message_of([&] { root.require("global_batch").as_int(1, 2147483647); }),
+            "a.json: global_batch: expected an integer from 1 to 2147483647, got 2147483648");
+  EXPECT_EQ(thrown_message_of([&] { root.require("as_float").as_int(1, 2147483647); }),
+            "a.json: as_float: expected an integer from 1 to 2147483647, got 3000000000.0");
+}
+
 TEST(JsonReader, UnknownKeySuggestsTheNearestAskedKey) {
   const nlohmann::json doc = {{"cluster", {{"rakcs", 2}}}};
   JsonObject root = JsonValue(doc, "a.json", "").as_object();
