@@ -3,12 +3,9 @@
 
 #include "models/atomic_file.hpp"
 
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "models/error.hpp"
+#include "tests/support/full_disk.hpp"
 
 namespace vtsim {
 namespace {
@@ -52,23 +50,9 @@ TEST(AtomicFile, AFailedWriteKeepsTheOldContentAndNoTemporary) {
   const Folder folder;
   const fs::path file = folder.path / "profile.json";
   write_file_atomically(file, "good profile\n");
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{1024, 1024};
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    try {
-      write_file_atomically(file, std::string(1 << 20, 'x'));
-    } catch (const InputError&) {
-      ::_exit(0);
-    }
-    ::_exit(1);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "the failed write was not an InputError";
+  EXPECT_EQ(test_support::on_a_full_disk([&] { write_file_atomically(file, std::string(1 << 20, 'x')); }),
+            test_support::FullDiskOutcome::input_error)
+      << "the failed write was not an InputError";
   EXPECT_EQ(contents(file), "good profile\n");
   EXPECT_EQ(std::distance(fs::directory_iterator(folder.path), fs::directory_iterator()), 1);
 }

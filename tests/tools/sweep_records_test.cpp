@@ -1,16 +1,13 @@
 #include "tools/sweep_records.hpp"
 
 #include <fcntl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <csignal>
 
 #include <gtest/gtest.h>
 
 #include "models/error.hpp"
 #include "sweep_test_support.hpp"
+#include "tests/support/full_disk.hpp"
 #include "tools/sweep_folder.hpp"
 
 namespace vtsim::tools {
@@ -136,26 +133,11 @@ TEST(RecordLog, AFullDiskIsAnInputErrorNotAnInternalOne) {
   // appends a 2 KiB record.
   const TempDir dir("full");
   const std::string file = dir.path() + "/records.jsonl";
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    std::signal(SIGXFSZ, SIG_IGN);
-    const rlimit limit{1024, 1024};
-    ::setrlimit(RLIMIT_FSIZE, &limit);
-    try {
-      RecordLog log(file, kIds);
-      log.append({record_line(0, "\"result\":{\"a\":\"" + std::string(2048, 'x') + "\"}")});
-    } catch (const InputError&) {
-      ::_exit(0);
-    } catch (...) {
-      ::_exit(2);
-    }
-    ::_exit(1);
-  }
-  int status = 0;
-  ::waitpid(child, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: the append succeeded; 2: it failed with another exception";
+  EXPECT_EQ(test_support::on_a_full_disk([&] {
+              RecordLog log(file, kIds);
+              log.append({record_line(0, "\"result\":{\"a\":\"" + std::string(2048, 'x') + "\"}")});
+            }),
+            test_support::FullDiskOutcome::input_error);
 }
 
 }  // namespace
