@@ -488,6 +488,13 @@ void resolve_data_loading(const GpuSpec& gpu, const Workload& workload, int batc
 
 }  // namespace
 
+double data_loading_s(const GpuSpec& gpu, const Workload& workload, int batch, const HostSide& host) {
+  assert(batch >= 1 && host.cpu_cores >= 1 && host.ranks_per_vm >= 1);
+  ResolvedCompute resolved;
+  resolve_data_loading(gpu, workload, batch, host, 1 + host.vm_cpu_overhead, resolved);
+  return resolved.parameters.data_loading_s;
+}
+
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration) {
   assert(batch >= 1 && host.cpu_cores >= 1 && host.ranks_per_vm >= 1);

@@ -117,6 +117,10 @@ struct HostSide {
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration);
 
+/// A rank's time to prepare one batch beside the device on `host` (ComputeParameters::data_loading_s as
+/// resolve_compute() sets it), without its notes. REQUIRES: as resolve_compute().
+double data_loading_s(const GpuSpec& gpu, const Workload& workload, int batch, const HostSide& host);
+
 /// One resolved efficiency with where it came from.
 struct EfficiencyProvenance {
   enum class Kind { fitted, derived, transferred };

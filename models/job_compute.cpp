@@ -237,14 +237,30 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
   compute.resolved = resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(),
                                      scenario.calibration);
+  // Scaling efficiency's reference (issue 32): the same job on one such device alone on an otherwise idle VM or
+  // host: one training loop, the loader workers on every other core, no network stack's threads. The job's own
+  // ranks share their cores with each other, with other jobs' ranks and with TCP, and its step shows it; the
+  // reference must not, or a loader-bound or TCP-bound job would compare with itself and read 100%.
+  HostSide alone_host = host;
+  alone_host.cpu_cores = whole_host_cpu_cores(scenario);
+  alone_host.ranks_per_vm = 1;
+  alone_host.tcp_between_hosts = false;
+  ComputeParameters alone_parameters = compute.resolved.parameters;
+  alone_parameters.data_loading_s = data_loading_s(gpu, compute.workload, batch, alone_host);
+  const std::string alone_on =
+      "alone on an otherwise idle " +
+      (scenario.virtualization.mode == VirtualizationMode::bare_metal
+           ? "host (" + std::to_string(alone_host.cpu_cores) + " cores"
+           : "VM (" + std::to_string(alone_host.cpu_cores) + " vCPUs") +
+      ", no network stack)";
   if (job.trace) {
     plan_traced_compute(scenario, index, host, compute);
   } else {
     compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters,
                                    Pass::training, job.gradient_accumulation);
     // With parallelism the reference is set below.
-    compute.single_gpu_step_s = alone_step_s(compute.kernels, compute.resolved.parameters, job.gradient_accumulation);
-    compute.single_gpu_reference = "one GPU, the same batch, alone (closed form)";
+    compute.single_gpu_step_s = alone_step_s(compute.kernels, alone_parameters, job.gradient_accumulation);
+    compute.single_gpu_reference = "one " + compute.device_name + ", the same batch, " + alone_on + " (closed form)";
   }
   if (job.parallelism) {
     const ParallelStrategy& strategy = *job.parallelism;
@@ -260,12 +276,11 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     one_gpu.schedule = PipelineSchedule::one_f_one_b;
     one_gpu.sequence_parallel = false;
     const StagePart whole = partition_model(compute.workload, one_gpu, job.precision).front();
-    const ComputeParameters& parameters = compute.resolved.parameters;
-    const KernelTimes kernels = stage_kernels(whole, one_gpu, job.precision, compute.device, parameters);
-    compute.single_gpu_step_s = alone_step_s(kernels, parameters, strategy.micro_batches);
+    const KernelTimes kernels = stage_kernels(whole, one_gpu, job.precision, compute.device, alone_parameters);
+    compute.single_gpu_step_s = alone_step_s(kernels, alone_parameters, strategy.micro_batches);
     compute.single_gpu_reference =
-        std::string(strategy.tensor * strategy.pipeline > 1 ? "one GPU as if it held the whole model" : "one GPU") +
-        ", the same micro-batches and recomputation, alone (closed form)";
+        "one " + compute.device_name + (strategy.tensor * strategy.pipeline > 1 ? " as if it held the whole model" : "") +
+        ", the same micro-batches and recomputation, " + alone_on + " (closed form)";
   }
   if (!scenario.simulation.variability) {
     compute.spread = {0.0, "variability off (simulation.variability)", false};

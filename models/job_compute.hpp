@@ -30,7 +30,9 @@ struct JobCompute {
   ResolvedCompute resolved;      ///< the kernel model's constants and where each came from
   KernelTimes kernels;           ///< one iteration at the job's batch per GPU
   MemoryFootprint memory;
-  double single_gpu_step_s = 0;  ///< the step time alone on one such device: its kernels, or its loader if slower
+  /// The step time on one such device alone on an otherwise idle VM or host (its loader workers on every core but
+  /// the training loop's, no network stack): its kernels, or its loader if slower.
+  double single_gpu_step_s = 0;
   /// What single_gpu_step_s is, in a few words (the reference scaling efficiency compares with).
   std::string single_gpu_reference;
   /// Per-iteration spread of its compute: the scenario's, the profile's, else the workload class's default; 0 when

@@ -103,10 +103,11 @@ struct JobResult {
   std::vector<double> step_times_s;  ///< measured iterations only
   StepStatistics step;
   double samples_per_s = 0;
-  double single_gpu_step_s = 0;      ///< the same job on one device of the same kind, alone
+  double single_gpu_step_s = 0;      ///< the same job on one device of the same kind, alone on an idle VM or host
   double single_gpu_samples_per_s = 0;
   std::string single_gpu_reference;  ///< what single_gpu_step_s is (JobCompute::single_gpu_reference)
   double scaling_efficiency = 0;     ///< samples_per_s / (ranks x single_gpu_samples_per_s)
+  double speedup_over_one_gpu = 0;   ///< samples_per_s / single_gpu_samples_per_s
   double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside
   double scheduler_wait_s = 0;       ///< per step: waiting for the GPU while other vGPUs had their time slices

@@ -226,6 +226,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
           ? static_cast<double>(config.batch_per_gpu) / compute.single_gpu_step_s
           : static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
+  result.speedup_over_one_gpu = result.samples_per_s / result.single_gpu_samples_per_s;
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());
   const double step_s = result.step.mean_s;
   result.compute_s = compute_sum / rank_iterations;

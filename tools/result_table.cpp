@@ -84,6 +84,9 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       return format_number(reference["samples_per_s"], 5) + " (" + std::to_string(reference["gpus"].get<int>()) +
              ")";
     });
+    row("speedup over one GPU", [](const json& j) {
+      return j.contains("speedup_over_one_gpu") ? format_number(j["speedup_over_one_gpu"], 4) + "x" : std::string("-");
+    });
     row("compute per step (ms)", [](const json& j) { return ms(j["breakdown_s"]["compute"]); });
     row("  of which interference (ms)", [](const json& j) { return ms(j["breakdown_s"]["of_which_interference"]); });
     row("waiting for the GPU scheduler (ms)", [](const json& j) { return ms(j["breakdown_s"]["scheduler_wait"]); });

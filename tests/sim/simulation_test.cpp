@@ -97,6 +97,32 @@ TEST(Simulation, ASlowLoaderSetsTheStep) {
   EXPECT_GT(job["breakdown_s"]["data_wait"].get<double>(), 0.5);
 }
 
+TEST(Simulation, ScalingEfficiencyComparesWithOneGpuAloneOnAnIdleVm) {
+  // ResNet-50 at batch 256 on the default scenario's four A100s in one VM of 3 vCPUs: four cores' worth of training
+  // loops leave one core (vm_cpu_budget's floor) for four ranks' loaders, a quarter each: 256 x 5.1 ms / 0.25 =
+  // 5.2224 s per batch (5 ms per image, 2% longer in the VM). One GPU alone in that VM keeps two cores for its
+  // loader: 256 x 5.1 ms / 2 = 0.6528 s, still above its kernels. Scaling efficiency is the ratio, 1/8, and the
+  // speedup over one GPU 4 x 1/8; comparing with one GPU under the job's own share of cores would read 100%.
+  // Passthrough, so that no vGPU time slice rounds the steps.
+  const Scenario scenario =
+      default_scenario({"jobs[0].workload=resnet-50", "jobs[0].batch_per_gpu=256", "virtualization.mode=passthrough",
+                        "virtualization.vgpu_profile=null", "virtualization.vm_cpu_cores=3"});
+  const nlohmann::json result = simulate_in_child(scenario);
+  const nlohmann::json& job = result["jobs"][0];
+  ASSERT_EQ(job["ranks"].get<int>(), 4);
+  // The ranks' allreduces after each backward move alternate steps by a few ms (5.220 and 5.225 s): the mean is the
+  // loader's period within 1e-4 s, and the efficiency is exactly the ratio of the two step times.
+  const double step_s = job["step_time_s"]["mean"].get<double>();
+  EXPECT_NEAR(step_s, 256 * 5e-3 * 1.02 / 0.25, 1e-4);
+  EXPECT_NEAR(job["single_gpu"]["step_time_s"].get<double>(), 256 * 5e-3 * 1.02 / 2, 1e-12);
+  EXPECT_NEAR(job["scaling_efficiency"].get<double>(), 256 * 5e-3 * 1.02 / 2 / step_s, 1e-12);
+  EXPECT_NEAR(job["scaling_efficiency"].get<double>(), 0.125, 1e-5);
+  EXPECT_NEAR(job["speedup_over_one_gpu"].get<double>(), 4 * 256 * 5e-3 * 1.02 / 2 / step_s, 1e-12);
+  const std::string reference = job["scaling_reference"]["description"].get<std::string>();
+  EXPECT_NE(reference.find("alone on an otherwise idle VM (3 vCPUs, no network stack)"), std::string::npos)
+      << reference;
+}
+
 TEST(Simulation, AVmSlowsTheHostSideWorkByItsCpuOverhead) {
   // The loader-bound job above: 1.28 s per batch on bare metal; in a passed-through VM 2% longer (the default), or by
   // the overhead the scenario states.
