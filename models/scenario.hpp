@@ -296,6 +296,10 @@ struct SimulationConfig {
   Fidelity fidelity = Fidelity::flow;
   /// Seed of every random choice (compute variability, stalls, ECMP hashing). Default 1.
   std::uint64_t seed = 1;
+  /// How many times the point runs, under seeds seed, seed + 1, ...: what the model does not know (ECMP hashing,
+  /// variability, stalls) drawn anew each time; the result is the first run's, with each job's spread over all of them
+  /// (tools/point_runner.hpp). Default 1; at most kMaxSeeds.
+  int seeds = 1;
   /// Whether each rank's compute time varies per iteration (models/variability.hpp). Default true; false gives
   /// every rank the model's mean time, for exact comparisons.
   bool variability = true;
@@ -309,6 +313,9 @@ struct SimulationConfig {
   /// Default true; false simulates every rank.
   bool reduce_ranks = true;
 };
+
+/// The most runs of one point simulation.seeds asks for.
+inline constexpr int kMaxSeeds = 1000;
 
 /// A whole scenario, validated, with every default filled in.
 struct Scenario {

@@ -823,6 +823,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     JsonObject options = simulation->as_object();
     if (auto fidelity = options.get("fidelity")) scenario.simulation.fidelity = fidelity->as_enum(fidelity_names());
     if (auto seed = options.get("seed")) scenario.simulation.seed = static_cast<std::uint64_t>(seed->as_int(0));
+    if (auto seeds = options.get("seeds")) scenario.simulation.seeds = static_cast<int>(seeds->as_int(1, kMaxSeeds));
     if (auto variability = options.get("variability")) scenario.simulation.variability = variability->as_bool();
     if (auto spread = options.get("gpu_speed_cv")) scenario.simulation.gpu_speed_cv = spread->as_number(0.0, 1.0);
     if (auto reduce = options.get("reduce_ranks")) scenario.simulation.reduce_ranks = reduce->as_bool();

@@ -152,6 +152,7 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
       {"simulation",
        {{"fidelity", std::string(to_string(scenario.simulation.fidelity))},
         {"seed", scenario.simulation.seed},
+        {"seeds", scenario.simulation.seeds},
         {"variability", scenario.simulation.variability},
         {"gpu_speed_cv", scenario.simulation.gpu_speed_cv},
         {"reduce_ranks", scenario.simulation.reduce_ranks},

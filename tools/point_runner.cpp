@@ -1,7 +1,14 @@
 #include "tools/point_runner.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
+#include <numeric>
+#include <utility>
+#include <vector>
 
+#include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/fairness.hpp"
 #include "models/scenario_writer.hpp"
@@ -94,13 +101,97 @@ void add_replica_references(const Scenario& scenario, nlohmann::json& result) {
   }
 }
 
-}  // namespace
-
-nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file, Companions companions) {
+// The point once, under its own seed, with its companions.
+nlohmann::json simulate_once(const Scenario& scenario, const std::string& trace_file, Companions companions) {
   nlohmann::json result = simulate_isolated(scenario, trace_file);
   if (companions == Companions::none) return result;
   add_replica_references(scenario, result);
   add_tenant_figures(scenario, result);
+  return result;
+}
+
+// Whether a job of the scenario sends flows between racks over ECMP-hashed spines: which spine each flow takes is
+// drawn from the seed, and two flows may share an uplink (or not) by that draw alone.
+bool crosses_hashed_spines(const Scenario& scenario) {
+  const ClusterConfig& cluster = scenario.cluster;
+  if (cluster.racks < 2 || cluster.fabric.spines < 2 || cluster.fabric.adaptive_routing) return false;
+  const int gpus_per_rack = cluster.hosts_per_rack * cluster.host.gpus;
+  for (const JobConfig& job : scenario.jobs) {
+    if (job.idle || job.gpu_ids.empty()) continue;
+    const auto [lowest, highest] = std::minmax_element(job.gpu_ids.begin(), job.gpu_ids.end());
+    if (*lowest / gpus_per_rack != *highest / gpus_per_rack) return true;
+  }
+  return false;
+}
+
+// mean, min, max of `values`, and with 20 or more their 5th and 95th percentiles (nearest rank).
+nlohmann::json spread_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const double n = static_cast<double>(values.size());
+  nlohmann::json spread = {{"mean", std::accumulate(values.begin(), values.end(), 0.0) / n},
+                           {"min", values.front()},
+                           {"max", values.back()}};
+  if (values.size() >= 20) {
+    const auto nearest_rank = [&](double p) { return values[static_cast<std::size_t>(std::ceil(p * n)) - 1]; };
+    spread["p5"] = nearest_rank(0.05);
+    spread["p95"] = nearest_rank(0.95);
+  }
+  return spread;
+}
+
+// Each job's spread over the runs (the first is `result`), and which seeds they ran under.
+void add_seed_spread(const std::vector<std::uint64_t>& seeds, const std::vector<nlohmann::json>& runs,
+                     nlohmann::json& result) {
+  const std::vector<std::pair<const char*, std::vector<const char*>>> figures = {
+      {"step_time_s", {"step_time_s", "mean"}}, {"samples_per_s", {"samples_per_s"}},
+      {"scaling_efficiency", {"scaling_efficiency"}}};
+  for (std::size_t j = 0; j < result["jobs"].size(); ++j) {
+    nlohmann::json across = {{"runs", runs.size()}};
+    for (const auto& [name, path] : figures) {
+      std::vector<double> values;
+      for (const nlohmann::json& run : runs) {
+        const nlohmann::json* value = &run["jobs"][j];
+        for (const char* key : path) value = &(*value)[key];
+        values.push_back(value->get<double>());
+      }
+      across[name] = spread_of(std::move(values));
+    }
+    result["jobs"][j]["across_seeds"] = across;
+  }
+  result["seeds"] = {{"runs", runs.size()},
+                     {"values", seeds},
+                     {"note", "each job's across_seeds spreads over these runs; its other figures are the first's"}};
+}
+
+}  // namespace
+
+nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file, Companions companions) {
+  // Fitted here once (a fraction of a second) and inherited by every process below: the point, its companions, its
+  // other seeds.
+  static_cast<void>(published_compute_fit());
+  const SimulationConfig& simulation = scenario.simulation;
+  if (simulation.seeds <= 1) {
+    nlohmann::json result = simulate_once(scenario, trace_file, companions);
+    result["seeds"] = {{"runs", 1}, {"values", {simulation.seed}}};
+    if (crosses_hashed_spines(scenario)) {
+      result["seeds"]["note"] =
+          "one draw: flows between racks are hashed onto one of " + std::to_string(scenario.cluster.fabric.spines) +
+          " spines (ECMP) by simulation.seed " + std::to_string(simulation.seed) +
+          ", and another seed may collide them differently; simulation.seeds (vtsim run --seeds N) gives the spread";
+    }
+    return result;
+  }
+  std::vector<std::uint64_t> seeds;
+  std::vector<nlohmann::json> runs;
+  for (int k = 0; k < simulation.seeds; ++k) {
+    Scenario draw = scenario;
+    draw.simulation.seed = simulation.seed + static_cast<std::uint64_t>(k);
+    draw.simulation.seeds = 1;
+    seeds.push_back(draw.simulation.seed);
+    runs.push_back(simulate_once(draw, k == 0 ? trace_file : "", companions));  // the timeline is the first run's
+  }
+  nlohmann::json result = runs.front();
+  add_seed_spread(seeds, runs, result);
   return result;
 }
 

@@ -17,7 +17,10 @@ enum class Companions {
 };
 
 /// Simulates `scenario` in a child process and returns its result JSON (sim::to_json), with `companions`, each in a
-/// process of its own. `trace_file` may be "".
+/// process of its own. `trace_file` may be "". With simulation.seeds = N > 1 the point runs N times, under seeds
+/// seed ... seed + N - 1, each with its companions: the result is the first run's, each job gains `across_seeds`
+/// (mean, min, max, and from 20 runs p5 and p95, of its step time, samples/s and scaling efficiency) and `seeds` lists
+/// the seeds. With one run, `seeds` notes when the answer is one draw of ECMP hashing.
 /// Throws InputError for a scenario that cannot run; std::runtime_error if the simulation process fails.
 nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file = "",
                               Companions companions = Companions::all);

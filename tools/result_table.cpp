@@ -87,6 +87,31 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     row("speedup over one GPU", [](const json& j) {
       return j.contains("speedup_over_one_gpu") ? format_number(j["speedup_over_one_gpu"], 4) + "x" : std::string("-");
     });
+    const bool seeded = std::any_of(variants.begin(), variants.end(), [&](const Variant& variant) {
+      const json* seeded_job = job_named(variant.result, name);
+      return seeded_job != nullptr && seeded_job->contains("across_seeds");
+    });
+    if (seeded) {
+      // mean [min, max] over the runs, p5-p95 from 20 runs.
+      const auto spread = [](const json& j, const char* figure, const std::function<std::string(double)>& format) {
+        if (!j.contains("across_seeds")) return std::string("-");
+        const json& s = j["across_seeds"][figure];
+        std::string cell = format(s["mean"].get<double>()) + " [" + format(s["min"].get<double>()) + ", " +
+                           format(s["max"].get<double>()) + "]";
+        if (s.contains("p5")) cell += " p5-p95 " + format(s["p5"].get<double>()) + "-" + format(s["p95"].get<double>());
+        return cell;
+      };
+      row("across seeds: runs", [](const json& j) {
+        return j.contains("across_seeds") ? std::to_string(j["across_seeds"]["runs"].get<int>()) : std::string("-");
+      });
+      row("  step time (ms) mean [min, max]",
+          [&](const json& j) { return spread(j, "step_time_s", [](double v) { return ms(v); }); });
+      row("  samples/s mean [min, max]",
+          [&](const json& j) { return spread(j, "samples_per_s", [](double v) { return format_number(v, 5); }); });
+      row("  scaling efficiency mean [min, max]", [&](const json& j) {
+        return spread(j, "scaling_efficiency", [](double v) { return format_percent(v); });
+      });
+    }
     row("compute per step (ms)", [](const json& j) { return ms(j["breakdown_s"]["compute"]); });
     row("  of which interference (ms)", [](const json& j) { return ms(j["breakdown_s"]["of_which_interference"]); });
     row("waiting for the GPU scheduler (ms)", [](const json& j) { return ms(j["breakdown_s"]["scheduler_wait"]); });
@@ -259,6 +284,14 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     }
     table.print(out);
   }
+  std::set<std::string> draws;
+  for (const Variant& variant : variants) {
+    const json& result = variant.result;
+    if (result.contains("seeds") && result["seeds"].contains("note") && result["seeds"]["runs"] == 1) {
+      draws.insert(result["seeds"]["note"].get<std::string>());
+    }
+  }
+  for (const std::string& note : draws) out << "\n" << printable(note) << "\n";
   if (!first["calibration"]["values"].empty()) {
     out << "\ncalibrated from " << text(first["calibration"]["profile"]) << ":\n";
     for (const json& value : first["calibration"]["values"]) out << "  - " << text(value) << "\n";

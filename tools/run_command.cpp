@@ -67,8 +67,14 @@ Command add_run_command(CLI::App& parent) {
       ->check(assignments_check());
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_option("--trace", request->trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
-  return {app, [request, format] {
+  auto seeds = std::make_shared<int>(0);
+  app->add_option("--seeds", *seeds,
+                  "Run each variant N times, under seeds simulation.seed ... + N - 1, and show the spread "
+                  "(the same as --set simulation.seeds=N)")
+      ->check(CLI::Range(1, kMaxSeeds));
+  return {app, [request, format, seeds] {
             request->json = *format == "json";
+            if (*seeds > 0) request->overrides.push_back("simulation.seeds=" + std::to_string(*seeds));
             run_command(*request, std::cout);
           }};
 }

@@ -48,6 +48,14 @@ const std::vector<JobFigure>& trailing_job_figures() {
       {"tensor_parallel_s", {"parallelism", "communication_s", "tensor_parallel"}},
       {"pipeline_wait_s", {"parallelism", "communication_s", "pipeline_wait"}},
       {"data_parallel_wait_s", {"parallelism", "communication_s", "data_parallel_wait"}},
+      // Points run under several seeds (simulation.seeds > 1; empty for one run): the spread over the runs.
+      {"seed_runs", {"across_seeds", "runs"}},
+      {"seeds_samples_per_s_mean", {"across_seeds", "samples_per_s", "mean"}},
+      {"seeds_samples_per_s_min", {"across_seeds", "samples_per_s", "min"}},
+      {"seeds_samples_per_s_max", {"across_seeds", "samples_per_s", "max"}},
+      {"seeds_scaling_efficiency_mean", {"across_seeds", "scaling_efficiency", "mean"}},
+      {"seeds_scaling_efficiency_min", {"across_seeds", "scaling_efficiency", "min"}},
+      {"seeds_scaling_efficiency_max", {"across_seeds", "scaling_efficiency", "max"}},
   };
   return figures;
 }

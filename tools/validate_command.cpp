@@ -9,6 +9,7 @@
 #include "tools/validate_command.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
+#include "models/error.hpp"
 #include "models/compute_fit.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/scenario_loader.hpp"
@@ -26,6 +28,7 @@
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
 #include "tools/point_runner.hpp"
+#include "tools/shipped_files.hpp"
 #include "tools/text_table.hpp"
 #include "tools/validation_table.hpp"
 #include "tools/worker_pool.hpp"
@@ -163,7 +166,15 @@ nlohmann::json fit_parameters_json(const ComputeFit& fit) {
 }  // namespace
 
 int validate_command(const ValidateRequest& request, std::ostream& out) {
-  const ValidationTable table = load_validation_table(request.table_file);
+  std::string table_file = request.table_file;
+  if (table_file.empty()) {
+    table_file = find_shipped_file(kShippedValidationTable);
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(table_file, error)) {
+      throw InputError(shipped_file_places(kShippedValidationTable) + ": no validation table; give its path");
+    }
+  }
+  const ValidationTable table = load_validation_table(table_file);
 
   // Kernels: the kernel model fitted to measured kernels, each GPU predicted by the fit of the others.
   std::optional<KernelReport> kernels;
@@ -385,14 +396,17 @@ Command add_validate_command(CLI::App& parent) {
   auto format = std::make_shared<std::string>("table");
   CLI::App* app = parent.add_subcommand(
       "validate", "Hold the compute model against published measurements: fit and leave-one-out, then validation rows");
-  app->add_option("table", request->table_file, "Validation table (default scenarios/validation/table.json)");
+  app->add_option("table", request->table_file,
+                  "Validation table (default: scenarios/validation/table.json, here, installed or in the source tree)");
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_flag("--check", request->check,
                 "Exit 4 when the validation rows' or the leave-one-out mean |error| is above the table's record");
   return {app, [request, format] {
             request->json = *format == "json";
             if (validate_command(*request, std::cout) != 0) {
-              throw CheckFailed("mean |error| above the figures recorded in " + request->table_file);
+              throw CheckFailed("mean |error| above the figures recorded in " +
+                                (request->table_file.empty() ? std::string(kShippedValidationTable)
+                                                             : request->table_file));
             }
           }};
 }

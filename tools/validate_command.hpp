@@ -6,9 +6,13 @@
 
 namespace vtsim::tools {
 
+/// The validation table vtsim ships, relative to the repository's root (or the installed share folder).
+inline constexpr const char* kShippedValidationTable = "scenarios/validation/table.json";
+
 /// What `vtsim validate` was asked for.
 struct ValidateRequest {
-  std::string table_file = "scenarios/validation/table.json";  ///< the validation table
+  /// The validation table; empty: the shipped one (kShippedValidationTable, wherever find_shipped_file() finds it).
+  std::string table_file;
   bool json = false;   ///< print JSON instead of tables
   bool check = false;  ///< fail when a mean |error| is above the table's record
 };

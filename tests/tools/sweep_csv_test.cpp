@@ -55,7 +55,10 @@ TEST(SweepCsvLayout, OneJobGivesUnprefixedColumns) {
                         "straggler_wait_s", "exposed_communication_s", "allreduce_bytes_per_step", "allreduce_calls_per_step",
                         "memory_total_gib", "memory_capacity_gib", "time_to_train_s",
                         "time_to_train_without_events_s", "parallelism", "model_tflops_per_gpu",
-                        "tensor_parallel_s", "pipeline_wait_s", "data_parallel_wait_s", "error"}));
+                        "tensor_parallel_s", "pipeline_wait_s", "data_parallel_wait_s", "seed_runs",
+                        "seeds_samples_per_s_mean", "seeds_samples_per_s_min", "seeds_samples_per_s_max",
+                        "seeds_scaling_efficiency_mean", "seeds_scaling_efficiency_min",
+                        "seeds_scaling_efficiency_max", "error"}));
   const std::vector<std::string> row = layout.row(ok);
   EXPECT_EQ(row[2], "2");
   EXPECT_EQ(row[3], "a");
@@ -74,24 +77,25 @@ TEST(SweepCsvLayout, SeveralJobsGiveAggregatesAndPrefixedColumns) {
   layout.add(two);
   layout.add(one);
   const std::vector<std::string> header = layout.header();
-  // point, id, 1 parameter, 3 aggregates, 2 jobs x 28 per-job columns (15 + scheduler_wait_s + 6 + 5 parallelism +
-  // slowdown_vs_alone), error.
-  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 28u + 1u);
+  // point, id, 1 parameter, 3 aggregates, 2 jobs x 35 per-job columns (15 + scheduler_wait_s + 6 + 5 parallelism +
+  // 7 across seeds + slowdown_vs_alone), error.
+  ASSERT_EQ(header.size(), 2u + 1u + 3u + 2u * 35u + 1u);
   EXPECT_EQ(header[3], "jobs");
   EXPECT_EQ(header[4], "total_samples_per_s");
   EXPECT_EQ(header[5], "jain_fairness");
   EXPECT_EQ(header[6], "job0.job");
   EXPECT_EQ(header[6 + 15], "job0.scheduler_wait_s");
   EXPECT_EQ(header[6 + 22], "job0.parallelism");
-  EXPECT_EQ(header[6 + 27], "job0.slowdown_vs_alone");
-  EXPECT_EQ(header[6 + 28], "job1.job");
+  EXPECT_EQ(header[6 + 27], "job0.seed_runs");
+  EXPECT_EQ(header[6 + 34], "job0.slowdown_vs_alone");
+  EXPECT_EQ(header[6 + 35], "job1.job");
   const std::vector<std::string> row = layout.row(two);
   EXPECT_EQ(row[3], "2");
   EXPECT_EQ(row[4], "400.0");
   EXPECT_EQ(std::stod(row[5]), 0.9);  // Jain's index of the efficiencies 1 and 0.5, as above
-  EXPECT_EQ(row[6 + 28], "t-2");
+  EXPECT_EQ(row[6 + 35], "t-2");
   const std::vector<std::string> short_row = layout.row(one);
-  EXPECT_EQ(short_row[6 + 28], "");  // a point with one job leaves job1's columns empty
+  EXPECT_EQ(short_row[6 + 35], "");  // a point with one job leaves job1's columns empty
 }
 
 TEST(SweepCsvLayout, UsesTheResultsOwnFairnessWhenItHasOne) {
