@@ -170,21 +170,41 @@ PlotSpec scaling_plot(const ResultsTable& table) {
     min_ranks = min_ranks == 0 ? ranks : std::min(min_ranks, ranks);
     max_ranks = std::max(max_ranks, ranks);
   }
+  // Points run under several seeds (simulation.seeds) carry their spread: drawn as bars from the least to the most
+  // over the runs. A point run once gets a bar of no length (its own value at both ends).
+  const bool seeded = std::any_of(table.ok_rows().begin(), table.ok_rows().end(), [&](const auto& row) {
+    return table.column("seeds_samples_per_s_min") && !table.field(row, "seeds_samples_per_s_min").empty();
+  });
+  const auto spread = [&](const std::vector<std::string>& row, const std::string& figure, const std::string& bound) {
+    const std::string column = "seeds_" + figure + "_" + bound;
+    const std::string& text = number_text(table, row, column);
+    return text.empty() ? data_number(table, row, figure) : text;
+  };
   PlotSpec plot{"scaling", "", ""};
   for (std::size_t g = 0; g < labels.size(); ++g) {
     const auto& rows = groups.rows.at(labels[g]);
     plot.data += (g > 0 ? "\n\n" : "") + std::string("# ") + printable(labels[g]) + "\n";
     for (const auto* row : rows) {
       plot.data += data_number(table, *row, "ranks") + " " + data_number(table, *row, "samples_per_s") + " " +
-                   data_number(table, *row, "scaling_efficiency") + "\n";
+                   data_number(table, *row, "scaling_efficiency");
+      if (seeded) {
+        for (const char* figure : {"samples_per_s", "scaling_efficiency"}) {
+          plot.data += " " + spread(*row, figure, "min") + " " + spread(*row, figure, "max");
+        }
+      }
+      plot.data += "\n";
     }
   }
-  const auto curves = [&](int y_column) {
+  // Columns: 1 GPUs, 2 samples/s, 3 efficiency; with seeds 4-5 samples/s min and max, 6-7 efficiency's.
+  const auto curves = [&](int y_column, int low_column) {
+    const std::string using_columns =
+        seeded ? "1:" + std::to_string(y_column) + ":" + std::to_string(low_column) + ":" +
+                     std::to_string(low_column + 1) + " with yerrorlines"
+               : "1:" + std::to_string(y_column) + " with linespoints";
     std::string command = "plot ";
     for (std::size_t g = 0; g < labels.size(); ++g) {
       command += (g > 0 ? ", \\\n     " : "") + std::string(g == 0 ? "'scaling.dat'" : "''") + " index " +
-                 std::to_string(g) + " using 1:" + std::to_string(y_column) + " with linespoints pointtype 7 title " +
-                 gnuplot_quote(labels[g]);
+                 std::to_string(g) + " using " + using_columns + " pointtype 7 title " + gnuplot_quote(labels[g]);
     }
     return command + "\n";
   };
@@ -195,8 +215,10 @@ PlotSpec scaling_plot(const ResultsTable& table) {
                                          : "set grid\nset key outside right top vertical font ',8' spacing 0.9\n";
   c += "set xlabel 'GPUs (ranks)'\n";
   if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
-  c += "set ylabel 'samples/s'\nset yrange [0:*]\n" + curves(2);
-  c += "unset key\nset ylabel 'scaling efficiency (same colours)'\nset yrange [0:1.05]\n" + curves(3);
+  const std::string bars = seeded ? "bars: least to most over the seeds" : "";
+  c += "set ylabel 'samples/s" + (seeded ? " (" + bars + ")" : "") + "'\nset yrange [0:*]\n" + curves(2, 4);
+  c += "unset key\nset ylabel 'scaling efficiency (same colours" + (seeded ? "; " + bars : "") +
+       ")'\nset yrange [0:1.05]\n" + curves(3, 6);
   c += "unset multiplot\n";
   return plot;
 }

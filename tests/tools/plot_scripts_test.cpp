@@ -55,6 +55,24 @@ TEST(ScalingPlot, OneLinePerVariantSortedByGpus) {
   EXPECT_NE(plot.commands.find("set logscale x 2"), std::string::npos);  // 1 to 4 GPUs
 }
 
+TEST(ScalingPlot, PointsRunUnderSeveralSeedsGetBarsFromTheirLeastToTheirMost) {
+  // Two points run three times each and one run once: each data line carries samples/s and efficiency with their
+  // least and most over the runs (the point run once, its own value twice), and the curves are drawn with bars.
+  const ResultsTable table = table_of(
+      "point,id,cluster.racks,job,ranks,samples_per_s,scaling_efficiency,seed_runs,seeds_samples_per_s_min,"
+      "seeds_samples_per_s_max,seeds_scaling_efficiency_min,seeds_scaling_efficiency_max,error\n"
+      "0,a0,1,j,8,800,1.0,,,,,,\n"
+      "1,a1,2,j,16,1500,0.94,3,1400,1550,0.875,0.97,\n"
+      "2,a2,4,j,32,2800,0.875,3,2500,2900,0.78,0.9,\n");
+  const PlotSpec plot = scaling_plot(table);
+  EXPECT_EQ(plot.data, "# all points\n8 800 1.0 800 800 1.0 1.0\n16 1500 0.94 1400 1550 0.875 0.97\n"
+                       "32 2800 0.875 2500 2900 0.78 0.9\n");
+  EXPECT_NE(plot.commands.find("using 1:2:4:5 with yerrorlines"), std::string::npos) << plot.commands;
+  EXPECT_NE(plot.commands.find("using 1:3:6:7 with yerrorlines"), std::string::npos) << plot.commands;
+  // Without seeds the curves stay lines through points.
+  EXPECT_EQ(scaling_plot(table_of(kScalingCsv)).commands.find("yerrorlines"), std::string::npos);
+}
+
 TEST(BreakdownPlot, StacksComputeWithoutInterferenceThenInterferenceThenCommunication) {
   const PlotSpec plot = breakdown_plot(table_of(kScalingCsv));
   // Point 1: compute 0.25 of which 0.01 interference -> 0.24, 0.01, 0.05.
