@@ -4,7 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "calibrate/gpu_name_match.hpp"
+#include "models/gpu_name_match.hpp"
 #include "calibrate/probe_support.hpp"
 #include "calibrate/topology_importer.hpp"
 #include "models/units.hpp"

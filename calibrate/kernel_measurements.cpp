@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "calibrate/gpu_name_match.hpp"
+#include "models/gpu_name_match.hpp"
 #include "models/chakra_trace.hpp"
 #include "models/csv.hpp"
 #include "models/error.hpp"

@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <numeric>
+#include <set>
+#include <string_view>
 
 #include "models/gpu_catalog.hpp"
+#include "models/gpu_name_match.hpp"
 #include "models/link_defaults.hpp"
 #include "models/units.hpp"
 #include "models/variability.hpp"
@@ -417,6 +420,38 @@ CalibratedParameters calibrated_parameters(const CalibrationProfile& profile) {
     if (!fitted) out.notes.push_back(subject + ": not used: not fitted (run `vtsim calibrate fit`)");
   }
   return out;
+}
+
+std::vector<std::string> calibration_mismatches(const CalibrationProfile& profile, const CalibratedBox& box) {
+  std::vector<std::string> found;
+  const std::string hosts = "the cluster's hosts have " + std::to_string(box.gpus_per_host) + " " + box.gpu_model;
+  if (profile.gpu && !profile.gpu->catalog_gpu.empty() && profile.gpu->catalog_gpu != box.gpu_model) {
+    found.push_back("gpu: measured a " + profile.gpu->catalog_gpu + ", " + hosts);
+  }
+  if (!profile.fits) return found;
+  for (const AlphaBetaFit& fit : profile.fits->alpha_beta) {
+    const int index = subject_index(fit.subject, "collectives");
+    if (index < 0 || index >= static_cast<int>(profile.collectives.size())) continue;
+    if (fit.link_class.empty() || fit.link_class == "nic") continue;  // rule 1 does not use it
+    const CollectiveSeries& series = profile.collectives[static_cast<std::size_t>(index)];
+    const std::string what = fit.subject + " (" + series.op + ", " + fit.link_class + ")";
+    std::set<std::string> others;
+    std::string_view devices = series.provenance.device;
+    while (!devices.empty()) {
+      const std::size_t comma = devices.find(", ");
+      const std::string id = catalog_gpu_for(devices.substr(0, comma));
+      if (!id.empty() && id != box.gpu_model) others.insert(id);
+      devices = comma == std::string_view::npos ? std::string_view() : devices.substr(comma + 2);
+    }
+    for (const std::string& other : others) found.push_back(what + ": measured on " + other + " GPUs, " + hosts);
+    if (series.hosts.value_or(1) == 1 && series.ranks != box.gpus_per_host) {
+      found.push_back(what + ": measured over " + std::to_string(series.ranks) + " GPUs of one host, " + hosts);
+    }
+    if (fit.link_class == "nvlink" && !box.nvlink_present) {
+      found.push_back(what + ": measured over NVLink, the cluster's GPUs have none");
+    }
+  }
+  return found;
 }
 
 }  // namespace vtsim

@@ -51,6 +51,9 @@ struct CalibratedParameters {
   /// sim/simulation.cpp horovod_negotiation_s).
   std::optional<CalibratedValue> horovod_negotiation_message_s;
   std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)
+  /// calibration_mismatches() of the scenario's box, when the scenario allows them (calibration_allow_mismatch): the
+  /// values are used and every result says so.
+  std::vector<std::string> mismatches;
 
   /// The NIC figures for a scenario transport: its own spelling, else "roce" for RoCE v1/v2; nullptr when none.
   const CalibratedLink* nic_for(Transport transport) const;
@@ -65,5 +68,18 @@ std::string ring_link_class(const TopologySection& topology, const std::vector<i
 
 /// Derives the calibrated parameters from the profile's fits and measurements (rules in calibrated_parameters.cpp).
 CalibratedParameters calibrated_parameters(const CalibrationProfile& profile);
+
+/// The box a scenario simulates, as far as a profile's measurements depend on it.
+struct CalibratedBox {
+  std::string gpu_model;       ///< catalog id of the hosts' GPUs
+  int gpus_per_host = 1;
+  bool nvlink_present = false;  ///< the hosts' GPUs are joined by NVLink
+};
+
+/// Where the profile measured another box than `box`, one line each naming both: its GPU section on another catalog
+/// GPU; a ring collective that calibrates a link class (rule 1 of calibrated_parameters.cpp) run on GPUs whose names
+/// match another catalog GPU (catalog_gpu_for) or over another number of one host's GPUs than the box's hosts have;
+/// an NVLink fit for hosts without NVLink. Empty when the profile fits the box.
+std::vector<std::string> calibration_mismatches(const CalibrationProfile& profile, const CalibratedBox& box);
 
 }  // namespace vtsim

@@ -329,6 +329,9 @@ struct Scenario {
   std::vector<JobConfig> jobs;
   /// Path of a calibration profile, resolved against the scenario's folder; "" = catalog defaults.
   std::string calibration_profile;
+  /// Whether the profile may have measured another box than the cluster's (calibration_mismatches()): its values are
+  /// then used and every result lists the differences. Default false: such a profile is refused.
+  bool calibration_allow_mismatch = false;
   /// What that profile calibrates (empty without one): its values replace the catalog defaults they measure.
   CalibratedParameters calibration;
   SimulationConfig simulation;

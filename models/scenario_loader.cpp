@@ -763,6 +763,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   const std::optional<JsonValue> virtualization = root.get("virtualization");
   const std::optional<JsonValue> jobs = root.get("jobs");
   const std::optional<JsonValue> profile = root.get("calibration_profile");
+  const std::optional<JsonValue> allow_mismatch = root.get("calibration_allow_mismatch");
   const std::optional<JsonValue> simulation = root.get("simulation");
   const std::optional<JsonValue> operations = root.get("operations");
   const std::optional<JsonValue> events = root.get("events");
@@ -792,11 +793,24 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
                     "`vtsim catalog gpus`, e.g. \"" + scenario.cluster.host.gpu_model + "\"), so it cannot be checked "
                     "against the cluster's GPUs; add it to the profile");
     }
-    if (loaded.gpu && loaded.gpu->catalog_gpu != scenario.cluster.host.gpu_model) {
-      profile->fail("the profile measured a " + loaded.gpu->catalog_gpu + " but the cluster's GPUs are " +
-                    scenario.cluster.host.gpu_model + "; calibrate on the GPU model you simulate");
-    }
     scenario.calibration = calibrated_parameters(loaded);
+    // Measurements apply to the box they were taken on: another GPU model, GPU count or link class is refused unless
+    // the scenario allows it, and then every result lists the differences.
+    const HostConfig& host = scenario.cluster.host;
+    std::vector<std::string> mismatches =
+        calibration_mismatches(loaded, {.gpu_model = host.gpu_model, .gpus_per_host = host.gpus,
+                                        .nvlink_present = host.nvlink_present});
+    if (allow_mismatch) scenario.calibration_allow_mismatch = allow_mismatch->as_bool();
+    if (!mismatches.empty() && !scenario.calibration_allow_mismatch) {
+      const std::size_t more = mismatches.size() - 1;
+      profile->fail("the profile measured another box than the cluster's: " + mismatches.front() +
+                    (more > 0 ? " (and " + std::to_string(more) + " more)" : "") +
+                    "; calibrate on the box you simulate, or use it anyway with calibration_allow_mismatch: true "
+                    "(vtsim run --allow-mismatch), which every result then reports");
+    }
+    scenario.calibration.mismatches = std::move(mismatches);
+  } else if (allow_mismatch) {
+    allow_mismatch->fail("only with a calibration_profile");
   }
   scenario.virtualization =
       read_virtualization(virtualization, gpu, scenario.cluster.host, file, scenario.calibration);

@@ -161,6 +161,7 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
           {"duration_ms", scenario.simulation.stalls.duration_s / units::kSecondsPerMs}}}}},
   };
   if (!scenario.calibration_profile.empty()) json["calibration_profile"] = scenario.calibration_profile;
+  if (scenario.calibration_allow_mismatch) json["calibration_allow_mismatch"] = true;
   const OperationsConfig& operations = scenario.operations;
   // The uncalibrated defaults are written only when stated, so that they stay defaults (and reported so) when read.
   json["operations"] = {{"stun_fixed_s", operations.stun_fixed_s},

@@ -307,6 +307,13 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
     names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
   }
   for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
+  if (scenario.virtualization.mode == VirtualizationMode::vgpu) {
+    // VMware's whole-system figure cannot separate a GPU-side cost from the host side's (the VM's CPU overhead).
+    notes.insert("vGPU on a GPU it holds alone: no GPU-side cost (NVIDIA's default best-effort scheduler moves to "
+                 "another VM only when one has work, vGPU knowledge base; equal and fixed share give a lone "
+                 "full-framebuffer vGPU the whole GPU, NVIDIA AI Enterprise 5.0 user guide 7); measured whole-system: "
+                 "MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, Oct 2021)");
+  }
   if (time_sliced && !scenario.calibration.context_switch_s) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
@@ -379,6 +386,9 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
   }
   if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
+  }
+  for (const std::string& mismatch : calibration.mismatches) {
+    used.insert("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): " + mismatch);
   }
   if (calibration.collective_sm_share) used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
   if (calibration.horovod_negotiation_message_s &&

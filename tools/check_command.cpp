@@ -48,7 +48,11 @@ Command add_check_command(CLI::App& parent) {
                   "Override a field, PATH=VALUE (e.g. jobs[0].batch_per_gpu=16); repeatable")
       ->allow_extra_args(false)
       ->check(assignment_check());
-  return {app, [options] {
+  auto allow_mismatch = std::make_shared<bool>(false);
+  app->add_flag("--allow-mismatch", *allow_mismatch,
+                "Use a calibration profile measured on another box (the same as --set calibration_allow_mismatch=true)");
+  return {app, [options, allow_mismatch] {
+            if (*allow_mismatch) options->overrides.push_back("calibration_allow_mismatch=true");
             print_resolved_scenario(std::cout, load_scenario_or_default(options->scenario, options->overrides));
           }};
 }

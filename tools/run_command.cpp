@@ -72,8 +72,13 @@ Command add_run_command(CLI::App& parent) {
                   "Run each variant N times, under seeds simulation.seed ... + N - 1, and show the spread "
                   "(the same as --set simulation.seeds=N)")
       ->check(CLI::Range(1, kMaxSeeds));
-  return {app, [request, format, seeds] {
+  auto allow_mismatch = std::make_shared<bool>(false);
+  app->add_flag("--allow-mismatch", *allow_mismatch,
+                "Use a calibration profile measured on another box, and say so in the result (the same as --set "
+                "calibration_allow_mismatch=true)");
+  return {app, [request, format, seeds, allow_mismatch] {
             request->json = *format == "json";
+            if (*allow_mismatch) request->overrides.push_back("calibration_allow_mismatch=true");
             if (*seeds > 0) request->overrides.push_back("simulation.seeds=" + std::to_string(*seeds));
             run_command(*request, std::cout);
           }};

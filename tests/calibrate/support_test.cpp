@@ -3,7 +3,7 @@
 #include <thread>
 
 #include "calibrate/collective_bandwidth.hpp"
-#include "calibrate/gpu_name_match.hpp"
+#include "models/gpu_name_match.hpp"
 #include "calibrate/probe_support.hpp"
 #include "calibrate/tcp_channel.hpp"
 

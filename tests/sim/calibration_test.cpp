@@ -1,6 +1,9 @@
 // A calibration profile's measurements replace the catalog defaults, and the run says where each value came from.
 
 #include <cstdio>
+#include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -110,6 +113,107 @@ TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
         << error.what();
   }
   std::remove(file.c_str());
+}
+
+// A profile with one ring collective over `ranks` GPUs of one host named `device`, fitted as the link class `link`.
+CalibrationProfile collective_profile(const std::string& device, int ranks, const std::string& link) {
+  CalibrationProfile profile;
+  CollectiveSeries series;
+  series.provenance.tool = "nccl-tests all_gather_perf";
+  series.provenance.device = device;
+  series.op = "all_gather";
+  series.ranks = ranks;
+  series.hosts = 1;
+  series.points = {{.bytes = 1 << 20, .time_us = 20, .algbw_gBps = 52.4, .busbw_gBps = 39.3, .in_place_time_us = {}},
+                   {.bytes = 1 << 28, .time_us = 2000, .algbw_gBps = 134.2, .busbw_gBps = 100.7,
+                    .in_place_time_us = {}}};
+  profile.collectives.push_back(series);
+  FitsSection fits;
+  fits.provenance.tool = "vtsim calibrate fit";
+  fits.alpha_beta.push_back({.subject = "collectives[0]",
+                             .link_class = link,
+                             .transport = "",
+                             .alpha_us = 12,
+                             .beta_gBps = 100,
+                             .residual = 0,
+                             .points = 2,
+                             .segments = {}});
+  profile.fits = fits;
+  return profile;
+}
+
+// The error loading the default scenario's box (4 A100 40GB SXM4 on NVLink) with `profile`, "" when it loads.
+std::string refusal(const CalibrationProfile& profile, const std::string& gpu_model = "a100-40gb-sxm4",
+                    bool allow = false) {
+  // Per process: ctest runs the tests of this file at once.
+  const std::string file = ::testing::TempDir() + "vtsim-box-profile-" + std::to_string(::getpid()) + ".json";
+  save_calibration_profile(profile, file);
+  nlohmann::json scenario = {{"cluster", {{"host", {{"gpus", 4}, {"gpu_model", gpu_model}}}}},
+                             {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+                             {"calibration_profile", file}};
+  if (allow) scenario["calibration_allow_mismatch"] = true;
+  std::string error;
+  try {
+    const Scenario loaded = scenario_of(scenario);
+    if (allow) {
+      EXPECT_FALSE(loaded.calibration.mismatches.empty());
+    }
+  } catch (const InputError& refused) {
+    error = refused.what();
+  }
+  std::remove(file.c_str());
+  return error;
+}
+
+TEST(Calibration, AProfileMeasuredOnAnotherBoxIsRefusedNamingBoth) {
+  // issue 32: a V100's all_gather fit was applied to an A100 NVLink box without a word.
+  const std::string gpu = refusal(collective_profile("Tesla V100-SXM2-16GB", 4, "nvlink"));
+  EXPECT_NE(gpu.find("test.json: calibration_profile: the profile measured another box than the cluster's: "
+                     "collectives[0] (all_gather, nvlink): measured on v100-sxm2-16gb GPUs, the cluster's hosts have "
+                     "4 a100-40gb-sxm4"),
+            std::string::npos)
+      << gpu;
+  EXPECT_NE(gpu.find("calibration_allow_mismatch"), std::string::npos) << gpu;
+  const std::string count = refusal(collective_profile("NVIDIA A100-SXM4-40GB", 8, "nvlink"));
+  EXPECT_NE(count.find("measured over 8 GPUs of one host, the cluster's hosts have 4 a100-40gb-sxm4"),
+            std::string::npos)
+      << count;
+  const std::string link = refusal(collective_profile("Tesla T4", 4, "nvlink"), "t4");
+  EXPECT_NE(link.find("measured over NVLink, the cluster's GPUs have none"), std::string::npos) << link;
+  CalibrationProfile other_gpu;
+  other_gpu.gpu = GpuSection{};
+  other_gpu.gpu->provenance.tool = "vtsim calibrate probe gpu";
+  other_gpu.gpu->name = "NVIDIA H100 80GB HBM3";
+  other_gpu.gpu->catalog_gpu = "h100-sxm5";
+  other_gpu.gpu->memory_bandwidth_gBps = 3000;
+  const std::string section = refusal(other_gpu);
+  EXPECT_NE(section.find("gpu: measured a h100-sxm5, the cluster's hosts have 4 a100-40gb-sxm4"), std::string::npos)
+      << section;
+  // The same box as measured loads.
+  EXPECT_EQ(refusal(collective_profile("NVIDIA A100-SXM4-40GB", 4, "nvlink")), "");
+}
+
+TEST(Calibration, AMismatchTheScenarioAllowsIsUsedAndReported) {
+  EXPECT_EQ(refusal(collective_profile("Tesla V100-SXM2-16GB", 4, "nvlink"), "a100-40gb-sxm4", true), "");
+  const std::string file = ::testing::TempDir() + "vtsim-allowed-profile-" + std::to_string(::getpid()) + ".json";
+  save_calibration_profile(collective_profile("Tesla V100-SXM2-16GB", 4, "nvlink"), file);
+  const Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 4}}}}},
+                                         {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+                                         {"simulation", {{"fidelity", "analytic"}}},
+                                         {"calibration_profile", file},
+                                         {"calibration_allow_mismatch", true}});
+  const nlohmann::json result = testing::simulate_in_child(scenario);
+  std::remove(file.c_str());
+  bool reported = false;
+  for (const nlohmann::json& value : result["calibration"]["values"]) {
+    reported |= value.get<std::string>().find("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): collectives[0]"
+                                              " (all_gather, nvlink): measured on v100-sxm2-16gb GPUs") == 0;
+  }
+  EXPECT_TRUE(reported) << result["calibration"].dump();
+  // Allowing a mismatch without a profile is a key that would do nothing: refused.
+  EXPECT_THROW(scenario_of({{"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+                            {"calibration_allow_mismatch", true}}),
+               InputError);
 }
 
 TEST(Calibration, MeasuredHorovodNegotiationSetsTheTicksCostAndIsNamed) {

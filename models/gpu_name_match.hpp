@@ -5,11 +5,11 @@
 #include <string>
 #include <string_view>
 
-namespace vtsim::calibrate {
+namespace vtsim {
 
 /// The catalog id of the GPU named `device_name`, or "" when no catalog GPU matches unambiguously. The model token
 /// (a100, h100, v100, t4, ...) must match; memory size (40gb) and form factor (sxm4, pcie) break ties, and a form
 /// factor in the name that the catalog entry contradicts (PCIe against SXM) rules the entry out.
 std::string catalog_gpu_for(std::string_view device_name);
 
-}  // namespace vtsim::calibrate
+}  // namespace vtsim

@@ -1,4 +1,4 @@
-#include "calibrate/gpu_name_match.hpp"
+#include "models/gpu_name_match.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,7 +7,7 @@
 
 #include "models/gpu_catalog.hpp"
 
-namespace vtsim::calibrate {
+namespace vtsim {
 namespace {
 
 std::set<std::string> name_tokens(std::string_view name) {
@@ -82,4 +82,4 @@ std::string catalog_gpu_for(std::string_view device_name) {
   return best.size() == 1 ? best.front() : "";
 }
 
-}  // namespace vtsim::calibrate
+}  // namespace vtsim
