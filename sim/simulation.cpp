@@ -307,7 +307,13 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
     names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
   }
   for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
-  if (scenario.virtualization.mode == VirtualizationMode::vgpu) {
+  std::map<int, int> vgpus_on_gpu;
+  for (const JobConfig& job : scenario.jobs) {
+    for (const int gpu : job.gpu_ids) ++vgpus_on_gpu[gpu];
+  }
+  const bool lone_vgpu = std::any_of(vgpus_on_gpu.begin(), vgpus_on_gpu.end(),
+                                     [](const auto& gpu) { return gpu.second == 1; });
+  if (scenario.virtualization.mode == VirtualizationMode::vgpu && lone_vgpu) {
     // VMware's whole-system figure cannot separate a GPU-side cost from the host side's (the VM's CPU overhead).
     notes.insert("vGPU on a GPU it holds alone: no GPU-side cost (NVIDIA's default best-effort scheduler moves to "
                  "another VM only when one has work, vGPU knowledge base; equal and fixed share give a lone "
