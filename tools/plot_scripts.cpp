@@ -217,8 +217,11 @@ PlotSpec scaling_plot(const ResultsTable& table) {
   if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
   const std::string bars = seeded ? "bars: least to most over the seeds" : "";
   c += "set ylabel 'samples/s" + (seeded ? " (" + bars + ")" : "") + "'\nset yrange [0:*]\n" + curves(2, 4);
-  c += "unset key\nset ylabel 'scaling efficiency (same colours" + (seeded ? "; " + bars : "") +
-       ")'\nset yrange [0:1.05]\n" + curves(3, 6);
+  // Every panel has its legend; a few curves keep it in the efficiency panel's lower corner (efficiency starts
+  // near 1 on the left).
+  if (labels.size() <= kMaxLegendInside) c += "set key inside left bottom box opaque\n";
+  c += "set ylabel 'scaling efficiency" + (seeded ? " (" + bars + ")" : std::string()) +
+       "'\nset yrange [0:1.05]\n" + curves(3, 6);
   c += "unset multiplot\n";
   return plot;
 }
@@ -286,13 +289,12 @@ PlotSpec tenant_count_plot(const ResultsTable& table) {
     }
   }
   // One curve per variant of `columns`, as a comma-separated list of plot elements.
-  const auto curves = [&](const std::string& columns, const std::string& what, bool titled) {
+  const auto curves = [&](const std::string& columns, const std::string& what) {
     std::string command;
     for (std::size_t g = 0; g < labels.size(); ++g) {
       command += (g > 0 ? ", \\\n     " : "") + std::string(g == 0 ? "'tenant_count.dat'" : "''") + " index " +
                  std::to_string(g) + " using " + columns + " with linespoints pointtype 7" +
-                 (titled ? " title " + gnuplot_quote(labels.size() == 1 ? what : labels[g] + ", " + what)
-                         : std::string(" notitle"));
+                 " title " + gnuplot_quote(labels.size() == 1 ? what : labels[g] + ", " + what);
     }
     return command;
   };
@@ -301,8 +303,9 @@ PlotSpec tenant_count_plot(const ResultsTable& table) {
   c += 2 * labels.size() <= kMaxLegendInside ? "set grid\nset key inside right top box opaque\n"
                                          : "set grid\nset key outside right top vertical font ',8' spacing 0.9\n";
   c += "set xlabel 'tenants'\nset xtics 1\nset ylabel 'samples/s'\nset yrange [0:*]\n";
-  c += "plot " + curves("1:2", "all tenants", true) + ", \\\n     " + curves("1:3", "mean per tenant", true) + "\n";
-  c += "unset key\nset ylabel 'Jain''s fairness'\nset yrange [0:1.05]\nplot " + curves("1:4", "", false) + "\n";
+  c += "plot " + curves("1:2", "all tenants") + ", \\\n     " + curves("1:3", "mean per tenant") + "\n";
+  if (2 * labels.size() <= kMaxLegendInside) c += "set key inside right bottom box opaque\n";
+  c += "set ylabel 'Jain''s fairness'\nset yrange [0:1.05]\nplot " + curves("1:4", "Jain's fairness") + "\n";
   c += "unset multiplot\n";
   return plot;
 }
@@ -315,7 +318,8 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     jobs = 0;
     while (table.column("job" + std::to_string(jobs) + ".compute_s")) ++jobs;
   }
-  // Columns of the (first) job's breakdown beyond the three every result has: scheduler wait, context switches.
+  // Columns of the (first) job's breakdown beyond the three every result has: the waits for data, for the slowest rank
+  // and for the GPU scheduler, context switches. With them the bars add up to the step.
   std::vector<std::string> extras;
   const std::string prefix = multi ? "job0." : "";
   // A results.csv without the breakdown's columns would draw an empty plot: say which is missing instead.
@@ -325,7 +329,8 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
                        "cut short; nothing to draw a step-time breakdown from");
     }
   }
-  for (const char* name : {"scheduler_wait_s", "context_switch_s", "context_switches_s"}) {
+  for (const char* name :
+       {"data_wait_s", "straggler_wait_s", "scheduler_wait_s", "context_switch_s", "context_switches_s"}) {
     if (table.column(prefix + name)) extras.push_back(name);
   }
   const auto mean_over_jobs = [&](const std::vector<std::string>& row, const std::string& name) {
@@ -359,10 +364,13 @@ PlotSpec breakdown_plot(const ResultsTable& table) {
     plot.data += "\n";
   }
   std::vector<std::string> titles = {"compute", "interference (compute slowed by collectives)", "exposed communication"};
+  const std::map<std::string, std::string> named = {{"data_wait_s", "waiting for data"},
+                                                     {"straggler_wait_s", "waiting for the slowest rank"},
+                                                     {"scheduler_wait_s", "waiting for the GPU scheduler"}};
   for (const std::string& extra : extras) {
     std::string title = extra.substr(0, extra.size() - 2);
     std::replace(title.begin(), title.end(), '_', ' ');
-    titles.push_back(title);
+    titles.push_back(named.count(extra) ? named.at(extra) : title);
   }
   std::string& c = plot.commands;
   c += "set title " +

@@ -96,7 +96,25 @@ TEST(TenantsPlot, BarsPerTenantThenTotalAndFairness) {
   // The breakdown of several jobs is their mean: scheduler wait (0.03 + 0.05) / 2.
   const PlotSpec breakdown = breakdown_plot(table);
   EXPECT_NE(breakdown.data.find("\"copies=2\" 0.03 0 0 0.04\n"), std::string::npos);
-  EXPECT_NE(breakdown.commands.find("title 'scheduler wait'"), std::string::npos);
+  EXPECT_NE(breakdown.commands.find("title 'waiting for the GPU scheduler'"), std::string::npos);
+}
+
+TEST(BreakdownPlot, ItsBarsAddUpToTheStep) {
+  // A loader-bound point (issue 32: its 0.64 s step showed as 0.2 s): compute 0.2 s of which 0.01 interference,
+  // 0.05 s exposed communication, 0.37 s waiting for data, 0.02 s for the slowest rank: 0.64 s in all.
+  const ResultsTable table = table_of(
+      "point,id,cluster.racks,job,ranks,step_time_mean_s,samples_per_s,scaling_efficiency,compute_s,interference_s,"
+      "straggler_wait_s,exposed_communication_s,data_wait_s,scheduler_wait_s,error\n"
+      "0,a0,1,j,8,0.64,3200,0.31,0.2,0.01,0.02,0.05,0.37,0,\n");
+  const PlotSpec plot = breakdown_plot(table);
+  EXPECT_EQ(plot.data, "\"point 0\" 0.19 0.01 0.05 0.37 0.02 0\n");
+  double sum = 0;
+  for (const double part : {0.19, 0.01, 0.05, 0.37, 0.02, 0.0}) sum += part;
+  EXPECT_NEAR(sum, 0.64, 1e-12);
+  for (const char* title : {"'compute'", "'waiting for data'", "'waiting for the slowest rank'",
+                            "'waiting for the GPU scheduler'", "'exposed communication'"}) {
+    EXPECT_NE(plot.commands.find(std::string("title ") + title), std::string::npos) << title;
+  }
 }
 
 TEST(GnuplotScript, QuotesAndDrawsBothFormats) {
@@ -258,6 +276,24 @@ TEST(RenderPlot, MissingGnuplotIsAClearError) {
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("gnuplot not found (\"/nonexistent/gnuplot\")"), std::string::npos);
   }
+}
+
+TEST(RenderPlot, AGnuplotWarningIsAnErrorNamingIt) {
+  // gnuplot draws on after "Terminal canvas area too small" (here 40 x 40 panels): a plot nobody can read.
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  const TempDir dir("gnuplot-warning");
+  try {
+    render_plot({"scaling", "1 2\n2 3\n", "set multiplot layout 40,40\nplot 'scaling.dat'\nunset multiplot\n"},
+                dir.path(), "gnuplot");
+    FAIL() << "expected an error";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("scaling.gp: gnuplot warned, so the plot would not be readable: "),
+              std::string::npos)
+        << error.what();
+    EXPECT_NE(std::string(error.what()).find("canvas area too small"), std::string::npos) << error.what();
+  }
+  // The same plot in one panel draws without a word.
+  EXPECT_EQ(render_plot({"scaling", "1 2\n2 3\n", "plot 'scaling.dat'\n"}, dir.path(), "gnuplot").size(), 2u);
 }
 
 // What `vtsim collectives --compare LOG --format json` prints, two sizes, the first not measured (busbw 0).
