@@ -89,11 +89,12 @@ std::string gnuplot_script(const PlotSpec& plot) {
     return "\nreset\n" + terminal + "set termoption noenhanced\nset datafile missing '?'\nset output " +
            gnuplot_quote(output) + "\n" + plot.commands + "set output\n";
   };
-  script += section("set terminal svg size 1100,850 dynamic background '#ffffff' font 'Sans,11'\n", name + ".svg");
+  const std::string size = std::to_string(plot.width) + "," + std::to_string(plot.height);
+  script += section("set terminal svg size " + size + " dynamic background '#ffffff' font 'Sans,11'\n", name + ".svg");
   script += section("if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-                    "  set terminal pngcairo size 1100,850 background '#ffffff' font 'Sans,10'\n"
+                    "  set terminal pngcairo size " + size + " background '#ffffff' font 'Sans,10'\n"
                     "} else {\n"
-                    "  set terminal png size 1100,850 background '#ffffff'\n"
+                    "  set terminal png size " + size + " background '#ffffff'\n"
                     "}\n",
                     name + ".png");
   return script;

@@ -86,6 +86,7 @@ std::string bar_style(const std::string& first_label) {
 struct Curves {
   std::vector<std::string> labels;
   std::map<std::string, std::vector<const std::vector<std::string>*>> rows;  // by label
+  std::vector<std::string> columns;  ///< the parameters that tell the variants apart, outermost first
 };
 
 Curves curves_along(const ResultsTable& table, const std::string& x_column) {
@@ -94,6 +95,7 @@ Curves curves_along(const ResultsTable& table, const std::string& x_column) {
     if (!table.one_to_one(parameter, x_column)) variant_columns.push_back(parameter);
   }
   Curves curves;
+  curves.columns = variant_columns;
   for (const auto& row : table.ok_rows()) {
     const std::string label = variant_columns.empty() ? "all points" : table.label(row, variant_columns);
     if (!curves.rows.count(label)) curves.labels.push_back(label);
@@ -111,6 +113,16 @@ Curves curves_along(const ResultsTable& table, const std::string& x_column) {
 constexpr std::size_t kMaxBarLabels = 25;
 /// Beyond this many curves the legend leaves the plot area (it would cover the curves).
 constexpr std::size_t kMaxLegendInside = 4;
+
+/// Beyond this many curves in one panel their legend no longer fits beside it: the scaling plot draws a panel per value
+/// of the outermost variant parameter (small multiples).
+constexpr std::size_t kMaxCurvesPerPanel = 30;
+
+/// Curve `index`'s line: gnuplot's 8 colours, then each again with another dash pattern, so that up to 40 curves
+/// of one legend differ.
+std::string curve_style(std::size_t index) {
+  return " linetype " + std::to_string(index % 8 + 1) + " dashtype " + std::to_string(index / 8 % 5 + 1);
+}
 
 /// The data label of bar `index` of `count`: its own label for every k-th bar (k = ceil(count / kMaxBarLabels)), an
 /// empty one for the others, so that 100 points do not print 100 overlapping labels.
@@ -195,33 +207,80 @@ PlotSpec scaling_plot(const ResultsTable& table) {
       plot.data += "\n";
     }
   }
+  // Past kMaxCurvesPerPanel variants, a panel per value of the outermost variant parameter (its facets), each with
+  // the curves of the others; a variant keeps its colour and dash from panel to panel. Else one panel, all curves.
+  struct Facet {
+    std::string title;                 // "" without facets
+    std::vector<std::size_t> curves;   // indices into labels (the data file's index)
+    std::vector<std::string> titles;   // each curve's title in this panel
+  };
+  std::vector<Facet> facets;
+  std::vector<std::size_t> style_of(labels.size());
+  if (labels.size() > kMaxCurvesPerPanel && groups.columns.size() >= 2) {
+    const std::vector<std::string> outer = {groups.columns.front()};
+    const std::vector<std::string> inner(groups.columns.begin() + 1, groups.columns.end());
+    std::vector<std::string> inner_labels;
+    for (std::size_t g = 0; g < labels.size(); ++g) {
+      const std::vector<std::string>& first = *groups.rows.at(labels[g]).front();
+      const std::string facet = table.label(first, outer);
+      const std::string curve = table.label(first, inner);
+      auto found = std::find_if(facets.begin(), facets.end(), [&](const Facet& f) { return f.title == facet; });
+      if (found == facets.end()) found = facets.insert(facets.end(), Facet{facet, {}, {}});
+      found->curves.push_back(g);
+      found->titles.push_back(curve);
+      auto known = std::find(inner_labels.begin(), inner_labels.end(), curve);
+      if (known == inner_labels.end()) known = inner_labels.insert(inner_labels.end(), curve);
+      style_of[g] = static_cast<std::size_t>(known - inner_labels.begin());
+    }
+  } else {
+    Facet all{"", {}, labels};
+    for (std::size_t g = 0; g < labels.size(); ++g) {
+      all.curves.push_back(g);
+      style_of[g] = g;
+    }
+    facets.push_back(std::move(all));
+  }
   // Columns: 1 GPUs, 2 samples/s, 3 efficiency; with seeds 4-5 samples/s min and max, 6-7 efficiency's.
-  const auto curves = [&](int y_column, int low_column) {
+  const auto curves = [&](const Facet& facet, int y_column, int low_column) {
     const std::string using_columns =
         seeded ? "1:" + std::to_string(y_column) + ":" + std::to_string(low_column) + ":" +
                      std::to_string(low_column + 1) + " with yerrorlines"
                : "1:" + std::to_string(y_column) + " with linespoints";
     std::string command = "plot ";
-    for (std::size_t g = 0; g < labels.size(); ++g) {
-      command += (g > 0 ? ", \\\n     " : "") + std::string(g == 0 ? "'scaling.dat'" : "''") + " index " +
-                 std::to_string(g) + " using " + using_columns + " pointtype 7 title " + gnuplot_quote(labels[g]);
+    for (std::size_t k = 0; k < facet.curves.size(); ++k) {
+      const std::size_t g = facet.curves[k];
+      command += (k > 0 ? ", \\\n     " : "") + std::string("'scaling.dat' index ") + std::to_string(g) +
+                 " using " + using_columns + curve_style(style_of[g]) + " pointtype 7 title " +
+                 gnuplot_quote(facet.titles[k]);
     }
     return command + "\n";
   };
   std::string& c = plot.commands;
-  c += "set multiplot layout 2,1 title " + gnuplot_quote("Scaling (" + printable(table.file()) + ")") + "\n";
-  // A few curves keep their legend in the plot's empty corner; many get it beside the plot, in small type.
-  c += labels.size() <= kMaxLegendInside ? "set grid\nset key inside left top box opaque\n"
-                                         : "set grid\nset key outside right top vertical font ',8' spacing 0.9\n";
-  c += "set xlabel 'GPUs (ranks)'\n";
+  const bool faceted = facets.size() > 1;
+  const std::string title = "Scaling (" + printable(table.file()) + ")";
+  if (faceted) {
+    // A row per facet, samples/s on the left and efficiency on the right, each 330 pixels high.
+    plot.width = 1500;
+    plot.height = std::max(850, 330 * static_cast<int>(facets.size()));
+    c += "set multiplot layout " + std::to_string(facets.size()) + ",2 title " +
+         gnuplot_quote(title + ": a row per " + short_column_name(groups.columns.front())) + "\n";
+  } else {
+    c += "set multiplot layout 2,1 title " + gnuplot_quote(title) + "\n";
+  }
+  c += "set grid\nset xlabel 'GPUs (ranks)'\n";
   if (max_ranks >= 4 * min_ranks) c += "set logscale x 2\n";
   const std::string bars = seeded ? "bars: least to most over the seeds" : "";
-  c += "set ylabel 'samples/s" + (seeded ? " (" + bars + ")" : "") + "'\nset yrange [0:*]\n" + curves(2, 4);
-  // Every panel has its legend; a few curves keep it in the efficiency panel's lower corner (efficiency starts
-  // near 1 on the left).
-  if (labels.size() <= kMaxLegendInside) c += "set key inside left bottom box opaque\n";
-  c += "set ylabel 'scaling efficiency" + (seeded ? " (" + bars + ")" : std::string()) +
-       "'\nset yrange [0:1.05]\n" + curves(3, 6);
+  for (const Facet& facet : facets) {
+    // Every panel has its legend: a few curves keep it in the panel's empty corner (samples/s rise from the lower
+    // left, efficiency falls from near 1), many get it beside the panel, in small type.
+    const bool inside = facet.curves.size() <= kMaxLegendInside;
+    const std::string outside = "set key outside right top vertical font ',8' spacing 0.9\n";
+    if (faceted) c += "set title " + gnuplot_quote(facet.title) + "\n";
+    c += (inside ? "set key inside left top box opaque\n" : outside) + "set ylabel 'samples/s" +
+         (seeded ? " (" + bars + ")" : "") + "'\nset yrange [0:*]\n" + curves(facet, 2, 4);
+    c += (inside ? "set key inside left bottom box opaque\n" : outside) + "set ylabel 'scaling efficiency" +
+         (seeded ? " (" + bars + ")" : std::string()) + "'\nset yrange [0:1.05]\n" + curves(facet, 3, 6);
+  }
   c += "unset multiplot\n";
   return plot;
 }

@@ -26,6 +26,8 @@ struct PlotSpec {
   std::string name;
   std::string data;
   std::string commands;
+  int width = 1100;  ///< the image's size in pixels (svg and png alike)
+  int height = 850;
 };
 
 /// Whether the results have a scaling curve to draw (a `ranks` column with at least two values).

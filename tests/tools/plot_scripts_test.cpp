@@ -50,7 +50,8 @@ TEST(ScalingPlot, OneLinePerVariantSortedByGpus) {
   EXPECT_EQ(plot.data,
             "# transport=pvrdma\n1 100 1.0\n2 190 0.95\n4 360 0.9\n"
             "\n\n# transport=tcp\n1 100 1.0\n2 150 0.75\n");
-  EXPECT_NE(plot.commands.find("index 1 using 1:3 with linespoints pointtype 7 title 'transport=tcp'"),
+  EXPECT_NE(plot.commands.find("index 1 using 1:3 with linespoints linetype 2 dashtype 1 pointtype 7 title "
+                               "'transport=tcp'"),
             std::string::npos);
   EXPECT_NE(plot.commands.find("set logscale x 2"), std::string::npos);  // 1 to 4 GPUs
 }
@@ -230,6 +231,62 @@ TEST(PlotLegibility, ManyBarsAreLabelledEveryKthAndManyCurvesPutTheLegendOutside
   EXPECT_NE(scaling_plot(table_of(many_points_csv(3, 8))).commands.find("set key outside right"), std::string::npos);
   // Few bars keep every label.
   EXPECT_EQ(breakdown_plot(table_of(many_points_csv(3, 2))).data.find("\"\" "), std::string::npos);
+}
+
+// A results.csv of one-job points: `outer` transports x `inner` batch sizes, each at 1 to 3 hosts (= ranks).
+std::string variants_csv(int outer, int inner) {
+  std::string csv =
+      "point,id,cluster.transport,jobs[0].batch_per_gpu,cluster.hosts_per_rack,job,ranks,samples_per_s,"
+      "scaling_efficiency,compute_s,interference_s,exposed_communication_s,error\n";
+  int point = 0;
+  for (int o = 0; o < outer; ++o) {
+    for (int i = 0; i < inner; ++i) {
+      for (int h = 1; h <= 3; ++h, ++point) {
+        csv += std::to_string(point) + ",p" + std::to_string(point) + ",t" + std::to_string(o) + "," +
+               std::to_string(i + 1) + "," + std::to_string(h) + ",j," + std::to_string(h) + "," +
+               std::to_string(100 * h) + ",0.9,0.25,0.01,0.05,\n";
+      }
+    }
+  }
+  return csv;
+}
+
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++count;
+  return count;
+}
+
+TEST(PlotLegibility, OneFiveTwentyAndAHundredVariants) {
+  // 1 variant: one panel each for samples/s and efficiency, legends in their corners.
+  const PlotSpec one = scaling_plot(table_of(variants_csv(1, 1)));
+  EXPECT_NE(one.commands.find("set multiplot layout 2,1"), std::string::npos);
+  EXPECT_EQ(count_of(one.commands, "set key inside"), 2u);
+  // 5: legends beside the panels, five colours.
+  const PlotSpec five = scaling_plot(table_of(variants_csv(1, 5)));
+  EXPECT_EQ(count_of(five.commands, "set key outside right"), 2u);
+  EXPECT_EQ(count_of(five.commands, "linetype 5 dashtype 1"), 2u);
+  // 20: past gnuplot's 8 colours the dash pattern changes, so curve 9 is not curve 1 again.
+  const PlotSpec twenty = scaling_plot(table_of(variants_csv(4, 5)));
+  EXPECT_NE(twenty.commands.find("set multiplot layout 2,1"), std::string::npos);
+  EXPECT_EQ(count_of(twenty.commands, "linetype 1 dashtype 1"), 2u);
+  EXPECT_EQ(count_of(twenty.commands, "linetype 1 dashtype 2"), 2u);
+  EXPECT_EQ(count_of(twenty.commands, "linetype 4 dashtype 3"), 2u);  // curve 20
+  // 100 (4 transports x 25 batch sizes): a row of panels per transport, each with the 25 batch sizes, a batch size in
+  // the same colour and dash in every row; the image grows with the rows.
+  const PlotSpec hundred = scaling_plot(table_of(variants_csv(4, 25)));
+  EXPECT_NE(hundred.commands.find("set multiplot layout 4,2 title"), std::string::npos);
+  EXPECT_NE(hundred.commands.find("a row per transport"), std::string::npos);
+  for (const char* row : {"set title 'transport=t0'", "set title 'transport=t3'"}) {
+    EXPECT_EQ(count_of(hundred.commands, row), 1u) << row;
+  }
+  EXPECT_EQ(count_of(hundred.commands, " title 'batch_per_gpu=25'"), 8u);      // 4 rows x 2 panels
+  EXPECT_EQ(count_of(hundred.commands, "linetype 1 dashtype 4 pointtype 7 title 'batch_per_gpu=25'"), 8u);
+  EXPECT_EQ(hundred.height, 4 * 330);
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot is not installed";
+  // Drawn, none of them makes gnuplot warn (a warning is an error: RenderPlot.AGnuplotWarningIsAnErrorNamingIt).
+  const TempDir dir("variants");
+  for (const PlotSpec& plot : {one, five, twenty, hundred}) EXPECT_EQ(render_plot(plot, dir.path(), "gnuplot").size(), 2u);
 }
 
 TEST(TenantCountPlot, ThroughputAndFairnessAgainstTheNumberOfTenantsPerVariant) {
