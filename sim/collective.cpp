@@ -179,6 +179,10 @@ class NcclRun final : public Allreduce {
     ranks_that_run_ = count;
     ring_->set_ranks_that_run(count);
   }
+  std::string describe(double bytes) override {
+    const NcclChoice choice = choose(bytes);
+    return std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol));
+  }
 
  private:
   /// NCCL's choice for `bytes`; a job's fusion buffers repeat their sizes, so choices are kept.

@@ -101,6 +101,9 @@ class Allreduce {
   virtual void run(int position, double bytes, NcclProtocol protocol) = 0;
   /// run() with the Simple protocol, NCCL's choice for large messages.
   void run(int position, double bytes) { run(position, bytes, NcclProtocol::simple); }
+  /// How an allreduce of `bytes` runs, for the timeline: NCCL's algorithm and protocol ("ring/Simple"); "" where
+  /// nothing is chosen per call.
+  virtual std::string describe(double /*bytes*/) { return ""; }
   /// Only `count` of the ranks call run(), each standing for a class of alike ranks (sim/rank_classes.hpp). Only the
   /// analytic fidelity runs reduced: the others, whose every rank has its own flows, keep all of them and ignore it.
   /// REQUIRES: before the first run().

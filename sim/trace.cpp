@@ -11,8 +11,9 @@ void TraceRecorder::name_process(int pid, const std::string& name) { names_.push
 
 void TraceRecorder::name_thread(int pid, int tid, const std::string& name) { names_.push_back({pid, tid, name}); }
 
-void TraceRecorder::span(int pid, int tid, const std::string& name, double start_s, double end_s) {
-  spans_.push_back({pid, tid, name, start_s, end_s});
+void TraceRecorder::span(int pid, int tid, const std::string& name, double start_s, double end_s,
+                         nlohmann::json args) {
+  spans_.push_back({pid, tid, name, start_s, end_s, std::move(args)});
 }
 
 void TraceRecorder::write(std::ostream& out) const {
@@ -31,12 +32,14 @@ void TraceRecorder::write(std::ostream& out) const {
     events.push_back(std::move(event));
   }
   for (const Span* span : ordered) {
-    events.push_back({{"ph", "X"},
-                      {"name", span->name},
-                      {"pid", span->pid},
-                      {"tid", span->tid},
-                      {"ts", span->start_s * kMicrosecondsPerSecond},
-                      {"dur", (span->end_s - span->start_s) * kMicrosecondsPerSecond}});
+    nlohmann::json event = {{"ph", "X"},
+                            {"name", span->name},
+                            {"pid", span->pid},
+                            {"tid", span->tid},
+                            {"ts", span->start_s * kMicrosecondsPerSecond},
+                            {"dur", (span->end_s - span->start_s) * kMicrosecondsPerSecond}};
+    if (!span->args.is_null()) event["args"] = span->args;
+    events.push_back(std::move(event));
   }
   out << nlohmann::json{{"traceEvents", std::move(events)}, {"displayTimeUnit", "ms"}}.dump() << '\n';
 }

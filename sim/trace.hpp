@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace vtsim::sim {
 
 /// Collects complete ("X") events and writes them as a Chrome trace JSON document.
@@ -14,8 +16,10 @@ class TraceRecorder {
   /// Names a process (pid) and its threads (tids) for the viewer.
   void name_process(int pid, const std::string& name);
   void name_thread(int pid, int tid, const std::string& name);
-  /// Records a span [start_s, end_s) of simulated time on track (pid, tid).
-  void span(int pid, int tid, const std::string& name, double start_s, double end_s);
+  /// Records a span [start_s, end_s) of simulated time on track (pid, tid), with `args` (an object, or null for none)
+  /// shown beside it in the viewer: what it moved, over which links, how.
+  void span(int pid, int tid, const std::string& name, double start_s, double end_s,
+            nlohmann::json args = nullptr);
   /// Writes the whole trace. Events are sorted by start time, so the output does not depend on recording order.
   void write(std::ostream& out) const;
   /// Number of spans recorded.
@@ -28,6 +32,7 @@ class TraceRecorder {
     std::string name;
     double start_s;
     double end_s;
+    nlohmann::json args;
   };
   struct Name {
     int pid;

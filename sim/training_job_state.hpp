@@ -479,10 +479,18 @@ struct TrainingJob::State {
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
         const double end = sg4::Engine::get_clock();
-        trace->span(trace_pid, 2 * position + 1, name, start, end);
+        nlohmann::json args = {{"bytes", buffer.bytes}, {"tensors", buffer.tensor_count},
+                               {"iteration", buffer.iteration}};
+        nlohmann::json links = nlohmann::json::array();
+        for (int track : plan.link_class_tracks) links.push_back(to_string(static_cast<LinkClass>(track)));
+        args["links"] = links;
+        if (const std::string how = gradient_collective(position).describe(buffer.bytes); !how.empty()) {
+          args["nccl"] = how;
+        }
+        trace->span(trace_pid, 2 * position + 1, name, start, end, args);
         if (position == 0) {  // the link classes carry the ring's traffic as long as rank 0's part lasts
           for (int track : plan.link_class_tracks) {
-            trace->span(plan.links_trace_pid, track, plan.name + " " + name, start, end);
+            trace->span(plan.links_trace_pid, track, plan.name + " " + name, start, end, args);
           }
         }
       }

@@ -17,6 +17,14 @@
 
 namespace vtsim::tools {
 
+std::string variant_trace_file(const std::string& trace_file, std::size_t variant) {
+  if (trace_file.empty()) return "";
+  const std::filesystem::path path(trace_file);
+  return (path.parent_path() / (path.stem().string() + ".variant" + std::to_string(variant) +
+                                path.extension().string()))
+      .string();
+}
+
 void run_command(const RunRequest& request, std::ostream& out) {
   std::vector<std::string> compare = request.compare;
   if (request.scenario_file.empty() && compare.empty()) compare.push_back("cluster.host.nvlink.enabled=false");
@@ -26,6 +34,10 @@ void run_command(const RunRequest& request, std::ostream& out) {
   // The trace must not overwrite the files the run reads: its scenario and its calibration profile.
   if (!request.trace_file.empty()) {
     refuse_overwriting_inputs(request.trace_file, {request.scenario_file, scenario.calibration_profile}, "--trace");
+    for (std::size_t v = 1; v <= compare.size(); ++v) {
+      refuse_overwriting_inputs(variant_trace_file(request.trace_file, v),
+                                {request.scenario_file, scenario.calibration_profile}, "--trace");
+    }
   }
   std::vector<Scenario> variants;
   for (const std::string& variant : compare) {
@@ -38,7 +50,7 @@ void run_command(const RunRequest& request, std::ostream& out) {
   std::vector<Variant> columns = {{"as given", result}};
   nlohmann::json variant_results = nlohmann::json::array();
   for (std::size_t v = 0; v < variants.size(); ++v) {
-    nlohmann::json variant = simulate_point(variants[v]);
+    nlohmann::json variant = simulate_point(variants[v], variant_trace_file(request.trace_file, v + 1));
     columns.push_back({compare[v], variant});
     variant_results.push_back({{"set", compare[v]}, {"result", variant}});
   }
@@ -66,7 +78,9 @@ Command add_run_command(CLI::App& parent) {
       ->allow_extra_args(false)
       ->check(assignments_check());
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
-  app->add_option("--trace", request->trace_file, "Write a Chrome trace-event timeline (Perfetto) to FILE");
+  app->add_option("--trace", request->trace_file,
+                  "Write a Chrome trace-event timeline (Perfetto) to FILE, and each --compare variant's to FILE's name "
+                  "with .variantN before its extension");
   auto seeds = std::make_shared<int>(0);
   app->add_option("--seeds", *seeds,
                   "Run each variant N times, under seeds simulation.seed ... + N - 1, and show the spread "

@@ -18,6 +18,10 @@ struct RunRequest {
 
 /// Runs the scenario (and its variants, each in its own process) and prints the result. Throws InputError.
 /// With no scenario file and no --compare, the default scenario is compared with NVLink disabled.
+/// Where `vtsim run --trace FILE` writes the timeline of its `variant`-th --compare variant (from 1): FILE's name with
+/// ".variantN" before its extension ("t.json" -> "t.variant1.json"); "" without a trace.
+std::string variant_trace_file(const std::string& trace_file, std::size_t variant);
+
 void run_command(const RunRequest& request, std::ostream& out);
 
 }  // namespace vtsim::tools

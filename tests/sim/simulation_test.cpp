@@ -287,13 +287,28 @@ TEST(Trace, HasATrackPerRankAndPerLinkClass) {
   const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
   std::set<std::string> threads;
   std::set<std::pair<int, int>> tracks_with_spans;
+  // The job's gradients: 4 bytes per trainable parameter of BERT-large (fp32 gradients, also under AMP), over the
+  // 2 measured and 2 warm-up iterations, on each of the 4 ranks' allreduce tracks.
+  const double gradient_bytes = 4 * plan_job_compute(scenario, 0).workload.trainable_parameters();
+  double allreduced_bytes = 0;
   for (const nlohmann::json& event : trace["traceEvents"]) {
     if (event["ph"] == "M" && event["name"] == "thread_name") threads.insert(event["args"]["name"].get<std::string>());
     if (event["ph"] == "X") {
       tracks_with_spans.insert({event["pid"].get<int>(), event["tid"].get<int>()});
       EXPECT_GE(event["dur"].get<double>(), 0.0);
+      if (event["name"].get<std::string>().rfind("allreduce ", 0) == 0 && event["pid"] == 2) {
+        // Each allreduce says what it moved, over which links, as NCCL ran it.
+        ASSERT_TRUE(event.contains("args")) << event.dump();
+        allreduced_bytes += event["args"]["bytes"].get<double>();
+        EXPECT_EQ(event["args"]["links"], nlohmann::json::array({"nvlink"})) << event.dump();
+        EXPECT_EQ(event["name"].get<std::string>(),
+                  "allreduce " + std::to_string(event["args"]["tensors"].get<int>()) + " tensors");
+        EXPECT_NE(event["args"]["nccl"].get<std::string>().find('/'), std::string::npos) << event.dump();
+      }
     }
   }
+  ASSERT_EQ(scenario.jobs[0].warmup_iterations, 2);
+  EXPECT_NEAR(allreduced_bytes, 4 * (2 + 2) * gradient_bytes, 1e-6 * gradient_bytes);
   for (int rank = 0; rank < 4; ++rank) {
     EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " compute")) << rank;
     EXPECT_TRUE(threads.count("rank " + std::to_string(rank) + " allreduce")) << rank;
