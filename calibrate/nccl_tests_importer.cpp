@@ -23,6 +23,7 @@ struct Columns {
   std::size_t time = 0;                    // out-of-place time; algbw, busbw, #wrong follow
   std::optional<std::size_t> in_place;     // in-place time
   std::size_t needed = 0;                  // tokens a row must have
+  std::size_t header = 0;                  // the header's columns: a row has no more
 };
 
 struct RankLine {
@@ -67,6 +68,7 @@ std::optional<Columns> header_columns(const LogText& log, std::size_t index) {
   }
   // A row must reach every column read from it, wherever an odd header put them.
   columns.needed = std::max({columns.needed, columns.size + 1, columns.type + 1, columns.redop + 1});
+  columns.header = tokens.size();
   return columns;
 }
 
@@ -197,6 +199,10 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
     if (tokens.size() < columns->needed) {
       log.fail(i, "expected at least " + std::to_string(columns->needed) + " columns as the header says, got " +
                       std::to_string(tokens.size()));
+    }
+    if (tokens.size() > columns->header) {
+      log.fail(i, "expected at most " + std::to_string(columns->header) + " columns as the header has, got " +
+                      std::to_string(tokens.size()) + ": a column the header does not name would shift the others");
     }
     if (!is_unsigned_integer(tokens[columns->size])) {
       log.fail(i, "size: expected a whole number of bytes, got '" + std::string(tokens[columns->size]) + "'");

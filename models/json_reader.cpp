@@ -232,7 +232,15 @@ class DuplicateKeyCheck : public nlohmann::json_sax<nlohmann::json> {
   bool boolean(bool) override { return value_done(); }
   bool number_integer(number_integer_t) override { return value_done(); }
   bool number_unsigned(number_unsigned_t) override { return value_done(); }
-  bool number_float(number_float_t, const string_t&) override { return value_done(); }
+  bool number_float(number_float_t value, const string_t& text) override {
+    // strtod reads a number below the smallest double as 0: "1e-400" would silently become nothing.
+    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+    if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos) {
+      throw InputError(file_ + ": " + value_path() + ": the number " + text +
+                       " is below the smallest double: it would read as 0");
+    }
+    return value_done();
+  }
   bool string(string_t&) override { return value_done(); }
   bool binary(binary_t&) override { return value_done(); }
   bool start_object(std::size_t) override { return open(true); }
@@ -260,6 +268,11 @@ class DuplicateKeyCheck : public nlohmann::json_sax<nlohmann::json> {
     std::string last_key;
   };
 
+  // The path of the value being read, for messages; "the document" at the top.
+  std::string value_path() const {
+    const std::string path = child_of_current();
+    return path.empty() ? "the document" : path;
+  }
   std::string child_of_current() const {
     if (frames_.empty()) return "";
     const Frame& parent = frames_.back();

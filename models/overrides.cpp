@@ -2,7 +2,9 @@
 
 #include <cctype>
 
+#include "models/control_characters.hpp"
 #include "models/error.hpp"
+#include "models/json_reader.hpp"
 
 namespace vtsim {
 namespace {
@@ -54,7 +56,8 @@ std::vector<PathStep> parse_override_path(std::string_view path) {
 nlohmann::json parse_override_value(std::string_view text) {
   nlohmann::json value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) return nlohmann::json(std::string(text));
-  return value;
+  // JSON: read again as files are, so that a key given twice or a number that underflows is refused, not resolved.
+  return parse_json_text(text, "the value '" + printable(std::string(text)) + "'");
 }
 
 void set_json_path(nlohmann::json& json, std::string_view path, const nlohmann::json& value) {

@@ -38,6 +38,22 @@ constexpr int kMaxCopies = 1024;  // identical tenants from one job entry
 constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
 constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"
 
+// Why `path` cannot be read as a file, "" when it can: nothing there, a folder, or something that is not a regular
+// file (a FIFO, a device), each said as it is (issue 31: every one was "no such file").
+std::string not_a_file(const std::filesystem::path& path) {
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status)) return "no such file: " + path.string();
+  if (std::filesystem::is_directory(status)) return path.string() + " is a folder, not a file";
+  if (!std::filesystem::is_regular_file(status)) return path.string() + " is not a regular file (a pipe or a device)";
+  return "";
+}
+// A job's simulated iterations, measured and warm-up, each: a simulation of more would run for days, and the steady
+// state repeats long before (issue 31: 1e9 ran forever).
+constexpr int kMaxIterations = 1000000;
+// Samples per GPU per step: 2^20, far above any that fits a GPU's memory.
+constexpr int kMaxBatchPerGpu = 1 << 20;
+
 int read_int(JsonObject& object, std::string_view key, int fallback, int min, int max) {
   const std::optional<JsonValue> value = object.get(key);
   return value ? static_cast<int>(value->as_int(min, max)) : fallback;
@@ -497,7 +513,7 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   TraceWorkloadConfig config;
   std::filesystem::path path = trace.as_string();
   if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
-  if (!std::filesystem::is_regular_file(path)) trace.fail("no such file: " + path.string());
+  if (const std::string problem = not_a_file(path); !problem.empty()) trace.fail(problem);
   // Absolute, so that `vtsim check`'s output (models/scenario_writer.cpp) loads from any folder.
   config.path = std::filesystem::absolute(path).lexically_normal().string();
   const ProfiledRun run = read_profiled_run(read_input_file(config.path, kMaxTraceBytes), config.path);
@@ -604,7 +620,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     job.value().fail("missing required key 'batch_per_gpu' (or 'global_batch')");
   }
   if (batch && global_batch) global_batch->fail("give either batch_per_gpu or global_batch, not both");
-  if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxCount));
+  if (batch) config.batch_per_gpu = static_cast<int>(batch->as_int(1, kMaxBatchPerGpu));
   if (framework) config.framework = framework->as_enum(framework_names());
   if (execution) config.execution = execution->as_enum(execution_names());
   if (optimizer) config.optimizer = optimizer->as_enum(optimizer_names());
@@ -635,8 +651,8 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (config.data_loader == DataLoader::synthetic) loading->fail("synthetic data is not loaded: remove this key");
     config.data_loading_cpu_s_per_sample = loading->as_number(0.0, 1e5) * units::kSecondsPerMs;
   }
-  if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxCount));
-  if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxCount));
+  if (iterations) config.iterations = static_cast<int>(iterations->as_int(1, kMaxIterations));
+  if (warmup) config.warmup_iterations = static_cast<int>(warmup->as_int(0, kMaxIterations));
   if (horovod) config.horovod = read_horovod(horovod->as_object());
   if (ddp) config.ddp = read_ddp(ddp->as_object());
   if (nccl) {
@@ -659,6 +675,11 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       global_batch->fail("expected a multiple of " + std::to_string(shares) + " (" +
                          (config.parallelism ? "the data-parallel replicas" : "the GPUs x gradient_accumulation") +
                          "), got " + std::to_string(samples));
+    }
+    if (samples / shares > kMaxBatchPerGpu) {
+      global_batch->fail("gives " + std::to_string(samples / shares) + " samples per " +
+                         (config.parallelism ? "replica" : "GPU") + ", above the " + std::to_string(kMaxBatchPerGpu) +
+                         " batch_per_gpu allows");
     }
     config.batch_per_gpu = static_cast<int>(samples / shares);
   }
@@ -783,7 +804,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   if (profile) {
     std::filesystem::path path = profile->as_string();
     if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
-    if (!std::filesystem::is_regular_file(path)) profile->fail("no such file: " + path.string());
+    if (const std::string problem = not_a_file(path); !problem.empty()) profile->fail(problem);
     scenario.calibration_profile = path.string();
     const CalibrationProfile loaded = load_calibration_profile(scenario.calibration_profile);
     // GPU measurements apply to the GPU model they were taken on: a profile that does not say which it was cannot be

@@ -12,8 +12,10 @@
 
 namespace vtsim::tools {
 
-/// The most points one sweep may have (each point holds its values in memory), and so one block too.
-inline constexpr std::size_t kMaxSweepPoints = 10'000'000;
+/// The most points one sweep may have (each point holds its values in memory), and so one block too. 10^7 took 108 s
+/// and 3.2 GB to `--list` (issue 31); a sweep runs a few points a second on a 2-core machine, so a million points are
+/// already days of Slurm time: more is split into several sweeps.
+inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
 
 }  // namespace vtsim::tools
 

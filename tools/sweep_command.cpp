@@ -214,8 +214,9 @@ Command add_sweep_command(CLI::App& parent) {
   app->add_option("sweep", request->sweep_file, "Sweep JSON file")->required();
   app->add_option("--out", request->out_dir,
                   "Output folder: results.csv, results.jsonl; rerun the same command to resume into it");
-  app->add_option("--jobs,-j", request->jobs, "Worker processes (default: the number of CPUs)")
-      ->check(at_least_one_check());
+  // Bounded as plan's --workers: with --emit-slurm it is each task's --cpus-per-task.
+  app->add_option("--jobs,-j", request->jobs, "Worker processes, 1 to 4096 (default: the number of CPUs)")
+      ->check(CLI::Range(1, 4096));
   CLI::Option* shard = app->add_option("--shard", request->shard, "Run only shard i of N: the points with index % N == i")
                            ->check(shard_check());
   app->add_option("--set", request->extra_set, "Override a field of every point, PATH=VALUE; repeatable")

@@ -187,8 +187,8 @@ Sweep parse_sweep(std::string_view text, const std::string& file, const std::str
     fingerprint.add("derived " + fields[f].path + "=" + json["derived"][fields[f].path].get<std::string>() + "\n");
   }
   for (const SweepPoint& point : sweep.points) fingerprint.add(point.id + "\n");
-  // The points also read their calibration profiles: a profile that changed makes another sweep (resuming would mix
-  // rows computed from the old and the new measurements).
+  // The points also read their calibration profiles and workload traces: a file that changed makes another sweep
+  // (resuming would mix rows computed from the old and the new measurements).
   for (const std::string& profile : calibration_profiles(sweep)) {
     std::string content = "(missing)";
     try {
@@ -204,16 +204,29 @@ Sweep parse_sweep(std::string_view text, const std::string& file, const std::str
 
 std::set<std::string> calibration_profiles(const Sweep& sweep) {
   std::set<std::string> files;
-  const auto add = [&](const nlohmann::json& scenario) {
-    const auto profile = scenario.find("calibration_profile");
-    if (profile == scenario.end() || !profile->is_string()) return;
-    std::filesystem::path path = profile->get<std::string>();
+  const auto add_path = [&](const nlohmann::json& value) {
+    if (!value.is_string()) return;
+    std::filesystem::path path = value.get<std::string>();
     if (path.is_relative()) path = (std::filesystem::path(sweep.scenario_dir) / path).lexically_normal();
     files.insert(path.string());
   };
+  const auto add = [&](const nlohmann::json& scenario) {
+    if (!scenario.is_object()) return;
+    if (const auto profile = scenario.find("calibration_profile"); profile != scenario.end()) add_path(*profile);
+    const auto jobs = scenario.find("jobs");
+    if (jobs == scenario.end() || !jobs->is_array()) return;
+    for (const nlohmann::json& job : *jobs) {
+      if (!job.is_object() || !job.contains("workload") || !job["workload"].is_object()) continue;
+      if (const auto trace = job["workload"].find("trace"); trace != job["workload"].end()) add_path(*trace);
+    }
+  };
   add(sweep.base_scenario);
+  // Points read other files only where a swept or derived path reaches one.
   const std::vector<std::string> columns = sweep.columns();
-  if (std::find(columns.begin(), columns.end(), "calibration_profile") != columns.end()) {
+  if (std::any_of(columns.begin(), columns.end(), [](const std::string& column) {
+        return column.rfind("calibration_profile", 0) == 0 || column.find("workload") != std::string::npos ||
+               column == "jobs";
+      })) {
     for (const SweepPoint& point : sweep.points) add(point_scenario_json(sweep, point));
   }
   return files;

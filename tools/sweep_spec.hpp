@@ -47,8 +47,9 @@ Sweep load_sweep_file(const std::string& file, std::span<const std::string> extr
 Sweep parse_sweep(std::string_view text, const std::string& file, const std::string& base_dir,
                   std::span<const std::string> extra_set = {});
 
-/// The calibration profiles the sweep's points read (the base scenario's, and each point's where the profile is
-/// swept), resolved against the scenario's folder: their contents are part of the fingerprint.
+/// The files the sweep's points read: calibration profiles and workload traces (the base scenario's, and each
+/// point's where a swept path reaches one), resolved against the scenario's folder: their contents are part of the
+/// fingerprint.
 std::set<std::string> calibration_profiles(const Sweep& sweep);
 
 /// The scenario JSON of `point`: the base scenario with the point's swept and derived values set.

@@ -1,5 +1,8 @@
 #include "calibrate/nccl_tests_importer.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -85,6 +88,20 @@ TEST(NcclTestsImporter, MalformedNumberNamesFileLineAndColumn) {
 TEST(NcclTestsImporter, ShortRowIsAnError) {
   EXPECT_EQ(error_of([] { import_nccl_fixture("nccl_short_row.log"); }),
             "nccl_short_row.log:26: expected at least 13 columns as the header says, got 7");
+}
+
+TEST(NcclTestsImporter, ARowWithAColumnTheHeaderDoesNotNameIsAnError) {
+  // An extra column would shift the columns read by position (issue 31: it was accepted).
+  std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const std::size_t row = text.find("\n        4096 ");
+  ASSERT_NE(row, std::string::npos);
+  const std::size_t end = text.find('\n', row + 1);
+  text.insert(end, "  7");
+  const auto line = 2 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(row), '\n');
+  EXPECT_EQ(error_of([&] { import_nccl_tests(text, "extra.log", NcclTestsOptions{""}); }),
+            "extra.log:" + std::to_string(line) +
+                ": expected at most 13 columns as the header has, got 14: a column the header does not name would "
+                "shift the others");
 }
 
 TEST(NcclTestsImporter, RowsWithoutHeaderAreAnError) {

@@ -91,6 +91,17 @@ TEST(JsonReader, ANumberBeyondADoubleIsAnInputErrorWithItsPosition) {
             "big.json: line 2, column 12: invalid JSON: the number 1e400 is beyond the range of a double");
 }
 
+TEST(JsonReader, ANumberBelowTheSmallestDoubleIsRefusedNotReadAsZero) {
+  // strtod gives 0 for 1e-400 (the smallest double is ~4.9e-324): a stated value would silently vanish (issue 31).
+  EXPECT_EQ(thrown_message_of([] { parse_json_text(R"({"jobs": [{"cv": 1e-400}]})", "tiny.json"); }),
+            "tiny.json: jobs[0].cv: the number 1e-400 is below the smallest double: it would read as 0");
+  EXPECT_EQ(thrown_message_of([] { parse_json_text("2.5E-999", "t.json"); }),
+            "t.json: the document: the number 2.5E-999 is below the smallest double: it would read as 0");
+  // Zero written any way, and a subnormal that a double holds, are numbers like any other.
+  EXPECT_EQ(parse_json_text(R"([0.0, 0e-400, -0.0e5, 1e-310])", "ok.json")[1].get<double>(), 0.0);
+  EXPECT_GT(parse_json_text(R"([1e-310])", "ok.json")[0].get<double>(), 0.0);
+}
+
 TEST(JsonReader, NestingDeeperThan256LevelsIsRefusedBeforeParsing) {
   // 70,000 levels used to overflow the stack; 256 still parse, 257 do not. Brackets inside strings do not count.
   const std::string deep = std::string(257, '[') + std::string(257, ']');

@@ -34,6 +34,17 @@ TEST(OverrideValue, ParsesJsonAndFallsBackToPlainText) {
   EXPECT_EQ(parse_override_value("\"8\""), nlohmann::json("8"));       // quoted: a string even if numeric
 }
 
+TEST(OverrideValue, JsonIsReadAsStrictlyAsAFile) {
+  // A key given twice inside a --set value (or a sweep's set string) used to keep the last one silently (issue 31).
+  try {
+    parse_override_value(R"({"policy": "equal_share", "policy": "fixed_share"})");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what()).find("policy: duplicate key"), std::string::npos) << error.what();
+  }
+  EXPECT_THROW(parse_override_value("1e-400"), InputError);
+}
+
 TEST(ApplyOverride, SetsNestedFieldsCreatingMissingObjects) {
   nlohmann::json document = {{"jobs", {{{"batch_per_gpu", 32}}}}};
   apply_override(document, "jobs[0].batch_per_gpu=64");

@@ -46,8 +46,21 @@ std::vector<ErrorCase> error_cases() {
   nlohmann::json typo_top = kBase;
   typo_top["clustr"] = typo_top["cluster"];
   typo_top.erase("cluster");
+  nlohmann::json huge_global_batch = kBase;
+  huge_global_batch["jobs"][0].erase("batch_per_gpu");
+  huge_global_batch["jobs"][0]["global_batch"] = 2000000000;
   return {
-      {"BatchZero", with({{"jobs[0].batch_per_gpu", 0}}), "s.json: jobs[0].batch_per_gpu: expected an integer >= 1, got 0"},
+      {"BatchZero", with({{"jobs[0].batch_per_gpu", 0}}),
+       "s.json: jobs[0].batch_per_gpu: expected an integer from 1 to 1048576, got 0"},
+      // issue 31: a billion iterations or samples ran forever.
+      {"BatchAboveItsBound", with({{"jobs[0].batch_per_gpu", 1000000000}}),
+       "s.json: jobs[0].batch_per_gpu: expected an integer from 1 to 1048576, got 1000000000"},
+      {"IterationsAboveTheirBound", with({{"jobs[0].iterations", 1000000000}}),
+       "s.json: jobs[0].iterations: expected an integer from 1 to 1000000, got 1000000000"},
+      {"WarmupAboveItsBound", with({{"jobs[0].warmup_iterations", 1000001}}),
+       "s.json: jobs[0].warmup_iterations: expected an integer from 0 to 1000000, got 1000001"},
+      {"GlobalBatchAboveTheBatchBound", huge_global_batch,
+       "s.json: jobs[0].global_batch: gives 2000000000 samples per GPU, above the 1048576 batch_per_gpu allows"},
       {"NegativeRacks", with({{"cluster.racks", -2}}), "s.json: cluster.racks: expected an integer >= 1, got -2"},
       {"RacksAsText", with({{"cluster.racks", "two"}}), "s.json: cluster.racks: expected an integer >= 1, got 'two'"},
       {"TypoInJobKey", with({{"jobs[0].batch_per_gppu", 8}}),
@@ -299,6 +312,11 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].workload.step: the trace has no ProfilerStep#9; its steps are #1 to #3"},
       {"TraceMissing", with({{"jobs[0].workload", {{"trace", "no/such.json"}, {"measured_on", "t4"}}}}),
        "s.json: jobs[0].workload.trace: no such file: no/such.json"},
+      // issue 31: a folder and a device were "no such file" too.
+      {"TraceIsAFolder", with({{"jobs[0].workload", {{"trace", "/tmp"}, {"measured_on", "t4"}}}}),
+       "s.json: jobs[0].workload.trace: /tmp is a folder, not a file"},
+      {"TraceIsADevice", with({{"jobs[0].workload", {{"trace", "/dev/null"}, {"measured_on", "t4"}}}}),
+       "s.json: jobs[0].workload.trace: /dev/null is not a regular file (a pipe or a device)"},
       {"TraceWithParallelism",
        with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
              {"jobs[0].precision", "fp32"},

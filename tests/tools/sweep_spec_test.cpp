@@ -1,8 +1,12 @@
 #include "tools/sweep_spec.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -126,13 +130,13 @@ TEST(SweepSpec, MalformedSweepsFailNamingThePath) {
             "test-sweep.json: set[0]: --set cluster.racks: expected PATH=VALUE, e.g. jobs[0].batch_per_gpu=32");
 }
 
-TEST(SweepSpec, OneGridOfMoreThanTenMillionPointsIsRefusedBeforeItIsExpanded) {
+TEST(SweepSpec, OneGridOfMoreThanAMillionPointsIsRefusedBeforeItIsExpanded) {
   // Three lists of 1,000 values: 10^9 rows in one block, which used to be expanded until memory ran out.
   std::string values;
   for (int i = 1; i <= 1000; ++i) values += (i > 1 ? ", " : "") + std::to_string(i);
   const std::string grid = R"("axes": [{"grid": {"cluster.racks": [)" + values + R"(], "jobs[0].batch_per_gpu": [)" +
                            values + R"(], "jobs[0].iterations": [)" + values + "]}}]";
-  EXPECT_EQ(error_of(grid), "test-sweep.json: axes[0].grid: makes more than 10000000 points");
+  EXPECT_EQ(error_of(grid), "test-sweep.json: axes[0].grid: makes more than 1000000 points");
 }
 
 // Axis values become scenario fields, CSV cells and plot labels: text with control characters is refused where it
@@ -229,6 +233,30 @@ TEST(SweepSpec, FingerprintCoversTheContentsOfTheCalibrationProfilesThePointsRea
   EXPECT_NE(parse_sweep(base, "s.json", dir).fingerprint, base_before);
   std::remove((dir + "/fp-a.json").c_str());
   std::remove((dir + "/fp-b.json").c_str());
+}
+
+TEST(SweepSpec, FingerprintCoversTheContentsOfTheWorkloadTracesThePointsRead) {
+  // issue 31: a resumed sweep mixed results from a trace that had changed between the runs.
+  const std::string dir = ::testing::TempDir() + "/fp-traces-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+  };
+  write("tr-a.json", "{\"traceEvents\": []}\n");
+  write("tr-b.json", "{\"traceEvents\": []}\n");
+  const std::string trace_a = R"(jobs[0].workload={\"trace\": \"tr-a.json\", \"measured_on\": \"a100-80gb-sxm4\"})";
+  const std::string base = sweep_text(R"("set": [")" + trace_a + R"("])");
+  const std::string swept = sweep_text(
+      R"("axes": [{"grid": {"jobs[0].workload": [{"trace": "tr-a.json", "measured_on": "a100-80gb-sxm4"},)"
+      R"( {"trace": "tr-b.json", "measured_on": "a100-80gb-sxm4"}]}}])");
+  const std::string base_before = parse_sweep(base, "s.json", dir).fingerprint;
+  const std::string swept_before = parse_sweep(swept, "s.json", dir).fingerprint;
+  write("tr-b.json", "{\"traceEvents\": [], \"x\": 1}\n");
+  EXPECT_EQ(parse_sweep(base, "s.json", dir).fingerprint, base_before);  // tr-b is not read by `base`
+  EXPECT_NE(parse_sweep(swept, "s.json", dir).fingerprint, swept_before);
+  write("tr-a.json", "{\"traceEvents\": [], \"x\": 2}\n");
+  EXPECT_NE(parse_sweep(base, "s.json", dir).fingerprint, base_before);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SweepSpec, ScenarioFileResolvesAgainstTheSweepFolder) {
