@@ -78,7 +78,6 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
         [](const json& j) { return ms(j["step_time_s"]["p50"]) + " / " + ms(j["step_time_s"]["p99"]); });
     row("samples/s", [](const json& j) { return format_number(j["samples_per_s"], 5); });
     row("scaling efficiency", [](const json& j) { return format_percent(j["scaling_efficiency"]); });
-    row("  against", [](const json& j) { return text(j["scaling_reference"]["description"]); });
     row("  reference samples/s (GPUs)", [](const json& j) {
       const json& reference = j["scaling_reference"];
       return format_number(reference["samples_per_s"], 5) + " (" + std::to_string(reference["gpus"].get<int>()) +
@@ -178,6 +177,21 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       });
     }
     table.print(out);
+    // What scaling efficiency compared with, under the table (a sentence would widen every column): once when the
+    // variants share it, else per variant.
+    std::vector<std::pair<std::string, std::string>> references;
+    for (const Variant& variant : variants) {
+      const json* compared = job_named(variant.result, name);
+      if (compared == nullptr) continue;
+      references.emplace_back(variant.label, text((*compared)["scaling_reference"]["description"]));
+    }
+    const bool shared = std::all_of(references.begin(), references.end(),
+                                    [&](const auto& r) { return r.second == references.front().second; });
+    for (const auto& [label, reference] : references) {
+      out << "scaling efficiency against" << (shared ? "" : " (" + printable(label) + ")") << ": " << reference
+          << "\n";
+      if (shared) break;
+    }
   }
   std::set<std::string> classes;
   for (const Variant& variant : variants) {
