@@ -317,8 +317,10 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
     // VMware's whole-system figure cannot separate a GPU-side cost from the host side's (the VM's CPU overhead).
     notes.insert("vGPU on a GPU it holds alone: no GPU-side cost (NVIDIA's default best-effort scheduler moves to "
                  "another VM only when one has work, vGPU knowledge base; equal and fixed share give a lone "
-                 "full-framebuffer vGPU the whole GPU, NVIDIA AI Enterprise 5.0 user guide 7); measured whole-system: "
-                 "MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, Oct 2021)");
+                 "full-framebuffer vGPU the whole GPU, NVIDIA AI Enterprise 5.0 user guide 7); the hypervisor's "
+                 "memory management of the framebuffer has no published figure and is not costed; measured "
+                 "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
+                 "Oct 2021)");
   }
   if (time_sliced && !scenario.calibration.context_switch_s) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
