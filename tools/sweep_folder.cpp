@@ -1,5 +1,11 @@
 #include "tools/sweep_folder.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +53,21 @@ SweepManifest read_manifest(const std::string& dir) {
 
 void prepare_sweep_folder(const std::string& dir, const SweepManifest& manifest) {
   namespace fs = std::filesystem;
+  if (fs::exists(dir) && !fs::is_directory(dir)) throw InputError(dir + ": exists and is not a folder");
+  // Two sweeps started into one new folder at once: each looks while the other writes its manifest, and the loser
+  // saw a folder neither empty nor a sweep's (issue 31). The folder is locked while it is looked at and prepared,
+  // so the second sees the first's whole manifest: the same sweep goes on to its records (which say another vtsim
+  // is writing them), another sweep is told so.
+  fs::create_directories(dir);
+  const int folder = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (folder < 0 || ::flock(folder, LOCK_EX) != 0) {
+    if (folder >= 0) ::close(folder);
+    throw InputError(dir + ": cannot open and lock the folder: " + std::strerror(errno));
+  }
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }
+  } unlock{folder};
   if (fs::is_regular_file(manifest_file(dir))) {
     const SweepManifest existing = read_manifest(dir);
     if (existing.fingerprint != manifest.fingerprint || existing.points != manifest.points ||
@@ -61,11 +82,9 @@ void prepare_sweep_folder(const std::string& dir, const SweepManifest& manifest)
     }
     return;
   }
-  if (fs::exists(dir) && !fs::is_directory(dir)) throw InputError(dir + ": exists and is not a folder");
-  if (fs::exists(dir) && !fs::is_empty(dir)) {
+  if (!fs::is_empty(dir)) {
     throw InputError(dir + ": is not empty and not a vtsim sweep folder (no sweep.json); choose a new or empty --out");
   }
-  fs::create_directories(dir);
   write_file_atomically(manifest_file(dir), manifest_json(manifest).dump(2) + "\n");
 }
 

@@ -1,6 +1,9 @@
 #include "tools/sweep_records.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -108,6 +111,42 @@ TEST(SweepFolder, ResumesTheSameSweepAndShardOnly) {
   const TempDir foreign("foreign");
   write_text(foreign.path() + "/notes.txt", "mine");
   EXPECT_THROW(prepare_sweep_folder(foreign.path(), manifest), InputError);
+}
+
+TEST(SweepFolder, ASecondSweepWaitsForTheFirstsManifestInsteadOfCallingTheFolderForeign) {
+  // issue 31: two sweeps started into one new folder; the second looked while the first was writing its manifest (a
+  // temporary file there, no sweep.json yet) and said "not a vtsim sweep folder". Here the test is the first: it
+  // holds the folder's lock with its temporary file in place, then a second process prepares the folder. That one must
+  // wait, then find the whole manifest of the same sweep and go on.
+  const TempDir temp("race");
+  const std::string dir = temp.path() + "/out";
+  const SweepManifest manifest{"0123456789abcdef", 10, Shard{0, 1}, {"cluster.racks"}, "s.json"};
+  const std::string written = temp.path() + "/written";
+  prepare_sweep_folder(written, manifest);  // the manifest the first sweep is about to write
+  ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0);
+  const int folder = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(folder, 0);
+  ASSERT_EQ(::flock(folder, LOCK_EX), 0);
+  write_text(dir + "/sweep.json.tmp-first", "{");
+  const pid_t second = ::fork();
+  ASSERT_GE(second, 0);
+  if (second == 0) {
+    ::close(folder);  // the lock belongs to the open folder, which the child shares: not the second sweep's
+    try {
+      prepare_sweep_folder(dir, manifest);
+      ::_exit(0);
+    } catch (...) {
+      ::_exit(1);
+    }
+  }
+  ::usleep(200 * 1000);  // the second process starts meanwhile (if it did not, the test passes anyway)
+  write_text(dir + "/sweep.json", read_text(written + "/sweep.json"));
+  ::unlink((dir + "/sweep.json.tmp-first").c_str());
+  ::close(folder);  // releases the lock
+  int status = 0;
+  ASSERT_EQ(::waitpid(second, &status, 0), second);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the second sweep refused the folder the first was preparing";
 }
 
 TEST(RecordLog, ALinkedRecordsFileIsRefusedAndItsTargetUntouched) {
