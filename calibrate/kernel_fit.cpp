@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "calibrate/parallel_for.hpp"
@@ -52,11 +53,14 @@ class FamilyProblem {
                 const std::vector<SustainedClock>& clocks)
       : family_(family) {
     for (const MeasuredKernel& kernel : kernels) {
-      if (kernel.shape.family != family || !kernel.latency_s) continue;
+      // A convolution is fitted with the algorithm it ran, which pins each algorithm's efficiency to the kernels
+      // that ran it; one the model has no form for (FFT) is left out of the fit (and kept in every error).
+      if (kernel.shape.family != family || !kernel.latency_s || kernel.ran_unmodelled) continue;
       const GpuSpec* gpu = find_gpu(kernel.gpu_id);
       assert(gpu != nullptr);
       prepared_.push_back(prepare_kernel(kernel.shape, kernel_device(*gpu, clocks)));
       measured_s_.push_back(*kernel.latency_s);
+      ran_.push_back(timed_algorithm(kernel, AlgorithmChoice::as_ran));
     }
     weights_ = Eigen::VectorXd::Ones(static_cast<Eigen::Index>(prepared_.size()));
   }
@@ -109,7 +113,8 @@ class FamilyProblem {
     model.of(family_) = family;
     Eigen::VectorXd r(static_cast<Eigen::Index>(prepared_.size()));
     for (std::size_t i = 0; i < prepared_.size(); ++i) {
-      r[static_cast<Eigen::Index>(i)] = std::log(predict_kernel(prepared_[i], model).time_s / measured_s_[i]);
+      r[static_cast<Eigen::Index>(i)] =
+          std::log(predict_kernel(prepared_[i], model, ran_[i]).time_s / measured_s_[i]);
     }
     return r;
   }
@@ -135,6 +140,7 @@ class FamilyProblem {
   KernelFamily family_;
   std::vector<PreparedKernel> prepared_;
   std::vector<double> measured_s_;
+  std::vector<std::optional<ConvolutionAlgorithm>> ran_;
   Eigen::VectorXd weights_;
 };
 
@@ -228,15 +234,22 @@ KernelModelParameters fit_kernel_model(const std::vector<MeasuredKernel>& kernel
   return fitted;
 }
 
+std::optional<ConvolutionAlgorithm> timed_algorithm(const MeasuredKernel& kernel, AlgorithmChoice choice) {
+  return choice == AlgorithmChoice::as_ran ? kernel.ran : std::nullopt;
+}
+
 KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks) {
+                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks,
+                           AlgorithmChoice choice) {
   std::vector<double> errors;
   for (const MeasuredKernel& kernel : kernels) {
     if (kernel.shape.family != family || !kernel.latency_s) continue;
     const GpuSpec* gpu = find_gpu(kernel.gpu_id);
     assert(gpu != nullptr);
     const KernelDevice device = kernel_device(*gpu, clocks);
-    errors.push_back(predict_kernel(kernel.shape, device, parameters).time_s / *kernel.latency_s - 1.0);
+    const KernelPrediction prediction =
+        predict_kernel(prepare_kernel(kernel.shape, device), parameters, timed_algorithm(kernel, choice));
+    errors.push_back(prediction.time_s / *kernel.latency_s - 1.0);
   }
   KernelErrors summary;
   summary.kernels = static_cast<int>(errors.size());
@@ -285,6 +298,7 @@ std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std
       errors.left_out_parameters = fit_kernel_family(family, others, others_clocks);
       model.of(family) = errors.left_out_parameters;
       errors.left_gpu_out = kernel_errors(family, mine, model, others_clocks);
+      errors.left_gpu_out_fastest = kernel_errors(family, mine, model, others_clocks, AlgorithmChoice::fastest);
       errors.left_gpu_out_measured_clock =
           kernel_errors(family, mine, model, referenced_to_others(clocks, errors.gpu_id, true));
     }

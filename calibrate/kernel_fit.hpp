@@ -8,6 +8,7 @@
 // the constants every other kernel shares. docs/compute-model.md lists the fitted values and the errors.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,9 +51,17 @@ struct KernelErrors {
   double bias = 0;        ///< median error (signed)
 };
 
+/// Which algorithm a measured convolution is timed with: the one its row says cuDNN ran (as the fit times it; the
+/// fastest where the row does not say or ran FFT), or the fastest, as the model picks for a shape alone.
+enum class AlgorithmChoice { as_ran, fastest };
+
+/// The algorithm `kernel` is timed with under `choice` (nullopt: the fastest).
+std::optional<ConvolutionAlgorithm> timed_algorithm(const MeasuredKernel& kernel, AlgorithmChoice choice);
+
 /// The errors of `parameters` on the kernels of `family` (with a latency) in `kernels`, run at `clocks`.
 KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel>& kernels,
-                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks);
+                           const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks,
+                           AlgorithmChoice choice = AlgorithmChoice::as_ran);
 
 /// One family's errors on one GPU, four ways.
 struct GpuFamilyErrors {
@@ -64,6 +73,8 @@ struct GpuFamilyErrors {
   /// The same fit, this GPU at its own measured sustained clock (relative to the others' best): what a GPU gets from
   /// its datasheet and one measurement of its long matrix products.
   KernelErrors left_gpu_out_measured_clock;
+  /// left_gpu_out with every convolution at the algorithm the model finds fastest, not the one cuDNN ran.
+  KernelErrors left_gpu_out_fastest;
   KernelFamilyParameters left_out_parameters;  ///< that fit's constants
 };
 

@@ -17,7 +17,8 @@
 namespace vtsim::calibrate {
 namespace {
 
-// The data's columns about the kernel the library chose and the software that ran it: read past, never used.
+// The data's columns about the kernel the library chose and the software that ran it: read past, but for a
+// convolution's `Kernels`, which says which algorithm cuDNN ran (read_ran_algorithm).
 const std::vector<std::string>& informational_columns() {
   static const std::vector<std::string> columns = {
       "Torch Version", "CUDNN Version", "Kernel Name", "Warps per SM", "Blocks per SM", "Grid x",  "Grid y",
@@ -228,6 +229,23 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
 
 }  // namespace
 
+void read_ran_algorithm(const std::string& kernel_names, MeasuredKernel& kernel) {
+  std::string names = kernel_names;
+  std::transform(names.begin(), names.end(), names.begin(), [](unsigned char c) { return std::tolower(c); });
+  const auto has = [&](std::string_view part) { return names.find(part) != std::string::npos; };
+  kernel.ran.reset();
+  kernel.ran_unmodelled = false;
+  if (has("winograd_nonfused") || has("winogradforward")) {
+    kernel.ran = ConvolutionAlgorithm::winograd_4x4;
+  } else if (has("winograd")) {
+    kernel.ran = ConvolutionAlgorithm::winograd_2x2;
+  } else if (has("fft") || has("gcgemm")) {
+    kernel.ran_unmodelled = true;
+  } else {
+    kernel.ran = ConvolutionAlgorithm::implicit_gemm;
+  }
+}
+
 std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::string& file,
                                             const std::string& gpu_id) {
   if (!gpu_id.empty() && find_gpu(gpu_id) == nullptr) {
@@ -275,6 +293,14 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
                        did_you_mean(kernel.op, operator_names));
     }
     kernel.shape = shape_of(kind->second, row);
+    if (kernel.shape.family == KernelFamily::convolution && row.has("Kernels")) {
+      read_ran_algorithm(row.text("Kernels"), kernel);
+      // Winograd on a shape the model has no Winograd form for (cuDNN has 5 x 5 ones): not modelled.
+      if (kernel.ran && *kernel.ran != ConvolutionAlgorithm::implicit_gemm && !kernel.shape.winograd) {
+        kernel.ran.reset();
+        kernel.ran_unmodelled = true;
+      }
+    }
     if (row.has("Latency")) kernel.latency_s = row.number("Latency", Expected::positive) * 1e-3;
     kernel.gpu_id = gpu_id;
     if (columns.count("Device")) {

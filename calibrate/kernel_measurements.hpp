@@ -34,12 +34,25 @@ struct MeasuredKernel {
   KernelShape shape;       ///< as the kernel model reads it
   std::string gpu_id;      ///< catalog id of the row's Device, or the GPU the caller named; "" when neither
   std::optional<double> latency_s;  ///< measured time, when the row has one
+  /// Convolutions whose row lists the kernels cuDNN ran (NeuSight's `Kernels`): the algorithm they are, read from
+  /// their names (ran_algorithm()); empty otherwise.
+  std::optional<ConvolutionAlgorithm> ran;
+  /// The row's kernels are an algorithm the model does not have for the shape (cuDNN's FFT convolutions; Winograd
+  /// other than 3 x 3 at stride 1).
+  bool ran_unmodelled = false;
   std::string file;        ///< the file it was read from
   int line = 0;            ///< line in its file (1 is the header)
 
   /// "FILE:LINE", for messages.
   std::string where() const { return file + ":" + std::to_string(line); }
 };
+
+/// What a convolution's kernels (the names in NeuSight's `Kernels` column, ';'-separated) say cuDNN ran: Winograd
+/// F(4x4, 3x3) when its transforms are there (`winograd_nonfused::winogradforward*4x4`, around 36 batched GEMMs), the
+/// fused Winograd kernel (`*scudnn_winograd*`, F(2x2, 3x3) in the model), FFT (`fft`, or the complex GEMMs
+/// `*gcgemm*` of its transformed operands: nullopt, not modelled), else an implicit GEMM (`*scudnn_128x64*`,
+/// `implicit_convolve_sgemm`, `explicit_convolve_sgemm`, ...). Sets `ran` and `ran_unmodelled` of `kernel`.
+void read_ran_algorithm(const std::string& kernel_names, MeasuredKernel& kernel);
 
 /// Reads CSV `text` of `file` (gzip-compressed or not). A row's Device names its GPU (matched to the catalog);
 /// without the column, every row is on `gpu_id`, which must then be given. Throws InputError "FILE:LINE: ..." on a

@@ -38,7 +38,8 @@ void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit
     for (int split = 1; split <= kMaxSplit; split *= 2) {
       if (split > 1 && (tiles * split > 2.0 * slots || shape.k / split < kMinKPerSplit)) break;
       const double reduction = split > 1 ? 2.0 * split * shape.batch * shape.m * shape.n * shape.element_bytes : 0.0;
-      visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), std::ceil(shape.k / split), reduction});
+      visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), std::ceil(tiles * split / device.sm_count),
+                   std::ceil(shape.k / split), reduction});
     }
   }
 }
@@ -180,7 +181,9 @@ PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& devi
   return kernel;
 }
 
-KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters) {
+KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters,
+                                std::optional<ConvolutionAlgorithm> only) {
+  assert(!only || *only == ConvolutionAlgorithm::implicit_gemm || kernel.shape.winograd);
   const KernelShape& shape = kernel.shape;
   const KernelDevice& device = kernel.device;
   const KernelFamilyParameters& family = parameters.of(shape.family);
@@ -192,11 +195,12 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     const double per_sm_flops = family_peak_flops(shape.family, device) / device.sm_count;
     const auto consider = [&](const std::vector<Tiling>& tilings, double peak_efficiency, double extra_s,
                               ConvolutionAlgorithm algorithm) {
+      if (only && *only != algorithm) return;
       for (const Tiling& tiling : tilings) {
         const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
         const double efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
-        double math_s = tiling.waves * 2.0 * kReferenceTileArea * (tiling.k_per_tile + family.k_overhead) /
-                        (per_sm_flops * efficiency);
+        double math_s = tiling.tiles_per_sm * 2.0 * tiling.tile_m * tiling.tile_n *
+                        (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency);
         if (tiling.split > 1) {
           math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
         }

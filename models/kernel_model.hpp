@@ -11,12 +11,15 @@
 // A matrix product (GEMM, batched GEMM, convolution as an implicit GEMM) runs as thread blocks, each computing one
 // tm x tn tile of the output over the reduction K. The model lets the library pick, as cuBLAS and cuDNN do, the tile
 // shape and split of K (split-K) that finish first:
-//   tiles = batch x ceil(M / tm) x ceil(N / tn) x split,   slots = sm_count x (128 x 128) / (tm x tn)
-//   waves = ceil(tiles / slots)
-//   t_math = waves x 2 x 128 x 128 x (ceil(K / split) + k_overhead) / (peak_per_sm x tile_efficiency)
+//   tiles = batch x ceil(M / tm) x ceil(N / tn) x split
+//   tiles_per_sm = ceil(tiles / sm_count)                   the busiest SM's tiles
+//   t_math = tiles_per_sm x 2 x tm x tn x (ceil(K / split) + k_overhead) / (peak_per_sm x tile_efficiency)
 //            + (split > 1: the partial outputs' reduction, 2 x split x batch x M x N x 4 bytes at t_memory's rate)
 //   tile_efficiency = peak_efficiency x min(1, (tm x tn / (tm + tn)) / tile_knee)
-// A tile's math per byte loaded grows with tm x tn / (tm + tn): small tiles fill more SMs but reach less of the peak.
+// Tiles resident on one SM share its math: an SM's time is its own tiles' work at its rate, so smaller tiles spread a
+// partial wave more evenly (a 128 x 128 tile fills an SM; up to (128 x 128) / (tm x tn) smaller ones run at once, and
+// `waves` reports ceil(tiles / slots) of those). A tile's math per byte loaded grows with tm x tn / (tm + tn): small
+// tiles fill more SMs but reach less of the peak.
 // k_overhead is the prologue and epilogue of a tile in units of its K loop's iterations.
 // A 3 x 3 convolution at stride 1 may also run as Winograd's minimal filtering (Lavin and Gray, CVPR 2016), as cuDNN
 // runs most of them in the measured data; the model takes the fastest of:
@@ -25,10 +28,12 @@
 //   Winograd 4x4    F(4x4, 3x3), not fused: 36 GEMMs of (images x 4x4 output tiles) x in by in x out (36 multiplies
 //                   per 4 x 4 outputs instead of 144), after the input and filters are transformed through memory and
 //                   before the output is: 2 x 36 x tiles x (in + out) + 36 x in x out values more traffic
-// each at its own peak efficiency, counted in its own flop.
+// each at its own peak efficiency, counted in its own flop. A measured convolution whose row says which algorithm
+// cuDNN ran is fitted (and checked) with that one.
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -161,7 +166,8 @@ struct Tiling {
   int tile_m = 128;
   int tile_n = 128;
   int split = 1;
-  double waves = 0;
+  double waves = 0;            ///< ceil(tiles x split / slots), slots = SMs x (128 x 128) / (tm x tn)
+  double tiles_per_sm = 0;     ///< tiles (split slices included) on the busiest SM: ceil(tiles x split / SMs)
   double k_per_tile = 0;       ///< ceil(K / split)
   double reduction_bytes = 0;  ///< the partial outputs' reduction when split > 1
 };
@@ -180,8 +186,10 @@ struct PreparedKernel {
 /// Prepares `shape` on `device`. REQUIRES: the shape's dimensions >= 1, device values > 0.
 PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device);
 
-/// Predicts a prepared kernel with `parameters`.
-KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters);
+/// Predicts a prepared kernel with `parameters`: the fastest tiling of the fastest algorithm, or of `only` when given
+/// (a measured convolution timed with the algorithm it ran; REQUIRES: one the shape has).
+KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters,
+                                std::optional<ConvolutionAlgorithm> only = std::nullopt);
 
 /// predict_kernel(prepare_kernel(shape, device), parameters).
 KernelPrediction predict_kernel(const KernelShape& shape, const KernelDevice& device,

@@ -10,7 +10,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
+#include "calibrate/kernel_fit.hpp"
 #include "calibrate/kernel_measurements.hpp"
 #include "models/atomic_file.hpp"
 #include "models/csv.hpp"
@@ -103,9 +105,12 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       throw InputError(kernel.where() + ": " + std::string(to_string(kernel.shape.family)) + " on " + gpu +
                        ", which has no tensor cores");
     }
-    const KernelPrediction p = predict_kernel(kernel.shape, device, fitted.parameters);
-    // A measured latency counts only on the GPU it was measured on.
+    // A measured latency counts only on the GPU it was measured on; there a convolution is timed with the algorithm
+    // its row says cuDNN ran (the fastest elsewhere, or where the row does not say).
     const bool measured_here = kernel.latency_s && kernel.gpu_id == gpu;
+    const std::optional<ConvolutionAlgorithm> ran =
+        kernel.gpu_id == gpu ? calibrate::timed_algorithm(kernel, calibrate::AlgorithmChoice::as_ran) : std::nullopt;
+    const KernelPrediction p = predict_kernel(prepare_kernel(kernel.shape, device), fitted.parameters, ran);
     const double error = measured_here ? p.time_s / *kernel.latency_s - 1.0 : 0.0;
     if (measured_here) {
       FamilyErrors& e = errors[kernel.shape.family];
@@ -132,7 +137,10 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     if (p.tile_m) {
       row["tile"] = {p.tile_m, p.tile_n};
       row["split_k"] = p.split_k;
-      if (kernel.shape.family == KernelFamily::convolution) row["algorithm"] = std::string(to_string(p.algorithm));
+      if (kernel.shape.family == KernelFamily::convolution) {
+        row["algorithm"] = std::string(to_string(p.algorithm));
+        row["algorithm_as_ran"] = ran.has_value();  // the row's Kernels named it; else the model's fastest
+      }
       row["waves"] = p.waves;
       row["utilization"] = p.utilization;
       row["sustained_clock"] = device.clock(kernel.shape.family);

@@ -139,6 +139,59 @@ TEST(KernelFit, ReproducesConvolutionsRunByThreeAlgorithmsAndRecoversTheImplicit
   EXPECT_LT(kernel_errors(KernelFamily::convolution, kernels, model, {}).mean_abs, 2e-2);
 }
 
+// Where each measured convolution says which algorithm ran (NeuSight's `Kernels` column), the fit times it with that
+// one: both Winograd efficiencies come back, even from kernels that ran an algorithm slower than the fastest, as
+// cuDNN's heuristics sometimes pick; and kernels of an algorithm the model has no form for (FFT) are left out of it.
+TEST(KernelFit, FitsEachConvolutionWithTheAlgorithmItRan) {
+  std::vector<MeasuredKernel> kernels = generated_convolutions("t4");
+  const KernelModelParameters model = convolution_truth();
+  const KernelDevice device = kernel_device(*find_gpu("t4"));
+  int slower = 0;
+  int three_by_three = 0;
+  for (MeasuredKernel& kernel : kernels) {
+    // Half of the 3 x 3 ones ran each Winograd algorithm.
+    kernel.ran = !kernel.shape.winograd        ? ConvolutionAlgorithm::implicit_gemm
+                 : three_by_three++ % 2 == 0 ? ConvolutionAlgorithm::winograd_2x2
+                                             : ConvolutionAlgorithm::winograd_4x4;
+    const KernelPrediction ran = predict_kernel(prepare_kernel(kernel.shape, device), model, kernel.ran);
+    if (ran.time_s > predict_kernel(kernel.shape, device, model).time_s) ++slower;
+    kernel.latency_s = ran.time_s;
+  }
+  ASSERT_GE(slower, 5);
+  MeasuredKernel fft = kernels.front();
+  fft.ran.reset();
+  fft.ran_unmodelled = true;
+  fft.latency_s = 100.0;  // far off every algorithm: it would move the constants if it were fitted
+  kernels.push_back(fft);
+  const KernelFamilyParameters fitted = fit_kernel_family(KernelFamily::convolution, kernels, {});
+  EXPECT_NEAR(fitted.peak_efficiency, 0.85, 1e-3);
+  EXPECT_NEAR(fitted.winograd_2x2_efficiency, 0.5, 1e-3);
+  EXPECT_NEAR(fitted.winograd_4x4_efficiency, 0.35, 1e-3);
+  EXPECT_NEAR(fitted.host_s, 25e-6, 1e-7);
+}
+
+TEST(KernelMeasurements, TheKernelsColumnNamesTheConvolutionAlgorithm) {
+  const auto ran = [](const std::string& names) {
+    MeasuredKernel kernel;
+    read_ran_algorithm(names, kernel);
+    return kernel;
+  };
+  // Kernel names as NeuSight's V100 and A100 convolution rows list them.
+  EXPECT_EQ(ran(";void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(...);volta_sgemm_64x64_nn;"
+                "void cudnn::winograd_nonfused::winogradForwardOutput4x4<float, float>(...)")
+                .ran,
+            ConvolutionAlgorithm::winograd_4x4);
+  EXPECT_EQ(ran(";cudnn_infer_volta_scudnn_winograd_128x128_ldg1_ldg4_relu_tile148t_nt_v1").ran,
+            ConvolutionAlgorithm::winograd_2x2);
+  EXPECT_EQ(ran(";void cask_cudnn_infer::computeOffsetsKernel<false, false>(...);"
+                "cudnn_infer_volta_scudnn_128x64_relu_small_nn_v1")
+                .ran,
+            ConvolutionAlgorithm::implicit_gemm);
+  const MeasuredKernel fft = ran(";void fft2d_r2c_32x32<float, false, 1u, false>(...);ampere_gcgemm_64x64_nt;");
+  EXPECT_FALSE(fft.ran.has_value());
+  EXPECT_TRUE(fft.ran_unmodelled);
+}
+
 // `count` 4096^3 GEMMs on `gpu` (1,024 tiles of 128 x 128: more than four waves on any catalog GPU) that each reach
 // `utilization` of its datasheet fp32 peak.
 std::vector<MeasuredKernel> long_products(const std::string& gpu, double utilization, int count) {

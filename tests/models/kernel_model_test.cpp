@@ -68,6 +68,23 @@ TEST(KernelModel, APartialWaveCostsAWholeOne) {
   EXPECT_DOUBLE_EQ(p.waves, 2);
 }
 
+TEST(KernelModel, SmallTilesSharingAnSmCostTheBusiestSmsTilesNotAWholeWave) {
+  // 64 x 384 outputs, K = 15 (too short to split), on 4 SMs with bandwidth to spare and every tile from intensity 32
+  // at the peak: three 128 x 128 tiles (one per SM, half of each wasted) take 2 x 128^2 x 15 / 250 Gflop/s; three
+  // 64 x 128 tiles, one per SM, half that, and the busiest SM holds one of them though it has slots for two. Three of
+  // the four SMs work: 3/4 of the peak.
+  KernelModelParameters parameters = tiles_only();
+  parameters.of(KernelFamily::gemm).tile_knee = 32;
+  KernelDevice device = round_device();
+  device.memory_bandwidth_Bps = 100e12;
+  const KernelPrediction p = predict_kernel(gemm(64, 384, 15), device, parameters);
+  EXPECT_EQ(p.tile_m, 64);
+  EXPECT_EQ(p.tile_n, 128);
+  EXPECT_EQ(p.split_k, 1);
+  EXPECT_NEAR(p.math_s, 2.0 * 64 * 128 * 15 / 250e9, 1e-15);
+  EXPECT_NEAR(p.utilization, 0.75, 1e-6);  // the traffic's 1.25 ns is under the math
+}
+
 TEST(KernelModel, SplitKFillsIdleSmsWhenTheOutputIsOneTile) {
   // One 128 x 128 tile, K = 4096: unsplit it is one wave on one SM, 2 x 128^2 x 4096 / 250 Gflop/s. Split in 4 it
   // fills the 4 SMs with K = 1024 each, plus a reduction of 2 x 4 x 128^2 x 4 bytes at 100 GB/s.
@@ -120,8 +137,8 @@ TEST(KernelModel, ConvolutionIsItsImplicitGemm) {
 // A 3x3 convolution at stride 1 of one 32 x 32 image, 128 channels in and out, on the round device with only the
 // tiles: implicit GEMM M = 1,024, N = 128, K = 1,152 runs 8 tiles of 128 x 128 in 2 waves over 4 SMs at 0.25 Tflop/s
 // each; Winograd 2x2 the same tiles over K = 512; Winograd 4x4 36 GEMMs of 64 x 128 by 128 (64 tiles of 4 x 4
-// outputs), best as 36 tiles of 64 x 128 (two per SM: 5 waves at 2/3 efficiency), after 2 x 36 x 64 x 256 + 36 x 128
-// x 128 values of transforms at 100 GB/s.
+// outputs), best as 36 tiles of 64 x 128 (nine per SM, each half a 128 x 128 tile's work, at 2/3 efficiency), after
+// 2 x 36 x 64 x 256 + 36 x 128 x 128 values of transforms at 100 GB/s.
 TEST(KernelModel, AThreeByThreeConvolutionTakesTheFastestWinogradOrItsImplicitGemm) {
   const KernelShape shape = convolution_gemm(1, 128, 128, 3, 32, 1, 1);
   ASSERT_TRUE(shape.winograd);
@@ -133,7 +150,7 @@ TEST(KernelModel, AThreeByThreeConvolutionTakesTheFastestWinogradOrItsImplicitGe
   const double implicit_s = 2 * 2.0 * 128 * 128 * 1152 / per_sm;
   const double winograd_2x2_s = 2 * 2.0 * 128 * 128 * 512 / per_sm;
   const double winograd_4x4_s =
-      5 * 2.0 * 128 * 128 * 128 / (per_sm * 2.0 / 3.0) + 4.0 * (2.0 * 36 * 64 * 256 + 36.0 * 128 * 128) / 100e9;
+      9 * 2.0 * 64 * 128 * 128 / (per_sm * 2.0 / 3.0) + 4.0 * (2.0 * 36 * 64 * 256 + 36.0 * 128 * 128) / 100e9;
   ASSERT_LT(winograd_2x2_s, winograd_4x4_s);
   KernelPrediction prediction = predict_kernel(shape, round_device(), p);
   EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::winograd_2x2);
@@ -150,6 +167,11 @@ TEST(KernelModel, AThreeByThreeConvolutionTakesTheFastestWinogradOrItsImplicitGe
   prediction = predict_kernel(shape, round_device(), p);
   EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::implicit_gemm);
   EXPECT_NEAR(prediction.time_s, implicit_s, 1e-15);
+  // A measured convolution is timed with the algorithm it ran, fast or not.
+  const PreparedKernel prepared = prepare_kernel(shape, round_device());
+  EXPECT_NEAR(predict_kernel(prepared, p, ConvolutionAlgorithm::winograd_2x2).time_s, 10 * winograd_2x2_s, 1e-12);
+  EXPECT_EQ(predict_kernel(prepared, p, ConvolutionAlgorithm::winograd_4x4).algorithm,
+            ConvolutionAlgorithm::winograd_4x4);
   // A 1x1 convolution has no Winograd form.
   EXPECT_FALSE(convolution_gemm(1, 128, 128, 1, 32, 1, 0).winograd);
   EXPECT_FALSE(convolution_gemm(1, 128, 128, 3, 32, 2, 1).winograd);
