@@ -41,8 +41,9 @@ std::string_view to_string(EventType type);
 /// One event of the scenario's `events` list.
 struct OperationEvent {
   EventType type = EventType::vmotion;
-  /// When: a simulated time, or the start of an iteration (counting from 0, warm-up included) of the event's job
-  /// (vmotion) or of the first job with ranks on the host (host_failure, maintenance). Exactly one is set.
+  /// When: a simulated time, or the start of an iteration (counting from 0, warm-up included, and the iterations a
+  /// host failure makes the job run again) of the event's job (vmotion) or of the first job with ranks on the host
+  /// (host_failure, maintenance), as its rank 0 begins it after any pause. Exactly one is set.
   std::optional<double> at_s;
   std::optional<int> at_iteration;
   /// The host: the VM's host for a vmotion, the failing or evacuated host otherwise.

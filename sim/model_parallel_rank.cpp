@@ -83,8 +83,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
   for (int iteration = 0; progress < total; ++iteration) {
     IterationRecord record;
     next_unstarted = std::max(next_unstarted, iteration + 1);
-    if (position == 0) rank0_starts->add(1);
     take_pauses(position, iteration, rank, record, progress);
+    if (position == 0) rank0_starts->add(1);  // after its pauses, as the data-parallel ranks count it
     rank.host_ahead_s = 0;
     record.start_s = sg4::Engine::get_clock();
     if (const double stall_s = noise.next_stall_s(); stall_s > 0) {

@@ -144,13 +144,24 @@ void OperationsRunner::fail(int host, EventOutcome& outcome) {
       // Down already: this failure can only keep the job down longer.
       impact.extended = true;
       impact.restart = *waiting;
-      impact.checkpoint_end_s = job.restart_end_s(*waiting);
-      impact.resumed_s = std::max(impact.resumed_s, impact.checkpoint_end_s);
+      impact.checkpoint_end_s = checkpoint.end_s;
+      impact.lost_since_s = job.restart_end_s(*waiting);
+      impact.resumed_s = std::max(impact.resumed_s, impact.lost_since_s);
       job.extend_restart(*waiting, impact.resumed_s);
     } else {
       const int restart_iteration = job.next_unstarted_iteration();
       impact.checkpoint_end_s = checkpoint.end_s;
-      impact.lost_iterations = restart_iteration - checkpoint.first_iteration_after;
+      // The work lost runs from the checkpoint or, when the job resumed after it from an earlier failure, from that
+      // resumption: the earlier failure counted the work before it.
+      int lost_from = checkpoint.first_iteration_after;
+      impact.lost_since_s = checkpoint.end_s;
+      if (const std::optional<std::size_t> previous = job.last_restart()) {
+        if (job.pause_iteration(*previous) > lost_from) {
+          lost_from = job.pause_iteration(*previous);
+          impact.lost_since_s = job.restart_end_s(*previous);
+        }
+      }
+      impact.lost_iterations = restart_iteration - lost_from;
       impact.restart = job.add_pause({.iteration = restart_iteration,
                                       .ranks = std::vector<char>(job.rank_host_indices().size(), 1),
                                       .seconds = 0,

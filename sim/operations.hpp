@@ -9,8 +9,9 @@
 // - maintenance: a vmotion of every VM of the host, pre-copies at once.
 // - host_failure: every job with ranks on the host stops; as its ranks start the next iteration none has started
 //   they wait until the failure time plus ha_restart_s() (the iterations they run meanwhile stand for nothing: the
-//   job had failed), then resume from the last checkpoint; the iterations since it are lost and run again. The
-//   restarted VMs run on spare capacity of the same kind: the simulation keeps their places.
+//   job had failed), then resume from the last checkpoint; the iterations since it are lost and run again. A second
+//   failure after the job resumed loses what it ran since then (the first failure counted the rest). The restarted
+//   VMs run on spare capacity of the same kind: the simulation keeps their places.
 // An event that comes after its jobs have ended is reported as not reached.
 
 #include <optional>
@@ -41,11 +42,14 @@ struct VmMigration {
 struct FailureImpact {
   std::string job;
   double checkpoint_end_s = 0;  ///< the checkpoint it resumed from (0: the job's start)
+  /// Since when the job's work is lost: the checkpoint's end, or an earlier failure's restart when the job resumed
+  /// after the checkpoint (its work since that restart is lost, what came before was counted by that failure).
+  double lost_since_s = 0;
   double resumed_s = 0;         ///< the failure time plus the HA restart and the checkpoint's read-back
-  int lost_iterations = 0;      ///< run since the checkpoint, run again
+  int lost_iterations = 0;      ///< run since the checkpoint (or the earlier restart), run again
   std::size_t restart = 0;      ///< the restart's pause in the job (TrainingJob::pause_taken)
   /// The job was already waiting for a restart (an earlier failure): this one only moved its end, from
-  /// checkpoint_end_s (then the earlier restart's end) to resumed_s, and lost nothing more.
+  /// lost_since_s (then the earlier restart's end) to resumed_s, and lost nothing more.
   bool extended = false;
 };
 

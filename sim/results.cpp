@@ -133,6 +133,7 @@ nlohmann::json to_json(const SimulationResult& result) {
       if (event.type == "host_failure") {
         entry["extended_earlier_restart"] = cost.extended;
         entry["checkpoint_end_s"] = cost.checkpoint_end_s;
+        entry["lost_since_s"] = cost.lost_since_s;
         entry["resumed_s"] = cost.resumed_s;
         entry["lost_iterations"] = cost.lost_iterations;
       } else {

@@ -53,6 +53,7 @@ struct EventCost {
   bool over_stun_limit = false;
   // host_failure.
   double checkpoint_end_s = 0;  ///< the checkpoint it resumed from (0: the job's start)
+  double lost_since_s = 0;      ///< the checkpoint's end, or an earlier failure's restart the job resumed after it
   double resumed_s = 0;
   int lost_iterations = 0;
 };

@@ -608,6 +608,7 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
       EventCost cost;
       cost.job = failure.job;
       cost.checkpoint_end_s = failure.checkpoint_end_s;
+      cost.lost_since_s = failure.lost_since_s;
       cost.resumed_s = failure.resumed_s;
       cost.extended = failure.extended;
       cost.completed = active[j].job->pause_taken(failure.restart);
@@ -615,7 +616,7 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
         // The work since the checkpoint and the restart; for a failure while the job was already down, the time it
         // kept the job down beyond the earlier restart's end.
         cost.lost_iterations = failure.lost_iterations;
-        cost.cost_s = failure.resumed_s - failure.checkpoint_end_s;
+        cost.cost_s = failure.resumed_s - failure.lost_since_s;
       }
       jobs[j].operations.time_to_train_without_events_s -= cost.cost_s;
       event.jobs.push_back(cost);

@@ -179,6 +179,13 @@ void TrainingJob::extend_restart(std::size_t index, double until_s) {
   pause.until_s = std::max(pause.until_s, until_s);
 }
 
+std::optional<std::size_t> TrainingJob::last_restart() const {
+  for (std::size_t k = state_->pauses.size(); k-- > 0;) {
+    if (state_->pauses[k].restart) return k;
+  }
+  return std::nullopt;
+}
+
 double TrainingJob::restart_end_s(std::size_t index) const {
   assert(state_->pauses[index].restart);
   return state_->pauses[index].until_s;

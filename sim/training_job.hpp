@@ -237,6 +237,8 @@ class TrainingJob {
   void extend_restart(std::size_t index, double until_s);
   /// When restart `index` ends. REQUIRES: a restart.
   double restart_end_s(std::size_t index) const;
+  /// The latest restart added (an earlier failure's), if any.
+  std::optional<std::size_t> last_restart() const;
   /// The last checkpoint written.
   CheckpointMark last_checkpoint() const;
   /// Each rank's host index, in rank order.

@@ -317,8 +317,9 @@ struct TrainingJob::State {
     for (int iteration = 0; progress < total; ++iteration) {
       IterationRecord record;
       next_unstarted = std::max(next_unstarted, iteration + 1);
-      if (position == 0) rank0_starts->add(1);
       take_pauses(position, iteration, rank, record, progress);
+      // After its pauses: an event at this iteration comes as rank 0 begins it (not while it waits for a restart).
+      if (position == 0) rank0_starts->add(1);
       rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
       double factor = speed;
       const IterationDraws draws = noise.next(plan.micro_batches, pass_s, optimizer.total_s, speed, start_offsets_s);

@@ -290,7 +290,8 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
             cell += " (stun " + format_number(cost["stun_s"], 4) + limit + ", pre-copy " +
                     format_number(cost["precopy_s"], 3) + ")";
           } else {
-            cell += " (" + std::to_string(cost["lost_iterations"].get<int>()) + " iterations lost)";
+            const int lost = cost["lost_iterations"].get<int>();
+            cell += " (" + std::to_string(lost) + (lost == 1 ? " iteration lost)" : " iterations lost)");
           }
         }
         return cell;

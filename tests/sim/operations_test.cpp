@@ -116,6 +116,37 @@ TEST(Operations, AHostFailureLosesTheWorkSinceTheLastCheckpointPlusTheRestart) {
   EXPECT_NEAR(operations["time_to_train_without_events_s"].get<double>(), time_to_train_s(quiet), 1e-6);
 }
 
+TEST(Operations, ASecondFailureAfterTheJobResumedLosesOnlyWhatItRanSince) {
+  // Checkpoints every 4 iterations (1 s to write, 1 s to read back), as above. Host 0 fails as rank 0 begins
+  // iteration 6 (iterations 4, 5 and 6 lost, the job back from the checkpoint after 106 s, at iteration 7); host 1
+  // fails as it begins iteration 8, the second re-run: iterations 7 and 8 are lost (2 steps) and the job restarts
+  // from the same checkpoint after another 106 s. Each failure costs its own lost steps and restart, not the first's
+  // again, and the run without events is the quiet run.
+  nlohmann::json json = two_t4_hosts();
+  json["jobs"][0]["checkpoint"] = {{"interval_iterations", 4}, {"size_gb", 1.0}, {"storage_bandwidth_gbps", 8.0}};
+  const nlohmann::json quiet = run(json);
+  json["events"] = {{{"type", "host_failure"}, {"host", 0}, {"at_iteration", 6}},
+                    {{"type", "host_failure"}, {"host", 1}, {"at_iteration", 8}}};
+  const nlohmann::json failed = run(json);
+  const double step_s = quiet["jobs"][0]["step_time_s"]["mean"].get<double>();
+  const double restart_s = 15 + 60 + 30 + 1.0;
+  const nlohmann::json& first = failed["events"][0]["jobs"][0];
+  const nlohmann::json& second = failed["events"][1]["jobs"][0];
+  EXPECT_EQ(first["lost_iterations"].get<int>(), 3);
+  EXPECT_NEAR(first["cost_s"].get<double>(), 2 * step_s + restart_s, 1e-6);
+  EXPECT_FALSE(second["extended_earlier_restart"].get<bool>());
+  EXPECT_EQ(second["lost_iterations"].get<int>(), 2);
+  EXPECT_NEAR(second["cost_s"].get<double>(), 1 * step_s + restart_s, 1e-6);
+  EXPECT_NEAR(second["lost_since_s"].get<double>(), first["resumed_s"].get<double>(), 1e-9);
+  // The second failure comes as the job begins iteration 8 after it resumed, not while it waited.
+  EXPECT_GT(failed["events"][1]["at_s"].get<double>(), first["resumed_s"].get<double>());
+  const nlohmann::json& operations = failed["jobs"][0]["operations"];
+  EXPECT_EQ(operations["lost_iterations"].get<int>(), 5);
+  EXPECT_EQ(operations["iterations_run"].get<int>(), 16);  // 11, and 5 again
+  EXPECT_NEAR(time_to_train_s(failed) - time_to_train_s(quiet), 3 * step_s + 2 * restart_s, 1e-6);
+  EXPECT_NEAR(operations["time_to_train_without_events_s"].get<double>(), time_to_train_s(quiet), 1e-6);
+}
+
 TEST(Operations, WithoutACheckpointAFailureLosesEverythingSinceTheStart) {
   nlohmann::json json = two_t4_hosts();
   json["events"] = {{{"type", "host_failure"}, {"host", 1}, {"at_s", 1.0}}};
