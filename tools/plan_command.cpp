@@ -214,6 +214,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
       progress.point_done(results[k].contains("error"));
     }
   };
+  tasks.on_tick = [&] { progress.tick(); };
   std::vector<std::size_t> all(fitting.size());
   std::iota(all.begin(), all.end(), std::size_t{0});
   const int workers = request.workers > 0 ? std::min(request.workers, available_cpus()) : available_cpus();

@@ -157,6 +157,7 @@ SweepSummary run_sweep(const SweepRequest& request, const Sweep& sweep, std::ost
     for (const auto& answer : answers) progress.point_done(log.records()[answer.first].failed);
     summary.ran += answers.size();
   };
+  if (request.progress) tasks.on_tick = [&] { progress.tick(); };
   tasks.close_in_workers = {log.fd()};
   // Each point is one single-threaded simulation: workers beyond the CPUs only add processes and memory.
   int jobs = request.jobs > 0 ? request.jobs : available_cpus();

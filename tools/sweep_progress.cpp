@@ -38,6 +38,11 @@ void ProgressLine::point_done(bool failed) {
   if (std::chrono::steady_clock::now() - last_draw_ >= std::chrono::milliseconds(100)) draw();
 }
 
+void ProgressLine::tick() {
+  if (!enabled_) return;
+  if (std::chrono::steady_clock::now() - last_draw_ >= std::chrono::seconds(1)) draw();
+}
+
 void ProgressLine::finish() {
   if (!enabled_) return;
   draw();
@@ -55,6 +60,7 @@ std::string ProgressLine::text() const {
     line += std::string(", ") + rate_text + " points/s";
     if (done_ < total_) line += ", ETA " + format_duration(static_cast<double>(total_ - done_) / rate);
   }
+  if (elapsed_s >= 1) line += ", " + format_duration(elapsed_s) + " elapsed";
   return line;
 }
 

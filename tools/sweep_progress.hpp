@@ -1,6 +1,7 @@
 #pragma once
-// The progress line of a sweep on a terminal: "sweep: 120/400 points, 3 failed, 5.2 points/s, ETA 0:54".
-// Redrawn in place at most ten times a second; silent when disabled (stdout is not a terminal).
+// The progress line of a sweep on a terminal: "sweep: 120/400 points, 3 failed, 5.2 points/s, ETA 0:54, 0:23
+// elapsed". Redrawn in place at most ten times a second, and each second by tick() while no point ends (a point of
+// thousands of GPUs may take minutes); silent when disabled (stdout is not a terminal).
 
 #include <chrono>
 #include <cstddef>
@@ -19,6 +20,8 @@ class ProgressLine {
 
   /// Counts one more finished point and redraws when due.
   void point_done(bool failed);
+  /// Redraws if a second has passed since the last drawing (the elapsed time moves).
+  void tick();
   /// Draws the final state and ends the line.
   void finish();
   /// The line as it would be drawn now (for tests).

@@ -161,8 +161,14 @@ class Pool {
   void wait_for_answers() {
     std::vector<pollfd> fds;
     for (const Worker& worker : workers_) fds.push_back({worker.socket, POLLIN, 0});
-    while (::poll(fds.data(), fds.size(), -1) < 0) {
+    const int timeout_ms = tasks_.on_tick ? 1000 : -1;
+    int ready = 0;
+    while ((ready = ::poll(fds.data(), fds.size(), timeout_ms)) < 0) {
       if (errno != EINTR) throw std::runtime_error(std::string("poll: ") + std::strerror(errno));
+    }
+    if (ready == 0) {
+      tasks_.on_tick();
+      return;
     }
     std::vector<std::pair<std::size_t, std::string>> answers;
     std::vector<std::size_t> dead;

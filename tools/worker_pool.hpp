@@ -21,6 +21,9 @@ struct WorkerPoolTasks {
   std::function<std::string(std::size_t index, const std::string& why)> on_worker_death;
   /// Runs here with the answers that arrived together, (task index, line), in arrival order.
   std::function<void(const std::vector<std::pair<std::size_t, std::string>>& answers)> on_answers;
+  /// Runs here about once a second while no answer comes (a progress line's clock: a point may take minutes); may be
+  /// empty.
+  std::function<void()> on_tick;
   /// File descriptors that workers close first (e.g. a locked file only this process may write).
   std::vector<int> close_in_workers;
 };

@@ -51,6 +51,22 @@ TEST(WorkerPool, AWorkerThatDiesGivesItsTaskTheDeathAndIsReplaced) {
   EXPECT_EQ(answers[4], "ok 4");
 }
 
+TEST(WorkerPool, TicksWhileATaskRunsLong) {
+  // One task of 3 s: no answer for three whole seconds, so ticks (one a second) before it comes; at least one even if
+  // this process is held up for a second or two between its polls.
+  int ticks = 0;
+  WorkerPoolTasks tasks;
+  tasks.work = [](std::size_t) {
+    ::sleep(3);
+    return std::string("done");
+  };
+  tasks.on_worker_death = [](std::size_t, const std::string& why) { return why; };
+  tasks.on_answers = [](const std::vector<std::pair<std::size_t, std::string>>& batch) { EXPECT_EQ(batch.size(), 1u); };
+  tasks.on_tick = [&] { ++ticks; };
+  run_worker_pool({0}, 1, tasks);
+  EXPECT_GE(ticks, 1);
+}
+
 TEST(ProgressLine, CountsRateAndEta) {
   std::ostringstream out;
   ProgressLine quiet(out, false, 10, 4, 1);
