@@ -24,6 +24,7 @@ std::string read_input_file(const std::string& file, std::size_t max_bytes) {
   if (!in) throw InputError(file + ": cannot open file");
   // Read in chunks and stop one past the limit: a file that grows while it is read is bounded too.
   std::string text;
+  if (!error) text.reserve(static_cast<std::size_t>(size));  // one allocation for a file of hundreds of MB
   char chunk[65536];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
     text.append(chunk, static_cast<std::size_t>(in.gcount()));

@@ -56,45 +56,52 @@ void JsonValue::fail(std::string_view message) const {
 
 std::int64_t JsonValue::as_int(std::int64_t min, std::int64_t max) const {
   // The upper bound is stated when it is small, or when the value is above it (issue 31: 2147483648 was refused as
-  // "expected an integer >= 1").
-  const std::string range = "expected an integer from " + std::to_string(min) + " to " + std::to_string(max);
-  const std::string expected =
-      max < std::numeric_limits<std::int32_t>::max() ? range : "expected an integer >= " + std::to_string(min);
+  // "expected an integer >= 1"). Messages are built only on failure: a trace reads millions of integers.
+  const auto range = [&] { return "expected an integer from " + std::to_string(min) + " to " + std::to_string(max); };
+  const auto expected = [&] {
+    return max < std::numeric_limits<std::int32_t>::max() ? range() : "expected an integer >= " + std::to_string(min);
+  };
   const auto reject = [&](const std::string& what) { fail(what + ", got " + describe_json(*json_)); };
   if (json_->is_number_integer()) {
     const auto value = json_->get<std::int64_t>();
-    if (json_->is_number_unsigned() && json_->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) reject(range);
-    if (value > max) reject(range);
-    if (value < min) reject(expected);
+    if (json_->is_number_unsigned() && json_->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) reject(range());
+    if (value > max) reject(range());
+    if (value < min) reject(expected());
     return value;
   }
   if (json_->is_number_float()) {
     // Accept 8.0 for 8, which JSON writers sometimes produce; reject 8.5.
     const double value = json_->get<double>();
-    if (std::isfinite(value) && std::floor(value) == value && value > static_cast<double>(max)) reject(range);
+    if (std::isfinite(value) && std::floor(value) == value && value > static_cast<double>(max)) reject(range());
     if (std::isfinite(value) && std::floor(value) == value && value >= static_cast<double>(min)) {
       return static_cast<std::int64_t>(value);
     }
   }
-  reject(expected);
+  reject(expected());
   return 0;  // unreachable
 }
 
 double JsonValue::as_number(double min, double max) const {
-  std::string expected = "expected a number >= " + format_bound(min);
-  if (std::isfinite(max)) expected = "expected a number from " + format_bound(min) + " to " + format_bound(max);
-  if (!json_->is_number()) fail(expected + ", got " + describe_json(*json_));
+  const auto reject = [&] {
+    std::string expected = "expected a number >= " + format_bound(min);
+    if (std::isfinite(max)) expected = "expected a number from " + format_bound(min) + " to " + format_bound(max);
+    fail(expected + ", got " + describe_json(*json_));
+  };
+  if (!json_->is_number()) reject();
   const double value = json_->get<double>();
-  if (!std::isfinite(value) || value < min || value > max) fail(expected + ", got " + describe_json(*json_));
+  if (!std::isfinite(value) || value < min || value > max) reject();
   return value;
 }
 
 double JsonValue::as_positive_number(double max) const {
-  std::string expected = "expected a number > 0";
-  if (std::isfinite(max)) expected += " and <= " + format_bound(max);
-  if (!json_->is_number()) fail(expected + ", got " + describe_json(*json_));
+  const auto reject = [&] {
+    std::string expected = "expected a number > 0";
+    if (std::isfinite(max)) expected += " and <= " + format_bound(max);
+    fail(expected + ", got " + describe_json(*json_));
+  };
+  if (!json_->is_number()) reject();
   const double value = json_->get<double>();
-  if (!std::isfinite(value) || value <= 0 || value > max) fail(expected + ", got " + describe_json(*json_));
+  if (!std::isfinite(value) || value <= 0 || value > max) reject();
   return value;
 }
 
@@ -296,15 +303,117 @@ class DuplicateKeyCheck : public nlohmann::json_sax<nlohmann::json> {
   std::vector<Frame> frames_;
 };
 
-}  // namespace
+// Builds the document from SAX events, as nlohmann's DOM parser does, with parse_json_text's checks (duplicate keys,
+// numbers below a double's range) made on the way, and hands each element of the top-level array `streamed` to
+// `on_element` instead of keeping it (streamed empty: every value kept). Not a parse callback: nlohmann's callback
+// parser rescans the parent at every object's end (above).
+class StreamingDom : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  using OnElement = std::function<void(std::size_t, const nlohmann::json&)>;
+  StreamingDom(const std::string& file, std::string_view streamed, const OnElement& on_element)
+      : file_(file), streamed_(streamed), on_element_(on_element) {}
 
-nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  nlohmann::json take() { return std::move(root_); }
+
+  bool null() override { return add(nullptr); }
+  bool boolean(bool value) override { return add(value); }
+  bool number_integer(number_integer_t value) override { return add(value); }
+  bool number_unsigned(number_unsigned_t value) override { return add(value); }
+  bool number_float(number_float_t value, const string_t& text) override {
+    // strtod reads a number below the smallest double as 0: "1e-400" would silently become nothing.
+    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+    if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos) {
+      throw InputError(file_ + ": " + value_path() + ": the number " + text +
+                       " is below the smallest double: it would read as 0");
+    }
+    return add(value);
+  }
+  bool string(string_t& value) override { return add(std::move(value)); }
+  bool binary(binary_t& value) override { return add(nlohmann::json::binary(std::move(value))); }
+  bool start_object(std::size_t) override { return open(nlohmann::json::object()); }
+  bool start_array(std::size_t) override { return open(nlohmann::json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& name) override {
+    Frame& frame = frames_.back();
+    if (!frame.keys.insert(name).second) {
+      throw InputError(file_ + ": " + child_path(frame.path, name) +
+                       ": duplicate key (the later value would silently replace the earlier one)");
+    }
+    frame.last_key = name;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+    // Rethrown as its own type, for parse_json's messages.
+    if (const auto* range = dynamic_cast<const nlohmann::json::out_of_range*>(&error)) throw *range;
+    if (const auto* syntax = dynamic_cast<const nlohmann::json::parse_error*>(&error)) throw *syntax;
+    throw InputError(file_ + ": invalid JSON: " + error.what());
+  }
+
+ private:
+  struct Frame {
+    nlohmann::json value;
+    std::set<std::string> keys;
+    std::string path;
+    std::size_t next_index = 0;
+    std::string last_key;
+    bool streamed = false;  // the top-level array whose elements go to on_element
+  };
+
+  std::string value_path() const {
+    const std::string path = child_of_current();
+    return path.empty() ? "the document" : path;
+  }
+  std::string child_of_current() const {
+    if (frames_.empty()) return "";
+    const Frame& parent = frames_.back();
+    return parent.value.is_object() ? child_path(parent.path, parent.last_key)
+                                    : parent.path + "[" + std::to_string(parent.next_index) + "]";
+  }
+  bool add(nlohmann::json value) {
+    if (frames_.empty()) {
+      root_ = std::move(value);
+      return true;
+    }
+    Frame& parent = frames_.back();
+    if (parent.value.is_object()) {
+      parent.value[parent.last_key] = std::move(value);
+    } else if (parent.streamed) {
+      on_element_(parent.next_index++, value);
+    } else {
+      parent.value.push_back(std::move(value));
+      ++parent.next_index;
+    }
+    return true;
+  }
+  bool open(nlohmann::json value) {
+    Frame frame;
+    frame.streamed = !streamed_.empty() && value.is_array() && frames_.size() == 1 &&
+                     frames_.back().value.is_object() && frames_.back().last_key == streamed_;
+    frame.path = child_of_current();
+    frame.value = std::move(value);
+    frames_.push_back(std::move(frame));
+    return true;
+  }
+  bool close() {
+    nlohmann::json value = std::move(frames_.back().value);
+    frames_.pop_back();
+    return add(std::move(value));
+  }
+
+  const std::string& file_;
+  std::string_view streamed_;
+  const OnElement& on_element_;
+  std::vector<Frame> frames_;
+  nlohmann::json root_;
+};
+
+// Runs `parse`, turning nlohmann's errors into InputError with a line and column.
+template <typename Parse>
+nlohmann::json with_json_errors(std::string_view text, const std::string& file, Parse parse) {
   check_depth(text, file);
   try {
-    nlohmann::json document = nlohmann::json::parse(text);
-    DuplicateKeyCheck check(file);
-    nlohmann::json::sax_parse(text, &check);
-    return document;
+    return parse();
   } catch (const nlohmann::json::out_of_range& error) {
     // A number beyond a double ("1e400"): nlohmann names the literal, so find it for the position.
     const std::string what = error.what();
@@ -328,6 +437,26 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
     throw InputError(file + ": line " + std::to_string(line) + ", column " + std::to_string(column) +
                      ": invalid JSON: " + reason);
   }
+}
+
+}  // namespace
+
+nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
+  return with_json_errors(text, file, [&] {
+    nlohmann::json document = nlohmann::json::parse(text);
+    DuplicateKeyCheck check(file);
+    nlohmann::json::sax_parse(text, &check);
+    return document;
+  });
+}
+
+nlohmann::json parse_json_streaming(std::string_view text, const std::string& file, std::string_view streamed_key,
+                                    const std::function<void(std::size_t, const nlohmann::json&)>& on_element) {
+  return with_json_errors(text, file, [&] {
+    StreamingDom dom(file, streamed_key, on_element);
+    nlohmann::json::sax_parse(text, &dom);
+    return dom.take();
+  });
 }
 
 nlohmann::json read_json_file(const std::string& file) { return parse_json_text(read_input_file(file), file); }

@@ -7,6 +7,7 @@
 // the code that reads them.
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <span>
@@ -97,6 +98,12 @@ std::string child_path(std::string_view parent, std::string_view key);
 std::string describe_json(const nlohmann::json& json);
 /// Parses JSON text; a syntax error becomes InputError "FILE: line L, column C: ...".
 nlohmann::json parse_json_text(std::string_view text, const std::string& file);
+/// parse_json_text for a document whose top-level object holds one very large array under `streamed_key` (a trace's
+/// millions of events): each element of that array goes to `on_element(index, element)` as soon as it is read and is
+/// not kept, so memory holds one element at a time besides the text; the document returned has the array empty. The
+/// same errors (syntax, duplicate keys, numbers out of a double's range) with the same messages.
+nlohmann::json parse_json_streaming(std::string_view text, const std::string& file, std::string_view streamed_key,
+                                    const std::function<void(std::size_t, const nlohmann::json&)>& on_element);
 /// Reads and parses a JSON file; a missing or unreadable file is an InputError.
 nlohmann::json read_json_file(const std::string& file);
 

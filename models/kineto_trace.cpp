@@ -5,8 +5,10 @@
 #include <cassert>
 #include <charconv>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +64,31 @@ const std::vector<std::pair<std::string, int>>& dtype_bytes() {
   return sizes;
 }
 
+/// "traceEvents[i] (CAT 'NAME')", what messages about an event as a whole name (a long name cut).
+std::string event_origin(const std::string& path, const std::string& cat, std::string name) {
+  if (name.size() > 60) name = name.substr(0, 57) + "...";
+  return path + " (" + cat + (name.empty() ? "" : " '" + name + "'") + ")";
+}
+
+/// `key` of `object` when it is a finite number.
+std::optional<double> finite_number(const json& object, const char* key) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number()) return std::nullopt;
+  const double value = found->get<double>();
+  if (!std::isfinite(value)) return std::nullopt;
+  return value;
+}
+
+/// `key` of `object` when it is an integer from `min` to `max`.
+std::optional<std::int64_t> plain_integer(const json& object, const char* key, std::int64_t min, std::int64_t max) {
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_number_integer()) return std::nullopt;
+  if (found->is_number_unsigned() && found->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) return std::nullopt;
+  const auto value = found->get<std::int64_t>();
+  if (value < min || value > max) return std::nullopt;
+  return value;
+}
+
 /// One event of traceEvents being read. Its fields are read with models/json_reader.hpp ("FILE: traceEvents[12].dur:
 /// expected ..."); what is wrong with the event as a whole names its kind and name too.
 class Event {
@@ -75,11 +102,11 @@ class Event {
   /// "traceEvents[i] (CAT 'NAME')", what messages about the event as a whole name.
   std::string origin() const {
     const json& event = value_.json();
-    std::string name = event.contains("name") && event["name"].is_string() ? event["name"].get<std::string>() : "";
-    if (name.size() > 60) name = name.substr(0, 57) + "...";
+    const std::string name =
+        event.contains("name") && event["name"].is_string() ? event["name"].get<std::string>() : "";
     const std::string cat =
         event.contains("cat") && event["cat"].is_string() ? event["cat"].get<std::string>() : "event";
-    return value_.path() + " (" + cat + (name.empty() ? "" : " '" + name + "'") + ")";
+    return event_origin(value_.path(), cat, name);
   }
 
   /// Throws InputError "FILE: traceEvents[i] (CAT 'NAME'): message".
@@ -131,7 +158,6 @@ std::optional<int> step_number(std::string_view name, const Event& event) {
 /// GPU work read from its event, before its times are made relative and its step found.
 struct PendingWork {
   TracedWork work;
-  std::size_t event = 0;  // its index in traceEvents
   std::int64_t correlation = 0;
   double start_us = 0;
 };
@@ -176,32 +202,61 @@ TracedWorkKind work_kind(std::string_view cat) {
 }  // namespace
 
 ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
-  const json document = parse_json_text(text, file);
-  if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
-  const auto events = document.find("traceEvents");
-  if (events == document.end() || !events->is_array()) {
-    throw InputError(file + ": no 'traceEvents' array: not a PyTorch profiler (Kineto) trace");
-  }
-
   ProfiledRun trace;
   trace.file = file;
   std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
   std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
-  std::map<std::int64_t, std::pair<double, double>> launches_us;  // correlation -> its runtime call's start, end
-  std::vector<PendingWork> pending;
+  std::unordered_map<std::int64_t, std::pair<double, double>> launches_us;  // correlation -> its runtime call's start, end
+  std::deque<PendingWork> pending;  // a deque: a million grow it without moving them
   std::vector<PendingGradient> gradients;
   std::optional<std::int64_t> device;
-  for (std::size_t i = 0; i < events->size(); ++i) {
-    const json& raw = (*events)[i];
+  // Each event as the parser reads it, none kept: a trace has millions (models/json_reader.hpp).
+  const auto read_event = [&](std::size_t i, const json& raw) {
     if (!raw.is_object()) throw InputError(file + ": traceEvents[" + std::to_string(i) + "]: not a JSON object");
     const auto ph = raw.find("ph");
     const auto cat_field = raw.find("cat");
-    if (ph == raw.end() || *ph != "X" || cat_field == raw.end() || !cat_field->is_string()) continue;
+    if (ph == raw.end() || *ph != "X" || cat_field == raw.end() || !cat_field->is_string()) return;
     const std::string cat = cat_field->get<std::string>();
     const bool gpu = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
     const bool launch = cat == "cuda_runtime" || cat == "cuda_driver";
     const bool accumulate = cat == "cpu_op" && raw.contains("name") && raw["name"] == kAccumulateGrad;
-    if (!gpu && !launch && !accumulate && cat != "user_annotation") continue;
+    if (!gpu && !launch && !accumulate && cat != "user_annotation") return;
+    // The millions of launches and kernels, well formed, read directly; anything else (a missing or odd field, an
+    // NCCL kernel, a second device) by the checked reading below, which accepts the same and names what is wrong.
+    if (gpu || launch) {
+      const auto name_field = raw.find("name");
+      const auto args_field = raw.find("args");
+      const std::optional<double> ts = finite_number(raw, "ts");
+      const std::optional<double> dur = finite_number(raw, "dur");
+      if (name_field != raw.end() && name_field->is_string() && !name_field->get_ref<const std::string&>().empty() &&
+          ts && dur && *dur >= 0 && args_field != raw.end() && args_field->is_object()) {
+        const std::optional<std::int64_t> correlation =
+            plain_integer(*args_field, "correlation", 0, std::numeric_limits<std::int64_t>::max());
+        if (correlation && launch) {
+          launches_us.emplace(*correlation, std::pair{*ts, *ts + *dur});
+          return;
+        }
+        const std::string& name = name_field->get_ref<const std::string&>();
+        const std::optional<std::int64_t> on = plain_integer(*args_field, "device", 0, 1 << 16);
+        const std::optional<std::int64_t> stream =
+            plain_integer(*args_field, "stream", 0, std::numeric_limits<int>::max());
+        const TracedWorkKind kind = work_kind(cat);
+        if (correlation && on && stream && (!device || *device == *on) &&
+            !(kind == TracedWorkKind::kernel && is_nccl_kernel(name))) {
+          device = on;
+          PendingWork work;
+          work.work.name = name;
+          work.work.kind = kind;
+          work.work.stream = static_cast<int>(*stream);
+          work.work.duration_s = *dur * units::kSecondsPerUs;
+          work.work.origin = event_origin("traceEvents[" + std::to_string(i) + "]", cat, name);
+          work.correlation = *correlation;
+          work.start_us = *ts;
+          pending.push_back(std::move(work));
+          return;
+        }
+      }
+    }
     const Event event(raw, i, file);
     JsonObject fields = event.fields();
     const std::string name = fields.require("name").as_string();
@@ -209,24 +264,24 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     const double dur = fields.require("dur").as_number(0);
     if (accumulate) {
       gradients.push_back({{.cpu_s = 0, .bytes = gradient_bytes(fields), .step = 0, .origin = event.origin()}, ts});
-      continue;
+      return;
     }
     if (cat == "user_annotation") {
       const std::optional<int> number = step_number(name, event);
-      if (!number) continue;
+      if (!number) return;
       if (const auto [at, added] = step_events.emplace(*number, i); !added) {
         event.fail("a second ProfilerStep#" + std::to_string(*number) + " (the first is traceEvents[" +
                    std::to_string(at->second) + "]): a trace holds one rank's steps");
       }
       trace.steps.push_back({*number, 0, 0});
       step_spans_us.emplace_back(ts, ts + dur);
-      continue;
+      return;
     }
     JsonObject args = fields.require("args").as_object();
     const std::int64_t correlation = args.require("correlation").as_int(0);
     if (launch) {
       launches_us.emplace(correlation, std::pair{ts, ts + dur});
-      continue;
+      return;
     }
     const std::int64_t on = args.require("device").as_int(0, 1 << 16);
     if (device && *device != on) {
@@ -240,13 +295,18 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     work.work.stream = static_cast<int>(args.require("stream").as_int(0, std::numeric_limits<int>::max()));
     work.work.duration_s = dur * units::kSecondsPerUs;
     work.work.origin = event.origin();
-    work.event = i;
     if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) {
       work.work.collective = read_collective(event, args);
     }
     work.correlation = correlation;
     work.start_us = ts;
     pending.push_back(std::move(work));
+  };
+  const json document = parse_json_streaming(text, file, "traceEvents", read_event);
+  if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");
+  const auto events = document.find("traceEvents");
+  if (events == document.end() || !events->is_array()) {
+    throw InputError(file + ": no 'traceEvents' array: not a PyTorch profiler (Kineto) trace");
   }
   if (trace.steps.empty()) {
     throw InputError(file + ": no ProfilerStep#N annotation: profile with torch.profiler.profile(schedule=...) and "
@@ -279,12 +339,12 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
     if (at_us > spans[step].second) return std::nullopt;
     return step;
   };
+  trace.work.reserve(pending.size());
   for (PendingWork& work : pending) {
     const auto launched = launches_us.find(work.correlation);
     if (launched == launches_us.end()) {
-      Event((*events)[work.event], work.event, file)
-          .fail("correlation " + std::to_string(work.correlation) +
-                " matches no CUDA runtime call: the call that launched it is missing from the trace");
+      throw InputError(file + ": " + work.work.origin + ": correlation " + std::to_string(work.correlation) +
+                       " matches no CUDA runtime call: the call that launched it is missing from the trace");
     }
     const std::optional<std::size_t> step = step_at(launched->second.first);
     if (!step) continue;

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "models/error.hpp"
 
@@ -76,6 +78,41 @@ TEST(JsonReader, ArrayElementsCarryTheirIndexInThePath) {
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(thrown_message_of([&] { jobs[1].as_object().require("batch_per_gpu").as_int(1); }),
             "a.json: jobs[1].batch_per_gpu: expected an integer >= 1, got 0");
+}
+
+// A trace's events one at a time: each element of the streamed array reaches the callback in order, with its index,
+// and none is kept; everything else is the document parse_json_text gives; and its errors are parse_json_text's.
+TEST(JsonReader, AStreamedArrayHandsOverEachElementAndKeepsNone) {
+  const std::string text = R"({"schemaVersion": 1, "traceEvents": [{"a": 1}, [2, 3], "x", {"b": {"c": [4]}}],
+                               "deviceProperties": [{"id": 0}], "nested": {"traceEvents": [5]}})";
+  std::vector<std::pair<std::size_t, nlohmann::json>> seen;
+  const nlohmann::json document = parse_json_streaming(
+      text, "t.json", "traceEvents", [&](std::size_t i, const nlohmann::json& element) { seen.emplace_back(i, element); });
+  const nlohmann::json whole = parse_json_text(text, "t.json");
+  ASSERT_EQ(seen.size(), 4u);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    EXPECT_EQ(seen[i].first, i);
+    EXPECT_EQ(seen[i].second, whole["traceEvents"][i]);
+  }
+  nlohmann::json expected = whole;
+  expected["traceEvents"] = nlohmann::json::array();  // only the top level's array is streamed
+  EXPECT_EQ(document, expected);
+  EXPECT_EQ(document["nested"]["traceEvents"], nlohmann::json::array({5}));
+  // The same messages as parse_json_text, for a duplicate inside an element, a syntax error, a tiny number.
+  const auto streamed_message = [](const std::string& bad) {
+    return thrown_message_of([&] {
+      parse_json_streaming(bad, "t.json", "traceEvents", [](std::size_t, const nlohmann::json&) {});
+    });
+  };
+  for (const std::string bad : {R"({"traceEvents": [{"ts": 1}, {"ts": 2, "ts": 3}]})",
+                                "{\n  \"traceEvents\": [\n {\"a\": }]}", R"({"traceEvents": [{"dur": 1e-400}]})",
+                                R"({"traceEvents": [1e400]})"}) {
+    const std::string message = streamed_message(bad);
+    EXPECT_FALSE(message.empty()) << bad;
+    EXPECT_EQ(message, thrown_message_of([&] { parse_json_text(bad, "t.json"); })) << bad;
+  }
+  EXPECT_EQ(streamed_message(R"({"traceEvents": [{"ts": 1}, {"ts": 2, "ts": 3}]})"),
+            "t.json: traceEvents[1].ts: duplicate key (the later value would silently replace the earlier one)");
 }
 
 TEST(JsonReader, SyntaxErrorsGiveLineAndColumn) {
