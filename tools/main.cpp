@@ -1,8 +1,8 @@
 // vtsim: simulator of virtualized distributed deep-learning training. Command-line entry point.
 //
 // Exit status: 0 success, 1 bad input (the message names the file and the JSON path) or an output that cannot be
-// written, 2 bad command line, 3 internal error (a bug: please report it), 4 a check asked for failed (`vtsim validate
-// --check`).
+// written, 2 bad command line, 3 internal error (a bug: please report it) or a simulation out of memory, 4 a check
+// asked for failed (`vtsim validate --check`).
 
 #include <iostream>
 #include <string>
@@ -15,6 +15,7 @@
 #include "models/error.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"
+#include "tools/isolated_run.hpp"
 
 namespace {
 
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
   } catch (const vtsim::InputError& error) {
     std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
     return kExitInputError;
+  } catch (const vtsim::tools::OutOfMemory& error) {  // not a bug: the machine's memory, said in one line
+    std::cerr << "vtsim: " << error.what() << '\n';
+    return kExitInternalError;
   } catch (const std::exception& error) {  // std::runtime_error from a failed simulation process, or any other
     std::cerr << "vtsim: internal error: " << vtsim::printable(error.what()) << '\n';
     return kExitInternalError;
