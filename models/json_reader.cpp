@@ -226,87 +226,12 @@ void check_depth(std::string_view text, const std::string& file) {
   }
 }
 
-// Refuses a key given twice in one object, which nlohmann would resolve silently by keeping the last value: a SAX
-// pass over a text the DOM parser has accepted, following the events to know the JSON path of each object. Not a
-// parse callback: with one, nlohmann 3.11's DOM builder scans the whole parent for discarded values at every
-// object's end (json_sax_dom_callback_parser::end_object), quadratic in an array of objects (160,000 trace events
-// took 5.7 s, 320,000 19.6 s).
-class DuplicateKeyCheck : public nlohmann::json_sax<nlohmann::json> {
- public:
-  explicit DuplicateKeyCheck(const std::string& file) : file_(file) {}
-
-  bool null() override { return value_done(); }
-  bool boolean(bool) override { return value_done(); }
-  bool number_integer(number_integer_t) override { return value_done(); }
-  bool number_unsigned(number_unsigned_t) override { return value_done(); }
-  bool number_float(number_float_t value, const string_t& text) override {
-    // strtod reads a number below the smallest double as 0: "1e-400" would silently become nothing.
-    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
-    if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos) {
-      throw InputError(file_ + ": " + value_path() + ": the number " + text +
-                       " is below the smallest double: it would read as 0");
-    }
-    return value_done();
-  }
-  bool string(string_t&) override { return value_done(); }
-  bool binary(binary_t&) override { return value_done(); }
-  bool start_object(std::size_t) override { return open(true); }
-  bool start_array(std::size_t) override { return open(false); }
-  bool end_object() override { return close(); }
-  bool end_array() override { return close(); }
-  bool key(string_t& name) override {
-    Frame& frame = frames_.back();
-    if (!frame.keys.insert(name).second) {
-      throw InputError(file_ + ": " + child_path(frame.path, name) +
-                       ": duplicate key (the later value would silently replace the earlier one)");
-    }
-    frame.last_key = name;
-    return true;
-  }
-  // The DOM parse before this pass has reported any syntax error.
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  struct Frame {
-    bool object;
-    std::set<std::string> keys;
-    std::string path;
-    std::size_t next_index;
-    std::string last_key;
-  };
-
-  // The path of the value being read, for messages; "the document" at the top.
-  std::string value_path() const {
-    const std::string path = child_of_current();
-    return path.empty() ? "the document" : path;
-  }
-  std::string child_of_current() const {
-    if (frames_.empty()) return "";
-    const Frame& parent = frames_.back();
-    return parent.object ? child_path(parent.path, parent.last_key)
-                         : parent.path + "[" + std::to_string(parent.next_index) + "]";
-  }
-  bool value_done() {
-    if (!frames_.empty() && !frames_.back().object) ++frames_.back().next_index;
-    return true;
-  }
-  bool open(bool object) {
-    frames_.push_back({object, {}, child_of_current(), 0, ""});
-    return true;
-  }
-  bool close() {
-    frames_.pop_back();
-    return value_done();
-  }
-
-  const std::string& file_;
-  std::vector<Frame> frames_;
-};
-
-// Builds the document from SAX events, as nlohmann's DOM parser does, with parse_json_text's checks (duplicate keys,
-// numbers below a double's range) made on the way, and hands each element of the top-level array `streamed` to
-// `on_element` instead of keeping it (streamed empty: every value kept). Not a parse callback: nlohmann's callback
-// parser rescans the parent at every object's end (above).
+// Builds the document from SAX events, as nlohmann's DOM parser does, refusing on the way a key given twice in one
+// object (which nlohmann would resolve silently by keeping the last value) and a number below a double's range, each
+// named by its JSON path; and hands each element of the top-level array `streamed` to `on_element` instead of keeping
+// it (streamed empty: every value kept). Not a parse callback: with one, nlohmann 3.11's DOM builder scans the whole
+// parent for discarded values at every object's end (json_sax_dom_callback_parser::end_object), quadratic in an array
+// of objects (160,000 trace events took 5.7 s, 320,000 19.6 s).
 class StreamingDom : public nlohmann::json_sax<nlohmann::json> {
  public:
   using OnElement = std::function<void(std::size_t, const nlohmann::json&)>;
@@ -442,12 +367,7 @@ nlohmann::json with_json_errors(std::string_view text, const std::string& file, 
 }  // namespace
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& file) {
-  return with_json_errors(text, file, [&] {
-    nlohmann::json document = nlohmann::json::parse(text);
-    DuplicateKeyCheck check(file);
-    nlohmann::json::sax_parse(text, &check);
-    return document;
-  });
+  return parse_json_streaming(text, file, "", [](std::size_t, const nlohmann::json&) {});
 }
 
 nlohmann::json parse_json_streaming(std::string_view text, const std::string& file, std::string_view streamed_key,
