@@ -269,7 +269,7 @@ class StreamingDom : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
-    // Rethrown as its own type, for parse_json's messages.
+    // Rethrown as its own type, for with_json_errors' messages.
     if (const auto* range = dynamic_cast<const nlohmann::json::out_of_range*>(&error)) throw *range;
     if (const auto* syntax = dynamic_cast<const nlohmann::json::parse_error*>(&error)) throw *syntax;
     throw InputError(file_ + ": invalid JSON: " + error.what());

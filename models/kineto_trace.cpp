@@ -206,10 +206,24 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
   trace.file = file;
   std::vector<std::pair<double, double>> step_spans_us;  // per step, start and end
   std::map<int, std::size_t> step_events;                // step number -> its event, to find duplicates
-  std::unordered_map<std::int64_t, std::pair<double, double>> launches_us;  // correlation -> its runtime call's start, end
+  // Correlation -> its runtime call's start and end.
+  std::unordered_map<std::int64_t, std::pair<double, double>> launches_us;
   std::deque<PendingWork> pending;  // a deque: a million grow it without moving them
   std::vector<PendingGradient> gradients;
   std::optional<std::int64_t> device;
+  // GPU work as its event gives it, before its launch is found.
+  const auto add_work = [&](const std::string& name, TracedWorkKind kind, std::int64_t stream, double dur_us,
+                            std::string origin, std::int64_t correlation, double ts_us) -> TracedWork& {
+    PendingWork& work = pending.emplace_back();
+    work.work.name = name;
+    work.work.kind = kind;
+    work.work.stream = static_cast<int>(stream);
+    work.work.duration_s = dur_us * units::kSecondsPerUs;
+    work.work.origin = std::move(origin);
+    work.correlation = correlation;
+    work.start_us = ts_us;
+    return work.work;
+  };
   // Each event as the parser reads it, none kept: a trace has millions (models/json_reader.hpp).
   const auto read_event = [&](std::size_t i, const json& raw) {
     if (!raw.is_object()) throw InputError(file + ": traceEvents[" + std::to_string(i) + "]: not a JSON object");
@@ -244,15 +258,8 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
         if (correlation && on && stream && (!device || *device == *on) &&
             !(kind == TracedWorkKind::kernel && is_nccl_kernel(name))) {
           device = on;
-          PendingWork work;
-          work.work.name = name;
-          work.work.kind = kind;
-          work.work.stream = static_cast<int>(*stream);
-          work.work.duration_s = *dur * units::kSecondsPerUs;
-          work.work.origin = event_origin("traceEvents[" + std::to_string(i) + "]", cat, name);
-          work.correlation = *correlation;
-          work.start_us = *ts;
-          pending.push_back(std::move(work));
+          add_work(name, kind, *stream, *dur, event_origin("traceEvents[" + std::to_string(i) + "]", cat, name),
+                   *correlation, *ts);
           return;
         }
       }
@@ -289,18 +296,9 @@ ProfiledRun read_kineto_trace(std::string_view text, const std::string& file) {
                  ": a trace holds one rank, on one GPU");
     }
     device = on;
-    PendingWork work;
-    work.work.name = name;
-    work.work.kind = work_kind(cat);
-    work.work.stream = static_cast<int>(args.require("stream").as_int(0, std::numeric_limits<int>::max()));
-    work.work.duration_s = dur * units::kSecondsPerUs;
-    work.work.origin = event.origin();
-    if (work.work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) {
-      work.work.collective = read_collective(event, args);
-    }
-    work.correlation = correlation;
-    work.start_us = ts;
-    pending.push_back(std::move(work));
+    TracedWork& work = add_work(name, work_kind(cat), args.require("stream").as_int(0, std::numeric_limits<int>::max()),
+                                dur, event.origin(), correlation, ts);
+    if (work.kind == TracedWorkKind::kernel && is_nccl_kernel(name)) work.collective = read_collective(event, args);
   };
   const json document = parse_json_streaming(text, file, "traceEvents", read_event);
   if (!document.is_object()) throw InputError(file + ": expected a JSON object with 'traceEvents'");

@@ -86,8 +86,8 @@ TEST(JsonReader, AStreamedArrayHandsOverEachElementAndKeepsNone) {
   const std::string text = R"({"schemaVersion": 1, "traceEvents": [{"a": 1}, [2, 3], "x", {"b": {"c": [4]}}],
                                "deviceProperties": [{"id": 0}], "nested": {"traceEvents": [5]}})";
   std::vector<std::pair<std::size_t, nlohmann::json>> seen;
-  const nlohmann::json document = parse_json_streaming(
-      text, "t.json", "traceEvents", [&](std::size_t i, const nlohmann::json& element) { seen.emplace_back(i, element); });
+  const auto keep = [&](std::size_t i, const nlohmann::json& element) { seen.emplace_back(i, element); };
+  const nlohmann::json document = parse_json_streaming(text, "t.json", "traceEvents", keep);
   const nlohmann::json whole = parse_json_text(text, "t.json");
   ASSERT_EQ(seen.size(), 4u);
   for (std::size_t i = 0; i < seen.size(); ++i) {
