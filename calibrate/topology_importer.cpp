@@ -1,13 +1,35 @@
 #include "calibrate/topology_importer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
-#include <regex>
+#include <optional>
+#include <utility>
 
 #include "calibrate/log_text.hpp"
 
 namespace vtsim::calibrate {
 namespace {
+
+// Matched by hand, not with std::regex: libstdc++'s matcher recurses once per character, and a token of a few
+// thousand digits overflowed the stack (found by the topology fuzzer, 2026-12-04).
+
+/// `text` is PREFIX followed by one or more digits ("GPU3", "NIC12").
+bool is_numbered(std::string_view text, std::string_view prefix) {
+  if (text.size() <= prefix.size() || text.substr(0, prefix.size()) != prefix) return false;
+  return std::all_of(text.begin() + static_cast<std::ptrdiff_t>(prefix.size()), text.end(),
+                     [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+/// A NIC legend line, "  NIC0: mlx5_0": the NIC's name and its device, one token each around the colon.
+std::optional<std::pair<std::string, std::string>> nic_legend(std::string_view line) {
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const std::vector<std::string_view> before = split_tokens(line.substr(0, colon));
+  const std::vector<std::string_view> after = split_tokens(line.substr(colon + 1));
+  if (before.size() != 1 || after.size() != 1 || !is_numbered(before[0], "NIC")) return std::nullopt;
+  return std::pair{std::string(before[0]), std::string(after[0])};
+}
 
 bool ends_device_columns(std::string_view token) {
   // "CPU Affinity", "NUMA Affinity", "GPU NUMA ID": the first word of each is not a device name.
@@ -18,8 +40,6 @@ bool ends_device_columns(std::string_view token) {
 
 TopologySection import_topology(std::string_view text, const std::string& file) {
   const LogText log(file, text);
-  static const std::regex kGpu(R"(GPU\d+)");
-  static const std::regex kNicLegend(R"(^\s*(NIC\d+)\s*:\s*(\S+)\s*$)");
 
   // The header: the first line whose first cell is a GPU and whose second is not "X" (that would be a row).
   std::optional<std::size_t> header;
@@ -28,7 +48,7 @@ TopologySection import_topology(std::string_view text, const std::string& file) 
   for (std::size_t i = 0; i < log.size() && !header; ++i) {
     const std::string line = strip_terminal_escapes(log.line(i));
     const std::vector<std::string_view> tokens = split_tokens(line);
-    if (tokens.size() < 2 || !std::regex_match(tokens[0].begin(), tokens[0].end(), kGpu) || tokens[1] == "X") continue;
+    if (tokens.size() < 2 || !is_numbered(tokens[0], "GPU") || tokens[1] == "X") continue;
     header = i;
     std::size_t t = 0;
     for (; t < tokens.size() && !ends_device_columns(tokens[t]); ++t) names.emplace_back(tokens[t]);
@@ -97,11 +117,10 @@ TopologySection import_topology(std::string_view text, const std::string& file) 
     }
   }
   for (; i < log.size(); ++i) {
-    std::smatch match;
-    const std::string line = strip_terminal_escapes(log.line(i));
-    if (!std::regex_match(line, match, kNicLegend)) continue;
+    const std::optional<std::pair<std::string, std::string>> legend = nic_legend(strip_terminal_escapes(log.line(i)));
+    if (!legend) continue;
     for (TopologyDevice& device : topology.devices) {
-      if (device.name == match[1].str()) device.nic_name = match[2].str();
+      if (device.name == legend->first) device.nic_name = legend->second;
     }
   }
   return topology;
