@@ -24,6 +24,8 @@ constexpr int kReweightingRounds = 4;
 // at 1,410 MHz against 1.555 TB/s of HBM2: 4.6x; V100's 2,048 B/clk at 1,380 MHz against 900 GB/s: 3.1x.
 constexpr double kMaxL2Speedup = 5.0;
 constexpr double kMiddleL2Speedup = 3.0;
+// Where the fit starts the host's part after the launch when its start has none: half the host's time.
+constexpr double kMiddleAfterLaunch = 0.5;
 
 // A long matrix product, which measures what clock a GPU sustains (measure_sustained_clocks): at least four full
 // waves of 128 x 128 tiles (wave quantisation costs it at most a fifth), a K loop of at least 512 (prologue and
@@ -69,23 +71,26 @@ class FamilyProblem {
   bool matrix() const { return is_matrix_product(family_); }
   bool convolution() const { return family_ == KernelFamily::convolution; }
 
-  // Every peak efficiency, each counted in its own algorithm's flop, is at most 1.
+  // Every peak efficiency, each counted in its own algorithm's flop, is at most 1; the host's part after the launch
+  // is a fraction of its whole.
   Eigen::VectorXd initial(const KernelFamilyParameters& start) const {
-    Eigen::VectorXd x(convolution() ? 8 : matrix() ? 6 : 3);
+    Eigen::VectorXd x(convolution() ? 9 : matrix() ? 7 : 4);
     const auto fraction = [](double value) { return logit(std::clamp(value, 1e-3, 1.0 - 1e-3)); };
     x[0] = std::log(start.host_s);
     x[1] = logit(std::clamp(start.memory_efficiency, 1e-3, 1.0 - 1e-3));
     // The middle of the range when the start is at a bound, where the logistic's slope would keep it.
     const double l2 = start.l2_speedup > 1.0 && start.l2_speedup < kMaxL2Speedup ? start.l2_speedup : kMiddleL2Speedup;
     x[2] = logit((l2 - 1.0) / (kMaxL2Speedup - 1.0));
+    const double after_launch = start.host_after_launch_s / start.host_s;
+    x[3] = logit(after_launch > 0.0 && after_launch < 1.0 ? after_launch : kMiddleAfterLaunch);
     if (matrix()) {
-      x[3] = fraction(start.peak_efficiency);
-      x[4] = std::log(start.tile_knee);
-      x[5] = std::log(std::max(start.k_overhead, 1e-3));
+      x[4] = fraction(start.peak_efficiency);
+      x[5] = std::log(start.tile_knee);
+      x[6] = std::log(std::max(start.k_overhead, 1e-3));
     }
     if (convolution()) {
-      x[6] = fraction(start.winograd_2x2_efficiency);
-      x[7] = fraction(start.winograd_4x4_efficiency);
+      x[7] = fraction(start.winograd_2x2_efficiency);
+      x[8] = fraction(start.winograd_4x4_efficiency);
     }
     return x;
   }
@@ -95,14 +100,15 @@ class FamilyProblem {
     p.host_s = std::exp(x[0]);
     p.memory_efficiency = logistic(x[1]);
     p.l2_speedup = 1.0 + (kMaxL2Speedup - 1.0) * logistic(x[2]);
+    p.host_after_launch_s = p.host_s * logistic(x[3]);
     if (matrix()) {
-      p.peak_efficiency = logistic(x[3]);
-      p.tile_knee = std::exp(x[4]);
-      p.k_overhead = std::exp(x[5]);
+      p.peak_efficiency = logistic(x[4]);
+      p.tile_knee = std::exp(x[5]);
+      p.k_overhead = std::exp(x[6]);
     }
     if (convolution()) {
-      p.winograd_2x2_efficiency = logistic(x[6]);
-      p.winograd_4x4_efficiency = logistic(x[7]);
+      p.winograd_2x2_efficiency = logistic(x[7]);
+      p.winograd_4x4_efficiency = logistic(x[8]);
     }
     return p;
   }

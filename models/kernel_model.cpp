@@ -225,7 +225,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     consider(kernel.winograd_4x4_tilings, family.winograd_4x4_efficiency, transforms_s,
              ConvolutionAlgorithm::winograd_4x4);
   }
-  prediction.time_s = family.host_s + device_s;
+  prediction.time_s = family.host_s + std::max(0.0, device_s - family.host_after_launch_s);
   if (family.host_s >= device_s) {
     prediction.bound = KernelBound::host;
   } else {

@@ -4,10 +4,15 @@
 // kernel family that are the same on every GPU. docs/compute-model.md derives every formula; calibrate/kernel_fit.*
 // fits the constants to measured kernels (data/kernels/) and checks them on GPUs they were not fitted on.
 //
-// A kernel's time is the operator's fixed cost on the host and device, plus the longer of its math and its memory
-// traffic:
-//   t = host_s + max(t_math, t_memory)
+// A kernel's time is the operator's fixed cost on the host, plus the longer of its math and its memory traffic less
+// what of that cost comes after the kernel was launched (the kernel runs meanwhile):
+//   t = host_s + max(0, max(t_math, t_memory) - host_after_launch_s)
 //   t_memory = bytes / (memory_bandwidth x memory_efficiency x (l2_speedup when the bytes fit in L2, else 1))
+// An operator timed alone on an idle GPU between two CUDA events (as the measured data are: NeuSight's collect.py,
+// measure_once, data/kernels/README.md) spans the host's whole call: the start event is timestamped at once, the
+// kernel starts when the host has dispatched and launched it, and the end event is timestamped when both the kernel
+// and the host's return through the call (to recording the end event) are done. host_s is that whole call,
+// host_after_launch_s its part after the launch.
 // A matrix product (GEMM, batched GEMM, convolution as an implicit GEMM) runs as thread blocks, each computing one
 // tm x tn tile of the output over the reduction K. The model lets the library pick, as cuBLAS and cuDNN do, the tile
 // shape and split of K (split-K) that finish first:
@@ -93,6 +98,8 @@ KernelShape convolution_gemm(double batch, double in_channels, double out_channe
 /// The constants of one family; the same on every GPU (the GPU enters through its datasheet only).
 struct KernelFamilyParameters {
   double host_s = 30e-6;           ///< fixed cost per operator: dispatch, launch and the measurement's own, s
+  /// Of host_s, the part after the kernel is launched, which the kernel's run hides, s; 0: none (t = host + device).
+  double host_after_launch_s = 0;
   double peak_efficiency = 0.9;    ///< fraction of the SMs' datasheet peak a large tile reaches, (0, 1]
   double tile_knee = 40;           ///< tile intensity tm x tn / (tm + tn) from which a tile reaches peak_efficiency
   double k_overhead = 8;           ///< a tile's prologue and epilogue, in iterations of its K loop

@@ -4,11 +4,12 @@
 #include "models/kernel_parameters_json.hpp"
 #include "models/units.hpp"
 
-// JSON keys carry their unit (host_us); the rest are ratios.
+// JSON keys carry their unit (host_us, host_after_launch_us); the rest are ratios.
 namespace vtsim {
 
 nlohmann::json to_json(KernelFamily family, const KernelFamilyParameters& p) {
   nlohmann::json entry = {{"host_us", p.host_s / units::kSecondsPerUs},
+                          {"host_after_launch_us", p.host_after_launch_s / units::kSecondsPerUs},
                           {"memory_efficiency", p.memory_efficiency},
                           {"l2_speedup", p.l2_speedup}};
   if (is_matrix_product(family)) {
@@ -62,6 +63,8 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
     JsonObject entry = families.require(to_string(family)).as_object();
     KernelFamilyParameters& p = fitted.parameters.of(family);
     p.host_s = entry.require("host_us").as_positive_number() * units::kSecondsPerUs;
+    p.host_after_launch_s =
+        entry.require("host_after_launch_us").as_number(0.0, p.host_s / units::kSecondsPerUs) * units::kSecondsPerUs;
     p.memory_efficiency = entry.require("memory_efficiency").as_positive_number(1.0);
     p.l2_speedup = entry.require("l2_speedup").as_number(1.0);
     fitted.kernels.push_back(static_cast<int>(entry.require("kernels").as_int(0)));
