@@ -1,5 +1,6 @@
 #include "calibrate/log_text.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -63,6 +64,46 @@ std::vector<std::string_view> split_tokens(std::string_view line) {
     if (i > start) tokens.push_back(line.substr(start, i - start));
   }
   return tokens;
+}
+
+std::size_t LineCursor::skip_spaces() {
+  std::size_t skipped = 0;
+  while (skipped < rest_.size() && std::isspace(static_cast<unsigned char>(rest_[skipped]))) ++skipped;
+  rest_.remove_prefix(skipped);
+  return skipped;
+}
+
+void LineCursor::skip_one_space() {
+  if (!rest_.empty() && std::isspace(static_cast<unsigned char>(rest_.front()))) rest_.remove_prefix(1);
+}
+
+bool LineCursor::take(std::string_view word) {
+  if (!rest_.starts_with(word)) return false;
+  rest_.remove_prefix(word.size());
+  return true;
+}
+
+std::string_view LineCursor::take_digits() {
+  std::size_t n = 0;
+  while (n < rest_.size() && std::isdigit(static_cast<unsigned char>(rest_[n]))) ++n;
+  const std::string_view digits = rest_.substr(0, n);
+  rest_.remove_prefix(n);
+  return digits;
+}
+
+std::string_view LineCursor::take_token() {
+  std::size_t n = 0;
+  while (n < rest_.size() && !std::isspace(static_cast<unsigned char>(rest_[n]))) ++n;
+  const std::string_view token = rest_.substr(0, n);
+  rest_.remove_prefix(n);
+  return token;
+}
+
+bool LineCursor::take_through(char end) {
+  const std::size_t at = rest_.find(end);
+  if (at == std::string_view::npos) return false;
+  rest_.remove_prefix(at + 1);
+  return true;
 }
 
 std::string strip_terminal_escapes(std::string_view line) {

@@ -50,4 +50,30 @@ std::string strip_terminal_escapes(std::string_view line);
 /// True when `token` is a decimal integer (digits only).
 bool is_unsigned_integer(std::string_view token);
 
+/// Reads one line left to right, for matching a log's fixed words by hand. The importers do not use std::regex on
+/// logs: libstdc++'s matcher recurses once per character it matches, and a line of a few hundred thousand digits or
+/// blanks overflows the stack (a crash found on 2026-12-04 in the nccl-tests importer).
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view line) : rest_(line) {}
+
+  /// Skips whitespace (std::isspace); returns how many characters it skipped.
+  std::size_t skip_spaces();
+  /// Skips one whitespace character, if the rest starts with one.
+  void skip_one_space();
+  /// Consumes `word` when the rest starts with it.
+  bool take(std::string_view word);
+  /// Consumes the decimal digits the rest starts with; empty when there are none.
+  std::string_view take_digits();
+  /// Consumes the non-whitespace characters the rest starts with; empty when there are none.
+  std::string_view take_token();
+  /// Consumes everything up to and including the first `end`; false (and nothing consumed) when there is none.
+  bool take_through(char end);
+  /// What is left of the line.
+  std::string_view rest() const { return rest_; }
+
+ private:
+  std::string_view rest_;
+};
+
 }  // namespace vtsim::calibrate

@@ -1,10 +1,10 @@
 #include "calibrate/nccl_tests_importer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -93,17 +93,101 @@ bool is_nccl_tests_type(std::string_view token) {
   return kTypes.contains(token);
 }
 
+// The length of the rank prefix a launcher put before `line`: `srun -l`'s blanks, rank and colon ("  0: "), or
+// `mpirun --tag-output`'s "[1,0]<stdout>:" (or <stderr>), each with one blank after it; 0 when there is none.
+std::size_t launcher_prefix_length(std::string_view line) {
+  LineCursor srun(line);
+  srun.skip_spaces();
+  if (!srun.take_digits().empty() && srun.take(":")) {
+    srun.skip_one_space();
+    return line.size() - srun.rest().size();
+  }
+  LineCursor mpirun(line);
+  if (mpirun.take("[") && !mpirun.take_digits().empty() && mpirun.take(",") && !mpirun.take_digits().empty() &&
+      mpirun.take("]<std") && (mpirun.take("out>:") || mpirun.take("err>:"))) {
+    mpirun.skip_one_space();
+    return line.size() - mpirun.rest().size();
+  }
+  return 0;
+}
+
+// The fields of a rank line, "#  Rank  0 Group  0 Pid  1234 on HOST device  0 [0000:07:00] NAME" (Group and Pid are
+// absent in older versions): rank, host, device and the GPU's name (to the end of the line, trailing blanks off).
+struct RankFields {
+  std::string_view rank;
+  std::string_view host;
+  std::string_view device;
+  std::string_view name;
+};
+
+std::optional<RankFields> rank_fields(std::string_view line) {
+  LineCursor c(line);
+  c.skip_spaces();
+  if (!c.take("#")) return std::nullopt;
+  c.skip_spaces();
+  RankFields fields;
+  if (!c.take("Rank") || c.skip_spaces() == 0) return std::nullopt;
+  fields.rank = c.take_digits();
+  if (fields.rank.empty() || c.skip_spaces() == 0) return std::nullopt;
+  for (std::string_view optional : {"Group", "Pid"}) {
+    LineCursor after = c;
+    if (after.take(optional) && after.skip_spaces() > 0 && !after.take_digits().empty() && after.skip_spaces() > 0) {
+      c = after;
+    }
+  }
+  if (!c.take("on") || c.skip_spaces() == 0) return std::nullopt;
+  fields.host = c.take_token();
+  if (fields.host.empty() || c.skip_spaces() == 0 || !c.take("device") || c.skip_spaces() == 0) return std::nullopt;
+  fields.device = c.take_digits();
+  if (fields.device.empty() || c.skip_spaces() == 0 || !c.take("[") || !c.take_through(']') || c.skip_spaces() == 0) {
+    return std::nullopt;
+  }
+  fields.name = c.rest();
+  while (!fields.name.empty() && std::isspace(static_cast<unsigned char>(fields.name.back()))) {
+    fields.name.remove_suffix(1);
+  }
+  if (fields.name.empty()) return std::nullopt;
+  return fields;
+}
+
+// The first non-blank word after the first `marker` in `line` that has one ("Collective test starting: NAME").
+std::optional<std::string_view> word_after(std::string_view line, std::string_view marker) {
+  for (std::size_t at = line.find(marker); at != std::string_view::npos; at = line.find(marker, at + 1)) {
+    LineCursor c(line.substr(at + marker.size()));
+    c.skip_spaces();
+    if (const std::string_view word = c.take_token(); !word.empty()) return word;
+  }
+  return std::nullopt;
+}
+
+// The digits after the first `marker` in `line` followed by one ("nccl-library=21805").
+std::optional<std::string_view> digits_after(std::string_view line, std::string_view marker) {
+  for (std::size_t at = line.find(marker); at != std::string_view::npos; at = line.find(marker, at + 1)) {
+    LineCursor c(line.substr(at + marker.size()));
+    if (const std::string_view digits = c.take_digits(); !digits.empty()) return digits;
+  }
+  return std::nullopt;
+}
+
+// The version of a line that starts (after blanks) "NCCL version 2.18.5+cuda12.2".
+std::optional<std::string_view> nccl_version_line(std::string_view line) {
+  LineCursor c(line);
+  c.skip_spaces();
+  if (!c.take("NCCL version") || c.skip_spaces() == 0) return std::nullopt;
+  const std::string_view version = c.take_token();
+  return version.empty() ? std::nullopt : std::optional<std::string_view>(version);
+}
+
 // The log's text without the rank prefixes launchers add to every line: `srun -l` ("  0: "), `mpirun --tag-output`
 // ("[1,0]<stdout>:") and `mpirun --output-filename`-less Open MPI timestamps are not stripped. Line numbers stay.
 std::string without_launcher_prefixes(std::string_view text) {
-  static const std::regex kPrefix(R"(^(\s*\d+:\s?|\[\d+,\d+\]<std(?:out|err)>:\s?))");
   std::string out;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    const std::string line(text.substr(start, end - start));
-    out += std::regex_replace(line, kPrefix, "", std::regex_constants::format_first_only);
+    const std::string_view line = text.substr(start, end - start);
+    out += line.substr(launcher_prefix_length(line));
     if (end < text.size()) out += '\n';
     start = end + 1;
   }
@@ -152,12 +236,6 @@ std::optional<std::string> infer_collective(const std::vector<std::pair<std::siz
 
 CollectiveSeries import_nccl_tests(std::string_view text, const std::string& file, const NcclTestsOptions& options) {
   const LogText log(file, without_launcher_prefixes(text));
-  // "#  Rank  0 Group  0 Pid  1234 on HOST device  0 [0000:07:00] NAME"; Group and Pid are absent in older versions.
-  static const std::regex kRank(R"(^\s*#\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?(?:Pid\s+\d+\s+)?)"
-                                R"(on\s+(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s+(.*\S)\s*$)");
-  static const std::regex kProgram(R"(Collective test starting:\s*(\S+))");
-  static const std::regex kLibrary(R"(nccl-library=(\d+))");
-  static const std::regex kNcclVersion(R"(^\s*NCCL version\s+(\S+))");
 
   std::map<int, RankLine> ranks;
   std::string program;
@@ -170,17 +248,17 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
 
   for (std::size_t i = 0; i < log.size(); ++i) {
     const std::string& line = log.line(i);
-    std::smatch match;
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos) continue;
     if (line[first] == '#') {
-      if (std::regex_search(line, match, kRank)) {
-        ranks[static_cast<int>(log.integer(i, match[1].str(), "rank", 0))] =
-            RankLine{match[2].str(), static_cast<int>(log.integer(i, match[3].str(), "device", 0)), match[4].str()};
-      } else if (std::regex_search(line, match, kProgram)) {
-        program = match[1].str();
-      } else if (std::regex_search(line, match, kLibrary)) {
-        nccl = nccl_version_from_code(log.integer(i, match[1].str(), "nccl-library", 0));
+      if (const std::optional<RankFields> rank = rank_fields(line)) {
+        ranks[static_cast<int>(log.integer(i, rank->rank, "rank", 0))] =
+            RankLine{std::string(rank->host), static_cast<int>(log.integer(i, rank->device, "device", 0)),
+                     std::string(rank->name)};
+      } else if (const auto name = word_after(line, "Collective test starting:")) {
+        program = *name;
+      } else if (const auto code = digits_after(line, "nccl-library=")) {
+        nccl = nccl_version_from_code(log.integer(i, *code, "nccl-library", 0));
       } else if (auto header = header_columns(log, i)) {
         // A second result table: two runs concatenated, or one log pasted twice.
         if (columns) log.fail(i, "a second nccl-tests result table: import one run per log");
@@ -188,7 +266,7 @@ CollectiveSeries import_nccl_tests(std::string_view text, const std::string& fil
       }
       continue;
     }
-    if (std::regex_search(line, match, kNcclVersion)) nccl = "NCCL " + match[1].str();
+    if (const auto version = nccl_version_line(line)) nccl = "NCCL " + std::string(*version);
     const std::vector<std::string_view> tokens = split_tokens(line);
     if (tokens.empty()) continue;  // only blanks that are not spaces or tabs (\r, \f, \v)
     // A data row: its size is a whole number, or its type column names a data type (a row whose size is malformed,

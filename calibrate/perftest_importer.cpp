@@ -1,8 +1,9 @@
 #include "calibrate/perftest_importer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
-#include <regex>
+#include <array>
 
 #include "calibrate/log_text.hpp"
 #include "calibrate/rdma_probe.hpp"
@@ -36,13 +37,47 @@ std::optional<std::size_t> column(const std::vector<std::string>& names, std::st
   return std::nullopt;
 }
 
+// The value of the first "KEY : VALUE" in the log whose key starts the line or follows a blank ("Device : mlx5_0").
 std::string setting(const LogText& log, std::string_view key) {
-  const std::regex pattern("(^|\\s)" + std::string(key) + "\\s*:\\s*(\\S+)");
   for (std::size_t i = 0; i < log.size(); ++i) {
-    std::smatch match;
-    if (std::regex_search(log.line(i), match, pattern)) return match[2].str();
+    const std::string_view line = log.line(i);
+    for (std::size_t at = line.find(key); at != std::string_view::npos; at = line.find(key, at + 1)) {
+      if (at > 0 && !std::isspace(static_cast<unsigned char>(line[at - 1]))) continue;
+      LineCursor c(line.substr(at + key.size()));
+      c.skip_spaces();
+      if (!c.take(":")) continue;
+      c.skip_spaces();
+      if (const std::string_view value = c.take_token(); !value.empty()) return std::string(value);
+    }
   }
   return "";
+}
+
+// What a perftest title says: "RDMA_Write BW Test", "Send Latency Test", "RDMA_Read Bidirectional BW Test" ...
+struct PerftestTitle {
+  std::string_view verb;  // RDMA_Write, RDMA_Read, Send or Atomic
+  bool bidirectional = false;
+  bool bandwidth = false;  // BW; else Latency
+};
+
+// The first title in `line`: a verb, blanks, optionally "Bidirectional" and blanks, BW or Latency, blanks, "Test".
+std::optional<PerftestTitle> perftest_title(std::string_view line) {
+  static constexpr std::array<std::string_view, 4> kVerbs = {"RDMA_Write", "RDMA_Read", "Send", "Atomic"};
+  for (std::size_t at = 0; at < line.size(); ++at) {
+    for (std::string_view verb : kVerbs) {
+      LineCursor c(line.substr(at));
+      if (!c.take(verb) || c.skip_spaces() == 0) continue;
+      PerftestTitle title{verb};
+      LineCursor after = c;
+      if (after.take("Bidirectional") && after.skip_spaces() > 0) {
+        title.bidirectional = true;
+        c = after;
+      }
+      title.bandwidth = c.take("BW");
+      if ((title.bandwidth || c.take("Latency")) && c.skip_spaces() > 0 && c.take("Test")) return title;
+    }
+  }
+  return std::nullopt;
 }
 
 std::string transport_from_log(const LogText& log, const std::string& device, const std::string& link_type) {
@@ -55,20 +90,18 @@ std::string transport_from_log(const LogText& log, const std::string& device, co
 
 RdmaSeries import_perftest(std::string_view text, const std::string& file, const PerftestOptions& options) {
   const LogText log(file, text);
-  static const std::regex kTitle(R"((RDMA_Write|RDMA_Read|Send|Atomic)\s+(Bidirectional\s+)?(BW|Latency)\s+Test)");
   RdmaSeries series;
   std::optional<std::size_t> title;
   std::optional<std::size_t> header;
   for (std::size_t i = 0; i < log.size(); ++i) {
-    std::smatch match;
     const std::string& line = log.line(i);
-    if (!title && std::regex_search(line, match, kTitle)) {
+    const std::optional<PerftestTitle> found = title ? std::nullopt : perftest_title(line);
+    if (found) {
       title = i;
-      const std::string verb = match[1].str();
-      if (verb == "Atomic") log.fail(i, "atomic tests are not imported: use ib_write_* or ib_send_*");
-      if (match[2].matched) log.fail(i, "bidirectional runs are not imported: run without -b");
-      series.op = verb == "RDMA_Write" ? "write" : verb == "RDMA_Read" ? "read" : "send";
-      series.test = match[3].str() == "BW" ? "bandwidth" : "latency";
+      if (found->verb == "Atomic") log.fail(i, "atomic tests are not imported: use ib_write_* or ib_send_*");
+      if (found->bidirectional) log.fail(i, "bidirectional runs are not imported: run without -b");
+      series.op = found->verb == "RDMA_Write" ? "write" : found->verb == "RDMA_Read" ? "read" : "send";
+      series.test = found->bandwidth ? "bandwidth" : "latency";
     }
     const std::vector<std::string_view> tokens = split_tokens(line);
     if (!header && !tokens.empty() && tokens[0] == "#bytes") header = i;

@@ -193,6 +193,19 @@ TEST(NcclTestsImporter, LogsWithLauncherRankPrefixesImport) {
   }
 }
 
+// A line of 300,000 digits, blanks or one long word before the log is read as any other line, without a crash
+// (std::regex, which matched these lines until 2026-12-04, recursed once per character and overflowed the stack).
+TEST(NcclTestsImporter, LinesOfHundredsOfThousandsOfCharactersAreReadWithoutACrash) {
+  const std::string text = read_fixture("all_reduce_perf_8xa100.log");
+  const CollectiveSeries plain = import_nccl_tests(text, "plain.log", {});
+  const std::string many(300000, '7');
+  for (const std::string& line : {many + ": ", "#  Rank " + many, std::string(300000, ' ') + "x",
+                                  "# Collective test starting: " + many, "NCCL version " + many}) {
+    // The log's own program and version lines come later and are the ones kept.
+    EXPECT_EQ(import_nccl_tests(line + "\n" + text, "plain.log", {}), plain) << line.substr(0, 20);
+  }
+}
+
 TEST(NcclTestsImporter, ARootWordAfterTheTimesIsNotTheRootColumn) {
   // Found by the fuzzer (tests/fuzz/corpus/nccl_tests/crash-root-column-after-the-times): a header with "root" after
   // the time columns made every row's root read past its last token. Only a "root" before the times is the column.

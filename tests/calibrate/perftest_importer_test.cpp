@@ -31,6 +31,17 @@ TEST(PerftestImporter, ReadsWriteBandwidthInPerftestMegabytes) {
   EXPECT_EQ(series.provenance.notes, "link type Ethernet, connection RC, BW average");
 }
 
+// Lines of 300,000 characters before the log (a word, blanks, a title's verb followed by blanks) are read as any
+// other line, without a crash (std::regex, which matched these lines until 2026-12-04, recursed once per character).
+TEST(PerftestImporter, LinesOfHundredsOfThousandsOfCharactersAreReadWithoutACrash) {
+  const std::string text = read_fixture("ib_write_bw_roce.log");
+  const RdmaSeries plain = import_perftest(text, "plain.log", {});
+  for (const std::string& line : {std::string(300000, 'D'), "Device" + std::string(300000, ' '),
+                                  "Send" + std::string(300000, ' ') + "x"}) {
+    EXPECT_EQ(import_perftest(line + "\n" + text, "plain.log", {}), plain) << line.substr(0, 10);
+  }
+}
+
 TEST(PerftestImporter, ReadsWriteLatencyTypical) {
   const RdmaSeries series = import_perftest_fixture("ib_write_lat_roce.log");
   EXPECT_EQ(series.test, "latency");
