@@ -1,9 +1,9 @@
 #include "calibrate/perftest_importer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
-#include <array>
 
 #include "calibrate/log_text.hpp"
 #include "calibrate/rdma_probe.hpp"
