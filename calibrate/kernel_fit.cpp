@@ -35,6 +35,10 @@ constexpr double kClockMinWaves = 4.0;
 constexpr double kClockMinK = 512.0;
 constexpr double kClockMinLatency_s = 1e-3;
 constexpr std::size_t kClockMinKernels = 10;
+// A long memory-bound pass, which measures what share of its datasheet bandwidth a GPU's memory sustains: at least
+// 128 MiB per tensor, far beyond every L2 of the data. No length is asked of it: on the A100 such an add takes
+// 0.3-0.6 ms, of which the operator's fixed cost not hidden by the kernel (about 15 us) is a few percent.
+constexpr double kPassMinTensorBytes = 128.0 * 1024 * 1024;
 
 // The upper of the middle two for an even count (probe_support.hpp's median averages them): what the committed
 // constants were fitted with.
@@ -181,7 +185,10 @@ std::vector<SustainedClock> referenced_to_others(const std::vector<SustainedCloc
 
 bool measures_sustained_clock(const MeasuredKernel& kernel) {
   const KernelShape& shape = kernel.shape;
-  if (!is_matrix_product(shape.family) || !kernel.latency_s) return false;
+  if (!kernel.latency_s) return false;
+  if (!is_matrix_product(shape.family)) {
+    return shape.elements * shape.element_bytes >= kPassMinTensorBytes;
+  }
   const GpuSpec* gpu = find_gpu(kernel.gpu_id);
   assert(gpu != nullptr);
   const double tiles = shape.batch * std::ceil(shape.m / kClockTile) * std::ceil(shape.n / kClockTile);
@@ -193,8 +200,10 @@ std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredK
   for (const MeasuredKernel& kernel : kernels) {
     if (!measures_sustained_clock(kernel)) continue;
     const KernelDevice device = kernel_device(*find_gpu(kernel.gpu_id));
-    utilization[{kernel.shape.family, kernel.gpu_id}].push_back(
-        kernel.shape.flop() / (*kernel.latency_s * datasheet_peak_flops(kernel.shape.family, device)));
+    const double share = is_matrix_product(kernel.shape.family)
+                             ? kernel.shape.flop() / datasheet_peak_flops(kernel.shape.family, device)
+                             : kernel.shape.bytes() / device.memory_bandwidth_Bps;
+    utilization[{kernel.shape.family, kernel.gpu_id}].push_back(share / *kernel.latency_s);
   }
   std::vector<SustainedClock> clocks;
   for (KernelFamily family : kernel_families()) {

@@ -19,13 +19,14 @@
 
 namespace vtsim::calibrate {
 
-/// The long matrix products of `kernels` that measure a GPU's sustained clock: no smaller than four full waves of
-/// 128 x 128 tiles, K >= 512, and at least 1 ms long (the fixed cost under 5%).
+/// The long kernels of `kernels` that measure a GPU's sustained clock: matrix products no smaller than four full waves
+/// of 128 x 128 tiles, K >= 512, and at least 1 ms long (the fixed cost under 5%); memory-bound passes of at least
+/// 128 MiB per tensor, which measure its memory's sustained share of the datasheet bandwidth.
 bool measures_sustained_clock(const MeasuredKernel& kernel);
 
-/// Per matrix-product family and GPU with at least 10 such products in `kernels`: the median of their flop/s over the
-/// datasheet peak, and that over the family's highest median (models/kernel_parameters.hpp's SustainedClock). In
-/// kernel_families() order, then catalog order.
+/// Per family and GPU with at least 10 such kernels in `kernels`: the median of their flop/s over the datasheet peak
+/// (memory-bound passes: bytes/s over the datasheet bandwidth), and that over the family's highest median
+/// (models/kernel_parameters.hpp's SustainedClock). In kernel_families() order, then catalog order.
 std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels);
 
 /// `clocks` without `gpu_id`'s, each over the best median of the other GPUs in its family: what

@@ -115,9 +115,10 @@ std::vector<KernelKind> informed_kinds(const PreparedRow& row) {
 }
 
 // The memory layers of the kernel families whose achieved bandwidth was measured (element-wise, softmax, layer norm:
-// NeuSight's kernels, models/kernel_parameters.json) run at those families' fitted memory efficiencies, the same on
-// every GPU (the kernel model's constants). Their L2 speedup for passes whose bytes fit in L2 is left out: a training
-// step's activations mostly do not.
+// NeuSight's kernels, models/kernel_parameters.json) run at those families' fitted memory efficiencies (the kernel
+// model's constants), times the share of its datasheet bandwidth the GPU's long passes sustained where the kernel
+// data measured it (1 elsewhere). Their L2 speedup for passes whose bytes fit in L2 is left out: a training step's
+// activations mostly do not.
 const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
   static const std::vector<std::pair<MemoryPass, KernelFamily>> passes = {
       {MemoryPass::elementwise, KernelFamily::elementwise},
@@ -126,10 +127,12 @@ const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
   return passes;
 }
 
-void set_measured_pass_efficiencies(ComputeParameters& parameters) {
-  const KernelModelParameters& fitted = fitted_kernel_parameters().parameters;
+void set_measured_pass_efficiencies(ComputeParameters& parameters, const GpuSpec& gpu) {
+  const FittedKernelParameters& fitted = fitted_kernel_parameters();
+  const KernelDevice device = kernel_device(gpu, fitted.clocks);
   for (const auto& [pass, family] : measured_passes()) {
-    parameters.pass_memory_efficiency.at(static_cast<std::size_t>(pass)) = fitted.of(family).memory_efficiency;
+    parameters.pass_memory_efficiency.at(static_cast<std::size_t>(pass)) =
+        fitted.parameters.of(family).memory_efficiency * device.memory_share(family);
   }
 }
 
@@ -139,7 +142,7 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
   parameters.gemm_efficiency = gemm_efficiency;
   parameters.convolution_efficiency = convolution_efficiency;
   parameters.memory_efficiency = kMemoryEfficiency;
-  set_measured_pass_efficiencies(parameters);
+  set_measured_pass_efficiencies(parameters, *find_gpu(prepared.row->gpu_id));
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
@@ -586,7 +589,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
                                     ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)" +
                                     " for memory-bound kernels other than the measured passes below");
-    set_measured_pass_efficiencies(parameters);
+    set_measured_pass_efficiencies(parameters, gpu);
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     for (const auto& [pass, family] : measured_passes()) {
       const std::string gpus = fitted.gpu_list(family);
@@ -595,8 +598,11 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
       const std::string note = std::string(to_string(family)) + " passes at " +
                                format_number(parameters.memory_efficiency_of(pass)) +
                                " of the memory bandwidth: the kernel model's, fitted to measured kernels on " + gpus;
+      const double share = kernel_device(gpu, fitted.clocks).memory_share(family);
       if (measured_here) {
-        resolved.sources.push_back(note);
+        resolved.sources.push_back(note + (share != 1.0 ? ", at the share of the best card's bandwidth its long passes "
+                                                          "sustained there (" + format_number(share) + ")"
+                                                        : std::string()));
       } else {
         resolved.uncalibrated.push_back(note + " (derived: none measured on " + gpu.id + ")");
       }

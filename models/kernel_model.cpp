@@ -189,7 +189,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
   const KernelFamilyParameters& family = parameters.of(shape.family);
   const double bytes = shape.bytes();
   KernelPrediction prediction;
-  prediction.memory_s = bytes / memory_rate_Bps(bytes, device, family);
+  prediction.memory_s = bytes / (memory_rate_Bps(bytes, device, family) * device.memory_share(shape.family));
   double device_s = prediction.memory_s;
   if (!kernel.tilings.empty()) {
     const double per_sm_flops = family_peak_flops(shape.family, device) / device.sm_count;

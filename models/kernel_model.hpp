@@ -7,7 +7,10 @@
 // A kernel's time is the operator's fixed cost on the host, plus the longer of its math and its memory traffic less
 // what of that cost comes after the kernel was launched (the kernel runs meanwhile):
 //   t = host_s + max(0, max(t_math, t_memory) - host_after_launch_s)
-//   t_memory = bytes / (memory_bandwidth x memory_efficiency x (l2_speedup when the bytes fit in L2, else 1))
+//   t_memory = bytes / (memory_bandwidth x memory_share x memory_efficiency x (l2_speedup when the bytes fit in L2,
+//              else 1))
+// memory_share is a memory-bound family's measured share of the card's bandwidth relative to the best card of the
+// data (KernelDevice::memory_share; 1 for a GPU without data and for a matrix product's traffic).
 // An operator timed alone on an idle GPU between two CUDA events (as the measured data are: NeuSight's collect.py,
 // measure_once, data/kernels/README.md) spans the host's whole call: the start event is timestamped at once, the
 // kernel starts when the host has dispatched and launched it, and the end event is timestamped when both the kernel
@@ -129,14 +132,19 @@ struct KernelDevice {
   int sm_count = 0;
   double memory_bandwidth_Bps = 0;
   double l2_bytes = 0;
-  /// Per family (indexed by KernelFamily): the fraction of the datasheet's peak (its boost clock) the SMs sustain
-  /// under the family's long matrix products; 1 unless measured on this GPU (models/kernel_parameters.hpp's
-  /// SustainedClock). A card held back by its power limit or its cooling runs below its boost clock, by how much no
-  /// datasheet says.
+  /// Per family (indexed by KernelFamily), 1 unless measured on this GPU (models/kernel_parameters.hpp's
+  /// SustainedClock): for a matrix product, the fraction of the datasheet's peak (its boost clock) the SMs sustain
+  /// under the family's long products (a card held back by its power limit or its cooling runs below its boost
+  /// clock, by how much no datasheet says); for a memory-bound pass, the fraction of the datasheet's memory bandwidth
+  /// its long passes sustain (the V100's and A100's HBM2 reach 0.91-0.95 of it, the P100's 0.75-0.79, as the GDDR
+  /// cards do, which no datasheet says either).
   std::array<double, kKernelFamilyCount> sustained_clock = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
 
-  /// sustained_clock of `family`.
+  /// sustained_clock of `family`: for a matrix product, of its compute clock.
   double clock(KernelFamily family) const { return sustained_clock.at(static_cast<std::size_t>(family)); }
+  /// The share of the datasheet memory bandwidth a pass of `family` sustains: sustained_clock for a memory-bound
+  /// family; 1 for a matrix product, whose clock does not slow its memory.
+  double memory_share(KernelFamily family) const { return is_matrix_product(family) ? 1.0 : clock(family); }
 };
 
 /// `gpu` as its datasheet describes it (tensor16_flops: its fp16 tensor-core peak; 0 before Volta, whose fp16 runs

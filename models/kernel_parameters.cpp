@@ -86,12 +86,12 @@ FittedKernelParameters fitted_kernel_parameters_from_json(const std::string& tex
     JsonObject entry = value.as_object();
     SustainedClock clock;
     clock.gpu_id = entry.require("gpu").as_string();
-    static const std::vector<std::pair<std::string, KernelFamily>> kProducts = {
-        {"gemm", KernelFamily::gemm},
-        {"batched_gemm", KernelFamily::batched_gemm},
-        {"convolution", KernelFamily::convolution},
-        {"tensor_gemm", KernelFamily::tensor_gemm}};
-    clock.family = entry.require("family").as_enum<KernelFamily>(kProducts);
+    static const std::vector<std::pair<std::string, KernelFamily>> kFamilies = [] {
+      std::vector<std::pair<std::string, KernelFamily>> names;
+      for (KernelFamily family : kernel_families()) names.emplace_back(std::string(to_string(family)), family);
+      return names;
+    }();
+    clock.family = entry.require("family").as_enum<KernelFamily>(kFamilies);
     clock.fraction = entry.require("fraction").as_positive_number();
     clock.median_utilization = entry.require("median_utilization").as_positive_number();
     clock.kernels = static_cast<int>(entry.require("kernels").as_int(1));

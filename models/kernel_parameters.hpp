@@ -12,18 +12,19 @@
 
 namespace vtsim {
 
-/// What one GPU of the data sustained under one family's long matrix products, measured from those kernels
-/// (calibrate/kernel_fit.hpp's measure_sustained_clocks): the median of their achieved flop/s over its datasheet peak,
-/// relative to that of the GPU of the data that reaches most of its peak, which is taken to hold its boost clock.
+/// What one GPU of the data sustained under one family's long kernels, measured from those kernels
+/// (calibrate/kernel_fit.hpp's measure_sustained_clocks): the median of their achieved flop/s over its datasheet peak
+/// (a memory-bound family: bytes/s over its datasheet bandwidth), relative to that of the GPU of the data that reaches
+/// most of its peak, which is taken to hold its boost clock (its memory's best).
 /// Per family, because each family's data were timed in a run of their own, and a card limited by its power or its
 /// cooling holds a different clock in each (the P4's linear layers ran at a third of the V100's share of peak, its
 /// batched products at two thirds).
 struct SustainedClock {
   std::string gpu_id;
-  KernelFamily family = KernelFamily::gemm;  ///< a matrix product
+  KernelFamily family = KernelFamily::gemm;
   double fraction = 1.0;                     ///< of the boost clock: KernelDevice's sustained_clock for the family
-  double median_utilization = 0;  ///< of the datasheet peak, over the long products measured
-  int kernels = 0;                ///< long products measured
+  double median_utilization = 0;  ///< of the datasheet peak (or bandwidth), over the long kernels measured
+  int kernels = 0;                ///< long kernels measured
 };
 
 /// `gpu` at its datasheet values, with the sustained clocks measured for it in `clocks` (the boost clock where none).

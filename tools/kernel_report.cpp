@@ -91,9 +91,10 @@ void print_kernel_report(const KernelReport& report, std::ostream& out) {
                        format_number(p.memory_efficiency, 3), format_number(p.l2_speedup, 3)});
   }
   constants.print(out);
-  out << "\nSustained clock per family and GPU: the median of its long products' flop/s over its datasheet peak, and "
-         "that over the best GPU's (the fraction of the boost clock the constants above assume)\n";
-  TextTable clocks({"family", "GPU", "long products", "median of peak", "sustained clock"});
+  out << "\nSustained clock per family and GPU: the median of its long products' flop/s over its datasheet peak (of "
+         "its long memory-bound passes' bytes/s over its datasheet bandwidth), and that over the best GPU's (the "
+         "fraction of the boost clock, or of the best memory's share, the constants above assume)\n";
+  TextTable clocks({"family", "GPU", "long kernels", "median of peak", "sustained clock"});
   for (const SustainedClock& clock : report.fitted.clocks) {
     clocks.add_row({std::string(to_string(clock.family)), clock.gpu_id, std::to_string(clock.kernels),
                     format_percent(clock.median_utilization), format_number(clock.fraction, 3)});
@@ -126,7 +127,9 @@ void print_kernel_report(const KernelReport& report, std::ostream& out) {
   }
   summary.print(out);
   out << "(Convolutions are timed with the algorithm their row says cuDNN ran, the data's Kernels column, as they are "
-         "fitted; \"fastest algorithm\": with the one the model finds fastest, as a shape without that column is.)\n";
+         "fitted; \"fastest algorithm\": with the one the model finds fastest, as a shape without that column is. "
+         "For the memory-bound passes the \"measured clock\" is the card's measured memory share, and a GPU left out "
+         "runs at the best card's.)\n";
 }
 
 nlohmann::json kernel_report_json(const KernelReport& report) {

@@ -180,9 +180,11 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       }
       out << id;
       if (measured.empty()) {
-        out << ": at its boost clock (datasheet; not measured)\n";
+        out << ": at its boost clock and the best card's memory share (datasheet; not measured)\n";
       } else {
-        out << ": at the sustained clock measured in the constants' data (fraction of boost): " << measured << '\n';
+        out << ": at the sustained clock (fraction of boost; memory-bound families: share of the best card's memory) "
+               "measured in the constants' data: "
+            << measured << '\n';
       }
     }
   }

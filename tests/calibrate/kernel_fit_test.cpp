@@ -242,6 +242,41 @@ TEST(KernelFit, MeasuresTheSustainedClockFromLongProductsOnly) {
   EXPECT_NEAR(without[0].fraction, 1.0, 1e-12);
 }
 
+// `count` adds of two 2^26-float tensors into a third (256 MiB each) on `gpu` that each move `share` of its datasheet
+// memory bandwidth.
+std::vector<MeasuredKernel> long_passes(const std::string& gpu, double share, int count) {
+  std::vector<MeasuredKernel> kernels(static_cast<std::size_t>(count));
+  for (MeasuredKernel& kernel : kernels) {
+    kernel.gpu_id = gpu;
+    kernel.shape.family = KernelFamily::elementwise;
+    kernel.shape.elements = 67108864.0;
+    kernel.shape.tensors = 3;
+    kernel.latency_s = 3 * 67108864.0 * 4 / (share * find_gpu(gpu)->memory_bandwidth_Bps);
+  }
+  return kernels;
+}
+
+TEST(KernelFit, MeasuresTheMemorysSustainedShareFromLongPassesOnly) {
+  // The V100's adds move 90% of its datasheet bandwidth, the T4's 72%: the T4's memory sustains 0.8 of the V100's
+  // share. A pass of 64 MiB per tensor is too small to count.
+  std::vector<MeasuredKernel> kernels = long_passes("t4", 0.72, 10);
+  for (const MeasuredKernel& kernel : long_passes("v100-pcie-32gb", 0.9, 12)) kernels.push_back(kernel);
+  MeasuredKernel small = long_passes("t4", 0.1, 1)[0];
+  small.shape.elements /= 4;
+  EXPECT_FALSE(measures_sustained_clock(small));
+  for (int i = 0; i < 20; ++i) kernels.push_back(small);
+  const std::vector<SustainedClock> shares = measure_sustained_clocks(kernels);
+  ASSERT_EQ(shares.size(), 2u);
+  EXPECT_EQ(shares[0].gpu_id, "v100-pcie-32gb");
+  EXPECT_EQ(shares[0].family, KernelFamily::elementwise);
+  EXPECT_EQ(shares[0].kernels, 12);
+  EXPECT_NEAR(shares[0].median_utilization, 0.9, 1e-12);
+  EXPECT_NEAR(shares[0].fraction, 1.0, 1e-12);
+  EXPECT_EQ(shares[1].gpu_id, "t4");
+  EXPECT_NEAR(shares[1].fraction, 0.8, 1e-12);
+  EXPECT_NEAR(kernel_device(*find_gpu("t4"), shares).memory_share(KernelFamily::elementwise), 0.8, 1e-12);
+}
+
 TEST(KernelFit, RecoversAMemoryBoundFamilyAndLeavesEachGpuOut) {
   std::vector<MeasuredKernel> kernels = generated(KernelFamily::elementwise, "t4");
   for (const char* gpu : {"p4", "a100-40gb-pcie"}) {
