@@ -74,7 +74,36 @@ const char* architecture_of(const std::string& gpu_id) {
 // Upper bound of each kind's efficiency (compute_model.hpp, ComputeParameters).
 double efficiency_cap(KernelKind kind) { return kind == KernelKind::convolution ? 2.25 : 1.0; }
 
-// A row ready to predict: its kernels listed once (they do not depend on the parameters being fitted).
+// The memory layers of the kernel families whose achieved bandwidth was measured (element-wise, softmax, layer norm:
+// NeuSight's kernels, models/kernel_parameters.json) run at those families' fitted memory efficiencies (the kernel
+// model's constants), times the share of its datasheet bandwidth the GPU's long passes sustained where the kernel
+// data measured it (1 elsewhere). Their L2 speedup for passes whose bytes fit in L2 is left out: a training step's
+// activations mostly do not.
+const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
+  static const std::vector<std::pair<MemoryPass, KernelFamily>> passes = {
+      {MemoryPass::elementwise, KernelFamily::elementwise},
+      {MemoryPass::softmax, KernelFamily::softmax},
+      {MemoryPass::layer_norm, KernelFamily::layer_norm}};
+  return passes;
+}
+
+// Per memory pass, as ComputeParameters holds them (0 for a pass without its own: the general memory efficiency).
+using PassEfficiencies = decltype(ComputeParameters::pass_memory_efficiency);
+
+// Those efficiencies on `gpu`.
+PassEfficiencies measured_pass_efficiencies(const GpuSpec& gpu) {
+  const FittedKernelParameters& fitted = fitted_kernel_parameters();
+  const KernelDevice device = kernel_device(gpu, fitted.clocks);
+  PassEfficiencies efficiencies{};
+  for (const auto& [pass, family] : measured_passes()) {
+    efficiencies.at(static_cast<std::size_t>(pass)) =
+        fitted.parameters.of(family).memory_efficiency * device.memory_share(family);
+  }
+  return efficiencies;
+}
+
+// A row ready to predict: its kernels and its memory passes' efficiencies worked out once (they do not depend on the
+// parameters being fitted).
 struct PreparedRow {
   const ThroughputRow* row;
   std::vector<Kernel> kernels;
@@ -82,6 +111,7 @@ struct PreparedRow {
   DeviceCompute device;
   std::string architecture;
   std::map<KernelKind, double> flop_by_kind;  ///< GEMM and convolution flop of one iteration
+  PassEfficiencies pass_memory_efficiency;  ///< measured_pass_efficiencies of its GPU
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
@@ -95,7 +125,8 @@ PreparedRow prepare(const ThroughputRow& row) {
                        workload->layers.size(),
                        whole_gpu(*gpu, row.precision, gpu->memory_bytes),
                        gpu->architecture,
-                       {}};
+                       {},
+                       measured_pass_efficiencies(*gpu)};
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
   }
@@ -114,35 +145,13 @@ std::vector<KernelKind> informed_kinds(const PreparedRow& row) {
   return kinds;
 }
 
-// The memory layers of the kernel families whose achieved bandwidth was measured (element-wise, softmax, layer norm:
-// NeuSight's kernels, models/kernel_parameters.json) run at those families' fitted memory efficiencies (the kernel
-// model's constants), times the share of its datasheet bandwidth the GPU's long passes sustained where the kernel
-// data measured it (1 elsewhere). Their L2 speedup for passes whose bytes fit in L2 is left out: a training step's
-// activations mostly do not.
-const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
-  static const std::vector<std::pair<MemoryPass, KernelFamily>> passes = {
-      {MemoryPass::elementwise, KernelFamily::elementwise},
-      {MemoryPass::softmax, KernelFamily::softmax},
-      {MemoryPass::layer_norm, KernelFamily::layer_norm}};
-  return passes;
-}
-
-void set_measured_pass_efficiencies(ComputeParameters& parameters, const GpuSpec& gpu) {
-  const FittedKernelParameters& fitted = fitted_kernel_parameters();
-  const KernelDevice device = kernel_device(gpu, fitted.clocks);
-  for (const auto& [pass, family] : measured_passes()) {
-    parameters.pass_memory_efficiency.at(static_cast<std::size_t>(pass)) =
-        fitted.parameters.of(family).memory_efficiency * device.memory_share(family);
-  }
-}
-
 double predict(const PreparedRow& prepared, double gemm_efficiency, double convolution_efficiency,
                double host_dispatch_s) {
   ComputeParameters parameters;
   parameters.gemm_efficiency = gemm_efficiency;
   parameters.convolution_efficiency = convolution_efficiency;
   parameters.memory_efficiency = kMemoryEfficiency;
-  set_measured_pass_efficiencies(parameters, *find_gpu(prepared.row->gpu_id));
+  parameters.pass_memory_efficiency = prepared.pass_memory_efficiency;
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
@@ -589,8 +598,9 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
                                     ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)" +
                                     " for memory-bound kernels other than the measured passes below");
-    set_measured_pass_efficiencies(parameters, gpu);
+    parameters.pass_memory_efficiency = measured_pass_efficiencies(gpu);
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
+    const KernelDevice device = kernel_device(gpu, fitted.clocks);
     for (const auto& [pass, family] : measured_passes()) {
       const std::string gpus = fitted.gpu_list(family);
       const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(family));
@@ -598,7 +608,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
       const std::string note = std::string(to_string(family)) + " passes at " +
                                format_number(parameters.memory_efficiency_of(pass)) +
                                " of the memory bandwidth: the kernel model's, fitted to measured kernels on " + gpus;
-      const double share = kernel_device(gpu, fitted.clocks).memory_share(family);
+      const double share = device.memory_share(family);
       if (measured_here) {
         resolved.sources.push_back(note + (share != 1.0 ? ", at the share of the best card's bandwidth its long passes "
                                                           "sustained there (" + format_number(share) + ")"
