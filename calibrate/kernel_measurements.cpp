@@ -52,7 +52,7 @@ const std::map<std::string, OperatorKind>& operators() {
 }
 
 std::vector<std::string> known_columns() {
-  std::vector<std::string> columns = {"OPName", "Latency", "Device", "Kernel_Szie"};
+  std::vector<std::string> columns = {"OPName", "Latency", "Device", "Precision", "Kernel_Szie"};
   for (const auto& [name, kind] : operators()) {
     for (const std::string& column : kind.columns) {
       if (std::find(columns.begin(), columns.end(), column) == columns.end()) columns.push_back(column);
@@ -117,6 +117,24 @@ class Row {
   const std::map<std::string, std::size_t>& columns_;
   std::string where_;
 };
+
+// A row's `Precision` (vtsim's column; NeuSight's rows are all fp32 and have none): fp16 and bf16 products ran on
+// the tensor cores (tensor_gemm), and every operand is 2 bytes.
+void read_precision(const Row& row, KernelShape& shape) {
+  const std::string precision = row.text("Precision");
+  if (precision == "fp32") return;
+  if (precision != "fp16" && precision != "bf16") {
+    throw InputError(row.where() + ": Precision '" + precision + "': expected fp32, fp16 or bf16");
+  }
+  if (shape.family == KernelFamily::convolution) {
+    throw InputError(row.where() + ": a " + precision +
+                     " convolution: the kernel model has no constants for convolutions on the tensor cores yet");
+  }
+  if (shape.family == KernelFamily::gemm || shape.family == KernelFamily::batched_gemm) {
+    shape.family = KernelFamily::tensor_gemm;
+  }
+  shape.element_bytes = 2;
+}
 
 KernelShape shape_of(const OperatorKind& kind, const Row& row) {
   const auto dimension = [&](const std::string& column) { return row.number(column, Expected::dimension); };
@@ -293,6 +311,7 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
                        did_you_mean(kernel.op, operator_names));
     }
     kernel.shape = shape_of(kind->second, row);
+    if (row.has("Precision")) read_precision(row, kernel.shape);
     if (kernel.shape.family == KernelFamily::convolution && row.has("Kernels")) {
       read_ran_algorithm(row.text("Kernels"), kernel);
       // Winograd on a shape the model has no Winograd form for (cuDNN has 5 x 5 ones): not modelled.

@@ -11,8 +11,10 @@
 //   add, mul          B, H: element-wise over B x H, two inputs
 //   relu, gelu        B, H: element-wise over B x H, one input
 //   softmax, ln       B, H: softmax or layer norm over H, B rows
-// Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past; any other
-// column is an error. Bad input throws one InputError naming the file, the line and the column.
+// `Precision` (vtsim's own column, written by calibrate/gpu_harness/measure_kernels.py; NeuSight's rows have none
+// and are fp32): fp32, or fp16 / bf16, whose linear and bmm rows ran on the tensor cores (tensor_gemm) with 2-byte
+// operands. Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past;
+// any other column is an error. Bad input throws one InputError naming the file, the line and the column.
 //
 // Baidu DeepBench's results files (their first line is `Precision,...`) are read too: the GEMMs of their `Dense
 // Matrix Multiplication` section (M, N, K, time in ms), on the tensor cores when the precision is "16 bit inputs, 16

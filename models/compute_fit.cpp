@@ -539,11 +539,15 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   }
 
   // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
-  // the fitted efficiencies (which also carry what the model leaves out) move by that ratio. Convolutions are taken
-  // to move with GEMMs (cuDNN's implicit-GEMM kernels share cuBLAS's tensor-core pipelines).
+  // the fitted efficiencies (which also carry what the model leaves out) move by that ratio. Where the GEMM efficiency
+  // is the kernel model's derivation instead, the efficiency of one large product from the datasheet, the measurement
+  // is that same quantity on the GPU itself and replaces it. Convolutions are taken to move with GEMMs (cuDNN's
+  // implicit-GEMM kernels share cuBLAS's pipelines).
   const auto measured = calibration.gemm_flop_efficiency.find(precision);
   if (measured != calibration.gemm_flop_efficiency.end()) {
-    const std::optional<double> reference = published_large_gemm_efficiency(gpu.architecture, path);
+    const std::optional<double> reference = gemm->kernel_derived
+                                                ? std::optional<double>(gemm->value)
+                                                : published_large_gemm_efficiency(gpu.architecture, path);
     if (reference) {
       const double ratio = measured->second.value / *reference;
       parameters.gemm_efficiency = std::min(1.0, parameters.gemm_efficiency * ratio);
@@ -551,8 +555,10 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
           std::min(efficiency_cap(KernelKind::convolution), parameters.convolution_efficiency * ratio);
       resolved.calibrated.push_back("GEMM and convolution efficiencies x " + format_number(ratio) +
                                     ": measured large-GEMM efficiency " + format_number(measured->second.value) +
-                                    " against the published " + format_number(*reference) + " for " + gpu.architecture +
-                                    " (" + measured->second.provenance + ")");
+                                    (gemm->kernel_derived ? " in place of the kernel model's derived "
+                                                          : " against the published ") +
+                                    format_number(*reference) + " for " + gpu.architecture + " (" +
+                                    measured->second.provenance + ")");
     } else {
       resolved.uncalibrated.push_back("the profile's large-GEMM efficiency " + format_number(measured->second.value) +
                                       " is not used: no published large-GEMM figure for " + gpu.architecture + " " +

@@ -1,7 +1,10 @@
 #include "tools/kernel_report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
+#include "models/error.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {
@@ -160,6 +163,106 @@ nlohmann::json kernel_report_json(const KernelReport& report) {
   return {{"data", report.fitted.data},
           {"sustained_clocks", to_json(report.fitted)["sustained_clocks"]},
           {"families", families}};
+}
+
+// The two groups of the 16-bit products in a held-out report.
+constexpr const char* kAligned = ", aligned";
+constexpr const char* kUnaligned = ", unaligned";
+
+bool operands_aligned(const KernelShape& shape) {
+  const double values = 16.0 / shape.element_bytes;  // values per 16 bytes
+  return std::fmod(shape.k, values) == 0 && std::fmod(shape.n, values) == 0;
+}
+
+HeldOutReport held_out_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                              const std::vector<std::string>& paths, double device_bound_s) {
+  const FittedKernelParameters& fitted = fitted_kernel_parameters();
+  HeldOutReport report;
+  report.paths = paths;
+  report.device_bound_s = device_bound_s;
+  std::set<std::string> gpus;
+  for (const calibrate::MeasuredKernel& kernel : kernels) {
+    const auto family = static_cast<std::size_t>(kernel.shape.family);
+    const bool fitted_to = family < fitted.gpus.size() && std::find(fitted.gpus[family].begin(),
+                                                                    fitted.gpus[family].end(),
+                                                                    kernel.gpu_id) != fitted.gpus[family].end();
+    if (fitted_to) {
+      throw InputError(kernel.where() + ": " + kernel.gpu_id + " is among the GPUs the committed " +
+                       std::string(to_string(kernel.shape.family)) + " constants were fitted to: not held out");
+    }
+    gpus.insert(kernel.gpu_id);
+  }
+  report.gpus.assign(gpus.begin(), gpus.end());
+  // One group per family, the 16-bit products in two; each group's rows, then those the device timed.
+  const auto add_group = [&](KernelFamily family, const std::string& name, auto&& belongs) {
+    std::vector<calibrate::MeasuredKernel> all;
+    std::vector<calibrate::MeasuredKernel> device_bound;
+    for (const calibrate::MeasuredKernel& kernel : kernels) {
+      if (kernel.shape.family != family || !kernel.latency_s || !belongs(kernel.shape)) continue;
+      all.push_back(kernel);
+      if (*kernel.latency_s >= device_bound_s) device_bound.push_back(kernel);
+    }
+    if (all.empty()) return;
+    report.groups.push_back({.name = name,
+                             .all = calibrate::kernel_errors(family, all, fitted.parameters, fitted.clocks),
+                             .device_bound = calibrate::kernel_errors(family, device_bound, fitted.parameters,
+                                                                      fitted.clocks)});
+  };
+  for (KernelFamily family : kernel_families()) {
+    const std::string name(to_string(family));
+    if (family != KernelFamily::tensor_gemm) {
+      add_group(family, name, [](const KernelShape&) { return true; });
+      continue;
+    }
+    add_group(family, name + kAligned, [](const KernelShape& shape) { return operands_aligned(shape); });
+    add_group(family, name + kUnaligned, [](const KernelShape& shape) { return !operands_aligned(shape); });
+  }
+  return report;
+}
+
+std::vector<std::string> held_out_group_names() {
+  std::vector<std::string> names;
+  for (KernelFamily family : kernel_families()) {
+    const std::string name(to_string(family));
+    if (family != KernelFamily::tensor_gemm) {
+      names.push_back(name);
+    } else {
+      names.push_back(name + kAligned);
+      names.push_back(name + kUnaligned);
+    }
+  }
+  return names;
+}
+
+void print_held_out_report(const HeldOutReport& report, std::ostream& out) {
+  std::string gpus;
+  for (const std::string& gpu : report.gpus) gpus += (gpus.empty() ? "" : ", ") + gpu;
+  out << "Kernel model on GPUs it was not fitted to (" << gpus << "), the committed constants at the boost clock and "
+      << "the best card's memory share: mean |error| (median error) over every row, and over the rows measured at >= "
+      << format_number(report.device_bound_s * 1e6) << " us, which the device, not the measuring host, times\n";
+  TextTable table({"group", "rows", "mean |error|", "median error", "rows >= bound", "their mean |error|",
+                   "their median error"});
+  for (const HeldOutGroup& group : report.groups) {
+    const bool bound = group.device_bound.kernels > 0;
+    table.add_row({group.name, std::to_string(group.all.kernels), format_percent(group.all.mean_abs),
+                   signed_percent(group.all.bias), std::to_string(group.device_bound.kernels),
+                   bound ? format_percent(group.device_bound.mean_abs) : "-",
+                   bound ? signed_percent(group.device_bound.bias) : "-"});
+  }
+  table.print(out);
+}
+
+nlohmann::json held_out_report_json(const HeldOutReport& report) {
+  nlohmann::json groups = nlohmann::json::array();
+  for (const HeldOutGroup& group : report.groups) {
+    groups.push_back({{"group", group.name},
+                      {"all", errors_json(group.all)},
+                      {"device_bound", errors_json(group.device_bound)}});
+  }
+  return {{"data", report.paths},
+          {"gpus", report.gpus},
+          {"device_bound_us", report.device_bound_s * 1e6},
+          {"groups", groups}};
 }
 
 }  // namespace vtsim::tools

@@ -44,6 +44,38 @@ FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel
 KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels,
                            const std::vector<std::string>& paths);
 
+/// One group of a held-out GPU's kernels: a family, with the 16-bit products split by their operands' alignment
+/// (cuBLAS runs its fast tensor-core kernels only on operands whose rows start at 16-byte boundaries).
+struct HeldOutGroup {
+  std::string name;                       ///< "gemm", "tensor_gemm, aligned", "tensor_gemm, unaligned", ...
+  calibrate::KernelErrors all;            ///< every measured row
+  calibrate::KernelErrors device_bound;   ///< rows measured at >= the report's device_bound_s
+};
+
+/// The committed constants on measured kernels of GPUs they were not fitted to.
+struct HeldOutReport {
+  std::vector<std::string> paths;
+  std::vector<std::string> gpus;  ///< catalog ids of the held-out GPUs
+  double device_bound_s = 0;      ///< a row measured at least this long is timed by the device, not the host
+  std::vector<HeldOutGroup> groups;
+};
+
+/// The groups a held-out report may have, in its order: each family, tensor_gemm as "tensor_gemm, aligned" and
+/// "tensor_gemm, unaligned".
+std::vector<std::string> held_out_group_names();
+
+/// Whether a 16-bit product's operands are 16-byte aligned: its reduction (k) and output columns (n) are multiples
+/// of 8 values, the leading dimensions of a row-major linear layer's input, weight and output.
+bool operands_aligned(const KernelShape& shape);
+
+/// The committed constants (fitted_kernel_parameters()) on `kernels`, read from `paths`. Throws InputError when a
+/// kernel's GPU is one the constants were fitted to (it would not be held out).
+HeldOutReport held_out_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                              const std::vector<std::string>& paths, double device_bound_s);
+/// The held-out report as a text table, and as JSON.
+void print_held_out_report(const HeldOutReport& report, std::ostream& out);
+nlohmann::json held_out_report_json(const HeldOutReport& report);
+
 /// Leave-one-GPU-out mean |error| target of a family (docs/compute-model.md, "Targets").
 double kernel_target_mean_abs(KernelFamily family);
 

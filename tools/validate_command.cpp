@@ -188,6 +188,23 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     }
   }
 
+  // Held-out kernels: the committed constants on GPUs they were not fitted to.
+  std::optional<HeldOutReport> held_out;
+  bool held_out_within_record = true;
+  if (table.held_out_kernels) {
+    const HeldOutKernels& data = *table.held_out_kernels;
+    held_out = held_out_report(calibrate::read_kernel_paths(data.data), data.data, data.device_bound_s);
+    for (const HeldOutGroup& group : held_out->groups) {
+      if (group.device_bound.kernels == 0) continue;
+      const auto recorded = data.recorded_mean_abs_error.find(group.name);
+      if (recorded == data.recorded_mean_abs_error.end()) {
+        throw InputError(table.file + ": held_out_kernels.recorded_mean_abs_error: no record for '" + group.name +
+                         "'");
+      }
+      held_out_within_record = held_out_within_record && group.device_bound.mean_abs <= recorded->second;
+    }
+  }
+
   // Fitting rows: in-sample and leave-one-out.
   const std::vector<ThroughputRow>& rows = published_single_device_throughput();
   const std::vector<RowError> errors = leave_one_out(rows);
@@ -229,6 +246,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   std::vector<const ValidationRow*> all_rows;
   for (const ValidationRow& row : table.rows) all_rows.push_back(&row);
   for (const ValidationRow& row : table.large_model_rows) all_rows.push_back(&row);
+  for (const ValidationRow& row : table.single_gpu_rows) all_rows.push_back(&row);
   const std::vector<SimulatedRow> simulated = simulate_rows(all_rows);
   ErrorSummary validation;
   nlohmann::json validation_rows = nlohmann::json::array();
@@ -272,6 +290,26 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   large.finish();
   const bool large_within_record =
       table.large_model_rows.empty() || large.mean_abs <= table.recorded_large_model_mean_abs_error;
+  // Single-GPU rows measured for vtsim.
+  ErrorSummary single;
+  nlohmann::json single_rows = nlohmann::json::array();
+  TextTable single_table({"row", "measured", "predicted", "error"});
+  for (std::size_t k = 0; k < table.single_gpu_rows.size(); ++k) {
+    const ValidationRow& row = table.single_gpu_rows[k];
+    const SimulatedRow& result = simulated[table.rows.size() + table.large_model_rows.size() + k];
+    const double error = relative_error(result.samples_per_s, row.measured_samples_per_s);
+    single.add(error, row.name);
+    single_rows.push_back({{"row", row.name},
+                           {"measured_samples_per_s", row.measured_samples_per_s},
+                           {"predicted_samples_per_s", result.samples_per_s},
+                           {"error", error},
+                           {"source", row.source}});
+    single_table.add_row({row.name, format_number(row.measured_samples_per_s), format_number(result.samples_per_s),
+                          percent(error)});
+  }
+  single.finish();
+  const bool single_within_record =
+      table.single_gpu_rows.empty() || single.mean_abs <= table.recorded_single_gpu_mean_abs_error;
   nlohmann::json by_architecture_json = nlohmann::json::object();
   for (auto& [architecture, summary] : by_architecture) {
     summary.finish();
@@ -279,7 +317,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   }
   const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error &&
                              left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error &&
-                             kernels_within_record && large_within_record;
+                             kernels_within_record && held_out_within_record && large_within_record &&
+                             single_within_record;
   nlohmann::json recorded_kernels = table.recorded_kernel_left_gpu_out_mean_abs_error;
 
   const bool ampere = by_architecture.count("Ampere") > 0;
@@ -344,9 +383,22 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                                                 {"recorded_mean_abs_error", table.recorded_large_model_mean_abs_error},
                                                 {"within_record", large_within_record},
                                                 {"targets", large_targets_json}}},
+                          {"single_gpu",
+                           table.single_gpu_rows.empty()
+                               ? nlohmann::json()
+                               : nlohmann::json{{"rows", single_rows},
+                                                {"summary", single.json()},
+                                                {"recorded_mean_abs_error", table.recorded_single_gpu_mean_abs_error},
+                                                {"within_record", single_within_record}}},
                           {"end_to_end_targets", targets_json},
                           {"kernels", kernels ? kernel_report_json(*kernels) : nlohmann::json()},
-                          {"recorded_kernel_left_gpu_out_mean_abs_error", recorded_kernels}}
+                          {"recorded_kernel_left_gpu_out_mean_abs_error", recorded_kernels},
+                          {"held_out_kernels", held_out ? nlohmann::json{{"report", held_out_report_json(*held_out)},
+                                                                         {"recorded_mean_abs_error",
+                                                                          table.held_out_kernels
+                                                                              ->recorded_mean_abs_error},
+                                                                         {"within_record", held_out_within_record}}
+                                                        : nlohmann::json()}}
                .dump(2)
         << '\n';
   } else {
@@ -357,6 +409,15 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         out << ' ' << family << ' ' << percent(recorded).substr(1);
       }
       out << ": " << (kernels_within_record ? "within all" : "ABOVE") << "\n\n";
+    }
+    if (held_out) {
+      out << table.held_out_kernels->description << '\n';
+      print_held_out_report(*held_out, out);
+      out << "recorded mean |error| of the rows >= the bound:";
+      for (const auto& [group, recorded] : table.held_out_kernels->recorded_mean_abs_error) {
+        out << ' ' << group << ' ' << percent(recorded).substr(1) << ';';
+      }
+      out << ' ' << (held_out_within_record ? "within all" : "ABOVE") << "\n\n";
     }
     out << "Fitting rows: " << rows.size()
         << " published single-device measurements (models/published_throughput.cpp), samples/s\n";
@@ -386,6 +447,14 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
           << (large_within_record ? "within" : "ABOVE") << '\n';
       out << "\nLarge-model targets (issue 28; `--check` holds the recorded figure, not these)\n";
       large_targets_table.print(out);
+    }
+    if (!table.single_gpu_rows.empty()) {
+      out << "\nSingle-GPU rows: " << table.single_gpu_rows.size()
+          << " training steps measured for vtsim (data/measured/), not fitted, samples/s\n";
+      single_table.print(out);
+      out << "\nsingle-GPU rows:                " << single.line() << '\n'
+          << "recorded mean |error|: " << percent(table.recorded_single_gpu_mean_abs_error).substr(1) << ": "
+          << (single_within_record ? "within" : "ABOVE") << '\n';
     }
   }
   return request.check && !within_record ? 1 : 0;

@@ -8,6 +8,7 @@
 #include "models/json_reader.hpp"
 #include "models/kernel_model.hpp"
 #include "models/scenario_loader.hpp"
+#include "tools/kernel_report.hpp"
 
 namespace vtsim::tools {
 
@@ -74,12 +75,35 @@ ValidationTable load_validation_table(const std::string& file) {
     recorded.finish();
     table.kernel_record_note = root.require("kernel_record_note").as_string();
   }
+  if (auto held_out = root.get("held_out_kernels")) {
+    JsonObject object = held_out->as_object();
+    HeldOutKernels kernels;
+    kernels.description = object.require("description").as_string();
+    for (const JsonValue& path : object.require("data").as_array(1)) {
+      kernels.data.push_back((folder / path.as_string()).string());
+    }
+    kernels.device_bound_s = object.require("device_bound_us").as_positive_number(1e6) * 1e-6;
+    JsonObject recorded = object.require("recorded_mean_abs_error").as_object();
+    for (const std::string& group : held_out_group_names()) {
+      if (auto value = recorded.get(group)) kernels.recorded_mean_abs_error[group] = value->as_positive_number(100.0);
+    }
+    recorded.finish();
+    kernels.record_note = object.require("record_note").as_string();
+    object.finish();
+    table.held_out_kernels = std::move(kernels);
+  }
   table.rows = read_rows(root.require("rows"), folder);
   if (auto large = root.get("large_model_rows")) {
     table.large_model_rows = read_rows(*large, folder);
     table.recorded_large_model_mean_abs_error =
         root.require("recorded_large_model_mean_abs_error").as_positive_number(100.0);
     table.large_model_record_note = root.require("large_model_record_note").as_string();
+  }
+  if (auto single = root.get("single_gpu_rows")) {
+    table.single_gpu_rows = read_rows(*single, folder);
+    table.recorded_single_gpu_mean_abs_error =
+        root.require("recorded_single_gpu_mean_abs_error").as_positive_number(100.0);
+    table.single_gpu_record_note = root.require("single_gpu_record_note").as_string();
   }
   root.finish();
   return table;

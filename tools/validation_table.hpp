@@ -4,6 +4,7 @@
 // validate --check` holds the model to. scenarios/validation/README.md documents the format.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,17 @@ struct ValidationRow {
   std::vector<std::string> overrides; ///< PATH=VALUE, as --set takes them
   double measured_samples_per_s = 0;  ///< the published throughput of the whole job
   std::string source;                 ///< document and table it is copied from
+};
+
+/// Measured kernels of GPUs the kernel model was not fitted to, and the record --check holds its errors to.
+struct HeldOutKernels {
+  std::string description;
+  std::vector<std::string> data;  ///< files or folders, resolved against the table's folder
+  double device_bound_s = 0;      ///< rows measured at least this long are the ones the record covers
+  /// Per group of the held-out report ("gemm", "tensor_gemm, aligned", ...): the mean |error| over its device-bound
+  /// rows that --check holds it to.
+  std::map<std::string, double> recorded_mean_abs_error;
+  std::string record_note;  ///< why that record is what it is
 };
 
 /// The whole table.
@@ -31,12 +43,18 @@ struct ValidationTable {
   /// Per kernel family (models/kernel_model.hpp's names): the leave-one-GPU-out mean |error| --check holds it to.
   std::map<std::string, double> recorded_kernel_left_gpu_out_mean_abs_error;
   std::string kernel_record_note;  ///< why that record is what it is
+  std::optional<HeldOutKernels> held_out_kernels;  ///< absent when the table has none
   std::vector<ValidationRow> rows;
   /// Published large-model training runs (tensor, pipeline, data parallelism over hosts; issue 28), reported apart
   /// from `rows`; empty when the table has none.
   std::vector<ValidationRow> large_model_rows;
   double recorded_large_model_mean_abs_error = 0;  ///< with large_model_rows: the mean |error| --check holds them to
   std::string large_model_record_note;             ///< why that record is what it is
+  /// Single-GPU training steps measured for vtsim on a GPU the end-to-end fit has no rows of (data/measured/),
+  /// predicted and reported apart; empty when the table has none.
+  std::vector<ValidationRow> single_gpu_rows;
+  double recorded_single_gpu_mean_abs_error = 0;  ///< with single_gpu_rows: the mean |error| --check holds them to
+  std::string single_gpu_record_note;             ///< why that record is what it is
 };
 
 /// Loads and checks a table strictly: unknown keys, missing fields and bad values are InputErrors naming the file and

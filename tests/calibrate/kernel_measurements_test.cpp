@@ -76,6 +76,37 @@ TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
             "ops.csv:2: the 7-wide kernel does not fit the padded input");
 }
 
+TEST(KernelMeasurements, APrecisionColumnPutsSixteenBitProductsOnTheTensorCores) {
+  const std::vector<MeasuredKernel> kernels = read_kernel_csv(
+      "OPName,Latency,Device,Precision,B,M,N,K,H\n"
+      "linear,0.5,NVIDIA H200,fp16,4,100,768,3072,\n"
+      "bmm,0.25,NVIDIA H200,bf16,16,128,64,128,\n"
+      "linear,0.5,NVIDIA H200,fp32,4,100,768,3072,\n"
+      "add,0.03,NVIDIA H200,fp16,2,,,,1024\n",
+      "ops.csv");
+  ASSERT_EQ(kernels.size(), 4u);
+  EXPECT_EQ(kernels[0].gpu_id, "h200-sxm");
+  EXPECT_EQ(kernels[0].shape.family, KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.m, 400);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.k, 768);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.n, 3072);
+  EXPECT_DOUBLE_EQ(kernels[0].shape.element_bytes, 2);
+  EXPECT_DOUBLE_EQ(*kernels[0].latency_s, 0.5e-3);  // measured on the path it is predicted on: kept
+  EXPECT_EQ(kernels[1].shape.family, KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(kernels[1].shape.batch, 16);
+  EXPECT_EQ(kernels[2].shape.family, KernelFamily::gemm);
+  EXPECT_DOUBLE_EQ(kernels[2].shape.element_bytes, 4);
+  EXPECT_EQ(kernels[3].shape.family, KernelFamily::elementwise);
+  EXPECT_DOUBLE_EQ(kernels[3].shape.bytes(), 3.0 * 2048 * 2);
+  EXPECT_EQ(measurements_error_of("OPName,Precision,B,H\nadd,fp8,1,2\n", "t4"),
+            "ops.csv:2: Precision 'fp8': expected fp32, fp16 or bf16");
+  EXPECT_EQ(measurements_error_of("OPName,Precision,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,"
+                                  "Padding\nconv,fp16,1,3,8,3,8,1,1\n",
+                                  "t4"),
+            "ops.csv:2: a fp16 convolution: the kernel model has no constants for convolutions on the tensor cores "
+            "yet");
+}
+
 TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
   // DeepBench's layout: a Precision row, then sections; C = A (M x K) B (K x N), the time in ms in the 9th column.
   const std::string mixed =

@@ -298,6 +298,24 @@ TEST(ResolveCompute, AProfileGemmEfficiencyWithoutAPublishedReferenceIsNotUsedAn
   EXPECT_TRUE(said);
 }
 
+TEST(ResolveCompute, AProfileGemmEfficiencyReplacesTheKernelModelsDerivation) {
+  // The fit has no Hopper fp32 rows: the H200's fp32 GEMM efficiency is the kernel model's, derived from its
+  // datasheet as one large product's; a profile's large-GEMM efficiency measures that product on the GPU itself.
+  const GpuSpec& h200 = *find_gpu("h200-sxm");
+  const Workload gpt2 = *make_workload("gpt2-small");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute derived = resolve_compute(h200, Precision::fp32, gpt2, 8, HostSide{}, fit, {});
+  ASSERT_GT(derived.parameters.gemm_efficiency, 0.8);
+  CalibratedParameters calibration;
+  calibration.gemm_flop_efficiency[Precision::fp32] = {0.756, "p.json: gemm"};
+  const ResolvedCompute resolved = resolve_compute(h200, Precision::fp32, gpt2, 8, HostSide{}, fit, calibration);
+  EXPECT_NEAR(resolved.parameters.gemm_efficiency, 0.756, 1e-12);
+  EXPECT_NEAR(resolved.parameters.convolution_efficiency,
+              derived.parameters.convolution_efficiency * 0.756 / derived.parameters.gemm_efficiency, 1e-12);
+  ASSERT_EQ(resolved.calibrated.size(), 1u);
+  EXPECT_NE(resolved.calibrated[0].find("in place of the kernel model's derived"), std::string::npos);
+}
+
 TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
   const Workload rn50 = *make_workload("resnet-50");
