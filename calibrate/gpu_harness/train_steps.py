@@ -29,7 +29,7 @@ CONFIGS = [  # name, model, precision, batch, sequence
 ]
 
 
-def build(model, batch, seq):
+def build(model, batch, seq, vocab=None):
     dev = "cuda"
     if model == "resnet50":
         import torchvision
@@ -49,7 +49,7 @@ def build(model, batch, seq):
         nsp = torch.randint(0, 2, (batch,), device=dev)
         loss = lambda: m(input_ids=ids, labels=labels, next_sentence_label=nsp).loss
     else:
-        cfg = transformers.GPT2Config()
+        cfg = transformers.GPT2Config() if vocab is None else transformers.GPT2Config(vocab_size=vocab)
         m = transformers.GPT2LMHeadModel(cfg).to(dev)
         ids = torch.randint(0, cfg.vocab_size, (batch, seq), device=dev)
         loss = lambda: m(input_ids=ids, labels=ids).loss
