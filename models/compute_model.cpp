@@ -346,6 +346,35 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
   return kernels;
 }
 
+std::string_view to_string(KernelClass kernel_class) {
+  switch (kernel_class) {
+    case KernelClass::gemm: return "gemm";
+    case KernelClass::convolution: return "convolution";
+    case KernelClass::elementwise: return "elementwise";
+    case KernelClass::softmax: return "softmax";
+    case KernelClass::layer_norm: return "layer_norm";
+    case KernelClass::other_memory: return "other_memory";
+    case KernelClass::optimizer: return "optimizer";
+  }
+  return "";
+}
+
+KernelClass kernel_class(const Kernel& kernel) {
+  if (kernel.phase == Phase::optimizer) return KernelClass::optimizer;
+  switch (kernel.kind) {
+    case KernelKind::gemm: return KernelClass::gemm;
+    case KernelKind::convolution: return KernelClass::convolution;
+    case KernelKind::memory: break;
+  }
+  switch (kernel.pass) {
+    case MemoryPass::elementwise: return KernelClass::elementwise;
+    case MemoryPass::softmax: return KernelClass::softmax;
+    case MemoryPass::layer_norm: return KernelClass::layer_norm;
+    case MemoryPass::generic: break;
+  }
+  return KernelClass::other_memory;
+}
+
 KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers, const DeviceCompute& device,
                          const ComputeParameters& parameters) {
   StreamTimeline stream(parameters.host_dispatch_s);
@@ -368,6 +397,9 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
     const double launch_s = kernel_time_s(launch, device, parameters);
     const double device_s = kernel.launches * launch_s;
     const double end = stream.run(launch_s, kernel.launches);
+    ClassTime& by_class = times.by_class[static_cast<std::size_t>(kernel_class(kernel))];
+    by_class.gpu_s += device_s;
+    by_class.kernels += kernel.launches;
     // Each layer's time runs from the end of the kernel before its first to the end of its last.
     switch (kernel.phase) {
       case Phase::forward:

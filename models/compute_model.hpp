@@ -20,6 +20,7 @@
 
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
@@ -73,6 +74,18 @@ struct ComputeParameters {
 /// Whether an iteration trains (forward, backward, optimizer) or only infers (forward).
 enum class Pass { training, inference };
 
+/// What a kernel does, for a step's device time by class beside a profiler's breakdown (KernelTimes::by_class): its
+/// kind, a memory-bound kernel's pass, and every optimizer kernel as the optimizer.
+enum class KernelClass { gemm, convolution, elementwise, softmax, layer_norm, other_memory, optimizer };
+inline constexpr std::size_t kKernelClasses = 7;
+std::string_view to_string(KernelClass kernel_class);
+
+/// Device time and kernels of one class in an iteration.
+struct ClassTime {
+  double gpu_s = 0;
+  int kernels = 0;
+};
+
 /// Kernel times of one iteration (one micro-batch) on one device: per layer, the time from the end of the previous
 /// layer's last kernel to the end of this layer's last one, so host stalls fall on the layer they delay. Data loading
 /// is not in them: it runs beside the device (alone_step_s; the engine times it against the real iteration).
@@ -93,6 +106,8 @@ struct KernelTimes {
   double optimizer_bytes = 0;
   int kernels = 0;        ///< kernels launched in the iteration
   double gpu_busy_s = 0;  ///< sum of the kernels' device times (without host stalls)
+  /// gpu_busy_s by KernelClass (index static_cast<std::size_t>(class)); empty for an iteration read from a trace.
+  std::array<ClassTime, kKernelClasses> by_class{};
 
   /// Forward, backward and optimizer together, seconds.
   double total_s() const;
@@ -118,6 +133,9 @@ struct Kernel {
 /// REQUIRES: batch >= 1, accumulation_steps >= 1.
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
                                       int accumulation_steps = 1);
+
+/// The class `kernel` is counted in.
+KernelClass kernel_class(const Kernel& kernel);
 
 /// Times `kernels` (of a workload with `layers` layers) on `device`, paced by the host (see the file comment).
 /// REQUIRES: efficiencies > 0.

@@ -26,6 +26,18 @@ nlohmann::json memory_json(const MemoryFootprint& memory, double capacity_bytes)
           {"device_capacity_gib", capacity_bytes / gib}};
 }
 
+// Device time per class of kernel, ms per iteration, with the kernels (launches) of each; classes without kernels
+// (and an iteration read from a trace, which has none) left out.
+nlohmann::json device_time_json(const std::array<ClassTime, kKernelClasses>& by_class) {
+  nlohmann::json json = nlohmann::json::object();
+  for (std::size_t i = 0; i < by_class.size(); ++i) {
+    if (by_class[i].kernels == 0) continue;
+    json[std::string(to_string(static_cast<KernelClass>(i)))] = {{"ms", by_class[i].gpu_s * 1e3},
+                                                                  {"kernels", by_class[i].kernels}};
+  }
+  return json;
+}
+
 }  // namespace
 
 StepStatistics step_statistics(std::vector<double> samples) {
@@ -114,6 +126,7 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"data_loading_ms", job.compute_parameters.data_loading_s * 1e3},
           {"kernels_per_step", job.kernels_per_step},
           {"gpu_busy_fraction_alone", job.gpu_busy_fraction_alone},
+          {"device_ms_by_class", device_time_json(job.device_time_by_class)},
           {"sources", job.compute_sources}}},
         {"operations",
          {{"time_to_train_s", job.operations.time_to_train_s},

@@ -275,6 +275,31 @@ TEST(KernelTimes, PyTorchsAutocastCastsEveryWeightTensorOfAConvolutionOrLinearLa
             55);
 }
 
+TEST(KernelTimes, EachKernelsDeviceTimeIsCountedInItsClass) {
+  // On the made-up device (100 Tflop/s, 1 TB/s) at GEMM efficiency 0.5 and memory 0.8, no fixed cost: a GEMM of
+  // 1 Gflop over 10 full waves takes 20 us; two element-wise launches of 8 MB 10 us each; a softmax of 4 MB 5 us; a
+  // generic pass of 0.8 MB 1 us; the optimizer's pass of 16 MB 20 us, whatever its kind.
+  const std::vector<Kernel> kernels = {
+      {0, Phase::forward, 1e9, 0.0, 1000, KernelKind::gemm, MemoryPass::generic, 1},
+      {0, Phase::forward, 0.0, 16e6, 0.0, KernelKind::memory, MemoryPass::elementwise, 2},
+      {0, Phase::backward, 0.0, 4e6, 0.0, KernelKind::memory, MemoryPass::softmax, 1},
+      {0, Phase::backward, 0.0, 0.8e6, 0.0, KernelKind::memory, MemoryPass::generic, 1},
+      {0, Phase::optimizer, 0.0, 16e6, 0.0, KernelKind::memory, MemoryPass::elementwise, 1}};
+  const KernelTimes t = time_kernels(kernels, 1, kDevice, parameters(0.5, 0.8));
+  const auto of = [&](KernelClass kernel_class) { return t.by_class[static_cast<std::size_t>(kernel_class)]; };
+  EXPECT_NEAR(of(KernelClass::gemm).gpu_s, 20e-6, 1e-15);
+  EXPECT_EQ(of(KernelClass::gemm).kernels, 1);
+  EXPECT_NEAR(of(KernelClass::elementwise).gpu_s, 20e-6, 1e-15);
+  EXPECT_EQ(of(KernelClass::elementwise).kernels, 2);
+  EXPECT_NEAR(of(KernelClass::softmax).gpu_s, 5e-6, 1e-15);
+  EXPECT_NEAR(of(KernelClass::other_memory).gpu_s, 1e-6, 1e-15);
+  EXPECT_NEAR(of(KernelClass::optimizer).gpu_s, 20e-6, 1e-15);
+  EXPECT_EQ(of(KernelClass::convolution).kernels, 0);
+  EXPECT_EQ(of(KernelClass::layer_norm).kernels, 0);
+  EXPECT_NEAR(t.gpu_busy_s, 66e-6, 1e-15);  // the classes make up the whole
+  EXPECT_EQ(to_string(KernelClass::other_memory), "other_memory");
+}
+
 TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   // 40 launches of 2 us each (2 MB at 1 TB/s) behind a host issuing one every 5 us, then 40 of 20 us: as one Kernel
   // of 40 launches each, or as 40 separate ones, the step ends at the same time with the same device time.

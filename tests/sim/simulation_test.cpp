@@ -77,10 +77,20 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
     }
   }
   // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory kernel.
-  expected += p.kernel_fixed_s + compute.workload.trainable_parameters() * 30 / (1555e9 * p.memory_efficiency);
+  const double adam_s =
+      p.kernel_fixed_s + compute.workload.trainable_parameters() * 30 / (1555e9 * p.memory_efficiency);
+  expected += adam_s;
   const nlohmann::json result = simulate_in_child(scenario);
   const nlohmann::json& job = result["jobs"][0];
   EXPECT_NEAR(job["step_time_s"]["mean"].get<double>(), expected, 1e-9 * expected);
+  // The device never waits, so its time by class of kernel adds up to the step; the optimizer's is Adam's kernel.
+  const nlohmann::json& by_class = job["compute_model"]["device_ms_by_class"];
+  double by_class_s = 0;
+  for (const auto& entry : by_class) by_class_s += entry["ms"].get<double>() * 1e-3;
+  EXPECT_NEAR(by_class_s, expected, 1e-9 * expected);
+  EXPECT_NEAR(by_class["optimizer"]["ms"].get<double>() * 1e-3, adam_s, 1e-9 * adam_s);
+  EXPECT_EQ(by_class["optimizer"]["kernels"].get<int>(), 1);
+  EXPECT_FALSE(by_class.contains("convolution"));  // BERT has none
   EXPECT_NEAR(job["breakdown_s"]["exposed_communication"].get<double>(), 0.0, 1e-12);
   EXPECT_DOUBLE_EQ(job["breakdown_s"]["data_wait"].get<double>(), 0.0);  // 32 sequences load in 32 x 20 us / 23
 }
