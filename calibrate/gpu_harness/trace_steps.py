@@ -22,24 +22,6 @@ CONFIGS = [  # name, model, precision, batch, sequence, vocabulary
 WARMUP, TIMED, PROFILED = 5, 20, 2
 
 
-def step_fn(m, loss_fn, opt, precision):
-    import torch
-    scaler = torch.amp.GradScaler("cuda") if precision == "amp" else None
-
-    def step():
-        opt.zero_grad(set_to_none=True)
-        if scaler:
-            with torch.autocast("cuda", dtype=torch.float16):
-                loss = loss_fn()
-            scaler.scale(loss).backward()
-            scaler.step(opt)
-            scaler.update()
-        else:
-            loss_fn().backward()
-            opt.step()
-    return step
-
-
 def busy_us(intervals):
     total, end = 0.0, None
     for s, e in sorted(intervals):
@@ -71,10 +53,10 @@ def summarize(trace, steps):
 
 def run(name, model, precision, batch, seq, vocab, out):
     import torch
-    from train_steps import build
+    from train_steps import build, step_fn
     m, loss_fn, opt, _ = build(model, batch, seq, vocab)
     m.train()
-    step = step_fn(m, loss_fn, opt, precision)
+    step = step_fn(loss_fn, opt, precision)
     for _ in range(WARMUP):
         step()
     torch.cuda.synchronize()

@@ -58,26 +58,35 @@ def build(model, batch, seq, vocab=None):
     return m, loss, opt, info
 
 
+def step_fn(loss_fn, opt, precision):
+    """One training step: zero the gradients, forward and backward (under autocast with a GradScaler for amp), and
+    the optimizer's step."""
+    scaler = torch.amp.GradScaler("cuda") if precision == "amp" else None
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        if scaler:
+            with torch.autocast("cuda", dtype=torch.float16):
+                loss = loss_fn()
+            scaler.scale(loss).backward()
+            scaler.step(opt)
+            scaler.update()
+        else:
+            loss_fn().backward()
+            opt.step()
+    return step
+
+
 def run(name, model, precision, batch, seq, out):
     m, loss_fn, opt, info = build(model, batch, seq)
     m.train()
-    scaler = torch.amp.GradScaler("cuda") if precision == "amp" else None
+    step_once = step_fn(loss_fn, opt, precision)
     params = sum(p.numel() for p in m.parameters())
     with open(os.path.join(out, name + ".jsonl"), "w") as f:
         torch.cuda.synchronize()
         last = time.perf_counter()
         for step in range(WARMUP + TIMED):
-            opt.zero_grad(set_to_none=True)
-            if scaler:
-                with torch.autocast("cuda", dtype=torch.float16):
-                    loss = loss_fn()
-                scaler.scale(loss).backward()
-                scaler.step(opt)
-                scaler.update()
-            else:
-                loss = loss_fn()
-                loss.backward()
-                opt.step()
+            step_once()
             torch.cuda.synchronize()
             now = time.perf_counter()
             record = {"step": step, "step_time": now - last, "warmup": step < WARMUP, "config": name,
