@@ -26,8 +26,8 @@ nlohmann::json memory_json(const MemoryFootprint& memory, double capacity_bytes)
           {"device_capacity_gib", capacity_bytes / gib}};
 }
 
-// Device time per class of kernel, ms per iteration, with the kernels (launches) of each; classes without kernels
-// (and an iteration read from a trace, which has none) left out.
+// Device time per class of kernel, ms per micro-batch and optimizer step, with the kernels (launches) of each;
+// classes without kernels (and an iteration read from a trace, which has none) left out.
 nlohmann::json device_time_json(const std::array<ClassTime, kKernelClasses>& by_class) {
   nlohmann::json json = nlohmann::json::object();
   for (std::size_t i = 0; i < by_class.size(); ++i) {

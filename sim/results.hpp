@@ -131,7 +131,9 @@ struct JobResult {
   int kernels_per_step = 0;              ///< kernels one rank launches per iteration
   std::vector<std::string> compute_sources;  ///< where the compute model's fitted or given values came from
   double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
-  /// One rank's device time per iteration by class of kernel, alone on its device (KernelTimes::by_class).
+  /// One rank's device time by class of kernel, alone on its device, for one micro-batch's forward and backward and
+  /// the optimizer's step: an iteration without gradient accumulation or pipeline micro-batches
+  /// (KernelTimes::by_class).
   std::array<ClassTime, kKernelClasses> device_time_by_class{};
   JobOperations operations;
   std::optional<ParallelResult> parallel;  ///< jobs with parallelism only
