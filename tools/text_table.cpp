@@ -11,8 +11,12 @@
 namespace vtsim::tools {
 namespace {
 
+// A number, signed or not ("12", "-3%", "+4.5%", ".5"), or "-" for none: right-aligned.
 bool looks_numeric(const std::string& cell) {
-  return !cell.empty() && (std::isdigit(static_cast<unsigned char>(cell[0])) != 0 || cell[0] == '-' || cell[0] == '.');
+  if (cell.empty()) return false;
+  const bool signed_number =
+      cell[0] == '+' && cell.size() > 1 && std::isdigit(static_cast<unsigned char>(cell[1])) != 0;
+  return std::isdigit(static_cast<unsigned char>(cell[0])) != 0 || cell[0] == '-' || cell[0] == '.' || signed_number;
 }
 
 // Cells often hold names from input (jobs, variants, profile devices): a terminal must not act on their control

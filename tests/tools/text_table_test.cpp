@@ -21,5 +21,20 @@ TEST(TextTable, ShowsControlCharactersEscapedAndAlignsOnWhatIsShown) {
             "x\\nfake row        22\n");
 }
 
+TEST(TextTable, SignedNumbersAlignLikeOtherNumbers) {
+  TextTable table({"family", "median error"});
+  table.add_row({"gemm", "-15.6%"});
+  table.add_row({"softmax", "+4%"});
+  table.add_row({"label", "+x"});  // a plus sign before text is text
+  std::ostringstream out;
+  table.print(out);
+  EXPECT_EQ(out.str(),
+            "family   median error\n"
+            "-------  ------------\n"
+            "gemm           -15.6%\n"
+            "softmax           +4%\n"
+            "label    +x\n");
+}
+
 }  // namespace
 }  // namespace vtsim::tools
