@@ -89,6 +89,45 @@ struct SimulatedRow {
   std::optional<double> model_flops_utilization;  ///< jobs with parallelism
 };
 
+// A section of rows reported apart from the validation rows (large models, single GPUs): each row's error, JSON entry
+// and table line, and their summary.
+struct RowsApart {
+  ErrorSummary summary;
+  nlohmann::json rows;
+  TextTable table;
+};
+
+// The section of `rows`, whose simulations are `simulated[first]` on; `figure` names their measured figure
+// ("published", "measured"), and `with_mfu` adds each row's predicted model flops utilization.
+RowsApart rows_apart(const std::vector<ValidationRow>& rows, const std::vector<SimulatedRow>& simulated,
+                     std::size_t first, const std::string& figure, bool with_mfu) {
+  std::vector<std::string> headers = {"row", figure, "predicted", "error"};
+  if (with_mfu) headers.push_back("predicted MFU");
+  RowsApart section{.summary = {}, .rows = nlohmann::json::array(), .table = TextTable(std::move(headers))};
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const ValidationRow& row = rows[k];
+    const SimulatedRow& result = simulated[first + k];
+    const double error = relative_error(result.samples_per_s, row.measured_samples_per_s);
+    section.summary.add(error, row.name);
+    nlohmann::json entry = {{"row", row.name},
+                            {figure + "_samples_per_s", row.measured_samples_per_s},
+                            {"predicted_samples_per_s", result.samples_per_s},
+                            {"error", error},
+                            {"source", row.source}};
+    std::vector<std::string> cells = {row.name, format_number(row.measured_samples_per_s),
+                                      format_number(result.samples_per_s), percent(error)};
+    if (with_mfu) {
+      const double mfu = result.model_flops_utilization.value_or(0.0);
+      entry["predicted_model_flops_utilization"] = mfu;
+      cells.push_back(percent(mfu).substr(1));
+    }
+    section.rows.push_back(std::move(entry));
+    section.table.add_row(std::move(cells));
+  }
+  section.summary.finish();
+  return section;
+}
+
 // Simulates every row, each as simulate_point does, as many at once as there are CPUs (each in a worker process).
 // Throws std::runtime_error naming the first row that could not be simulated.
 std::vector<SimulatedRow> simulate_rows(const std::vector<const ValidationRow*>& rows) {
@@ -269,47 +308,14 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   }
   validation.finish();
   // Large-model rows: the same error in samples/s is the error in TFLOP/s per GPU (the same flop per sample).
-  ErrorSummary large;
-  nlohmann::json large_rows = nlohmann::json::array();
-  TextTable large_table({"row", "published", "predicted", "error", "predicted MFU"});
-  for (std::size_t k = 0; k < table.large_model_rows.size(); ++k) {
-    const ValidationRow& row = table.large_model_rows[k];
-    const SimulatedRow& result = simulated[table.rows.size() + k];
-    const double error = relative_error(result.samples_per_s, row.measured_samples_per_s);
-    large.add(error, row.name);
-    const double mfu = result.model_flops_utilization.value_or(0.0);
-    large_rows.push_back({{"row", row.name},
-                          {"published_samples_per_s", row.measured_samples_per_s},
-                          {"predicted_samples_per_s", result.samples_per_s},
-                          {"error", error},
-                          {"predicted_model_flops_utilization", mfu},
-                          {"source", row.source}});
-    large_table.add_row({row.name, format_number(row.measured_samples_per_s), format_number(result.samples_per_s),
-                         percent(error), percent(mfu).substr(1)});
-  }
-  large.finish();
+  RowsApart large = rows_apart(table.large_model_rows, simulated, table.rows.size(), "published", true);
   const bool large_within_record =
-      table.large_model_rows.empty() || large.mean_abs <= table.recorded_large_model_mean_abs_error;
+      table.large_model_rows.empty() || large.summary.mean_abs <= table.recorded_large_model_mean_abs_error;
   // Single-GPU rows measured for vtsim.
-  ErrorSummary single;
-  nlohmann::json single_rows = nlohmann::json::array();
-  TextTable single_table({"row", "measured", "predicted", "error"});
-  for (std::size_t k = 0; k < table.single_gpu_rows.size(); ++k) {
-    const ValidationRow& row = table.single_gpu_rows[k];
-    const SimulatedRow& result = simulated[table.rows.size() + table.large_model_rows.size() + k];
-    const double error = relative_error(result.samples_per_s, row.measured_samples_per_s);
-    single.add(error, row.name);
-    single_rows.push_back({{"row", row.name},
-                           {"measured_samples_per_s", row.measured_samples_per_s},
-                           {"predicted_samples_per_s", result.samples_per_s},
-                           {"error", error},
-                           {"source", row.source}});
-    single_table.add_row({row.name, format_number(row.measured_samples_per_s), format_number(result.samples_per_s),
-                          percent(error)});
-  }
-  single.finish();
+  RowsApart single = rows_apart(table.single_gpu_rows, simulated, table.rows.size() + table.large_model_rows.size(),
+                                "measured", false);
   const bool single_within_record =
-      table.single_gpu_rows.empty() || single.mean_abs <= table.recorded_single_gpu_mean_abs_error;
+      table.single_gpu_rows.empty() || single.summary.mean_abs <= table.recorded_single_gpu_mean_abs_error;
   nlohmann::json by_architecture_json = nlohmann::json::object();
   for (auto& [architecture, summary] : by_architecture) {
     summary.finish();
@@ -341,10 +347,10 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   std::vector<EndToEndTarget> large_targets;
   if (!table.large_model_rows.empty()) {
     large_targets = {{"large-model rows, mean |error| (samples/s = TFLOP/s per GPU)",
-                      "<= " + percent(kLargeModelMeanTarget).substr(1), percent(large.mean_abs).substr(1),
-                      large.mean_abs <= kLargeModelMeanTarget},
+                      "<= " + percent(kLargeModelMeanTarget).substr(1), percent(large.summary.mean_abs).substr(1),
+                      large.summary.mean_abs <= kLargeModelMeanTarget},
                      {"large-model rows, worst |error|", "<= " + percent(kLargeModelWorstTarget).substr(1),
-                      percent(large.worst), std::abs(large.worst) <= kLargeModelWorstTarget}};
+                      percent(large.summary.worst), std::abs(large.summary.worst) <= kLargeModelWorstTarget}};
   }
   const auto targets_of = [](const std::vector<EndToEndTarget>& list, TextTable& text) {
     nlohmann::json json = nlohmann::json::array();
@@ -378,16 +384,16 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                           {"large_models",
                            table.large_model_rows.empty()
                                ? nlohmann::json()
-                               : nlohmann::json{{"rows", large_rows},
-                                                {"summary", large.json()},
+                               : nlohmann::json{{"rows", large.rows},
+                                                {"summary", large.summary.json()},
                                                 {"recorded_mean_abs_error", table.recorded_large_model_mean_abs_error},
                                                 {"within_record", large_within_record},
                                                 {"targets", large_targets_json}}},
                           {"single_gpu",
                            table.single_gpu_rows.empty()
                                ? nlohmann::json()
-                               : nlohmann::json{{"rows", single_rows},
-                                                {"summary", single.json()},
+                               : nlohmann::json{{"rows", single.rows},
+                                                {"summary", single.summary.json()},
                                                 {"recorded_mean_abs_error", table.recorded_single_gpu_mean_abs_error},
                                                 {"within_record", single_within_record}}},
                           {"end_to_end_targets", targets_json},
@@ -441,8 +447,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     if (!table.large_model_rows.empty()) {
       out << "\nLarge-model rows: " << table.large_model_rows.size()
           << " published large training runs, not fitted, samples/s (the error is that of TFLOP/s per GPU)\n";
-      large_table.print(out);
-      out << "\nlarge-model rows:               " << large.line() << '\n'
+      large.table.print(out);
+      out << "\nlarge-model rows:               " << large.summary.line() << '\n'
           << "recorded mean |error|: " << percent(table.recorded_large_model_mean_abs_error).substr(1) << ": "
           << (large_within_record ? "within" : "ABOVE") << '\n';
       out << "\nLarge-model targets (issue 28; `--check` holds the recorded figure, not these)\n";
@@ -451,8 +457,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     if (!table.single_gpu_rows.empty()) {
       out << "\nSingle-GPU rows: " << table.single_gpu_rows.size()
           << " training steps measured for vtsim (data/measured/), not fitted, samples/s\n";
-      single_table.print(out);
-      out << "\nsingle-GPU rows:                " << single.line() << '\n'
+      single.table.print(out);
+      out << "\nsingle-GPU rows:                " << single.summary.line() << '\n'
           << "recorded mean |error|: " << percent(table.recorded_single_gpu_mean_abs_error).substr(1) << ": "
           << (single_within_record ? "within" : "ABOVE") << '\n';
     }
