@@ -71,6 +71,24 @@ const char* architecture_of(const std::string& gpu_id) {
   return gpu->architecture.c_str();
 }
 
+// The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
+// kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on tensor cores (models/kernel_parameters.json).
+std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
+  if (path == PrecisionPath::fp32) return kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
+  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm && has_tensor_cores(architecture)) {
+    return KernelFamily::tensor_gemm;
+  }
+  return std::nullopt;
+}
+
+// The extra reduction length per output tile of `architecture`'s GEMMs on `path` (ComputeParameters::
+// gemm_depth_overhead): the kernel model's constant (k_overhead) for the family that times them, fitted to measured
+// kernels; 0 where no family does (tf32, the 16-bit path of GPUs without tensor cores).
+double gemm_depth_overhead(const std::string& architecture, PrecisionPath path) {
+  const std::optional<KernelFamily> family = kernel_family_for(architecture, path, KernelKind::gemm);
+  return family ? fitted_kernel_parameters().parameters.of(*family).k_overhead : 0.0;
+}
+
 // Upper bound of each kind's efficiency (compute_model.hpp, ComputeParameters).
 double efficiency_cap(KernelKind kind) { return kind == KernelKind::convolution ? 2.25 : 1.0; }
 
@@ -112,6 +130,7 @@ struct PreparedRow {
   std::string architecture;
   std::map<KernelKind, double> flop_by_kind;  ///< GEMM and convolution flop of one iteration
   PassEfficiencies pass_memory_efficiency;  ///< measured_pass_efficiencies of its GPU
+  double gemm_depth_overhead;               ///< of its GPU's architecture and its precision's path
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
@@ -126,7 +145,8 @@ PreparedRow prepare(const ThroughputRow& row) {
                        whole_gpu(*gpu, row.precision, gpu->memory_bytes),
                        gpu->architecture,
                        {},
-                       measured_pass_efficiencies(*gpu)};
+                       measured_pass_efficiencies(*gpu),
+                       gemm_depth_overhead(gpu->architecture, precision_path(row.precision))};
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
   }
@@ -152,6 +172,7 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
   parameters.convolution_efficiency = convolution_efficiency;
   parameters.memory_efficiency = kMemoryEfficiency;
   parameters.pass_memory_efficiency = prepared.pass_memory_efficiency;
+  parameters.gemm_depth_overhead = prepared.gemm_depth_overhead;
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
@@ -176,16 +197,6 @@ struct FoundEfficiency {
 
 // The intensity (flop per loaded value, tm x tn / (tm + tn)) of the 128 x 128 tile this model's waves count.
 constexpr double kModelTileIntensity = 128.0 * 128.0 / (128.0 + 128.0);
-
-// The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
-// kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on tensor cores (models/kernel_parameters.json).
-std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
-  if (path == PrecisionPath::fp32) return kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
-  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm && has_tensor_cores(architecture)) {
-    return KernelFamily::tensor_gemm;
-  }
-  return std::nullopt;
-}
 
 // What the kernel model says a full wave of 128 x 128 tiles of `kind` on `path` reaches, on any GPU: its fitted peak
 // efficiency at that tile's intensity (a convolution's: its implicit GEMM's, which cuDNN can run for every shape; the
@@ -529,6 +540,25 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                        [kind](const Layer& layer) { return layer.kind == kind; });
   };
   if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
+  parameters.gemm_depth_overhead = gemm_depth_overhead(gpu.architecture, path);
+  if (runs(KernelKind::gemm) && parameters.gemm_depth_overhead > 0.0) {
+    // Measured for this architecture when the family's data hold one of its GPUs; else a constant of the kernel
+    // model carried to it, which is not a measurement of it.
+    const KernelFamily family = *kernel_family_for(gpu.architecture, path, KernelKind::gemm);
+    const auto& fitted_gpus = fitted_kernel_parameters().gpus.at(static_cast<std::size_t>(family));
+    const bool measured = std::any_of(fitted_gpus.begin(), fitted_gpus.end(), [&](const std::string& id) {
+      return find_gpu(id) != nullptr && find_gpu(id)->architecture == gpu.architecture;
+    });
+    const std::string note = "GEMM depth overhead " + format_number(parameters.gemm_depth_overhead) +
+                             " of K per output tile (a product of depth K at K / (K + it) of the efficiency): the "
+                             "kernel model's, fitted to measured kernels on " +
+                             fitted_kernel_parameters().gpu_list(family);
+    if (measured) {
+      resolved.sources.push_back(note);
+    } else {
+      resolved.uncalibrated.push_back(note + ", none of them " + gpu.architecture + " (not measured on it)");
+    }
+  }
   if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
     resolved.sources.push_back(

@@ -114,6 +114,9 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
         kernel.kind == KernelKind::gemm ? parameters.gemm_efficiency : parameters.convolution_efficiency;
     math_s = kernel.flop /
              (device.peak_flops * math_efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
+    if (kernel.kind == KernelKind::gemm && kernel.depth > 0.0) {
+      math_s *= (kernel.depth + parameters.gemm_depth_overhead) / kernel.depth;
+    }
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
@@ -274,6 +277,15 @@ std::optional<Kernel> weight_casts(const Workload& workload, std::size_t l, Prec
                 .launches = layer.parameter_tensors};
 }
 
+// The reduction length of a weighted layer's k-th backward kernel (LayerBuilder::emit's order: the weight gradient
+// first when the layer trains its weights, then the input gradient). The weight gradient dW = dY^T X reduces over
+// the batch's rows; the input gradient dX = dY W over the output columns. 0 where the forward's depth is not modelled.
+double backward_depth(const Layer& layer, int k, int batch) {
+  if (layer.gemm.depth <= 0.0) return 0.0;
+  const bool weight_gradient = layer.trainable && k == 0;
+  return weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns;
+}
+
 }  // namespace
 
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
@@ -300,6 +312,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,
                        forward_bytes[l] + samples * layer.score_elements * scores.forward, tiles, layer.kind,
                        layer.memory_pass});
+    kernels.back().depth = layer.gemm.depth;
     if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::forward)) {
       kernels.push_back(*transposes);
     }
@@ -316,6 +329,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
       kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count,
                          (2.0 * forward_bytes[l] + score_backward_bytes[l]) / count, tiles, layer.kind,
                          layer.memory_pass});
+      kernels.back().depth = backward_depth(layer, k, batch);
       if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::backward)) {
         kernels.push_back(*transposes);
       }

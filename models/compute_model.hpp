@@ -60,6 +60,10 @@ struct ComputeParameters {
   /// The same for memory layers of a measured kernel family (element-wise, softmax, layer norm, indexed by
   /// MemoryPass); 0 where not given: memory_efficiency.
   std::array<double, 4> pass_memory_efficiency = {0.0, 0.0, 0.0, 0.0};
+  /// Extra reduction length each output tile of a GEMM kernel (kind gemm) spends, in elements of K: a tile's time is
+  /// taken as proportional to K + this (its pipeline's fill and drain and its epilogue), so a product of depth K runs
+  /// at K / (K + this) of gemm_efficiency. 0: not modelled.
+  double gemm_depth_overhead = 0.0;
   double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
   double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)
@@ -126,6 +130,7 @@ struct Kernel {
   KernelKind kind = KernelKind::memory;
   MemoryPass pass = MemoryPass::generic;  ///< memory-bound kernels: what they do
   int launches = 1;  ///< identical kernels it stands for, issued one after another, sharing its flop and bytes
+  double depth = 0;  ///< a GEMM kernel's reduction length K (GemmShape::depth); 0: its K-depth cost not modelled
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every

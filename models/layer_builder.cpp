@@ -139,7 +139,9 @@ Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out
   cost.parameter_tensors = parameters > 0.0 ? (parameters > bias_parameters ? 1 : 0) + (bias ? 1 : 0) : 0;
   cost.has_weights = true;
   cost.kind = kind;
-  cost.gemm = {.rows_per_sample = out.positions(), .columns = static_cast<double>(out.channels)};
+  cost.gemm = {.rows_per_sample = out.positions(),
+               .columns = static_cast<double>(out.channels),
+               .depth = macs / out.elements()};
   out = emit(name, {x}, cost, out);
   if (last_trains_weights()) save(x);
   if (fused != Epilogue::none && out.requires_grad) save(out);

@@ -74,6 +74,7 @@ std::pair<Layer, LayerCalls> split_layer(const Layer& layer, const ParallelStrat
       break;
     case Split::row:
       split = scaled(layer, 1.0 / t);
+      split.gemm.depth /= t;  // each GPU reduces over its 1/t of the input features
       calls.forward_after.push_back(sp ? reduce_scatter : all_reduce);
       if (sp) calls.backward_before.push_back(all_gather);
       break;

@@ -62,6 +62,9 @@ struct GemmShape {
   double rows_per_sample = 0.0;      ///< output rows per sample (positions); per problem if problems_per_sample > 0
   double columns = 0.0;              ///< output columns (output channels / features)
   double problems_per_sample = 0.0;  ///< independent GEMMs per sample (batched GEMM); 0 = rows stack across the batch
+  /// The forward product's reduction length K: a linear layer's input features, a convolution's input channels x
+  /// filter size. 0 where its K-depth cost is not modelled (attention cores).
+  double depth = 0.0;
 };
 
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.

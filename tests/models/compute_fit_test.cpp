@@ -182,6 +182,36 @@ TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
                    profiled.parameters.memory_efficiency);
 }
 
+TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
+  // 16-bit GEMMs on tensor cores take the tensor_gemm family's fitted constant, fp32 GEMMs the gemm family's; tf32
+  // has no family (no TF32 kernels were measured) and a GPU without tensor cores runs no tensor_gemm: none.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
+  const auto overhead = [&](const std::string& gpu, Precision precision) {
+    return resolve_compute(*find_gpu(gpu), precision, bert, 1, HostSide{}, known_parameters(), CalibratedParameters{})
+        .parameters.gemm_depth_overhead;
+  };
+  ASSERT_GT(kernels.of(KernelFamily::tensor_gemm).k_overhead, 0.0);
+  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::bf16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("h100-sxm5", Precision::fp16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("v100-sxm2-16gb", Precision::fp32), kernels.of(KernelFamily::gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::tf32), 0.0);
+  EXPECT_DOUBLE_EQ(overhead("p100-sxm2", Precision::fp16), 0.0);
+  // Fitted on a V100 and a T4: a source for the V100, carried (uncalibrated) to the A100.
+  const auto notes = [&](const std::string& gpu) {
+    return resolve_compute(*find_gpu(gpu), Precision::fp16, bert, 1, HostSide{}, known_parameters(),
+                           CalibratedParameters{});
+  };
+  const auto says = [](const std::vector<std::string>& list) {
+    return std::any_of(list.begin(), list.end(),
+                       [](const std::string& n) { return n.find("GEMM depth overhead") == 0; });
+  };
+  EXPECT_TRUE(says(notes("v100-sxm2-32gb").sources));
+  EXPECT_FALSE(says(notes("v100-sxm2-32gb").uncalibrated));
+  EXPECT_TRUE(says(notes("a100-80gb-sxm4").uncalibrated));
+  EXPECT_FALSE(says(notes("a100-80gb-sxm4").sources));
+}
+
 TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerNode) {
   const Workload rn50 = *make_workload("resnet-50");
   const ComputeFit fit = known_parameters();
@@ -333,13 +363,13 @@ TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
   ASSERT_EQ(resolved.calibrated.size(), 2u);
   // The fitted efficiencies the profile scaled keep their own line; the fixed cost is no longer a default: what is
-  // left uncalibrated is the memory efficiency, the measured passes' (derived: the kernel data have no SXM4 A100)
-  // and data loading, which the profile did not measure.
+  // left uncalibrated is the memory efficiency, the measured passes' (derived: the kernel data have no SXM4 A100),
+  // the GEMMs' depth overhead (fitted on a V100 and a T4) and data loading, which the profile did not measure.
   std::set<std::string> defaults;
   for (const std::string& note : resolved.uncalibrated)
     defaults.insert(note.substr(0, note.find(' ', note.find(' ') + 1)));
   EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading", "elementwise passes",
-                                             "layer_norm passes", "softmax passes"}));
+                                             "layer_norm passes", "softmax passes", "GEMM depth"}));
 }
 
 }  // namespace

@@ -91,6 +91,44 @@ TEST(KernelTimes, FullWaveGemmTakesFixedCostPlusFlopOverEfficientPeak) {
   EXPECT_EQ(t.kernels, 4);  // forward, two backward, optimizer
 }
 
+TEST(KernelTimes, AGemmOfDepthKRunsAtKOverKPlusTheDepthOverheadOfItsEfficiency) {
+  // 1,000 full-wave tiles (10 waves on 100 SMs), 1 Gflop at efficiency 0.5 of 100 Tflop/s: 20 us without the
+  // overhead; depth 256 with an overhead of 64 elements: (256 + 64) / 256 = 1.25 times that, 25 us.
+  ComputeParameters p = parameters(0.5, 0.8);
+  p.gemm_depth_overhead = 64.0;
+  const Kernel deep{.flop = 1e9, .bytes = 1e3, .tiles = 1000, .kind = KernelKind::gemm, .depth = 256.0};
+  EXPECT_DOUBLE_EQ(kernel_time_s(deep, kDevice, p), 25e-6);
+  // Depth 0 (not modelled) and a kernel that is not a GEMM's keep the plain time.
+  Kernel unknown = deep;
+  unknown.depth = 0.0;
+  EXPECT_DOUBLE_EQ(kernel_time_s(unknown, kDevice, p), 20e-6);
+  Kernel convolution = deep;
+  convolution.kind = KernelKind::convolution;
+  EXPECT_DOUBLE_EQ(kernel_time_s(convolution, kDevice, p), 20e-6);
+}
+
+TEST(IterationKernels, EachProductCarriesItsReductionLength) {
+  // A linear layer of 64 input and 32 output features over 10 positions per sample, at batch 4: the forward product
+  // reduces over the 64 inputs, the weight gradient over the batch's 40 rows, the input gradient over the 32 outputs.
+  Layer linear = gemm_layer(2.0 * 10 * 64 * 32, 10, 32);
+  linear.gemm.depth = 64;
+  linear.parameters = 64 * 32;
+  linear.trainable = true;
+  const std::vector<Kernel> kernels =
+      iteration_kernels(workload_of({linear}), 4, Precision::fp16, Pass::training);
+  ASSERT_GE(kernels.size(), 3u);
+  EXPECT_DOUBLE_EQ(kernels[0].depth, 64.0);
+  EXPECT_DOUBLE_EQ(kernels[1].depth, 40.0);
+  EXPECT_DOUBLE_EQ(kernels[2].depth, 32.0);
+  // Frozen, its one backward kernel is the input gradient.
+  linear.trainable = false;
+  linear.backward_kernels = 1;
+  const std::vector<Kernel> frozen = iteration_kernels(workload_of({linear}), 4, Precision::fp16, Pass::training);
+  ASSERT_GE(frozen.size(), 2u);
+  EXPECT_EQ(frozen[1].phase, Phase::backward);
+  EXPECT_DOUBLE_EQ(frozen[1].depth, 32.0);
+}
+
 TEST(KernelTimes, SmallKernelTakesTheSameTimeOnAWholeGpuAndOnASliceWithEnoughSms) {
   // 10 tiles: a whole A100 (108 SMs) and a MIG 1g.5gb (14 SMs) each run them in one wave on 10 SMs at the same
   // per-SM rate; the kernel is compute bound on both (its few bytes fit either's bandwidth).

@@ -103,6 +103,17 @@ TEST(ModelPartition, TensorSplitDividesTheBlocksMathAndKeepsNormsWhole) {
     if (divided) {
       EXPECT_DOUBLE_EQ(split.forward_flop * 4, whole.forward_flop) << whole.name;
       EXPECT_DOUBLE_EQ(split.parameters * 4, whole.parameters) << whole.name;
+      // Row-parallel layers (the attention output and the MLP's down projection) reduce over a quarter of their input
+      // features: 64 / 4 and 256 / 4; column-parallel ones over all of them.
+      if (whole.name.ends_with(".attn.proj")) {
+        EXPECT_DOUBLE_EQ(split.gemm.depth, 16.0) << whole.name;
+      }
+      if (whole.name.ends_with(".mlp.fc2")) {
+        EXPECT_DOUBLE_EQ(split.gemm.depth, 64.0) << whole.name;
+      }
+      if (whole.name.ends_with(".attn.qkv") || whole.name.ends_with(".mlp.fc1")) {
+        EXPECT_DOUBLE_EQ(split.gemm.depth, 64.0) << whole.name;
+      }
     } else if (whole.name.ends_with(".ln")) {
       EXPECT_DOUBLE_EQ(split.forward_flop, whole.forward_flop) << whole.name;
     }

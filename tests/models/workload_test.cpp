@@ -60,6 +60,15 @@ TEST(LayerBuilder, ConvShapeAndCostsMatchAHandCount) {
   EXPECT_DOUBLE_EQ(conv.activation_elements, 3.0 * 224 * 224 + 64.0 * 112 * 112);
   // Saves the image for the weight gradient; its own output is not needed by anyone yet.
   EXPECT_DOUBLE_EQ(conv.stored_activation_elements, 3.0 * 224 * 224);
+  // Its implicit GEMM reduces over 3 channels x 7 x 7 filter taps.
+  EXPECT_DOUBLE_EQ(conv.gemm.depth, 147.0);
+}
+
+TEST(LayerBuilder, ALinearLayersProductReducesOverItsInputFeatures) {
+  LayerBuilder b;
+  const Tensor tokens = LayerBuilder::input(768, 1, 128);
+  b.linear(tokens, "fc", 3072, true);
+  EXPECT_DOUBLE_EQ(b.take_layers().at(0).gemm.depth, 768.0);
 }
 
 TEST(LayerBuilder, TrainedLayerAfterTheFirstCostsTwiceForwardInBackward) {

@@ -41,13 +41,16 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   // tiles = ceil(32 x rows / 128) x ceil(columns / 128), or 32 x heads x ceil(T/128)^2 for attention; memory
   // kernels' flop at 19.5 TFLOP/s (FP32); bytes over 1,555 GB/s (A100 40GB datasheet) x memory efficiency (a layer
   // norm's, a softmax's or an element-wise pass's own for those). An attention core's passes over its scores move
-  // 41 bytes per score forward and 45 backward (eager under AMP, with dropout: ScoreBytes tests).
+  // 41 bytes per score forward and 45 backward (eager under AMP, with dropout: ScoreBytes tests). A linear layer's
+  // product of depth K (its input features forward, the batch's rows for its weight gradient, its output features for
+  // its input gradient) takes (K + k_overhead) / K of that math time.
   const Scenario scenario =
       default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0"});
   const JobCompute compute = plan_job_compute(scenario, 0);
   const ComputeParameters& p = compute.resolved.parameters;
   const double batch = 32;
-  const auto kernel_s = [&](const Layer& layer, double flop, double bytes) {
+  ASSERT_GT(p.gemm_depth_overhead, 0.0);
+  const auto kernel_s = [&](const Layer& layer, double flop, double bytes, double depth) {
     double math_s = flop / 19.5e12;
     if (layer.kind != KernelKind::memory) {
       const double column_tiles = std::ceil(layer.gemm.columns / 128);
@@ -57,6 +60,7 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
                                : std::ceil(batch * layer.gemm.rows_per_sample / 128) * column_tiles;
       const double efficiency = layer.kind == KernelKind::gemm ? p.gemm_efficiency : p.convolution_efficiency;
       math_s = flop / (312e12 * efficiency * tiles / (std::ceil(tiles / 108) * 108));
+      if (layer.kind == KernelKind::gemm && depth > 0) math_s *= (depth + p.gemm_depth_overhead) / depth;
     }
     const double memory_efficiency =
         layer.kind == KernelKind::memory ? p.memory_efficiency_of(layer.memory_pass) : p.memory_efficiency;
@@ -70,10 +74,13 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
       EXPECT_EQ(layer.score_passes, ScorePasses::eager);
       EXPECT_TRUE(layer.score_dropout);
     }
-    expected += kernel_s(layer, batch * layer.forward_flop, bytes + 41 * scores);
+    expected += kernel_s(layer, batch * layer.forward_flop, bytes + 41 * scores, layer.gemm.depth);
     for (int k = 0; k < layer.backward_kernels; ++k) {
+      const bool weight_gradient = layer.trainable && k == 0;
+      const double depth =
+          layer.gemm.depth == 0 ? 0 : (weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns);
       expected += kernel_s(layer, batch * layer.backward_flop / layer.backward_kernels,
-                           (2 * bytes + 45 * scores) / layer.backward_kernels);
+                           (2 * bytes + 45 * scores) / layer.backward_kernels, depth);
     }
   }
   // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory kernel.
