@@ -451,6 +451,11 @@ double alone_step_s(const KernelTimes& times, const ComputeParameters& parameter
   return std::max(kernels_s, micro_batches * parameters.data_loading_s);
 }
 
+double alone_busy_s(const KernelTimes& times, int micro_batches) {
+  assert(micro_batches >= 1);
+  return micro_batches * (times.gpu_busy_s - times.optimizer_gpu_s) + times.optimizer_gpu_s;
+}
+
 double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps) {
   assert(accumulation_steps >= 1);
   // With gradient accumulation, one optimizer step serves accumulation_steps micro-batches.

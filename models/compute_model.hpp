@@ -178,6 +178,10 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bo
 /// longer of the two. REQUIRES: micro_batches >= 1.
 double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters, int micro_batches = 1);
 
+/// The device's busy time in that step: `micro_batches` times the iteration's kernels but the optimizer's, and the
+/// optimizer's once. REQUIRES: micro_batches >= 1.
+double alone_busy_s(const KernelTimes& times, int micro_batches = 1);
+
 /// Samples/s of one device: batch / (forward + backward + optimizer / accumulation_steps), or batch / forward for
 /// inference. REQUIRES: accumulation_steps >= 1.
 double samples_per_s(const KernelTimes& times, int batch, int accumulation_steps);

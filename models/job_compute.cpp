@@ -125,6 +125,7 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
   to.host_dispatch_s = 0;
   to.data_loading_s = 0;
   compute.single_gpu_step_s = compute.kernels.total_s();
+  compute.single_gpu_busy_s = compute.kernels.gpu_busy_s;
   compute.single_gpu_reference = "one GPU, the traced iteration, alone (closed form)";
   std::erase_if(compute.resolved.sources, host_side_line);
   std::erase_if(compute.resolved.uncalibrated, host_side_line);
@@ -191,7 +192,7 @@ std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::
 JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, {}, {}, {}};
+  JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
   std::tie(compute.device, compute.device_name) = job_device(scenario, index);
   const std::string where = scenario.file + ": jobs[" + std::to_string(index) + "]";
   const int batch = job.parallelism ? job.parallelism->micro_batch_size : job.batch_per_gpu;
@@ -260,6 +261,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                                    Pass::training, job.gradient_accumulation);
     // With parallelism the reference is set below.
     compute.single_gpu_step_s = alone_step_s(compute.kernels, alone_parameters, job.gradient_accumulation);
+    compute.single_gpu_busy_s = alone_busy_s(compute.kernels, job.gradient_accumulation);
     compute.single_gpu_reference = "one " + compute.device_name + ", the same batch, " + alone_on + " (closed form)";
   }
   if (job.parallelism) {
@@ -278,6 +280,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     const StagePart whole = partition_model(compute.workload, one_gpu, job.precision).front();
     const KernelTimes kernels = stage_kernels(whole, one_gpu, job.precision, compute.device, alone_parameters);
     compute.single_gpu_step_s = alone_step_s(kernels, alone_parameters, strategy.micro_batches);
+    compute.single_gpu_busy_s = alone_busy_s(kernels, strategy.micro_batches);
     compute.single_gpu_reference =
         "one " + compute.device_name + (strategy.tensor * strategy.pipeline > 1 ? " as if it held the whole model" : "") +
         ", the same micro-batches and recomputation, " + alone_on + " (closed form)";

@@ -33,6 +33,8 @@ struct JobCompute {
   /// The step time on one such device alone on an otherwise idle VM or host (its loader workers on every core but
   /// the training loop's, no network stack): its kernels, or its loader if slower.
   double single_gpu_step_s = 0;
+  /// The part of single_gpu_step_s the device spends running kernels (the rest it waits for the host or the loader).
+  double single_gpu_busy_s = 0;
   /// What single_gpu_step_s is, in a few words (the reference scaling efficiency compares with).
   std::string single_gpu_reference;
   /// Per-iteration spread of its compute: the scenario's, the profile's, else the workload class's default; 0 when

@@ -128,12 +128,16 @@ struct JobResult {
   MemoryFootprint memory;
   double device_memory_bytes = 0;
   ComputeParameters compute_parameters;  ///< the kernel model's constants for this job
-  int kernels_per_step = 0;              ///< kernels one rank launches per iteration
+  /// Kernels of the iteration device_time_by_class times: one micro-batch's forward and backward and the optimizer's
+  /// step.
+  int kernels_per_step = 0;
   std::vector<std::string> compute_sources;  ///< where the compute model's fitted or given values came from
-  double gpu_busy_fraction_alone = 0;    ///< device busy time / step time of the job alone on one device
-  /// One rank's device time by class of kernel, alone on its device, for one micro-batch's forward and backward and
-  /// the optimizer's step: an iteration without gradient accumulation or pipeline micro-batches
-  /// (KernelTimes::by_class).
+  /// Device busy time / step time of the one-GPU reference step (the scaling reference: every micro-batch of the
+  /// step, and the optimizer once; JobCompute::single_gpu_busy_s).
+  double gpu_busy_fraction_alone = 0;
+  /// Device time by class of kernel, alone on its device, for one micro-batch's forward and backward and the
+  /// optimizer's step (KernelTimes::by_class): one rank's for a data-parallel job; for a job split by tensor or
+  /// pipeline parallelism the whole model's on one GPU, the reference's kernels (without recomputation).
   std::array<ClassTime, kKernelClasses> device_time_by_class{};
   JobOperations operations;
   std::optional<ParallelResult> parallel;  ///< jobs with parallelism only

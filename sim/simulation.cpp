@@ -245,7 +245,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.compute_parameters = compute.resolved.parameters;
   result.kernels_per_step = compute.kernels.kernels;
   result.compute_sources = compute.resolved.sources;
-  result.gpu_busy_fraction_alone = compute.kernels.gpu_busy_s / compute.single_gpu_step_s;
+  result.gpu_busy_fraction_alone = compute.single_gpu_busy_s / compute.single_gpu_step_s;
   result.device_time_by_class = compute.kernels.by_class;
   JobOperations& operations = result.operations;
   operations.time_to_train_s = spans.back().end_s;

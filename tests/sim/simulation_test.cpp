@@ -115,6 +115,27 @@ TEST(Simulation, ASlowLoaderSetsTheStep) {
   EXPECT_GT(job["breakdown_s"]["data_wait"].get<double>(), 0.5);
 }
 
+TEST(Simulation, ADeviceThatNeverWaitsIsBusyForTheWholeReferenceStep) {
+  // A host that issues kernels at no cost and no data to load: the one-GPU reference runs its kernels back to back,
+  // every micro-batch of its step, so its device is busy all the step (until 2026-12-04 the busy time of one
+  // micro-batch was divided by the whole step's: 0.25 here, and 1/64 for GPT-3 175B's 64 micro-batches).
+  const Scenario accumulating =
+      default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0",
+                        "jobs[0].data_loading_cpu_ms_per_sample=0", "jobs[0].gradient_accumulation=4"});
+  const nlohmann::json result = simulate_in_child(accumulating);
+  EXPECT_NEAR(result["jobs"][0]["compute_model"]["gpu_busy_fraction_alone"].get<double>(), 1.0, 1e-9);
+  // Split by tensor parallelism, four micro-batches of one: the reference is the whole model through one GPU.
+  const std::vector<std::string> overrides = {
+      "simulation.variability=false", "jobs[0].host_dispatch_us=0", "jobs[0].workload.transformer.layers=2",
+      "jobs[0].workload.transformer.hidden_size=1024", "jobs[0].workload.transformer.heads=16",
+      "jobs[0].parallelism.micro_batch_size=1"};
+  const Scenario split =
+      load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/validation/selene-dgx-a100-80gb.json", overrides);
+  const JobCompute compute = plan_job_compute(split, 0);
+  ASSERT_EQ(compute.stages.size(), 1u);
+  EXPECT_NEAR(compute.single_gpu_busy_s, compute.single_gpu_step_s, 1e-12 * compute.single_gpu_step_s);
+}
+
 TEST(Simulation, ScalingEfficiencyComparesWithOneGpuAloneOnAnIdleVm) {
   // ResNet-50 at batch 256 on the default scenario's four A100s in one VM of 3 vCPUs: four cores' worth of training
   // loops leave one core (vm_cpu_budget's floor) for four ranks' loaders, a quarter each: 256 x 5.1 ms / 0.25 =
