@@ -627,21 +627,20 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
   return results;
 }
 
-}  // namespace
-
-SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
-  WallClock wall_clock;
-  auto phase_start = Clock::now();
+// Each job that runs, with its compute planned (its memory fit checked).
+std::vector<ActiveJob> plan_computes(const Scenario& scenario) {
   std::vector<ActiveJob> active;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
     if (scenario.jobs[j].idle) continue;
     active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0, {}, {}});
   }
-  const Topology topology(scenario);
+  return active;
+}
+
+// Each job's rings over `topology`, its model-parallel layout and its NCCL communicator (a forced algorithm or protocol
+// NCCL would refuse is an input error here); returns the ports whose flows leave their racks.
+std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, const Topology& topology,
+                                                    std::vector<ActiveJob>& active) {
   std::vector<std::pair<int, int>> ports;
   for (ActiveJob& job : active) {
     const JobConfig& config = scenario.jobs[job.index];
@@ -661,6 +660,22 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     const auto more = cross_rack_ports(config, job.rings, topology);
     ports.insert(ports.end(), more.begin(), more.end());
   }
+  return ports;
+}
+
+}  // namespace
+
+SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  WallClock wall_clock;
+  auto phase_start = Clock::now();
+  std::vector<ActiveJob> active = plan_computes(scenario);
+  const Topology topology(scenario);
+  const std::vector<std::pair<int, int>> ports = plan_communication(scenario, topology, active);
+
 
   wall_clock.plan_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -790,6 +805,12 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   wall_clock.results_s = seconds_since(phase_start);
   result.wall_clock = wall_clock;
   return result;
+}
+
+void check_runs(const Scenario& scenario) {
+  std::vector<ActiveJob> active = plan_computes(scenario);
+  const Topology topology(scenario);
+  plan_communication(scenario, topology, active);
 }
 
 }  // namespace vtsim::sim

@@ -20,4 +20,9 @@ struct SimulationOptions {
 /// simulate several scenarios run each in its own process.
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
 
+/// Everything `simulate` decides before it simulates: each job's compute (its memory fit), the topology, each job's
+/// rings, model-parallel layout and NCCL communicator (a forced algorithm or protocol NCCL would refuse). Throws the
+/// InputError `simulate` would for such a scenario; runs no SimGrid engine (`vtsim check` calls it).
+void check_runs(const Scenario& scenario);
+
 }  // namespace vtsim::sim

@@ -7,6 +7,7 @@
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/scenario_writer.hpp"
+#include "sim/simulation.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/default_scenario.hpp"
@@ -41,7 +42,9 @@ Command add_check_command(CLI::App& parent) {
     std::vector<std::string> overrides;
   };
   auto options = std::make_shared<Options>();
-  CLI::App* app = parent.add_subcommand("check", "Validate a scenario and print it with every default filled in");
+  CLI::App* app = parent.add_subcommand(
+      "check", "Validate a scenario as run would (memory fit and NCCL's choices included) and print it with every "
+               "default filled in");
   app->add_option("scenario", options->scenario, "Scenario JSON file (the built-in default scenario when omitted)")
       ->check(non_empty_scenario_file());
   app->add_option("--set", options->overrides,
@@ -53,7 +56,10 @@ Command add_check_command(CLI::App& parent) {
                 "Use a calibration profile measured on another box (the same as --set calibration_allow_mismatch=true)");
   return {app, [options, allow_mismatch] {
             if (*allow_mismatch) options->overrides.push_back("calibration_allow_mismatch=true");
-            print_resolved_scenario(std::cout, load_scenario_or_default(options->scenario, options->overrides));
+            const Scenario scenario = load_scenario_or_default(options->scenario, options->overrides);
+            // What run decides before it simulates, so that a scenario check accepts runs.
+            sim::check_runs(scenario);
+            print_resolved_scenario(std::cout, scenario);
           }};
 }
 
