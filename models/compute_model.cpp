@@ -228,6 +228,14 @@ ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bo
           .backward = 2 * e + cast + dropout_pass(softmax_e) + 3 * softmax_e + cast + 2 * e + 2 * e};
 }
 
+ScoreBytes loss_bytes(Precision precision, bool softmax_fp32) {
+  const double e = activation_bytes(precision);
+  if (is_mixed_precision(precision) && softmax_fp32) {
+    return {.forward = (e + 4.0) + 2 * 4.0, .backward = 4.0 + 3 * 4.0 + (4.0 + e)};
+  }
+  return {.forward = 2 * e, .backward = 4 * e};
+}
+
 // A 16-bit convolution on NCHW tensors runs as an NHWC tensor-core kernel: cuDNN transposes the activation it reads
 // before the product and the one it writes after it, and the filter, each a pass that reads and writes it once (the
 // "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; docs/compute-model.md, "Memory layout").
@@ -294,8 +302,8 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
   const double samples = batch;
   std::vector<Kernel> kernels;
   kernels.reserve(3 * workload.layers.size() + 1);
-  std::vector<double> forward_bytes(workload.layers.size());         // without the scores' passes
-  std::vector<double> score_backward_bytes(workload.layers.size());  // the scores' passes in backward
+  std::vector<double> forward_bytes(workload.layers.size());   // without the scores' passes
+  std::vector<double> backward_bytes(workload.layers.size());  // with them
   for (std::size_t l = 0; l < workload.layers.size(); ++l) {
     const Layer& layer = workload.layers[l];
     forward_bytes[l] =
@@ -306,7 +314,14 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
             ? ScoreBytes{}
             : score_bytes(layer.score_passes, layer.score_dropout && pass == Pass::training, precision,
                           layer.score_softmax_fp32);
-    score_backward_bytes[l] = samples * layer.score_elements * scores.backward;
+    // Backward reads what forward read plus the output gradient and writes the input and weight gradients: 2x its
+    // traffic, and an attention core's passes over its scores (score_bytes); a softmax cross-entropy's are its own.
+    backward_bytes[l] = 2.0 * forward_bytes[l] + samples * layer.score_elements * scores.backward;
+    if (layer.loss_logits > 0.0) {
+      const ScoreBytes loss = loss_bytes(precision, layer.score_softmax_fp32);
+      forward_bytes[l] = samples * layer.loss_logits * loss.forward;
+      backward_bytes[l] = samples * layer.loss_logits * loss.backward;
+    }
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
     if (auto casts = weight_casts(workload, l, precision, Phase::forward)) kernels.push_back(*casts);
     kernels.push_back({l, Phase::forward, samples * layer.forward_flop,
@@ -320,14 +335,13 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
   if (pass == Pass::inference) return kernels;
   for (std::size_t l = workload.layers.size(); l-- > 0;) {
     const Layer& layer = workload.layers[l];
-    // Backward reads what forward read plus the output gradient and writes the input and weight gradients: 2x its
-    // traffic (an attention core's passes over its scores: score_bytes), shared by its kernels as its flop are; each
-    // kernel exposes the forward GEMM's tiles.
+    // Backward's traffic (backward_bytes) is shared by its kernels as its flop are; each kernel exposes the forward
+    // GEMM's tiles.
     const double count = layer.backward_kernels;
     const double tiles = layer.kind == KernelKind::memory ? 0.0 : gemm_tiles(layer.gemm, batch);
     for (int k = 0; k < layer.backward_kernels; ++k) {
       kernels.push_back({l, Phase::backward, samples * layer.backward_flop / count,
-                         (2.0 * forward_bytes[l] + score_backward_bytes[l]) / count, tiles, layer.kind,
+                         backward_bytes[l] / count, tiles, layer.kind,
                          layer.memory_pass});
       kernels.back().depth = backward_depth(layer, k, batch);
       if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::backward)) {

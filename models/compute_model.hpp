@@ -173,6 +173,14 @@ struct ScoreBytes {
 };
 ScoreBytes score_bytes(ScorePasses passes, bool dropout, Precision precision, bool softmax_fp32 = true);
 
+/// Bytes per logit a softmax cross-entropy moves in forward and in backward. Forward reads the logits and writes the
+/// (log-)probabilities; backward writes the loss's gradient over the probabilities, reads it and them and writes the
+/// logits' gradient. Under mixed precision with `softmax_fp32` (PyTorch's autocast runs log_softmax and nll_loss, the
+/// two parts of cross_entropy, in float32: aten/src/ATen/autocast_mode.cpp; Megatron-LM's vocabulary-parallel cross
+/// entropy casts the logits to float) it runs in fp32 between two casts: forward e + 4 (cast) + 2 x 4, backward
+/// 4 + 3 x 4 + 4 + e (cast back).
+ScoreBytes loss_bytes(Precision precision, bool softmax_fp32 = true);
+
 /// One iteration of `micro_batches` forward and backward passes and one optimizer step alone on one device, data
 /// loading included: the loader prepares each batch while the device works on the previous one, so the step is the
 /// longer of the two. REQUIRES: micro_batches >= 1.

@@ -460,6 +460,7 @@ Tensor LayerBuilder::softmax_cross_entropy(const Tensor& logits, std::string_vie
   cost.traffic_elements = 2.0 * logits.elements();
   cost.pass = MemoryPass::softmax;
   Tensor loss = emit(name, {logits}, cost, input(1, 1, 1));
+  layers_.back().loss_logits = logits.elements();
   if (loss.requires_grad) keep(logits.elements());  // the probabilities
   return loss;
 }

@@ -44,6 +44,7 @@ Layer scaled(Layer layer, double fraction) {
   layer.backward_flop *= fraction;
   layer.activation_elements *= fraction;
   layer.score_elements *= fraction;
+  layer.loss_logits *= fraction;
   layer.stored_activation_elements *= fraction;
   layer.stored_mask_elements *= fraction;
   layer.parameters *= fraction;

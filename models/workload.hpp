@@ -90,8 +90,11 @@ struct Layer {
   bool score_dropout = false;
   /// Eager passes under mixed precision: the framework runs the softmax in fp32 (PyTorch's autocast lists softmax
   /// among the ops that autocast to float32; TensorFlow's AMP graph rewrite keeps it 16-bit: see
-  /// softmax_in_fp32_under_amp). Set per job by use_framework.
+  /// softmax_in_fp32_under_amp). Set per job by use_framework. A softmax cross-entropy's softmax follows it too.
   bool score_softmax_fp32 = true;
+  /// A softmax cross-entropy: its logits per sample. Its traffic is counted from these (loss_bytes in
+  /// models/compute_model.hpp), not from activation_elements.
+  double loss_logits = 0.0;
 
   /// Bytes of this layer's gradient: 4 per trainable parameter (fp32 gradients, also under AMP), 0 when frozen.
   double gradient_bytes() const;

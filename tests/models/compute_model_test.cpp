@@ -91,6 +91,18 @@ TEST(KernelTimes, FullWaveGemmTakesFixedCostPlusFlopOverEfficientPeak) {
   EXPECT_EQ(t.kernels, 4);  // forward, two backward, optimizer
 }
 
+TEST(LossBytes, UnderAutocastTheSoftmaxCrossEntropyRunsInFp32BetweenTwoCasts) {
+  // bf16 logits cast to fp32 (2 read, 4 written), log-softmax read and written in fp32 (8); backward the loss's
+  // gradient written (4), it and the output read and the input gradient written (12), cast back (4 read, 2 written).
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::bf16, true).forward, 14.0);
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::bf16, true).backward, 22.0);
+  // TensorFlow's AMP keeps it 16-bit: read and write 2 bytes forward, twice that backward; fp32 likewise at 4.
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::fp16, false).forward, 4.0);
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::fp16, false).backward, 8.0);
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::fp32, true).forward, 8.0);
+  EXPECT_DOUBLE_EQ(loss_bytes(Precision::fp32, true).backward, 16.0);
+}
+
 TEST(KernelTimes, AGemmOfDepthKRunsAtKOverKPlusTheDepthOverheadOfItsEfficiency) {
   // 1,000 full-wave tiles (10 waves on 100 SMs), 1 Gflop at efficiency 0.5 of 100 Tflop/s: 20 us without the
   // overhead; depth 256 with an overhead of 64 elements: (256 + 64) / 256 = 1.25 times that, 25 us.
@@ -278,7 +290,9 @@ TEST(KernelTimes, PyTorchsAutocastCastsEveryWeightTensorOfAConvolutionOrLinearLa
   // channel: 2 x (64 + 3 x (64 + 64 + 256) + 256 + 4 x (128 + 128 + 512) + 512 + 6 x (256 + 256 + 1024) + 1024
   // + 3 x (512 + 512 + 2048) + 2048) = 53,120 (the stem's, each bottleneck's three, each stage's downsample);
   // autocast casts the rest, the 53 convolutions' weights and the classifier's weight and bias: 55 kernels moving
-  // 6 B per parameter (read 4, write 2) in forward, and their gradients back in backward.
+  // 6 B per parameter (read 4, write 2) in forward, and their gradients back in backward. PyTorch also runs the
+  // loss's softmax over the 1,000 logits of each of the 8 images in fp32 (loss_bytes: 14 - 4 bytes more per logit
+  // forward, 22 - 8 backward).
   const double cast_parameters = 25'557'032.0 - 53'120.0;
   Workload pytorch = *make_workload("resnet-50");
   use_framework(pytorch, Framework::pytorch);
@@ -300,7 +314,9 @@ TEST(KernelTimes, PyTorchsAutocastCastsEveryWeightTensorOfAConvolutionOrLinearLa
   const auto without = iteration_kernels(tensorflow, 8, Precision::fp16, Pass::training);
   for (Phase phase : {Phase::forward, Phase::backward}) {
     EXPECT_EQ(totals(with, phase).first - totals(without, phase).first, 55);
-    EXPECT_NEAR(totals(with, phase).second - totals(without, phase).second, 6.0 * cast_parameters, 1.0);
+    const double loss_bytes_more = 8 * 1000.0 * (phase == Phase::forward ? 14.0 - 4.0 : 22.0 - 8.0);
+    EXPECT_NEAR(totals(with, phase).second - totals(without, phase).second, 6.0 * cast_parameters + loss_bytes_more,
+                1.0);
   }
   // The optimizer then writes no 16-bit copy of the weights (SGD with momentum: 20 B per parameter, not 22).
   EXPECT_NEAR(totals(without, Phase::optimizer).second - totals(with, Phase::optimizer).second,

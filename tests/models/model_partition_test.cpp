@@ -117,6 +117,10 @@ TEST(ModelPartition, TensorSplitDividesTheBlocksMathAndKeepsNormsWhole) {
     } else if (whole.name.ends_with(".ln")) {
       EXPECT_DOUBLE_EQ(split.forward_flop, whole.forward_flop) << whole.name;
     }
+    // The vocabulary-parallel loss: each GPU's softmax over its quarter of the logits.
+    if (whole.loss_logits > 0) {
+      EXPECT_DOUBLE_EQ(split.loss_logits * 4, whole.loss_logits) << whole.name;
+    }
   }
 }
 

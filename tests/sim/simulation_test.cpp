@@ -43,7 +43,8 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   // norm's, a softmax's or an element-wise pass's own for those). An attention core's passes over its scores move
   // 41 bytes per score forward and 45 backward (eager under AMP, with dropout: ScoreBytes tests). A linear layer's
   // product of depth K (its input features forward, the batch's rows for its weight gradient, its output features for
-  // its input gradient) takes (K + k_overhead) / K of that math time.
+  // its input gradient) takes (K + k_overhead) / K of that math time. The span loss's softmax runs in fp32 between
+  // casts under PyTorch's autocast: 2 + 4 + 2 x 4 = 14 bytes per logit forward, 4 + 3 x 4 + 4 + 2 = 22 backward.
   const Scenario scenario =
       default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0"});
   const JobCompute compute = plan_job_compute(scenario, 0);
@@ -68,7 +69,9 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   };
   double expected = 0;
   for (const Layer& layer : compute.workload.layers) {
-    const double bytes = batch * layer.activation_elements * 2 + layer.parameters * 2;  // fp16 activations, weights
+    const double bytes = layer.loss_logits > 0 ? batch * layer.loss_logits * 14
+                                               : batch * layer.activation_elements * 2 + layer.parameters * 2;
+    const double backward_bytes = layer.loss_logits > 0 ? batch * layer.loss_logits * 22 : 2 * bytes;
     const double scores = batch * layer.score_elements;
     if (scores > 0) {
       EXPECT_EQ(layer.score_passes, ScorePasses::eager);
@@ -80,7 +83,7 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
       const double depth =
           layer.gemm.depth == 0 ? 0 : (weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns);
       expected += kernel_s(layer, batch * layer.backward_flop / layer.backward_kernels,
-                           (2 * bytes + 45 * scores) / layer.backward_kernels, depth);
+                           (backward_bytes + 45 * scores) / layer.backward_kernels, depth);
     }
   }
   // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory kernel.
