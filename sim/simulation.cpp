@@ -676,7 +676,6 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   const Topology topology(scenario);
   const std::vector<std::pair<int, int>> ports = plan_communication(scenario, topology, active);
 
-
   wall_clock.plan_s = seconds_since(phase_start);
   phase_start = Clock::now();
   int argc = 1;
