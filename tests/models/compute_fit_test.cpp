@@ -187,8 +187,11 @@ TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
   // has no family (no TF32 kernels were measured) and a GPU without tensor cores runs no tensor_gemm: none.
   const Workload bert = *make_workload("bert-large-squad-seq384");
   const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
+  ComputeFit fit = known_parameters();  // with TF32 rows, which the kernel model cannot derive
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
   const auto overhead = [&](const std::string& gpu, Precision precision) {
-    return resolve_compute(*find_gpu(gpu), precision, bert, 1, HostSide{}, known_parameters(), CalibratedParameters{})
+    return resolve_compute(*find_gpu(gpu), precision, bert, 1, HostSide{}, fit, CalibratedParameters{})
         .parameters.gemm_depth_overhead;
   };
   ASSERT_GT(kernels.of(KernelFamily::tensor_gemm).k_overhead, 0.0);
