@@ -547,7 +547,8 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     const KernelFamily family = *kernel_family_for(gpu.architecture, path, KernelKind::gemm);
     const auto& fitted_gpus = fitted_kernel_parameters().gpus.at(static_cast<std::size_t>(family));
     const bool measured = std::any_of(fitted_gpus.begin(), fitted_gpus.end(), [&](const std::string& id) {
-      return find_gpu(id) != nullptr && find_gpu(id)->architecture == gpu.architecture;
+      const GpuSpec* fitted = find_gpu(id);
+      return fitted != nullptr && fitted->architecture == gpu.architecture;
     });
     const std::string note = "GEMM depth overhead " + format_number(parameters.gemm_depth_overhead) +
                              " of K per output tile (a product of depth K at K / (K + it) of the efficiency): the "
