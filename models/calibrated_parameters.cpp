@@ -396,6 +396,26 @@ void apply_horovod_timelines(const CalibrationProfile& profile, CalibratedParame
       CalibratedValue{median_of(per_message_s), describe(profile, "horovod_timelines", first.provenance, what)};
 }
 
+void apply_host(const CalibrationProfile& profile, CalibratedParameters& out) {
+  if (!profile.host) return;
+  const HostSection& host = *profile.host;
+  const std::string measured = "measured in host-bound " + std::string(to_string(host.framework)) +
+                               (host.framework_version.empty() ? "" : " " + host.framework_version) +
+                               " training steps" + (host.cpu_model.empty() ? "" : " on " + host.cpu_model);
+  CalibratedDispatch dispatch{
+      .framework = host.framework,
+      .eager_s = {host.eager_us_per_launch * kUs,
+                  describe(profile, "host.eager_us_per_launch", host.provenance,
+                           measured + " (wall time over " + std::to_string(host.eager_launches) + " launches)")},
+      .graph_node_s = std::nullopt};
+  if (host.graph_us_per_node) {
+    dispatch.graph_node_s = CalibratedValue{*host.graph_us_per_node * kUs,
+                                            describe(profile, "host.graph_us_per_node", host.provenance,
+                                                     measured + ", replayed as one CUDA graph")};
+  }
+  out.host_dispatch = dispatch;
+}
+
 }  // namespace
 
 CalibratedParameters calibrated_parameters(const CalibrationProfile& profile) {
@@ -407,6 +427,7 @@ CalibratedParameters calibrated_parameters(const CalibrationProfile& profile) {
   apply_host_copies(profile, out);
   apply_rdma(profile, out);
   apply_gpu(profile, out);
+  apply_host(profile, out);
   for (std::size_t i = 0; i < profile.collectives.size(); ++i) {
     const std::string subject = "collectives[" + std::to_string(i) + "]";
     const bool fitted = profile.fits && std::any_of(profile.fits->alpha_beta.begin(), profile.fits->alpha_beta.end(),

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/calibration_profile.hpp"
+#include "models/framework.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/precision.hpp"
 
@@ -34,6 +35,15 @@ struct CalibratedLink {
   bool operator==(const CalibratedLink&) const = default;
 };
 
+/// The host's measured cost per kernel for one framework (the profile's `host` section).
+struct CalibratedDispatch {
+  Framework framework = Framework::pytorch;
+  CalibratedValue eager_s;                    ///< per kernel launched eagerly, s
+  std::optional<CalibratedValue> graph_node_s;  ///< per node of a replayed CUDA graph, s
+
+  bool operator==(const CalibratedDispatch&) const = default;
+};
+
 /// Everything a profile calibrates. Absent values mean "keep the catalog default".
 struct CalibratedParameters {
   CalibratedLink nvlink;       ///< latency: one GPU-to-GPU step
@@ -50,6 +60,7 @@ struct CalibratedParameters {
   /// Horovod's negotiation: one message of the coordinator's tree per tick, s (a tick costs 2 ceil(log2 N) of them,
   /// sim/simulation.cpp horovod_negotiation_s).
   std::optional<CalibratedValue> horovod_negotiation_message_s;
+  std::optional<CalibratedDispatch> host_dispatch;  ///< the host's cost per kernel, measured for one framework
   std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)
   /// calibration_mismatches() of the scenario's box, when the scenario allows them (calibration_allow_mismatch): the
   /// values are used and every result says so.

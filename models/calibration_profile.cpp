@@ -398,6 +398,21 @@ HorovodTimelineSeries read_horovod_timeline(const JsonValue& value) {
   return series;
 }
 
+HostSection read_host(const JsonValue& value) {
+  JsonObject object = value.as_object();
+  HostSection host;
+  host.provenance = read_provenance(object.require("provenance"));
+  host.cpu_model = optional_string(object, "cpu_model");
+  host.framework = object.require("framework").as_enum(framework_names());
+  host.framework_version = optional_string(object, "framework_version");
+  // From a fast host's fraction of a microsecond to a second per launch.
+  host.eager_us_per_launch = object.require("eager_us_per_launch").as_number(0.1, 1e6);
+  host.eager_launches = static_cast<int>(object.require("eager_launches").as_int(1, 1 << 30));
+  if (auto graph = object.get("graph_us_per_node")) host.graph_us_per_node = graph->as_number(0, 1e6);
+  object.finish();
+  return host;
+}
+
 }  // namespace
 
 const std::vector<std::string>& rdma_transport_names() {
@@ -427,6 +442,7 @@ CalibrationProfile parse_calibration_profile(const nlohmann::json& json, const s
   if (auto timelines = object.get("horovod_timelines")) {
     profile.horovod_timelines = read_list<HorovodTimelineSeries>(*timelines, read_horovod_timeline);
   }
+  if (auto host = object.get("host")) profile.host = read_host(*host);
   object.finish();
   return profile;
 }

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/framework.hpp"
 #include "models/precision.hpp"
 
 namespace vtsim {
@@ -253,6 +254,21 @@ struct HorovodTimelineSeries {
   bool operator==(const HorovodTimelineSeries&) const = default;
 };
 
+/// What the host costs per kernel a framework launches, measured in host-bound training steps
+/// (calibrate/gpu_harness/host_dispatch.py; `vtsim calibrate import host-dispatch`): steps so small that the GPU idles
+/// while the host issues the next kernel, so that a phase's wall time is the host's.
+struct HostSection {
+  Provenance provenance;
+  std::string cpu_model;                     ///< as /proc/cpuinfo names it; "" when unknown
+  Framework framework = Framework::pytorch;  ///< the framework measured
+  std::string framework_version;             ///< e.g. "2.11.0+cu130"; "" when unknown
+  double eager_us_per_launch = 0;            ///< eager forward and backward phases: wall time / launches, pooled
+  int eager_launches = 0;                    ///< the launches that figure pools
+  std::optional<double> graph_us_per_node;   ///< a replayed CUDA graph: (wall - GPU busy) / nodes
+
+  bool operator==(const HostSection&) const = default;
+};
+
 /// A whole profile. `file` is where it was read from (for messages), not part of the format.
 struct CalibrationProfile {
   std::optional<GpuSection> gpu;
@@ -264,6 +280,7 @@ struct CalibrationProfile {
   std::optional<GemmEfficiencySection> gemm_efficiency;
   std::vector<StepTimeSeries> step_times;
   std::vector<HorovodTimelineSeries> horovod_timelines;
+  std::optional<HostSection> host;
   std::string file;
 
   bool operator==(const CalibrationProfile&) const = default;

@@ -187,6 +187,16 @@ nlohmann::json calibration_profile_json(const CalibrationProfile& profile) {
       list.push_back(std::move(entry));
     }
   }
+  if (profile.host) {
+    const HostSection& host = *profile.host;
+    json& entry = document["host"] = {{"provenance", provenance_json(host.provenance)}};
+    if (!host.cpu_model.empty()) entry["cpu_model"] = host.cpu_model;
+    entry["framework"] = std::string(to_string(host.framework));
+    if (!host.framework_version.empty()) entry["framework_version"] = host.framework_version;
+    entry["eager_us_per_launch"] = host.eager_us_per_launch;
+    entry["eager_launches"] = host.eager_launches;
+    if (host.graph_us_per_node) entry["graph_us_per_node"] = *host.graph_us_per_node;
+  }
   return document;
 }
 

@@ -33,12 +33,14 @@ constexpr double kMemoryEfficiency = 0.8;
 constexpr double kKernelFixedS = 3e-6;
 
 // A kernel's cost under CUDA Graphs: the iteration is captured once and replayed with one launch, and the GPU's front
-// end submits each node. UNCALIBRATED: ~0.58 us per node beyond a ~15 us fixed cost per replay, against ~6.4 us per
-// individually launched and synchronised kernel and ~2.7 us per asynchronous enqueue, for chains of 8-117 empty
-// kernels on one RTX 5070 Ti laptop GPU under WSL2 with CUDA 13.3 ([S] ahrefs/ocannl issue #488, "Measured: what
-// graph replay is actually worth on this hardware", 2026-07-30). One figure for every GPU; the fixed cost per
-// replay is not counted (0.01% of a 100 ms step).
-constexpr double kCudaGraphNodeS = 0.58e-6;
+// end submits each node. Measured by the vtsim developers on one H200 host (data/measured/h200-sxm-2026-12-04-host,
+// calibrate/gpu_harness/host_dispatch.py): whole training steps captured as one graph and replayed, (replay wall time
+// - GPU busy time) / nodes = 0.750, 0.360 and 0.557 us over 1,121, 2,801 and 960 nodes (two GPTs and a ResNet-50;
+// the mean, 0.556 us, here). An earlier source agrees: ~0.58 us per node for chains of 8-117 empty kernels on one
+// RTX 5070 Ti under WSL2 ([S] ahrefs/ocannl issue #488, 2026-07-30). UNCALIBRATED on any other host: one figure for
+// every GPU; the fixed cost per replay is not counted (0.01% of a 100 ms step). A profile's host.graph_us_per_node
+// replaces it.
+constexpr double kCudaGraphNodeS = 0.556e-6;
 
 // CPU seconds to prepare one sample on one core. UNCALIBRATED, no published per-core figure was found: images 5 ms
 // (JPEG decode, random resized crop, flip, normalise: ~200 ImageNet images/s per core), pre-tokenised sequences 20 us
@@ -600,17 +602,33 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   // In a VM the fitted host-side work runs slower (HostSide::vm_cpu_overhead); values the scenario states do not.
   const double vm_factor = 1 + host.vm_cpu_overhead;
   const auto dispatch = fit.host_dispatch_s.find(framework);
+  // A profile's host measurement applies to the framework it measured. It was taken on the host it describes (in a
+  // VM when that host is one), so the VM's overhead is not added to it.
+  const CalibratedDispatch* measured_host =
+      calibration.host_dispatch && calibration.host_dispatch->framework == framework ? &*calibration.host_dispatch
+                                                                                     : nullptr;
   if (host.execution == Execution::cuda_graphs) {
     // A replayed graph's kernels are submitted by the GPU's front end, not the host: what is left is the gap between
     // nodes. The host's one launch per replay (and per-replay fixed cost) is not counted.
-    parameters.host_dispatch_s = kCudaGraphNodeS;
-    resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                    " us per kernel under CUDA Graphs: a replayed graph's cost per node, measured "
-                                    "on one RTX 5070 Ti under WSL2 [S] (uncalibrated; docs/compute-model.md)");
+    if (measured_host && measured_host->graph_node_s) {
+      parameters.host_dispatch_s = measured_host->graph_node_s->value;
+      resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                 " us per kernel under CUDA Graphs: " + measured_host->graph_node_s->provenance);
+    } else {
+      parameters.host_dispatch_s = kCudaGraphNodeS;
+      resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                      " us per kernel under CUDA Graphs: a replayed graph's cost per node, measured "
+                                      "on one H200 host (data/measured/h200-sxm-2026-12-04-host), not on this one "
+                                      "(uncalibrated; docs/compute-model.md)");
+    }
   } else if (host.host_dispatch_s) {
     parameters.host_dispatch_s = *host.host_dispatch_s;
     resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
                                " us per kernel: given in the scenario");
+  } else if (measured_host) {
+    parameters.host_dispatch_s = measured_host->eager_s.value;
+    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                               " us per kernel: " + measured_host->eager_s.provenance);
   } else if (dispatch != fit.host_dispatch_s.end()) {
     parameters.host_dispatch_s = dispatch->second * vm_factor;
     resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) + " us per kernel (" +

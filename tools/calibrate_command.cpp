@@ -13,6 +13,7 @@
 #include "calibrate/collective_bandwidth.hpp"
 #include "calibrate/hardware_backends.hpp"
 #include "calibrate/horovod_timeline_importer.hpp"
+#include "calibrate/host_dispatch_importer.hpp"
 #include "calibrate/mig_importer.hpp"
 #include "calibrate/nccl_tests_importer.hpp"
 #include "calibrate/perftest_importer.hpp"
@@ -197,12 +198,15 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
     throw InputError("import " + request.tool + ": expected one LOG, got " + std::to_string(request.logs.size()));
   }
   std::map<std::string, std::string> log_of_text;  // a log given twice, under any name, would count twice
+  std::vector<calibrate::HostDispatchLog> host_logs;  // pooled into one section after the loop
   for (const std::string& log : request.logs) {
     const std::string text = read_input_file(log);
     if (const auto [seen, fresh] = log_of_text.emplace(text, log); !fresh) {
       throw InputError(log + ": the same log as " + seen->second + ": each measurement counts once");
     }
-    if (request.tool == "nccl-tests") {
+    if (request.tool == "host-dispatch") {
+      host_logs.push_back({text, log});
+    } else if (request.tool == "nccl-tests") {
       CollectiveSeries series = calibrate::import_nccl_tests(text, log, {request.op});
       refuse_reimport(profile.collectives, series, "collectives", log);
       apply(series.provenance, request.overrides, log);
@@ -257,8 +261,23 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       profile.mig_profiles = mig;
     }
   }
-  // Step times and timelines feed no fit: the fits of the other measurements stay valid.
-  if (request.tool != "step-times" && request.tool != "horovod-timeline") {
+  if (!host_logs.empty()) {
+    HostSection host = calibrate::import_host_dispatch(host_logs);
+    apply(host.provenance, request.overrides, host_logs.front().file);
+    char line[240];
+    std::snprintf(line, sizeof line, "%s host: %s eager %.2f us per launch over %d launches",
+                  profile.host ? "replaced" : "added", std::string(to_string(host.framework)).c_str(),
+                  host.eager_us_per_launch, host.eager_launches);
+    std::string text = line;
+    if (host.graph_us_per_node) {
+      std::snprintf(line, sizeof line, ", CUDA graphs %.3f us per node", *host.graph_us_per_node);
+      text += line;
+    }
+    lines.push_back(text + " (" + host.provenance.notes + ")");
+    profile.host = host;
+  }
+  // Step times, timelines and the host feed no fit: the fits of the other measurements stay valid.
+  if (request.tool != "step-times" && request.tool != "horovod-timeline" && request.tool != "host-dispatch") {
     if (std::string dropped = drop_fits(profile); !dropped.empty()) lines.push_back(dropped);
   }
   return lines;
@@ -294,10 +313,11 @@ Command add_calibrate_command(CLI::App& parent) {
 
   CLI::App* import = app->add_subcommand("import", "Add nccl-tests, perftest or nvidia-smi output to a profile");
   import->add_option("tool", options->import.tool,
-                     "nccl-tests, perftest, topo (nvidia-smi topo -m), mig-lgip, step-times (a training log) or "
-                     "horovod-timeline (HOROVOD_TIMELINE)")
+                     "nccl-tests, perftest, topo (nvidia-smi topo -m), mig-lgip, step-times (a training log), "
+                     "horovod-timeline (HOROVOD_TIMELINE) or host-dispatch (calibrate/gpu_harness/host_dispatch.py)")
       ->required()
-      ->check(CLI::IsMember({"nccl-tests", "perftest", "topo", "mig-lgip", "step-times", "horovod-timeline"}));
+      ->check(CLI::IsMember(
+          {"nccl-tests", "perftest", "topo", "mig-lgip", "step-times", "horovod-timeline", "host-dispatch"}));
   import->add_option("logs", options->import.logs, "Log files")->required();
   import->add_option("--into", options->into, "Profile to create or extend; default: print to stdout");
   import->add_option("--op", options->import.op, "nccl-tests: the collective, when the log does not say")

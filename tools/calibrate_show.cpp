@@ -178,6 +178,11 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
           {"collective_sm_share", value(parameters.collective_sm_share)},
           {"step_time_cv", value(parameters.step_time_cv)},
           {"horovod_negotiation_message_s", value(parameters.horovod_negotiation_message_s)},
+          {"host_dispatch", parameters.host_dispatch
+                                ? json{{"framework", std::string(to_string(parameters.host_dispatch->framework))},
+                                       {"eager_s", value(parameters.host_dispatch->eager_s)},
+                                       {"graph_node_s", value(parameters.host_dispatch->graph_node_s)}}
+                                : json(nullptr)},
           {"notes", parameters.notes}};
 }
 
@@ -213,6 +218,14 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
                                     : ", cycle " + format_number(cycle_ms) + " ms on average")
         << ", " << printable(series.provenance.tool) << '\n';
   }
+  if (profile.host) {
+    const HostSection& host = *profile.host;
+    out << "\nhost: " << to_string(host.framework) << ' ' << printable(host.framework_version) << " on "
+        << printable(host.cpu_model.empty() ? std::string("an unnamed CPU") : host.cpu_model) << ", eager "
+        << format_number(host.eager_us_per_launch) << " us per launch over " << host.eager_launches << " launches"
+        << (host.graph_us_per_node ? ", CUDA graphs " + format_number(*host.graph_us_per_node) + " us per node" : "")
+        << ", " << printable(host.provenance.tool) << '\n';
+  }
 
   const CalibratedParameters parameters = calibrated_parameters(profile);
   out << "\ncalibrated parameters (what a scenario naming this profile takes instead of catalog defaults):\n";
@@ -240,6 +253,12 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
   add_value(table, "collective SM share", parameters.collective_sm_share, 1, "fraction");
   add_value(table, "step-time spread", parameters.step_time_cv, 1, "coefficient of variation");
   add_value(table, "Horovod negotiation message", parameters.horovod_negotiation_message_s, us, "us");
+  if (parameters.host_dispatch) {
+    const std::string framework(to_string(parameters.host_dispatch->framework));
+    add_value(table, "host dispatch " + framework + " eager", parameters.host_dispatch->eager_s, us, "us per kernel");
+    add_value(table, "host dispatch " + framework + " CUDA graphs", parameters.host_dispatch->graph_node_s, us,
+              "us per node");
+  }
   table.print(out);
   for (const std::string& note : parameters.notes) out << "note: " << printable(note) << '\n';
 }

@@ -55,6 +55,8 @@ CalibrationProfile full_profile() {
   profile.fits = fits;
   profile.gemm_efficiency = GemmEfficiencySection{
       provenance("vtsim calibrate fit"), {{Precision::fp16, 281.5, 19.7, 0.004, 5, 312.0, 281.5 / 312.0}}};
+  profile.host = HostSection{provenance("calibrate/gpu_harness/host_dispatch.py"), "Intel(R) Xeon(R) Processor",
+                             Framework::pytorch, "2.11.0+cu130", 168439.4 / 5034, 5034, 0.5556 / 3.0};
   return profile;
 }
 
@@ -130,6 +132,8 @@ TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
       {[](json& d) { d["gpu"]["kernel_launch_us"] = 1e-12; }, "p.json: gpu.kernel_launch_us: "},
       {[](json& d) { d["rdma"][1]["points"][0]["bandwidth_gBps"] = 1e308; }, "p.json: rdma[1].points[0].bandwidth_gBps: "},
       {[](json& d) { d["gpu"]["gemm"][0]["tflops"] = 1e7; }, "p.json: gpu.gemm[0].tflops: "},
+      {[](json& d) { d["host"]["eager_us_per_launch"] = 1e-3; }, "p.json: host.eager_us_per_launch: "},
+      {[](json& d) { d["host"]["graph_us_per_node"] = -1; }, "p.json: host.graph_us_per_node: "},
   };
   for (const auto& [change, message] : cases) {
     json document = calibration_profile_json(full_profile());
