@@ -95,6 +95,7 @@ nlohmann::json to_json(const SimulationResult& result) {
         {"samples_per_s", job.samples_per_s},
         {"single_gpu", {{"step_time_s", job.single_gpu_step_s}, {"samples_per_s", job.single_gpu_samples_per_s}}},
         {"scaling_efficiency", job.scaling_efficiency},
+        {"scaling_efficiency_standard_error", job.scaling_efficiency_standard_error},
         {"speedup_over_one_gpu", job.speedup_over_one_gpu},
         {"scaling_reference",
          {{"description", job.single_gpu_reference},

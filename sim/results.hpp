@@ -108,6 +108,10 @@ struct JobResult {
   double single_gpu_samples_per_s = 0;
   std::string single_gpu_reference;  ///< what single_gpu_step_s is (JobCompute::single_gpu_reference)
   double scaling_efficiency = 0;     ///< samples_per_s / (ranks x single_gpu_samples_per_s)
+  /// The efficiency's sampling error: the mean step is the mean of step_times_s, whose spread (the compute model's
+  /// step-to-step variability) leaves it that uncertain, efficiency x sd / (mean x sqrt(n)); the closed-form reference
+  /// has none. A one-GPU job may come out at 100% plus or minus this. 0 with fewer than two measured iterations.
+  double scaling_efficiency_standard_error = 0;
   double speedup_over_one_gpu = 0;   ///< samples_per_s / single_gpu_samples_per_s
   double compute_s = 0;              ///< per step, mean over ranks and iterations: kernels as run
   double interference_s = 0;         ///< part of compute_s lost to collectives running alongside

@@ -77,7 +77,11 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
     row("step time p50 / p99 (ms)",
         [](const json& j) { return ms(j["step_time_s"]["p50"]) + " / " + ms(j["step_time_s"]["p99"]); });
     row("samples/s", [](const json& j) { return format_number(j["samples_per_s"], 5); });
-    row("scaling efficiency", [](const json& j) { return format_percent(j["scaling_efficiency"]); });
+    row("scaling efficiency", [](const json& j) {
+      // With its sampling error where the steps' spread leaves one (the mean of a few noisy steps).
+      const double error = j.value("scaling_efficiency_standard_error", 0.0);
+      return format_percent(j["scaling_efficiency"]) + (error >= 5e-5 ? " +/- " + format_percent(error) : "");
+    });
     row("  reference samples/s (GPUs)", [](const json& j) {
       const json& reference = j["scaling_reference"];
       return format_number(reference["samples_per_s"], 5) + " (" + std::to_string(reference["gpus"].get<int>()) +

@@ -139,6 +139,27 @@ TEST(Simulation, ADeviceThatNeverWaitsIsBusyForTheWholeReferenceStep) {
   EXPECT_NEAR(compute.single_gpu_busy_s, compute.single_gpu_step_s, 1e-12 * compute.single_gpu_step_s);
 }
 
+TEST(Simulation, AOneGpuJobsEfficiencyIsOneWithinTheSamplingErrorOfItsNoisySteps) {
+  // One GPU of the default scenario with the compute model's step-to-step variability: its steps are its noiseless
+  // closed form times noise of mean one, so their mean, and the efficiency against the closed form, is 1 within the
+  // sampling error the result states: efficiency x sd / (mean x sqrt(n)) of its own step times.
+  const nlohmann::json result = simulate_in_child(default_scenario({"jobs[0].gpus=1"}));
+  const nlohmann::json& job = result["jobs"][0];
+  ASSERT_EQ(job["ranks"].get<int>(), 1);
+  const std::vector<double> steps = job["step_times_s"].get<std::vector<double>>();
+  ASSERT_GE(steps.size(), 2u);
+  double mean = 0;
+  for (double step : steps) mean += step / static_cast<double>(steps.size());
+  double squares = 0;
+  for (double step : steps) squares += (step - mean) * (step - mean);
+  const double sd = std::sqrt(squares / static_cast<double>(steps.size() - 1));
+  const double efficiency = job["scaling_efficiency"].get<double>();
+  const double error = job["scaling_efficiency_standard_error"].get<double>();
+  EXPECT_GT(sd, 0.0);
+  EXPECT_NEAR(error, efficiency * sd / (mean * std::sqrt(static_cast<double>(steps.size()))), 1e-12);
+  EXPECT_NEAR(efficiency, 1.0, 4 * error);
+}
+
 TEST(Simulation, ScalingEfficiencyComparesWithOneGpuAloneOnAnIdleVm) {
   // ResNet-50 at batch 256 on the default scenario's four A100s in one VM of 3 vCPUs: four cores' worth of training
   // loops leave one core (vm_cpu_budget's floor) for four ranks' loaders, a quarter each: 256 x 5.1 ms / 0.25 =
