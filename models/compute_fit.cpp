@@ -73,6 +73,13 @@ const char* architecture_of(const std::string& gpu_id) {
   return gpu->architecture.c_str();
 }
 
+// Whether any published row the compute model is fitted to ran on `architecture`.
+bool architecture_has_rows(const std::string& architecture) {
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  return std::any_of(rows.begin(), rows.end(),
+                     [&](const ThroughputRow& row) { return architecture_of(row.gpu_id) == architecture; });
+}
+
 // The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
 // kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on tensor cores (models/kernel_parameters.json).
 std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
@@ -185,7 +192,8 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
 
 // Architectures in the order neighbours are tried for one without fitted rows: the closest generation first.
 const std::vector<std::string>& architectures_by_generation() {
-  static const std::vector<std::string> order = {"Pascal", "Volta", "Turing", "Ampere", "Hopper"};
+  // Ada (2022) after Ampere: the same tensor-core generation's successor, released with Hopper.
+  static const std::vector<std::string> order = {"Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper", "Blackwell"};
   return order;
 }
 
@@ -358,6 +366,15 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
       result.note += " x " + format_number(found.sustained_clock) +
                      ", the sustained clock measured from its long products in the kernel data";
     }
+  } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
+    // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
+    // else: a path the kernel model cannot derive (TF32, 16-bit convolutions) would carry another architecture's
+    // fitted value to it, which the model does not do.
+    result.kind = EfficiencyProvenance::Kind::refused;
+    result.note = describe(wanted) + ": no rows of " + wanted.architecture +
+                  " and no derivation from a datasheet (the kernel model has none for this path); vtsim does not "
+                  "carry another architecture's fitted efficiency to it (docs/compute-model.md, \"What is fitted, to "
+                  "what\")";
   } else if (found.fitted_for != wanted) {
     result.kind = EfficiencyProvenance::Kind::transferred;
     result.note = note + ": transferred (no " + describe(wanted) + " rows; fitted for " + describe(found.fitted_for) +
@@ -371,11 +388,13 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
 }
 
 // Adds the note to the list it belongs to: fitted values are sources; derived and transferred ones are not
-// measurements of this GPU, so they are uncalibrated.
+// measurements of this GPU, so they are uncalibrated; a refused one is what a job planner refuses the job with.
 void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu,
                          ResolvedCompute& resolved) {
   EfficiencyProvenance provenance = provenance_of(found, wanted, gpu);
-  auto& list = provenance.kind == EfficiencyProvenance::Kind::fitted ? resolved.sources : resolved.uncalibrated;
+  auto& list = provenance.kind == EfficiencyProvenance::Kind::fitted    ? resolved.sources
+               : provenance.kind == EfficiencyProvenance::Kind::refused ? resolved.refused
+                                                                        : resolved.uncalibrated;
   list.push_back(std::move(provenance.note));
 }
 

@@ -84,6 +84,10 @@ struct ResolvedCompute {
   std::vector<std::string> sources;  ///< values fitted to published rows (naming their GPUs) or given in the scenario
   std::vector<std::string> uncalibrated;  ///< defaults without a measurement, and values transferred from elsewhere
   std::vector<std::string> calibrated;    ///< taken from the scenario's calibration profile, with its provenance
+  /// What the model cannot give this GPU: an efficiency the job needs that only another architecture's fitted value
+  /// would supply, on an architecture without published rows (Ada, Blackwell; EfficiencyProvenance::Kind::refused).
+  /// A job planner refuses the job with it.
+  std::vector<std::string> refused;
 };
 
 /// What a job on `gpu` in `precision` under `framework` runs at: the fit's values for its architecture and path (an
@@ -123,10 +127,11 @@ double data_loading_s(const GpuSpec& gpu, const Workload& workload, int batch, c
 
 /// One resolved efficiency with where it came from.
 struct EfficiencyProvenance {
-  enum class Kind { fitted, derived, transferred };
+  enum class Kind { fitted, derived, transferred, refused };
   double value = 0;
   Kind kind = Kind::fitted;  ///< fitted to rows of the GPU's architecture; derived by the kernel model from the
-                             ///< datasheet; or transferred from another architecture's fit
+                             ///< datasheet; transferred from another architecture's fit (an architecture with rows
+                             ///< of its own, for a path they lack); or refused (an architecture without any rows)
   std::string note;          ///< one line: what, the value, and its provenance
 };
 

@@ -73,9 +73,37 @@
 //   profiles of the H100 PCIe and H100 NVL are catalogued from published -lgip listings (models/mig_catalog.cpp;
 //   mig_sm_count is their largest profile's SMs), and so are the A30's (four compute and four memory slices); the
 //   H200 NVL's are not (no listing found): mig_sm_count 0 refuses MIG on it.
+//   ADA AND BLACKWELL (2026-12-04). No NVIDIA document of these was read at first hand: the numbers are the
+//   datasheets' and briefs' tables as third parties reproduce or quote them [S], checked against measured
+//   deviceQuery / nvidia-smi output posted in public repositories (DQ [S]) and against SMs x flop per clock per SM x
+//   boost clock. "*" marks figures printed with sparsity; the catalog takes the dense ones.
+//     L4      NVIDIA L4 product brief PB-11316-001_v01 (72 W, 40 W minimum; base 795, boost 2,040 MHz; 24 GB GDDR6,
+//             300 GB/s; PCIe Gen4 x16; no NVLink) and NVIDIA Ada GPU architecture whitepaper v2.02, appendix D (FP32
+//             30.3, TF32 60 (120*), BF16/FP16 121 (242*), FP8 242 (485*) TFLOPS; 49,152 KB L2), both as quoted [S];
+//             DQ: 58 SMs, 2,040 MHz, compute capability 8.9, 50,331,648 B L2. 121 TFLOPS at 58 SMs and 2,040 MHz is
+//             1,024 flop per clock per SM: the full rate with FP32 accumulation (BF16 accumulates in FP32 only), as a
+//             measured bf16 matmul of 70.9 TFLOPS on an L4 (above the 60.6 of half rate) agrees [S].
+//     L40     NVIDIA L40 datasheet table as reproduced by a reseller [S]: 18,176 CUDA cores (142 SMs), FP32 90.5,
+//             TF32 90.5 (181*), FP16 and BF16 181.05 (362.1*), FP8 362 (724*) TFLOPS, 48 GB GDDR6 ECC, 864 GB/s,
+//             300 W, PCIe Gen4 x16; boost 2,490 MHz (TechPowerUp-derived listing [S]); 96 MB L2 (Ada whitepaper's
+//             L40 table, as quoted [S]). 181 TFLOPS at 142 SMs and 2,490 MHz is 512 flop per clock per SM: half rate,
+//             as GeForce Ada runs FP16 with FP32 accumulation (whitepaper appendix A, RTX 4090: 165.2 against 330.3
+//             with FP16 accumulation, as quoted [S]). Taken as the FP32-accumulation figure; unconfirmed.
+//     L40S    NVIDIA L40S product brief PB-11470-001_v02 (350 W; boost 2,520 MHz; 48 GB GDDR6, 864 GB/s; PCIe Gen4;
+//             no NVLink; no MIG) and datasheet table (FP32 91.6, TF32 183 (366*), FP16 and BF16 362.05 (733*), FP8
+//             733 (1,466*) TFLOPS), as quoted [S]; DQ: 142 SMs, 2,520 MHz, 100,663,296 B L2 (listings that say 48 MB
+//             are wrong). 362 TFLOPS is 1,024 flop per clock per SM: full rate. (The datasheet's 733* halves to
+//             366.4, not its printed 362.05; the printed dense figure is taken.)
+//     B200    NVIDIA HGX B200 specifications table as reproduced [S] (per GPU: FP32 75, TF32 2.2 PF*, FP16/BF16
+//             4.5 PF*, FP8 9 PF*; 180 GB HBM3e, 7.7 TB/s; up to 1,000 W; NVLink 5 1.8 TB/s; PCIe Gen5; MIG 7) and
+//             the Blackwell technical brief as quoted (dense TF32 1,100, FP16 2,250, FP8 4,500 TFLOPS; FP32 80 in the
+//             early brief) [S]; NVIDIA MIG user guide, supported GPUs (B200: compute capability 10.0, 180 GB, 7
+//             instances) [P]. DQ [S]: 148 SMs, 129,536 KiB L2 (126.5 MiB), SM clock 1,965 MHz in use. The DGX B200's
+//             64 TB/s over 8 GPUs is 8 TB/s each: the HGX table's 7.7 is taken.
 //   CUDA CC   Compute capabilities: NVIDIA CUDA C++ Programming Guide, "Compute Capabilities" and NVIDIA's CUDA GPUs
 //             list (developer.nvidia.com/cuda-gpus): P100 6.0, P4 6.1 (GP104), V100 7.0, T4 and Quadro RTX 7.5, A100
-//             and A30 8.0 (GA100), A10, A40 and RTX A6000 8.6 (GA102), H100 and H200 9.0.
+//             and A30 8.0 (GA100), A10, A40 and RTX A6000 8.6 (GA102), H100 and H200 9.0, L4, L40 and L40S 8.9
+//             (Ada), B200 10.0.
 //   MEMORY    Capacities are binary: [S] nvidia-smi on an A100 80GB (driver 515, public GPU Operator tutorial) reports
 //             81920 MiB total, i.e. 80 GiB; NVIDIA's vGPU tables size full-GPU profiles likewise (A100X-40C:
 //             40960 MiB). Bandwidths are decimal GB/s.
@@ -487,6 +515,95 @@ std::vector<GpuSpec> build_gpu_catalog() {
                           "profiles found)";
   h200_nvl.source = "NVIDIA H200 datasheet, NVL column [S]; SMs and L2 as the H200 SXM (unconfirmed)";
   gpus.push_back(h200_nvl);
+  gpus.push_back({
+      .id = "l4",
+      .name = "NVIDIA L4",
+      .architecture = "Ada",
+      .compute_capability = 89,  // CUDA CC; L4 (DQ)
+      .fp32_flops = tflops(30.3),   // L4
+      .tf32_flops = tflops(60),     // L4, dense
+      .fp16_flops = tflops(121),    // L4, dense; full rate with FP32 accumulation (derived, see L4)
+      .bf16_flops = tflops(121),    // L4, dense
+      .fp8_flops = tflops(242),     // L4, dense
+      .memory_bytes = gib(24),             // L4, 24 GB GDDR6
+      .memory_bandwidth_Bps = gBps(300),   // L4
+      .l2_bytes = mib(48),                 // L4 (DQ: 50,331,648 B)
+      .sm_count = 58,                      // L4 (DQ)
+      .mig_sm_count = 0,                   // no MIG (MIG user guide, supported GPUs [P])
+      .nvlink_id = "",                     // L4: none
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // L4
+      .max_power_w = 72,                   // L4
+      .source = "NVIDIA L4 product brief and Ada whitepaper, as quoted [S]; deviceQuery [S]",
+      .not_modelled = "",
+  });
+  gpus.push_back({
+      .id = "l40",
+      .name = "NVIDIA L40",
+      .architecture = "Ada",
+      .compute_capability = 89,  // CUDA CC
+      .fp32_flops = tflops(90.5),    // L40
+      .tf32_flops = tflops(90.5),    // L40, dense
+      .fp16_flops = tflops(181.05),  // L40, dense; half rate with FP32 accumulation (derived, see L40)
+      .bf16_flops = tflops(181.05),  // L40, dense
+      .fp8_flops = tflops(362),      // L40, dense
+      .memory_bytes = gib(48),             // L40, 48 GB GDDR6
+      .memory_bandwidth_Bps = gBps(864),   // L40
+      .l2_bytes = mib(96),                 // L40: 98,304 KB (Ada whitepaper, as quoted)
+      .sm_count = 142,                     // L40: 18,176 CUDA cores / 128 per SM
+      .mig_sm_count = 0,                   // no MIG (MIG user guide, supported GPUs [P])
+      .nvlink_id = "",                     // L40: none
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // L40
+      .max_power_w = 300,                  // L40
+      .source = "NVIDIA L40 datasheet, as reproduced [S]; Ada whitepaper, as quoted [S]",
+      .not_modelled = "",
+  });
+  gpus.push_back({
+      .id = "l40s",
+      .name = "NVIDIA L40S",
+      .architecture = "Ada",
+      .compute_capability = 89,  // CUDA CC; L40S (DQ)
+      .fp32_flops = tflops(91.6),    // L40S
+      .tf32_flops = tflops(183),     // L40S, dense
+      .fp16_flops = tflops(362.05),  // L40S, dense; full rate with FP32 accumulation (derived, see L40S)
+      .bf16_flops = tflops(362.05),  // L40S, dense
+      .fp8_flops = tflops(733),      // L40S, dense
+      .memory_bytes = gib(48),             // L40S, 48 GB GDDR6
+      .memory_bandwidth_Bps = gBps(864),   // L40S
+      .l2_bytes = mib(96),                 // L40S (DQ: 100,663,296 B)
+      .sm_count = 142,                     // L40S (DQ)
+      .mig_sm_count = 0,                   // no MIG (L40S product brief)
+      .nvlink_id = "",                     // L40S: none (product brief)
+      .nvlink_links = 0,
+      .pcie_gen = 4,                       // L40S
+      .max_power_w = 350,                  // L40S
+      .source = "NVIDIA L40S product brief and datasheet, as quoted [S]; deviceQuery [S]",
+      .not_modelled = "",
+  });
+  gpus.push_back({
+      .id = "b200-sxm",
+      .name = "NVIDIA B200 180GB SXM",
+      .architecture = "Blackwell",
+      .compute_capability = 100,  // CUDA CC; MIG user guide [P]
+      .fp32_flops = tflops(75),      // B200 (HGX table)
+      .tf32_flops = tflops(1100),    // B200, dense
+      .fp16_flops = tflops(2250),    // B200, dense
+      .bf16_flops = tflops(2250),    // B200, dense
+      .fp8_flops = tflops(4500),     // B200, dense
+      .memory_bytes = gib(180),            // B200, 180 GB HBM3e (MIG user guide [P])
+      .memory_bandwidth_Bps = gBps(7700),  // B200 (HGX table; 8,000 from the DGX B200's total)
+      .l2_bytes = mib(126.5),              // B200 (DQ: 129,536 KiB), unconfirmed by NVIDIA
+      .sm_count = 148,                     // B200 (DQ)
+      .mig_sm_count = 0,                   // MIG exists (7 instances) but its profiles are not catalogued
+      .nvlink_id = "nvlink5",
+      .nvlink_links = 18,                  // B200: NVLink 5, 1.8 TB/s over 18 links
+      .pcie_gen = 5,                       // B200
+      .max_power_w = 1000,                 // B200 (HGX table: configurable up to 1,000 W)
+      .source = "NVIDIA HGX B200 specifications and Blackwell technical brief, as quoted [S]; MIG user guide; "
+                "deviceQuery [S]",
+      .not_modelled = "MIG (7 instances; its profiles' SMs are not catalogued)",
+  });
   return gpus;
 }
 

@@ -18,7 +18,7 @@ namespace vtsim {
 struct GpuSpec {
   std::string id;                    ///< scenario key, lower case, e.g. "a100-40gb-sxm4"
   std::string name;                  ///< marketing name, e.g. "NVIDIA A100 40GB SXM4"
-  std::string architecture;          ///< "Pascal", "Volta", "Turing", "Ampere" or "Hopper"
+  std::string architecture;          ///< "Pascal", "Volta", "Turing", "Ampere", "Ada", "Hopper" or "Blackwell"
   int compute_capability = 0;        ///< CUDA compute capability x 10 (A100: 80, A10: 86, H100: 90)
   double fp32_flops = 0;             ///< dense FP32 peak on the CUDA cores, flop/s
   std::optional<double> tf32_flops;  ///< dense TF32 tensor-core peak, flop/s; nullopt where the GPU has no TF32

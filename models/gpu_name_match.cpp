@@ -34,9 +34,11 @@ std::string form_factor(const std::string& token) {
 }
 
 bool is_model_token(const std::string& token) {
-  // a100, h100, h200, v100, p100, t4, rtx (Quadro RTX 6000 / 8000 carry their number as a separate token).
-  const bool letters_then_digits = token.size() >= 2 && std::isalpha(static_cast<unsigned char>(token[0])) &&
-                                   std::isdigit(static_cast<unsigned char>(token.back()));
+  // a100, h100, h200, v100, p100, t4, l40s, b200, rtx (Quadro RTX 6000 / 8000 carry their number as a separate
+  // token): a letter, then a digit somewhere.
+  const bool letters_then_digits =
+      token.size() >= 2 && std::isalpha(static_cast<unsigned char>(token[0])) &&
+      std::any_of(token.begin(), token.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
   const bool memory_kind = token.rfind("hbm", 0) == 0 || token.rfind("gddr", 0) == 0;  // "HBM3", "GDDR6"
   const bool model_number = token.size() >= 3 && std::all_of(token.begin(), token.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c)) != 0;

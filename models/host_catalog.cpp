@@ -24,6 +24,13 @@
 //             2x ConnectX-6 IB HDR 200 Gb/s; the 80 GB version (inference v2.0 system file) has the same CPUs and
 //             memory. The seed study's server (VMware, 2022) was a Dell PowerEdge with 4x A100 40GB SXM4; whether it
 //             was this configuration its post does not say.
+//   DGX B200  NVIDIA DGX B200 user guide, "Hardware Overview" [P]: 8x B200 (1,440 GB of GPU memory), 2x Intel Xeon
+//             Platinum 8570 with 56 cores each, 2.1 GHz base (4 GHz boost), 2 TB (32 DIMMs), 2 NVLink 5 switches;
+//             4 OSFP ports for 8 single-port ConnectX-7 cards (InfiniBand up to 400 Gb/s) for the cluster network,
+//             2 dual-port BlueField-3 DPUs for storage and in-band management. NVIDIA's MLPerf Training v5.0 system
+//             file nyx_n1_ngc25.04_nemo.json [P for that system]: "8x ConnectX-7 IB NDR 400Gb/s", 2.0 TB. Threads:
+//             2 per core (third-party NUMA listings of B200 nodes, CPUs 0-223 [S]). The user guide's topology figure
+//             could not be read: which GPUs and NICs share a PCIe switch is not published here.
 // Clocks and PCIe layouts that no source above gives are left out (0 / "not published").
 
 namespace vtsim {
@@ -58,6 +65,15 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 8, .nic_model = "connectx-7-400g",  // BasePOD RA
        .pcie_layout = "one ConnectX-7 per GPU; GPUs 0-3 on CPU 0's network module, 4-7 on CPU 1's; 4 NVSwitch chips",
        .source = "NVIDIA DGX BasePOD reference architecture [P]"},
+      {.id = "dgx-b200", .name = "NVIDIA DGX B200",
+       .cpu = "2x Intel Xeon Platinum 8570", .cpu_cores = 112, .cpu_threads = 224,  // DGX B200: 56 cores each
+       .cpu_base_clock_hz = ghz(2.1),                                               // DGX B200
+       .memory_bytes = tib(2),                                                      // DGX B200
+       .gpus = 8, .gpu_models = {"b200-sxm"},
+       .nics = 8, .nic_model = "connectx-7-400g",  // DGX B200: eight single-port ConnectX-7 for the cluster network
+       .pcie_layout = "8 ConnectX-7 for compute, 2 BlueField-3 for storage; PCIe Gen5 x16 GPUs; 2 NVLink 5 switches; "
+                      "which GPUs and NICs share a switch is not published in the sources read",
+       .source = "NVIDIA DGX B200 user guide [P]; NVIDIA MLPerf Training v5.0 system file [P]"},
       {.id = "dell-xe9680", .name = "Dell PowerEdge XE9680",
        .cpu = "2x Intel Xeon Platinum 8470", .cpu_cores = 104, .cpu_threads = 208,  // XE9680: 52 cores each, 2 threads
        .cpu_base_clock_hz = 0,                                                      // not in the source

@@ -38,6 +38,11 @@ std::vector<NvlinkSpec> build_nvlink_catalog() {
        .max_links_per_gpu = 12, .source = "NVIDIA A100 whitepaper; A100 datasheet"},
       {.id = "nvlink4", .name = "NVLink 4 (H100/H200)", .per_link_bandwidth_Bps = gBps(25),  // H100 WP
        .max_links_per_gpu = 18, .source = "NVIDIA H100 whitepaper; H100 datasheet"},
+      // NVLink 5: 1.8 TB/s per GPU over 18 links (NVIDIA HGX B200 specifications table [S] as reproduced by third
+      // parties; `nvidia-smi topo -m` shows NV18 between every pair of an HGX B200's GPUs [S]): 100 GB/s per link
+      // both ways, 50 per direction.
+      {.id = "nvlink5", .name = "NVLink 5 (B200)", .per_link_bandwidth_Bps = gBps(50),
+       .max_links_per_gpu = 18, .source = "NVIDIA HGX B200 specifications [S]: 1.8 TB/s, 18 links"},
       {.id = "nvlink-bridge-turing", .name = "NVLink bridge (Turing, 2 cards)",
        .per_link_bandwidth_Bps = gBps(25),  // TURING WP
        .max_links_per_gpu = 2, .source = "NVIDIA Turing whitepaper; Quadro RTX 6000/8000 datasheets"},

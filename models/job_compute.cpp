@@ -238,6 +238,10 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
   compute.resolved = resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(),
                                      scenario.calibration);
+  if (!compute.resolved.refused.empty()) {
+    throw InputError(where + ".precision: " + std::string(to_string(job.precision)) + " " + compute.workload.name +
+                     " on the " + gpu.id + ": " + compute.resolved.refused.front());
+  }
   // Scaling efficiency's reference (issue 32): the same job on one such device alone on an otherwise idle VM or
   // host: one training loop, the loader workers on every other core, no network stack's threads. The job's own
   // ranks share their cores with each other, with other jobs' ranks and with TCP, and its step shows it; the

@@ -17,8 +17,9 @@
 //              NCCL charges every intra-node path that is not NVLink as PCI (intraHw = typeIntra == LINK_NVL ? NVLINK
 //              : PCI), so a step staged through host memory (its SHM transport) costs the same in NCCL's own model.
 //   BOARDS     NVIDIA DGX-1 (P100/V100): 8 GPUs in a hybrid cube-mesh, not every pair linked; HGX A100/H100 8-GPU
-//              boards: every GPU's links to NVSwitches (A100 and H100 whitepapers); Turing: an NVLink bridge joins
-//              two cards (Turing whitepaper; Quadro RTX 6000/8000 datasheets).
+//              boards: every GPU's links to NVSwitches (A100 and H100 whitepapers; HGX B200: NV18 between every
+//              pair [S]); Turing: an NVLink bridge joins two cards (Turing whitepaper; Quadro RTX 6000/8000
+//              datasheets).
 //   NIC CAT    models/nic_catalog.hpp: one message between hosts costs nic.latency_s + transport.added_latency_s
 //              + bytes / (nic.line_rate_Bps * transport.bandwidth_efficiency), each figure cited there.
 //   NCCL BUF   [P] NVIDIA NCCL: NCCL_BUFFSIZE default 4 MiB (environment variables documentation), split into
@@ -68,7 +69,7 @@ std::string_view to_string(NvlinkLayout layout) {
 
 NvlinkLayout nvlink_layout(const GpuSpec& gpu, int gpus_per_host) {
   // BOARDS. The generations whose 8-GPU boards use NVSwitch; older ones (DGX-1) are approximated by a star.
-  constexpr std::string_view kSwitchedGenerations[] = {"nvlink3", "nvlink4"};
+  constexpr std::string_view kSwitchedGenerations[] = {"nvlink3", "nvlink4", "nvlink5"};
   if (gpu.nvlink_links == 0 || gpus_per_host < 2) return NvlinkLayout::none;
   if (gpu.nvlink_id == "nvlink-bridge-turing") return NvlinkLayout::bridge_pairs;
   if (gpus_per_host <= 4) return NvlinkLayout::full_mesh;

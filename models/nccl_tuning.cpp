@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <iterator>
 #include <limits>
+#include <span>
 #include <string>
 
 #include "models/enum_names.hpp"
@@ -36,18 +37,26 @@ constexpr double kHardwareLatency_us[3][2][3] = {
     {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}},    // PCI
     {{5.0, 8.5, 14.0}, {2.7, 4.0, 14.0}},  // NET
 };
-// tuning.cc, per compute-capability index (Volta, Ampere, Hopper) and node-count index (1, 2, >2 nodes).
-constexpr double kLlMaxBandwidth_GBps[3][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}};
-constexpr double kPerChannelMaxRingLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}};
-constexpr double kPerChannelMaxTreeLl128_GBps[3][3] = {{20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}};
-constexpr double kPerChannelMaxTree_GBps[3][3] = {{26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}};
+// tuning.cc (ncclTunerConstantsDefaults), per compute-capability index (Volta, Ampere, Hopper, Blackwell) and
+// node-count index (1, 2, >2 nodes).
+constexpr double kLlMaxBandwidth_GBps[4][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}};
+constexpr double kPerChannelMaxRingLl128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+constexpr double kPerChannelMaxTreeLl128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+constexpr double kPerChannelMaxTree_GBps[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
 // NVLS (tuning.cc): hwLat[NVLink][NVLS][Simple] 25 us, which replaces the base latency (0) on one node; its
-// bandwidth efficiency on Hopper, nvlsEfficiency 0.85; and NCCL_MAX_NVLS_ARITY 32 (device.h).
+// bandwidth efficiency, nvlsEfficiency: Hopper 0.85, Blackwell 0.74; and NCCL_MAX_NVLS_ARITY 32 (device.h).
 constexpr double kNvlsLatency_us = 25.0;
 constexpr double kNvlsEfficiencyHopper = 0.85;
+constexpr double kNvlsEfficiencyBlackwell = 0.74;
 constexpr int kMaxNvlsArity = 32;
-// search.cc sm90SpeedArrayIntra: the bandwidths per channel the search tries on one node, fastest first, GB/s.
+// search.cc sm90SpeedArrayIntra and sm100SpeedArrayIntra: the bandwidths per channel the search tries on one node,
+// fastest first, GB/s.
 constexpr double kSm90IntraSpeeds_GBps[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+constexpr double kSm100IntraSpeeds_GBps[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
 // tuning.cc treeCorrectionFactor[protocol][log2(bytes / 64)]: trees run below their model at medium sizes.
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
@@ -70,20 +79,25 @@ int log2_floor(std::size_t value) {
   return result;
 }
 
-/// NCCL's compCapIndex: Hopper from 9.0, Ampere from 8.0, else Volta (which Pascal and Turing share).
+/// NCCL's compCapIndex: Blackwell from 10.0, Hopper from 9.0, Ampere from 8.0, else Volta (which Pascal and Turing
+/// share).
 int capability_index(int compute_capability) {
+  if (compute_capability >= 100) return 3;
   if (compute_capability >= 90) return 2;
   return compute_capability >= 80 ? 1 : 0;
 }
 
 /// NCCL enables LL128 by default only where it was tested: intra-node paths over NVLink (or one GPU per node), the
 /// NIC next to the GPU, and compute capability 7.0, 8.0 or 9.0 ("Enable LL128 by default only on
-/// Volta/Ampere/Hopper+NVLink. Other cases are not tested and may cause silent data corruption.").
+/// Volta/Ampere/Hopper+NVLink. Other cases are not tested and may cause silent data corruption.", NCCL 2.19), and
+/// 10.0 ("Enable LL128 by default only on Hopper/Blackwell for all connections up to P2C and PXN.", 2.30.7). 2.30.7
+/// no longer lists capabilities (any from 7.0 on, by path type alone); the list is kept, so that the cards of
+/// capability 7.5 and 8.6 (T4, A10, A40) keep the behaviour they were checked with.
 bool ll128_enabled(const NcclCommunicator& comm) {
   const bool intra_ok = comm.nvlink_intra || comm.ranks == comm.nodes;
   const bool inter_ok = comm.nodes == 1 || comm.gpu_direct_nic;
   const int cc = comm.compute_capability;
-  return intra_ok && inter_ok && (cc == 70 || cc == 80 || cc == 90);
+  return intra_ok && inter_ok && (cc == 70 || cc == 80 || cc == 90 || cc == 100);
 }
 
 // NCCL's spellings, read by scenarios (jobs[i].nccl) and written by to_string: one table each (models/enum_names.hpp).
@@ -110,19 +124,22 @@ NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
   if (gpus < 2 || compute_capability < 90 || nvlink_links < 1) return graph;
   graph.channels = std::min(gpus, kMaxNvlsArity);
   const double total_GBps = nvlink_links * nccl_nvlink_channel_GBps(compute_capability);
+  const std::span<const double> speeds =
+      compute_capability >= 100 ? std::span<const double>(kSm100IntraSpeeds_GBps)
+                                 : std::span<const double>(kSm90IntraSpeeds_GBps);
   // The fastest speed whose paths fit; the slowest if none does (the search then keeps its last try).
-  graph.intra_GBps = std::end(kSm90IntraSpeeds_GBps)[-1];
-  std::size_t index = std::size(kSm90IntraSpeeds_GBps) - 1;
-  for (std::size_t i = 0; i < std::size(kSm90IntraSpeeds_GBps); ++i) {
-    if ((gpus + 1) * kSm90IntraSpeeds_GBps[i] <= total_GBps) {
-      graph.intra_GBps = kSm90IntraSpeeds_GBps[i];
+  graph.intra_GBps = speeds.back();
+  std::size_t index = speeds.size() - 1;
+  for (std::size_t i = 0; i < speeds.size(); ++i) {
+    if ((gpus + 1) * speeds[i] <= total_GBps) {
+      graph.intra_GBps = speeds[i];
       index = i;
       break;
     }
   }
   // Pass 2 raises bwInter one speed at a time while it is below twice bwIntra.
   graph.inter_GBps = graph.intra_GBps;
-  while (index > 0 && graph.inter_GBps < 2 * graph.intra_GBps) graph.inter_GBps = kSm90IntraSpeeds_GBps[--index];
+  while (index > 0 && graph.inter_GBps < 2 * graph.intra_GBps) graph.inter_GBps = speeds[--index];
   return graph;
 }
 
@@ -190,7 +207,8 @@ NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective
   // one channel's share, twice over ("AllReduce pipelines two operations"), within its bwInter.
   if (all_reduce && n_nodes == 1 && comm.nvls_channels >= 2) {
     const double nvls_channels = comm.nvls_channels;
-    const double intra = comm.nvls_intra_GBps * kNvlsEfficiencyHopper * (nvls_channels - 1) / nvls_channels * 2;
+    const double efficiency = comm.compute_capability >= 100 ? kNvlsEfficiencyBlackwell : kNvlsEfficiencyHopper;
+    const double intra = comm.nvls_intra_GBps * efficiency * (nvls_channels - 1) / nvls_channels * 2;
     const double bus = nvls_channels * std::min(intra, comm.nvls_inter_GBps);
     table.bandwidth_GBps[kNvls][kSimple] = bus * static_cast<double>(n_ranks) / steps;
     table.latency_us[kNvls][kSimple] = kNvlsLatency_us;
@@ -308,7 +326,9 @@ double nccl_protocol_efficiency(NcclProtocol protocol) {
 }
 
 double nccl_nvlink_channel_GBps(int compute_capability) {
-  // topo.h: SM60_NVLINK_BW 18.0, SM70_NVLINK_BW 20.0, SM80_NVLINK_BW 20.0, SM86_NVLINK_BW 12.0, SM90_NVLINK_BW 20.6.
+  // topo.h: SM60_NVLINK_BW 18.0, SM70_NVLINK_BW 20.0, SM80_NVLINK_BW 20.0, SM86_NVLINK_BW 12.0, SM90_NVLINK_BW 20.6,
+  // SM100_NVLINK_BW 40.1.
+  if (compute_capability >= 100) return 40.1;
   if (compute_capability >= 90) return 20.6;
   if (compute_capability == 86) return 12.0;
   if (compute_capability >= 70) return 20.0;

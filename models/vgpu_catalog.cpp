@@ -28,6 +28,14 @@
 //                      kept, as for H100XM-16C), 10C x8, 8C x10, 5C x16, 4C x20
 //   H100 NVL (94GB)    H100L-94C 96246 x1, 47C 48128 x2, 23C 23552 x4, 15C 15360 x6, 11C 11264 x8, 6C 6144 x15,
 //                      4C 4096 x23
+// NVIDIA AI Enterprise release 6 ("latest"), "NVIDIA AI Enterprise and NVIDIA vGPU (C-Series)", time-sliced tables
+// (docs.nvidia.com/ai-enterprise/release-6/latest/appendix/vgpu.html, read from a public snapshot of that page [S]),
+// equal-size mode:
+//   Table 38 L40       L40-48C 49152 x1, 24C x2, 16C x3, 12C x4, 8C x6, 6C x8, 4C x12
+//   Table 39 L40S      L40S-48C 49152 x1, 24C x2, 16C x3, 12C x4, 8C x6, 6C x8, 4C x12
+//   Table 42 L4        L4-24C 24576 x1, 12C x2, 8C x3, 6C x4, 4C x6
+//   Table 50 RTX A6000 RTXA6000-48C 49152 x1, 24C x2, 16C x3, 12C x4, 8C x6, 6C x8, 4C x12
+// (its A10, A40 and A16 tables match the 6.2 rows above).
 // The same guide's scheduler chapter (section 7.3, table 1) gives the default time slice: 2 ms for types allowing
 // at most 8 vGPUs per GPU, 1 ms above. NVIDIA's newer "Hopper Architecture vGPU Types" reference page lists
 // H100XM-16C at 6 per GPU in equal-size mode, which 6 x 16 GiB > 80 GiB contradicts; the v5.0 figure of 5 is kept.
@@ -87,6 +95,14 @@ std::vector<VgpuProfile> build_vgpu_catalog() {
             ai_enterprise_62);
   add_board(profiles, "H100L-", "h100-nvl",
             {{96246, 1}, {48128, 2}, {23552, 4}, {15360, 6}, {11264, 8}, {6144, 15}, {4096, 23}}, ai_enterprise_62);
+  const std::string ai_enterprise_6 = "NVIDIA AI Enterprise 6, vGPU (C-Series) tables [S]";
+  const std::initializer_list<Size> sizes_48gb = {{49152, 1}, {24576, 2}, {16384, 3}, {12288, 4},
+                                                {8192, 6},  {6144, 8},  {4096, 12}};
+  add_board(profiles, "L40-", "l40", sizes_48gb, ai_enterprise_6 + ", table 38");
+  add_board(profiles, "L40S-", "l40s", sizes_48gb, ai_enterprise_6 + ", table 39");
+  add_board(profiles, "L4-", "l4", {{24576, 1}, {12288, 2}, {8192, 3}, {6144, 4}, {4096, 6}},
+            ai_enterprise_6 + ", table 42");
+  add_board(profiles, "RTXA6000-", "rtx-a6000", sizes_48gb, ai_enterprise_6 + ", table 50");
   return profiles;
 }
 

@@ -72,11 +72,14 @@ Rendered render_fitted_gpus() {
       for (KernelKind kind : {KernelKind::gemm, KernelKind::convolution}) {
         const std::optional<EfficiencyProvenance> found = resolved_efficiency(g, path, kind, fit);
         if (!found) continue;
+        const bool refused = found->kind == EfficiencyProvenance::Kind::refused;
         const char* provenance = found->kind == EfficiencyProvenance::Kind::fitted    ? "fitted"
                                  : found->kind == EfficiencyProvenance::Kind::derived ? "derived"
-                                                                                       : "transferred";
+                                 : refused                                            ? "refused"
+                                                                                      : "transferred";
         r.rows.push_back({{"gpu", g.id}, {"architecture", g.architecture}, {"path", std::string(to_string(path))},
-                          {"kind", kind == KernelKind::gemm ? "gemm" : "convolution"}, {"efficiency", found->value},
+                          {"kind", kind == KernelKind::gemm ? "gemm" : "convolution"},
+                          {"efficiency", refused ? nlohmann::json(nullptr) : nlohmann::json(found->value)},
                           {"provenance", provenance}, {"note", found->note}});
       }
     }

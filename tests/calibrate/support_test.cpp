@@ -44,6 +44,8 @@ TEST(GpuNameMatch, CudaNamesFindTheirCatalogGpu) {
       {"NVIDIA A100-PCIE-40GB", "a100-40gb-pcie"},  {"NVIDIA A100 80GB PCIe", "a100-80gb-pcie"},
       {"Tesla V100-PCIE-32GB", "v100-pcie-32gb"},   {"Tesla P100-PCIE-16GB", "p100-pcie-16gb"},
       {"Tesla P4", "p4"},
+      {"NVIDIA L4", "l4"},                          {"NVIDIA L40", "l40"},
+      {"NVIDIA L40S", "l40s"},                      {"NVIDIA B200", "b200-sxm"},
       {"NVIDIA GeForce RTX 4090", ""},  // no catalog entry
       {"NVIDIA A100", ""},              // 40 and 80 GB alike: ambiguous
   };

@@ -244,6 +244,32 @@ TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerN
   EXPECT_GT(eager_times.total_s(), 1.5 * device_s);  // eager at batch 1: the host binds
 }
 
+TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives) {
+  // Ada and Blackwell have no published rows. A transformer's 16-bit GEMMs are derived from the datasheet; a 16-bit
+  // convolution or a TF32 product has no derivation, and taking Hopper's or Ampere's fitted value would carry another
+  // architecture's constant to them: the job is refused.
+  const ComputeFit fit = published_compute_fit();
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const Workload rn50 = *make_workload("resnet-50");
+  const auto resolve = [&](const char* gpu, Precision precision, const Workload& workload) {
+    return resolve_compute(*find_gpu(gpu), precision, workload, 8, HostSide{}, fit, CalibratedParameters{});
+  };
+  const ResolvedCompute derived = resolve("l40s", Precision::fp16, bert);
+  EXPECT_TRUE(derived.refused.empty());
+  EXPECT_TRUE(std::any_of(derived.uncalibrated.begin(), derived.uncalibrated.end(), [](const std::string& note) {
+    return note.find("Ada tensor16 GEMM efficiency") == 0 && note.find("derived by the kernel model") != std::string::npos;
+  }));
+  const ResolvedCompute convolution = resolve("l4", Precision::fp16, rn50);
+  ASSERT_EQ(convolution.refused.size(), 1u);
+  EXPECT_EQ(convolution.refused.front().find("Ada tensor16 convolution: no rows of Ada"), 0u);
+  const ResolvedCompute tf32 = resolve("b200-sxm", Precision::tf32, bert);
+  ASSERT_FALSE(tf32.refused.empty());
+  EXPECT_EQ(tf32.refused.front().find("Blackwell tf32 GEMM: no rows of Blackwell"), 0u);
+  // An architecture with rows keeps its own fitted value, and a Pascal card its documented transfer.
+  EXPECT_TRUE(resolve("a100-80gb-sxm4", Precision::fp16, rn50).refused.empty());
+  EXPECT_TRUE(resolve("p100-sxm2", Precision::fp16, rn50).refused.empty());
+}
+
 TEST(ResolveCompute, AProfilesMeasuredHostReplacesTheFittedDispatchForTheFrameworkItMeasured) {
   const Workload rn50 = *make_workload("resnet-50");
   const ComputeFit fit = known_parameters();

@@ -135,7 +135,13 @@ INSTANTIATE_TEST_SUITE_P(
                     PeakCase{"h100-nvl", Precision::bf16, 1671.0 / 2},  // H100 NVL: 1,671 with sparsity
                     PeakCase{"h200-nvl", Precision::fp16, 1671.0 / 2},  // H200 NVL: 1,671 with sparsity
                     PeakCase{"v100-pcie-16gb", Precision::fp16, 112},   // V100 PCIe datasheet
-                    PeakCase{"v100-pcie-16gb", Precision::bf16, 0}));
+                    PeakCase{"v100-pcie-16gb", Precision::bf16, 0},
+                    // Ada and Blackwell, their tables as quoted [S] (models/gpu_catalog.cpp, ADA AND BLACKWELL)
+                    PeakCase{"l4", Precision::fp16, 242.0 / 2},         // L4: 242 with sparsity
+                    PeakCase{"l40", Precision::bf16, 362.1 / 2},        // L40: 362.1 with sparsity
+                    PeakCase{"l40s", Precision::tf32, 366.0 / 2},       // L40S: 366 with sparsity
+                    PeakCase{"b200-sxm", Precision::bf16, 4500.0 / 2},  // HGX B200: 4.5 PFLOPS with sparsity
+                    PeakCase{"b200-sxm", Precision::fp32, 75}));
 
 // FP32 peak = SMs x FP32 lanes per SM x 2 flop per FMA x boost clock (architecture whitepapers).
 struct ClockCase {
@@ -163,7 +169,13 @@ INSTANTIATE_TEST_SUITE_P(Whitepapers, GpuFp32Peak,
                                          // clocks as deviceQuery reports them on each card [S]
                                          ClockCase{"a30", 64, 1440e6}, ClockCase{"a10", 128, 1695e6},
                                          ClockCase{"a40", 128, 1740e6}, ClockCase{"rtx-a6000", 128, 1800e6},
-                                         ClockCase{"h100-pcie", 128, 1755e6}));
+                                         ClockCase{"h100-pcie", 128, 1755e6},
+                                         // Ada: 128 FP32 lanes per SM (Ada whitepaper, as quoted [S]); boost clocks
+                                         // as the product briefs and deviceQuery give them [S]
+                                         ClockCase{"l4", 128, 2040e6}, ClockCase{"l40", 128, 2490e6},
+                                         ClockCase{"l40s", 128, 2520e6},
+                                         // B200: 128 lanes; the 1,965 MHz SM clock measured in use [S]
+                                         ClockCase{"b200-sxm", 128, 1965e6}));
 
 // Memory: datasheet capacity in GB read as GiB; bandwidth in GB/s decimal.
 struct MemoryCase {
@@ -199,7 +211,8 @@ TEST(GpuCatalog, P100HasNoTensorCoresSoFp16IsTwiceFp32) {
 
 TEST(GpuCatalog, TensorCoreGenerationsSupportTheRightFormats) {
   for (const GpuSpec& spec : gpu_catalog()) {
-    const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Hopper";
+    const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Ada" ||
+                                 spec.architecture == "Hopper" || spec.architecture == "Blackwell";
     EXPECT_EQ(spec.tf32_flops.has_value(), ampere_or_later) << spec.id;
     EXPECT_EQ(spec.bf16_flops.has_value(), ampere_or_later) << spec.id;
     EXPECT_TRUE(spec.fp16_flops.has_value()) << spec.id;
@@ -231,7 +244,9 @@ TEST(GpuCatalog, ComputeCapabilityIsTheChipsNotTheArchitectures) {
   for (const char* ga102 : {"a10", "a40", "rtx-a6000"}) EXPECT_EQ(gpu(ga102).compute_capability, 86) << ga102;
   EXPECT_EQ(gpu("p100-pcie-16gb").compute_capability, 60);
   EXPECT_EQ(gpu("p4").compute_capability, 61);
-  const std::map<std::string, int> major = {{"Pascal", 6}, {"Volta", 7}, {"Turing", 7}, {"Ampere", 8}, {"Hopper", 9}};
+  const std::map<std::string, int> major = {{"Pascal", 6}, {"Volta", 7},  {"Turing", 7},    {"Ampere", 8},
+                                            {"Ada", 8},    {"Hopper", 9}, {"Blackwell", 10}};
+  for (const char* ad10x : {"l4", "l40", "l40s"}) EXPECT_EQ(gpu(ad10x).compute_capability, 89) << ad10x;
   for (const GpuSpec& spec : gpu_catalog()) EXPECT_EQ(spec.compute_capability / 10, major.at(spec.architecture)) << spec.id;
 }
 
@@ -243,20 +258,33 @@ TEST(GpuCatalog, A30RunsTheA100sTensorRatePerSmAndClock) {
   EXPECT_NEAR(a30 / a100, 1.0, 0.01);
 }
 
-TEST(GpuCatalog, Fp8OnlyOnHopper) {
+TEST(GpuCatalog, Fp8FromAdaAndHopperOnAtTwiceThe16BitRate) {
   for (const GpuSpec& spec : gpu_catalog()) {
-    EXPECT_EQ(spec.fp8_flops.has_value(), spec.architecture == "Hopper") << spec.id;
-    // Hopper's FP8 tensor rate is twice its 16-bit one (H100 whitepaper: 1,978.9 against 989.4 dense).
+    const bool fp8 = spec.architecture == "Ada" || spec.architecture == "Hopper" || spec.architecture == "Blackwell";
+    EXPECT_EQ(spec.fp8_flops.has_value(), fp8) << spec.id;
+    // The FP8 tensor rate is twice the 16-bit one (H100 whitepaper: 1,978.9 against 989.4 dense; B200 4,500 against
+    // 2,250). The L40S's datasheet prints 733 against 362.05 (its 733 with sparsity halves to 366.4): 2.5% over.
     if (spec.fp8_flops) {
-      EXPECT_NEAR(*spec.fp8_flops / *spec.fp16_flops, 2.0, 0.01) << spec.id;
+      EXPECT_NEAR(*spec.fp8_flops / *spec.fp16_flops, 2.0, 0.03) << spec.id;
     }
   }
+}
+
+TEST(GpuCatalog, AdaCardsRunFp32AccumulationAtTheRateTheirDatasheetsImply) {
+  // Dense 16-bit flop per clock per SM at the boost clock: the L4 and L40S 1,024 (FP32 accumulation at full rate),
+  // the L40 512 (half rate, as GeForce Ada: RTX 4090 165.2 against 330.3 TFLOPS with FP16 accumulation).
+  const auto per_sm_clock = [](const char* id, double boost_hz) {
+    return *gpu(id).fp16_flops / (gpu(id).sm_count * boost_hz);
+  };
+  EXPECT_NEAR(per_sm_clock("l4", 2040e6), 1024, 1024 * 0.01);
+  EXPECT_NEAR(per_sm_clock("l40s", 2520e6), 1024, 1024 * 0.015);  // 362.05 printed where 1,024 gives 366.4
+  EXPECT_NEAR(per_sm_clock("l40", 2490e6), 512, 512 * 0.01);
 }
 
 TEST(GpuCatalog, EveryGpuHasItsDatasheetPowerLimit) {
   for (const GpuSpec& spec : gpu_catalog()) {
     EXPECT_GE(spec.max_power_w, 70) << spec.id;    // the T4's 70 W is the lowest catalogued
-    EXPECT_LE(spec.max_power_w, 700) << spec.id;   // the SXM5 Hoppers' 700 W the highest
+    EXPECT_LE(spec.max_power_w, 1000) << spec.id;  // the HGX B200's 1,000 W the highest
   }
   EXPECT_EQ(gpu("a30").max_power_w, 165);  // A30 datasheet [S]
 }

@@ -29,7 +29,7 @@ TEST(HostCatalog, IdsAreUniqueAndEveryEntryNamesCatalogedPartsAndASource) {
 }
 
 // Cores and threads from the CPUs' own counts, worked by hand: AMD EPYC 7742 and 7763 have 64 cores and 128 threads
-// each, Xeon Platinum 8480C 56 cores, 8470 52 cores, both two threads per core; every host has two sockets.
+// each, Xeon Platinum 8480C and 8570 56 cores, 8470 52 cores, all two threads per core; every host has two sockets.
 struct HostCase {
   const char* id;
   int cores_per_socket;
@@ -58,6 +58,7 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(HostCase{"dgx-a100", 64, 8, "a100-80gb-sxm4", 8, 200},  // DGX A100 datasheet
                     HostCase{"dgx-h100", 56, 8, "h100-sxm5", 8, 400},       // DGX BasePOD RA
                     HostCase{"dgx-h200", 56, 8, "h200-sxm", 8, 400},        // DGX BasePOD RA
+                    HostCase{"dgx-b200", 56, 8, "b200-sxm", 8, 400},        // DGX B200 user guide
                     HostCase{"dell-xe9680", 52, 8, "h100-sxm5", 8, 400},    // Dell MLPerf v3.1 system
                     HostCase{"dell-xe8545", 64, 4, "a100-40gb-sxm4", 2, 200}),  // Dell MLPerf v1.1 system file
     [](const testing::TestParamInfo<HostCase>& host) {

@@ -19,7 +19,7 @@ TEST(NvlinkCatalog, IdsAreUniqueAndEveryEntryIsSourced) {
 }
 
 TEST(NvlinkCatalog, FindNvlinkReturnsNullForUnknownId) {
-  EXPECT_EQ(find_nvlink("nvlink5"), nullptr);
+  EXPECT_EQ(find_nvlink("nvlink6"), nullptr);
   EXPECT_EQ(find_nvlink(""), nullptr);
 }
 
@@ -43,6 +43,7 @@ INSTANTIATE_TEST_SUITE_P(Whitepapers, NvlinkGeneration,
                                          GenerationCase{"nvlink2", 300},                // V100: 6 x 25 x 2
                                          GenerationCase{"nvlink3", 600},                // A100: 12 x 25 x 2
                                          GenerationCase{"nvlink4", 900},                // H100: 18 x 25 x 2
+                                         GenerationCase{"nvlink5", 1800},               // B200: 18 x 50 x 2
                                          GenerationCase{"nvlink-bridge-turing", 100}));  // TU102: 2 x 25 x 2
 
 TEST(NvlinkCatalog, Nvlink3LinkIsFourLanesOf6p25GBps) {

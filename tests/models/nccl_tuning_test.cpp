@@ -263,6 +263,24 @@ TEST(NcclNvls, AllReduceTableOnOneH100Node) {
   EXPECT_NEAR(nccl_allreduce_costs(four).bandwidth_GBps[nvls][at(NcclProtocol::simple)], 160.0, 1e-9);
 }
 
+TEST(NcclNvls, BlackwellGraphAndAllReduceOnOneB200Node) {
+  // 18 NVLink 5 links x SM100_NVLINK_BW 40.1 = 721.8 GB/s per GPU. 8 GPUs on sm100SpeedArrayIntra: 9 x 90 = 810 does
+  // not fit, 9 x 80 = 720 does; bwInter climbs 80 -> 90 (the table's top). Bus bandwidth per channel
+  // min(80 x 0.74 (Blackwell's nvlsEfficiency) x 7/8 x 2, 90) = 90 GB/s; 8 channels 720; x 8 / 14 = 411.43 GB/s.
+  const NvlsGraph graph = nccl_nvls_graph(8, 18, 100);
+  EXPECT_EQ(graph.channels, 8);
+  EXPECT_EQ(graph.intra_GBps, 80.0);
+  EXPECT_EQ(graph.inter_GBps, 90.0);
+  NcclCommunicator comm = one_h100_node();
+  comm.compute_capability = 100;
+  comm.nvls_channels = graph.channels;
+  comm.nvls_intra_GBps = graph.intra_GBps;
+  comm.nvls_inter_GBps = graph.inter_GBps;
+  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[at(NcclAlgorithm::nvls)][at(NcclProtocol::simple)],
+              720.0 * 8 / 14, 1e-9);
+  EXPECT_DOUBLE_EQ(nccl_nvlink_channel_GBps(100), 40.1);  // topo.h SM100_NVLINK_BW
+}
+
 TEST(NcclNvls, OnlyAllReduceOnOneNode) {
   NcclCommunicator comm = one_h100_node();
   const std::size_t nvls = at(NcclAlgorithm::nvls);

@@ -86,6 +86,17 @@ TEST(VgpuCatalog, H100SxmProfilesRunFrom80CTo4C) {
   EXPECT_EQ(find_vgpu_profile("H100XM-4C")->max_per_gpu, 20);
 }
 
+TEST(VgpuCatalog, AdaCardsCarryTheirAiEnterpriseTables) {
+  // NVIDIA AI Enterprise 6, vGPU (C-Series), tables 39 (L40S) and 42 (L4), equal-size mode.
+  EXPECT_EQ(ids_of(vgpu_profiles_for("l40s")),
+            (std::vector<std::string>{"L40S-48C", "L40S-24C", "L40S-16C", "L40S-12C", "L40S-8C", "L40S-6C",
+                                      "L40S-4C"}));
+  EXPECT_EQ(find_vgpu_profile("L40S-4C")->max_per_gpu, 12);
+  EXPECT_EQ(ids_of(vgpu_profiles_for("l4")),
+            (std::vector<std::string>{"L4-24C", "L4-12C", "L4-8C", "L4-6C", "L4-4C"}));
+  EXPECT_EQ(find_vgpu_profile("L4-8C")->max_per_gpu, 3);
+}
+
 TEST(VgpuCatalog, FixedShareOfT4_4CIsOneQuarter) {
   // User guide 7.1: "the maximum number of T4-4C vGPUs per physical GPU is 4 ... each T4-4C vGPU is given one
   // quarter, or 25%".
@@ -109,7 +120,9 @@ TEST_P(VgpuFrameBuffer, MatchesUserGuideMiB) {
 INSTANTIATE_TEST_SUITE_P(UserGuide, VgpuFrameBuffer,
                          testing::Values(FrameBufferCase{"A100X-40C", 40960}, FrameBufferCase{"A100X-8C", 8192},
                                          FrameBufferCase{"A100DX-16C", 16384}, FrameBufferCase{"H100XM-80C", 81920},
-                                         FrameBufferCase{"T4-16C", 16384}, FrameBufferCase{"V100DX-4C", 4096}));
+                                         FrameBufferCase{"T4-16C", 16384}, FrameBufferCase{"V100DX-4C", 4096},
+                                         FrameBufferCase{"L40-12C", 12288}, FrameBufferCase{"L4-6C", 6144},
+                                         FrameBufferCase{"RTXA6000-16C", 16384}));
 
 TEST(VgpuCatalog, LookupsReturnNothingForUnknownNames) {
   EXPECT_EQ(find_vgpu_profile("A100-7-40C"), nullptr);  // MIG-backed types are MIG instances, not listed here
