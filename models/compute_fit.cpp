@@ -631,8 +631,8 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     // nodes. The host's one launch per replay (and per-replay fixed cost) is not counted.
     if (measured_host && measured_host->graph_node_s) {
       parameters.host_dispatch_s = measured_host->graph_node_s->value;
-      resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                 " us per kernel under CUDA Graphs: " + measured_host->graph_node_s->provenance);
+      resolved.calibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                    " us per kernel under CUDA Graphs: " + measured_host->graph_node_s->provenance);
     } else {
       parameters.host_dispatch_s = kCudaGraphNodeS;
       resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
@@ -646,8 +646,8 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                " us per kernel: given in the scenario");
   } else if (measured_host) {
     parameters.host_dispatch_s = measured_host->eager_s.value;
-    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                               " us per kernel: " + measured_host->eager_s.provenance);
+    resolved.calibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                  " us per kernel: " + measured_host->eager_s.provenance);
   } else if (dispatch != fit.host_dispatch_s.end()) {
     parameters.host_dispatch_s = dispatch->second * vm_factor;
     resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) + " us per kernel (" +

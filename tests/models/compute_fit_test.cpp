@@ -280,8 +280,9 @@ TEST(ResolveCompute, AProfilesMeasuredHostReplacesTheFittedDispatchForTheFramewo
                                                  .graph_node_s = CalibratedValue{0.5e-6, "p.json: host.graph"}};
   HostSide host;
   host.vm_cpu_overhead = 0.02;
+  // Listed as calibrated: a measurement, with its provenance.
   const auto sourced = [](const ResolvedCompute& r, const std::string& text) {
-    return std::any_of(r.sources.begin(), r.sources.end(),
+    return std::any_of(r.calibrated.begin(), r.calibrated.end(),
                        [&](const std::string& s) { return s.find(text) != std::string::npos; });
   };
   // PyTorch eager: the measured 33.46 us as measured (on the host it describes, VM or not), not 40 us x 1.02.
