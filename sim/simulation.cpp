@@ -227,11 +227,9 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
           : static_cast<double>(config.batch_per_gpu) * config.gradient_accumulation / compute.single_gpu_step_s;
   result.scaling_efficiency = result.samples_per_s / (result.ranks * result.single_gpu_samples_per_s);
   if (const std::size_t n = result.step_times_s.size(); n >= 2) {
-    double squares = 0;
-    for (double step_s : result.step_times_s) squares += (step_s - result.step.mean_s) * (step_s - result.step.mean_s);
-    const double sd_s = std::sqrt(squares / static_cast<double>(n - 1));
-    result.scaling_efficiency_standard_error =
-        result.scaling_efficiency * sd_s / (result.step.mean_s * std::sqrt(static_cast<double>(n)));
+    result.scaling_efficiency_standard_error = result.scaling_efficiency *
+                                               coefficient_of_variation(result.step_times_s) /
+                                               std::sqrt(static_cast<double>(n));
   }
   result.speedup_over_one_gpu = result.samples_per_s / result.single_gpu_samples_per_s;
   const double rank_iterations = static_cast<double>(result.ranks) * static_cast<double>(result.step_times_s.size());

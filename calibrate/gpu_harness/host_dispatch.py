@@ -21,6 +21,7 @@ from torch.profiler import profile, ProfilerActivity, record_function
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpt_layers import Gpt  # noqa: E402  (plain-PyTorch GPT: pre-LN blocks, fused attention, tied head)
+from trace_steps import busy_us  # noqa: E402  (the union of kernel intervals)
 
 STARTED = time.perf_counter()
 WARMUP, TIMED = 5, 20
@@ -96,16 +97,6 @@ def ops(result):
                          "wall_us_per_call": done / calls * 1e6})
             print(f"  {name:18s} autograd={grad!s:5s} {issued / calls * 1e6:7.2f} us", flush=True)
     result["ops"] = rows
-
-
-def busy_us(intervals):
-    total, end = 0.0, None
-    for s, e in sorted(intervals):
-        if end is None or s > end:
-            total, end = total + e - s, e
-        elif e > end:
-            total, end = total + e - end, e
-    return total
 
 
 def build(model, precision, cache=True):

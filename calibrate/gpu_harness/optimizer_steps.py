@@ -15,6 +15,7 @@ import torch
 from torch.profiler import profile, ProfilerActivity
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from trace_steps import busy_us  # noqa: E402  (the union of kernel intervals)
 
 WARMUP, TIMED = 3, 20
 
@@ -44,16 +45,6 @@ OPTIMIZERS = [  # name, constructor
     ("sgd-momentum-foreach", lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, foreach=True)),
     ("sgd-momentum-for-loop", lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=0.9, foreach=False)),
 ]
-
-
-def busy_us(intervals):
-    total, end = 0.0, None
-    for s, e in sorted(intervals):
-        if end is None or s > end:
-            total, end = total + e - s, e
-        elif e > end:
-            total, end = total + e - end, e
-    return total
 
 
 def measure(params, make):
