@@ -1,6 +1,7 @@
 #include "models/compute_model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <optional>
@@ -193,6 +194,98 @@ Kernel per_tensor_kernel(const Workload& workload, const PerTensorOps& ops, Phas
           .launches = std::max(1, ops.kernels_per_tensor * workload.trainable_parameter_tensors())};
 }
 
+// A multi-tensor launch (PyTorch's multi_tensor_apply, aten/src/ATen/native/cuda/MultiTensorApply.cuh, and Apex's,
+// which it copies) covers chunks of 65,536 elements of up to depth_to_max_tensors[lists - 1] tensors, at most 320
+// chunks (thread blocks) per launch: a pass over the workload's trainable tensors is launched as often as the tighter
+// of the two limits needs. Each tensor's last chunk is partial, counted as half a chunk. (On the H200, 2026-12-04,
+// data/measured/h200-sxm-2026-12-04-optimizer/: BERT-large's 398 tensors, 336 million parameters, take 17 launches per
+// foreach operation, a 1.3B GPT's 292 tensors 64; this gives 17 and 64.)
+constexpr double kMultiTensorChunkElements = 65536.0;
+constexpr double kMultiTensorMaxChunks = 320.0;
+constexpr std::array<double, 4> kMultiTensorMaxTensors = {110.0, 64.0, 48.0, 36.0};  // by the lists it passes, 1-4
+
+int multi_tensor_launches(const Workload& workload, int lists) {
+  assert(lists >= 1 && lists <= static_cast<int>(kMultiTensorMaxTensors.size()));
+  const double tensors = workload.trainable_parameter_tensors();
+  const double chunks = workload.trainable_parameters() / kMultiTensorChunkElements + 0.5 * tensors;
+  const double launches = std::max(std::ceil(tensors / kMultiTensorMaxTensors.at(static_cast<std::size_t>(lists - 1))),
+                                    std::ceil(chunks / kMultiTensorMaxChunks));
+  return std::max(1, static_cast<int>(launches));
+}
+
+// A fused optimizer's lists: parameters and gradients, and each state tensor (momentum; Adam's two moments).
+int fused_lists(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::sgd: return 2;
+    case Optimizer::sgd_momentum: return 3;
+    default: return 4;
+  }
+}
+
+// One element-wise operation of torch.optim's update over every parameter tensor: the tensor lists it passes (a
+// multi-tensor launch's depth) and the bytes it moves per parameter in fp32.
+struct TorchOp {
+  int lists = 1;
+  double bytes_per_parameter = 0.0;
+};
+
+// torch.optim's update as its code writes it (torch/optim/sgd.py `_multi_tensor_sgd` and `_single_tensor_sgd`,
+// torch/optim/adam.py `_multi_tensor_adam` and `_single_tensor_adam`, which AdamW runs with decoupled weight decay;
+// PyTorch 2.x at its defaults: no weight decay but AdamW's, no Nesterov, no amsgrad, capturable=False, whose step
+// counters stay on the CPU and launch nothing). The foreach and the for-loop implementations run the same operations,
+// the first over all tensors at once, the second tensor by tensor:
+//   SGD:       params += -lr grads (add_: read 8, write 4)                                            1 op,  12 B
+//   momentum:  buf *= momentum (mul_: 8); buf += grads (add_: 12); params += -lr buf (add_: 12)       3 ops, 32 B
+//   Adam:      m = lerp(m, g) (12); v *= beta2 (8); v += (1 - beta2) g g (addcmul_: read v, g, g, write v: 16);
+//              d = sqrt(v) (8); d /= sqrt(bias correction 2) (8); d += eps (8);
+//              params += -step d' m (addcdiv_: read p, m, d, write p: 16)                             7 ops, 76 B
+//   AdamW:     Adam's, after params *= 1 - lr wd (mul_: 8)                                            8 ops, 84 B
+// (Measured on the H200, 2026-12-04, at the card's copy rate: 34.6, 80.0 and 88.3-89.1 B per parameter for SGD with
+// momentum, Adam and AdamW foreach, with 3, 7 and 8 launches per 17-launch group: docs/compute-model.md.)
+std::vector<TorchOp> torch_update_ops(Optimizer optimizer) {
+  switch (optimizer) {
+    case Optimizer::sgd: return {{2, 12.0}};
+    case Optimizer::sgd_momentum: return {{1, 8.0}, {2, 12.0}, {2, 12.0}};
+    case Optimizer::adamw: return {{1, 8.0}, {2, 12.0}, {1, 8.0}, {3, 16.0}, {2, 8.0}, {1, 8.0}, {1, 8.0}, {3, 16.0}};
+    case Optimizer::adam: return {{2, 12.0}, {1, 8.0}, {3, 16.0}, {2, 8.0}, {1, 8.0}, {1, 8.0}, {3, 16.0}};
+    case Optimizer::lamb:
+    case Optimizer::adafactor: break;
+  }
+  assert(false && "torch.optim's operations are counted for SGD, momentum, Adam and AdamW (optimizer_kernels_for)");
+  return {};
+}
+
+// The torch.optim step's kernels: under fp16 mixed precision GradScaler's unscale first
+// (`_amp_foreach_non_finite_check_and_unscale_` over the gradients, torch/amp/grad_scaler.py: read 4, write 4; a
+// foreach pass whichever the optimizer's implementation), the update's operations, and where the model keeps 16-bit
+// weights beside the fp32 ones (not autocast's casts) their copy (read 4, write 2).
+Kernel torch_optimizer_kernel(const Workload& workload, Precision precision) {
+  std::vector<TorchOp> foreach_ops;
+  if (precision == Precision::fp16) foreach_ops.push_back({1, 8.0});
+  if (is_mixed_precision(precision) && !workload.autocast_weight_casts) foreach_ops.push_back({2, 6.0});
+  const std::vector<TorchOp> update = torch_update_ops(workload.optimizer);
+  const bool foreach = workload.optimizer_kernels == OptimizerKernels::torch_foreach;
+  if (foreach) foreach_ops.insert(foreach_ops.end(), update.begin(), update.end());
+  double bytes = 0.0;
+  int launches = 0;
+  for (const TorchOp& op : foreach_ops) {
+    bytes += op.bytes_per_parameter;
+    launches += multi_tensor_launches(workload, op.lists);
+  }
+  if (!foreach) {
+    for (const TorchOp& op : update) bytes += op.bytes_per_parameter;
+    launches += static_cast<int>(update.size()) * workload.trainable_parameter_tensors();
+  }
+  return {.layer = 0,
+          .phase = Phase::optimizer,
+          .flop = 0.0,
+          .bytes = workload.trainable_parameters() * bytes,
+          .tiles = 0.0,
+          .kind = KernelKind::memory,
+          .pass = MemoryPass::elementwise,
+          .launches = std::max(1, launches)};
+}
+
 }  // namespace
 
 // Per score, with e = 2 bytes under mixed precision or 16-bit, 4 in fp32/TF32, and a one-byte dropout mask:
@@ -366,11 +459,23 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     }
     return kernels;
   }
+  if (workload.optimizer_kernels == OptimizerKernels::torch_foreach ||
+      workload.optimizer_kernels == OptimizerKernels::torch_for_loop) {
+    kernels.push_back(torch_optimizer_kernel(workload, precision));
+    return kernels;
+  }
   // Under autocast the optimizer writes no 16-bit copy of the weights: the next forward casts them (weight_casts).
   const double copy_bytes = workload.autocast_weight_casts && is_mixed_precision(precision) ? 2.0 : 0.0;
   const double optimizer_bytes =
       workload.trainable_parameters() * (optimizer_bytes_per_parameter(workload.optimizer, precision) - copy_bytes);
-  kernels.push_back({0, Phase::optimizer, 0.0, optimizer_bytes, 0.0, KernelKind::memory, MemoryPass::generic});
+  kernels.push_back({.layer = 0,
+                     .phase = Phase::optimizer,
+                     .flop = 0.0,
+                     .bytes = optimizer_bytes,
+                     .tiles = 0.0,
+                     .kind = KernelKind::memory,
+                     .pass = MemoryPass::generic,
+                     .launches = multi_tensor_launches(workload, fused_lists(workload.optimizer))});
   return kernels;
 }
 

@@ -24,6 +24,11 @@ Workload job_workload(const JobConfig& job) {
   if (job.optimizer) workload.optimizer = *job.optimizer;
   use_framework(workload, job.framework);
   if (job.memory_format) workload.layout = *job.memory_format;
+  if (job.optimizer_implementation) {
+    // The loader refused the implementations that are not counted (optimizer_kernels_for's reason).
+    workload.optimizer_kernels =
+        optimizer_kernels_for(*job.optimizer_implementation, job.framework, workload.optimizer).kernels;
+  }
   return workload;
 }
 

@@ -234,6 +234,11 @@ struct JobConfig {
   /// The optimizer, when the scenario states it: its state in memory and its step's traffic (models/memory_model.cpp,
   /// models/compute_model.cpp). Default: the workload's (SGD with momentum for CNNs, Adam for transformers).
   std::optional<Optimizer> optimizer;
+  /// How the job's code writes the optimizer step, when the scenario states it ("fused", "foreach", "for_loop";
+  /// models/workload.hpp OptimizerImplementation, models/compute_model.cpp counts each). Default: the framework's
+  /// (use_framework): fused for PyTorch (Apex's and Megatron-LM's optimizers, which the fitted rows ran; torch.optim's
+  /// own default since PyTorch 2.0 is foreach) and MXNet, for_loop for TensorFlow's Adam and LAMB.
+  std::optional<OptimizerImplementation> optimizer_implementation;
   /// The host's time to issue one kernel, when the scenario states it (a faster or slower CPU than the fitted rows').
   /// Default: from the framework and the execution (models/compute_fit.hpp). Not with execution cuda_graphs.
   std::optional<double> host_dispatch_s;

@@ -540,6 +540,13 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
 }
 
 /// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
+// The optimizer a job trains with when it states none: its workload's (transformers train with Adam,
+// models/transformer_workloads.cpp; a catalog workload names its own).
+Optimizer default_optimizer(const JobConfig& config) {
+  if (config.transformer) return Optimizer::adam;
+  return make_workload(config.workload_id)->optimizer;
+}
+
 std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
                                 const VirtualizationConfig& virtualization, const GpuSpec& gpu,
                                 const std::string& base_dir) {
@@ -553,6 +560,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   const std::optional<JsonValue> execution = job.get("execution");
   const std::optional<JsonValue> optimizer = job.get("optimizer");
   const std::optional<JsonValue> memory_format = job.get("memory_format");
+  const std::optional<JsonValue> optimizer_implementation = job.get("optimizer_implementation");
   const std::optional<JsonValue> loading = job.get("data_loading_cpu_ms_per_sample");
   const std::optional<JsonValue> loader = job.get("data_loader");
   const std::optional<JsonValue> loader_rate = job.get("data_loader_images_per_s");
@@ -583,7 +591,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, memory_format,
-                            loading, loader, loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation,
+                            optimizer_implementation, loading, loader, loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation,
                             step_time_cv, checkpoint, parallelism, global_batch, nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
@@ -625,6 +633,16 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (execution) config.execution = execution->as_enum(execution_names());
   if (optimizer) config.optimizer = optimizer->as_enum(optimizer_names());
   if (memory_format) config.memory_format = memory_format->as_enum(tensor_layout_names());
+  if (optimizer_implementation) {
+    config.optimizer_implementation = optimizer_implementation->as_enum(optimizer_implementation_names());
+    if (config.trace) {
+      optimizer_implementation->fail("a traced iteration's optimizer kernels are in the trace: remove this key");
+    }
+    const Optimizer used = config.optimizer ? *config.optimizer : default_optimizer(config);
+    const OptimizerKernelsChoice choice =
+        optimizer_kernels_for(*config.optimizer_implementation, config.framework, used);
+    if (!choice.refused.empty()) optimizer_implementation->fail(choice.refused);
+  }
   if (host_dispatch) {
     if (config.execution == Execution::cuda_graphs) {
       host_dispatch->fail("a job under execution 'cuda_graphs' issues no kernel from the host: remove this key or "

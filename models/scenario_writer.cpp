@@ -86,6 +86,9 @@ nlohmann::json job_to_json(const JobConfig& job) {
   if (job.execution != Execution::eager) json["execution"] = std::string(to_string(job.execution));
   if (job.memory_format) json["memory_format"] = std::string(to_string(*job.memory_format));
   if (job.optimizer) json["optimizer"] = std::string(to_string(*job.optimizer));
+  if (job.optimizer_implementation) {
+    json["optimizer_implementation"] = std::string(to_string(*job.optimizer_implementation));
+  }
   if (job.host_dispatch_s) json["host_dispatch_us"] = *job.host_dispatch_s / units::kSecondsPerUs;
   if (job.data_loader != DataLoader::cpu) json["data_loader"] = std::string(to_string(job.data_loader));
   if (job.data_loader_images_per_s) json["data_loader_images_per_s"] = *job.data_loader_images_per_s;

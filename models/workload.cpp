@@ -16,6 +16,11 @@ const std::array<std::pair<std::string, Optimizer>, 6> kOptimizerNames = {{{"sgd
                                                                           {"lamb", Optimizer::lamb},
                                                                           {"adafactor", Optimizer::adafactor}}};
 
+const std::array<std::pair<std::string, OptimizerImplementation>, 3> kOptimizerImplementationNames = {
+    {{"fused", OptimizerImplementation::fused},
+     {"foreach", OptimizerImplementation::foreach},
+     {"for_loop", OptimizerImplementation::for_loop}}};
+
 const std::array<std::pair<std::string, TensorLayout>, 2> kTensorLayoutNames = {{{"nchw", TensorLayout::nchw},
                                                                                  {"nhwc", TensorLayout::nhwc}}};
 
@@ -33,6 +38,46 @@ double sum_over(const std::vector<Layer>& layers, Field field) {
 std::span<const std::pair<std::string, Optimizer>> optimizer_names() { return kOptimizerNames; }
 
 std::string_view to_string(Optimizer optimizer) { return name_of(kOptimizerNames, optimizer); }
+
+std::span<const std::pair<std::string, OptimizerImplementation>> optimizer_implementation_names() {
+  return kOptimizerImplementationNames;
+}
+
+std::string_view to_string(OptimizerImplementation implementation) {
+  return name_of(kOptimizerImplementationNames, implementation);
+}
+
+OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementation, Framework framework,
+                                             Optimizer optimizer) {
+  const std::string name(to_string(implementation));
+  const std::string named_optimizer(to_string(optimizer));
+  switch (implementation) {
+    case OptimizerImplementation::fused: return {OptimizerKernels::multi_tensor, ""};
+    case OptimizerImplementation::foreach:
+    case OptimizerImplementation::for_loop:
+      if (framework == Framework::pytorch) {
+        if (optimizer == Optimizer::lamb || optimizer == Optimizer::adafactor) {
+          return {OptimizerKernels::multi_tensor,
+                  name + " is counted from torch.optim's SGD, Adam and AdamW code; " + named_optimizer +
+                      " runs here as one fused pass: use 'fused'"};
+        }
+        return {implementation == OptimizerImplementation::foreach ? OptimizerKernels::torch_foreach
+                                                                   : OptimizerKernels::torch_for_loop,
+                ""};
+      }
+      if (framework == Framework::tensorflow && implementation == OptimizerImplementation::for_loop) {
+        if (optimizer == Optimizer::adam || optimizer == Optimizer::adamw || optimizer == Optimizer::lamb) {
+          return {OptimizerKernels::per_tensor_ops, ""};
+        }
+        return {OptimizerKernels::multi_tensor, "TensorFlow's for_loop is counted from NVIDIA's Adam and LAMB code; " +
+                                                    named_optimizer + " runs here as one fused pass: use 'fused'"};
+      }
+      return {OptimizerKernels::multi_tensor, name + " is torch.optim's; a " + std::string(to_string(framework)) +
+                                                  " job's optimizer runs here as 'fused'" +
+                                                  (framework == Framework::tensorflow ? " or 'for_loop'" : "")};
+  }
+  return {};
+}
 
 std::span<const std::pair<std::string, TensorLayout>> tensor_layout_names() { return kTensorLayoutNames; }
 

@@ -247,9 +247,115 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   EXPECT_EQ(accumulating.back().phase, Phase::optimizer);
   EXPECT_EQ(accumulating.back().launches, 31 * tensors);
   EXPECT_DOUBLE_EQ(accumulating.back().bytes, bert.trainable_parameters() * 196.0);
-  // PyTorch's (Apex's fused multi-tensor optimizers) stays one pass.
+  // PyTorch's (Apex's fused multi-tensor optimizers) stays one pass, launched in groups of at most 320 chunks of
+  // 65,536 parameters: BERT-large's 334 million in 391 tensors (each with a partial last chunk, counted as half) are
+  // 5,290 chunks, 17 launches.
   use_framework(bert, Framework::pytorch);
-  EXPECT_EQ(iteration_kernels(bert, 1, Precision::fp16, Pass::training).back().launches, 1);
+  const Kernel fused = iteration_kernels(bert, 1, Precision::fp16, Pass::training).back();
+  EXPECT_EQ(fused.launches, static_cast<int>(std::ceil((bert.trainable_parameters() / 65536.0 + tensors / 2.0) / 320)));
+  EXPECT_EQ(fused.launches, 17);
+}
+
+// One layer of `parameters` in `tensors` trainable tensors, training with `optimizer` as `kernels` runs it.
+Workload optimizer_workload(double parameters, int tensors, Optimizer optimizer, OptimizerKernels kernels) {
+  Layer weights = layer(0.0, 0.0, 0.0, parameters);
+  weights.parameter_tensors = tensors;
+  Workload w = workload_of({weights}, optimizer);
+  w.optimizer_kernels = kernels;
+  return w;
+}
+
+TEST(OptimizerKernels, TorchsForeachAdamWIsEightPassesOverEveryTensorInMultiTensorLaunches) {
+  // 640 chunks of 65,536 parameters in 2 tensors: 641 chunks with the two partial ones counted as half each, 3
+  // launches of at most 320 per operation (2 tensors are far from any tensor limit). AdamW in torch/optim/adam.py's
+  // _multi_tensor_adam: params *= 1 - lr wd (read and write 4 B each: 8), lerp of m towards g (read m and g, write m:
+  // 12), v *= beta2 (8), v += (1 - beta2) g g (read v, g, g, write v: 16), d = sqrt(v) (8), d /= bc2 (8), d += eps
+  // (8), params += -step m / d (read p, m, d, write p: 16): 8 operations, 84 B per parameter.
+  const double parameters = 640 * 65536.0;
+  const Workload adamw = optimizer_workload(parameters, 2, Optimizer::adamw, OptimizerKernels::torch_foreach);
+  const Kernel step = iteration_kernels(adamw, 1, Precision::fp32, Pass::training).back();
+  EXPECT_EQ(step.phase, Phase::optimizer);
+  EXPECT_EQ(step.pass, MemoryPass::elementwise);
+  EXPECT_EQ(step.launches, 8 * 3);
+  EXPECT_DOUBLE_EQ(step.bytes, parameters * 84.0);
+  // Adam runs no weight decay at torch.optim's default (weight_decay=0): 7 operations, 76 B. SGD with momentum: buf
+  // *= momentum (8), buf += g (12), params += -lr buf (12): 3 operations, 32 B; plain SGD one add (12 B).
+  const auto foreach = [&](Optimizer optimizer) {
+    return iteration_kernels(optimizer_workload(parameters, 2, optimizer, OptimizerKernels::torch_foreach), 1,
+                             Precision::fp32, Pass::training)
+        .back();
+  };
+  EXPECT_EQ(foreach(Optimizer::adam).launches, 7 * 3);
+  EXPECT_DOUBLE_EQ(foreach(Optimizer::adam).bytes, parameters * 76.0);
+  EXPECT_EQ(foreach(Optimizer::sgd_momentum).launches, 3 * 3);
+  EXPECT_DOUBLE_EQ(foreach(Optimizer::sgd_momentum).bytes, parameters * 32.0);
+  EXPECT_EQ(foreach(Optimizer::sgd).launches, 3);
+  EXPECT_DOUBLE_EQ(foreach(Optimizer::sgd).bytes, parameters * 12.0);
+  // The fused pass over the same parameters: one operation, 28 B, 3 launches.
+  const Kernel fused =
+      iteration_kernels(optimizer_workload(parameters, 2, Optimizer::adamw, OptimizerKernels::multi_tensor), 1,
+                        Precision::fp32, Pass::training)
+          .back();
+  EXPECT_EQ(fused.launches, 3);
+  EXPECT_DOUBLE_EQ(fused.bytes, parameters * 28.0);
+}
+
+TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
+  // _single_tensor_adam: the same 8 operations for AdamW, one kernel per tensor each: 8 x 5 tensors.
+  const double parameters = 1e6;
+  const Workload adamw = optimizer_workload(parameters, 5, Optimizer::adamw, OptimizerKernels::torch_for_loop);
+  const Kernel step = iteration_kernels(adamw, 1, Precision::fp32, Pass::training).back();
+  EXPECT_EQ(step.launches, 8 * 5);
+  EXPECT_DOUBLE_EQ(step.bytes, parameters * 84.0);
+  // Under fp16 with 16-bit weights beside the fp32 ones: GradScaler's foreach unscale of the gradients (read and
+  // write 4 B; 1 launch: 1e6 parameters are 16 chunks) and the copy to 16 bits (read 4, write 2; 1 launch).
+  const Kernel mixed = iteration_kernels(adamw, 1, Precision::fp16, Pass::training).back();
+  EXPECT_EQ(mixed.launches, 1 + 1 + 8 * 5);
+  EXPECT_DOUBLE_EQ(mixed.bytes, parameters * (8.0 + 6.0 + 84.0));
+  // bf16 needs no loss scale; under autocast the weights stay fp32 and no copy is written.
+  EXPECT_DOUBLE_EQ(iteration_kernels(adamw, 1, Precision::bf16, Pass::training).back().bytes,
+                   parameters * (6.0 + 84.0));
+  Workload autocast = adamw;
+  autocast.autocast_weight_casts = true;
+  EXPECT_DOUBLE_EQ(iteration_kernels(autocast, 1, Precision::bf16, Pass::training).back().bytes, parameters * 84.0);
+}
+
+TEST(OptimizerKernels, LaunchCountsMatchTheH200sProfiledForeachSteps) {
+  // data/measured/h200-sxm-2026-12-04-optimizer/optimizer-steps.json (torch.profiler, PyTorch 2.11): AdamW foreach
+  // over BERT-large's 398 tensors of 336,226,108 parameters launched 136 kernels, over a 1.3B GPT's 292 tensors of
+  // 1,315,819,520 parameters 512; SGD with momentum 51 and 192; the for-loop AdamW 3,184 and 2,336.
+  const auto launches = [](double parameters, int tensors, Optimizer optimizer, OptimizerKernels kernels) {
+    return iteration_kernels(optimizer_workload(parameters, tensors, optimizer, kernels), 1, Precision::fp32,
+                             Pass::training)
+        .back()
+        .launches;
+  };
+  EXPECT_EQ(launches(336226108, 398, Optimizer::adamw, OptimizerKernels::torch_foreach), 136);
+  EXPECT_EQ(launches(1315819520, 292, Optimizer::adamw, OptimizerKernels::torch_foreach), 512);
+  EXPECT_EQ(launches(336226108, 398, Optimizer::sgd_momentum, OptimizerKernels::torch_foreach), 51);
+  EXPECT_EQ(launches(1315819520, 292, Optimizer::sgd_momentum, OptimizerKernels::torch_foreach), 192);
+  EXPECT_EQ(launches(336226108, 398, Optimizer::adamw, OptimizerKernels::torch_for_loop), 3184);
+  EXPECT_EQ(launches(1315819520, 292, Optimizer::adamw, OptimizerKernels::torch_for_loop), 2336);
+}
+
+TEST(OptimizerKernels, EachFrameworkCountsTheImplementationsItsCodeHas) {
+  using enum OptimizerImplementation;
+  EXPECT_EQ(optimizer_kernels_for(foreach, Framework::pytorch, Optimizer::adamw).kernels,
+            OptimizerKernels::torch_foreach);
+  EXPECT_EQ(optimizer_kernels_for(for_loop, Framework::pytorch, Optimizer::sgd).kernels,
+            OptimizerKernels::torch_for_loop);
+  EXPECT_EQ(optimizer_kernels_for(for_loop, Framework::tensorflow, Optimizer::lamb).kernels,
+            OptimizerKernels::per_tensor_ops);
+  for (Framework framework : {Framework::pytorch, Framework::tensorflow, Framework::mxnet}) {
+    const OptimizerKernelsChoice choice = optimizer_kernels_for(fused, framework, Optimizer::lamb);
+    EXPECT_EQ(choice.kernels, OptimizerKernels::multi_tensor);
+    EXPECT_TRUE(choice.refused.empty());
+  }
+  // torch.optim has no LAMB; TensorFlow has no foreach; MXNet's loop is not counted.
+  EXPECT_FALSE(optimizer_kernels_for(foreach, Framework::pytorch, Optimizer::lamb).refused.empty());
+  EXPECT_FALSE(optimizer_kernels_for(foreach, Framework::tensorflow, Optimizer::adam).refused.empty());
+  EXPECT_FALSE(optimizer_kernels_for(for_loop, Framework::tensorflow, Optimizer::sgd_momentum).refused.empty());
+  EXPECT_FALSE(optimizer_kernels_for(for_loop, Framework::mxnet, Optimizer::sgd_momentum).refused.empty());
 }
 
 TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {

@@ -342,6 +342,22 @@ std::vector<ErrorCase> error_cases() {
              {"jobs[0].precision", "fp32"},
              {"jobs[0].memory_format", "nhwc"}}),
        "s.json: jobs[0].memory_format: a traced iteration's kernels are the ones it ran: remove this key"},
+      {"OptimizerImplementationMisspelt", with({{"jobs[0].optimizer_implementation", "for-each"}}),
+       "s.json: jobs[0].optimizer_implementation: expected one of 'fused', 'foreach' or 'for_loop', got 'for-each'; "
+       "did you mean 'foreach'?"},
+      {"ForeachLamb", with({{"jobs[0].optimizer", "lamb"}, {"jobs[0].optimizer_implementation", "foreach"}}),
+       "s.json: jobs[0].optimizer_implementation: foreach is counted from torch.optim's SGD, Adam and AdamW code; lamb "
+       "runs here as one fused pass: use 'fused'"},
+      {"ForeachInTensorFlow",
+       with({{"jobs[0].framework", "tensorflow"}, {"jobs[0].optimizer_implementation", "foreach"}}),
+       "s.json: jobs[0].optimizer_implementation: foreach is torch.optim's; a tensorflow job's optimizer runs here as "
+       "'fused' or 'for_loop'"},
+      {"TraceWithOptimizerImplementation",
+       with({{"jobs[0].workload", {{"trace", kTrace}, {"measured_on", "a100-80gb-sxm4"}}},
+             {"jobs[0].precision", "fp32"},
+             {"jobs[0].optimizer_implementation", "fused"}}),
+       "s.json: jobs[0].optimizer_implementation: a traced iteration's optimizer kernels are in the trace: remove this "
+       "key"},
       {"MemoryFormatInPyTorchsSpelling", with({{"jobs[0].memory_format", "channels_last"}}),
        "s.json: jobs[0].memory_format: expected one of 'nchw' or 'nhwc', got 'channels_last'"},
       {"ExecutionMisspelt", with({{"jobs[0].execution", "cuda_graph"}}),

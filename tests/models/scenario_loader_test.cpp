@@ -293,6 +293,26 @@ TEST(ScenarioLoader, MemoryFormatIsTheFrameworksUnlessStatedAndRoundTrips) {
   EXPECT_EQ(job_workload(load(kMinimal).jobs[0]).layout, TensorLayout::nchw);
 }
 
+TEST(ScenarioLoader, OptimizerImplementationIsTheFrameworksUnlessStatedAndRoundTrips) {
+  EXPECT_FALSE(load(kMinimal).jobs[0].optimizer_implementation.has_value());
+  EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("optimizer_implementation"));
+  // PyTorch's default is the fused pass (Apex's optimizers, which the fitted rows ran).
+  EXPECT_EQ(job_workload(load(kMinimal).jobs[0]).optimizer_kernels, OptimizerKernels::multi_tensor);
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "jobs[0].optimizer_implementation", "foreach");
+  const Scenario s = load(document);
+  ASSERT_TRUE(s.jobs[0].optimizer_implementation.has_value());
+  EXPECT_EQ(*s.jobs[0].optimizer_implementation, OptimizerImplementation::foreach);
+  EXPECT_EQ(scenario_to_json(s)["jobs"][0]["optimizer_implementation"], "foreach");
+  EXPECT_EQ(load(scenario_to_json(s)).jobs[0].optimizer_implementation, OptimizerImplementation::foreach);
+  EXPECT_EQ(job_workload(s.jobs[0]).optimizer_kernels, OptimizerKernels::torch_foreach);
+  // A TensorFlow job's for_loop is NVIDIA's per-tensor Adam.
+  set_json_path(document, "jobs[0].framework", "tensorflow");
+  set_json_path(document, "jobs[0].optimizer", "adam");
+  set_json_path(document, "jobs[0].optimizer_implementation", "for_loop");
+  EXPECT_EQ(job_workload(load(document).jobs[0]).optimizer_kernels, OptimizerKernels::per_tensor_ops);
+}
+
 TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_algorithm.has_value());
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_protocol.has_value());

@@ -86,9 +86,12 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
                            (backward_bytes + 45 * scores) / layer.backward_kernels, depth);
     }
   }
-  // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory kernel.
-  const double adam_s =
-      p.kernel_fixed_s + compute.workload.trainable_parameters() * 30 / (1555e9 * p.memory_efficiency);
+  // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory pass in multi-tensor launches of at most 320
+  // chunks of 65,536 parameters (each tensor's last chunk partial, counted as half), each paying the fixed cost.
+  const double parameters = compute.workload.trainable_parameters();
+  const int launches = static_cast<int>(
+      std::ceil((parameters / 65536 + compute.workload.trainable_parameter_tensors() / 2.0) / 320));
+  const double adam_s = launches * p.kernel_fixed_s + parameters * 30 / (1555e9 * p.memory_efficiency);
   expected += adam_s;
   const nlohmann::json result = simulate_in_child(scenario);
   const nlohmann::json& job = result["jobs"][0];
@@ -99,7 +102,8 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   for (const auto& entry : by_class) by_class_s += entry["ms"].get<double>() * 1e-3;
   EXPECT_NEAR(by_class_s, expected, 1e-9 * expected);
   EXPECT_NEAR(by_class["optimizer"]["ms"].get<double>() * 1e-3, adam_s, 1e-9 * adam_s);
-  EXPECT_EQ(by_class["optimizer"]["kernels"].get<int>(), 1);
+  EXPECT_EQ(by_class["optimizer"]["kernels"].get<int>(), launches);
+  EXPECT_EQ(launches, 17);  // BERT-large's 334 million parameters in 391 tensors: 5,290 chunks
   EXPECT_FALSE(by_class.contains("convolution"));  // BERT has none
   EXPECT_NEAR(job["breakdown_s"]["exposed_communication"].get<double>(), 0.0, 1e-12);
   EXPECT_DOUBLE_EQ(job["breakdown_s"]["data_wait"].get<double>(), 0.0);  // 32 sequences load in 32 x 20 us / 23
@@ -143,7 +147,11 @@ TEST(Simulation, AOneGpuJobsEfficiencyIsOneWithinTheSamplingErrorOfItsNoisySteps
   // One GPU of the default scenario with the compute model's step-to-step variability: its steps are its noiseless
   // closed form times noise of mean one, so their mean, and the efficiency against the closed form, is 1 within the
   // sampling error the result states: efficiency x sd / (mean x sqrt(n)) of its own step times.
-  const nlohmann::json result = simulate_in_child(default_scenario({"jobs[0].gpus=1"}));
+  // (default_scenario turns the variability off: until 2026-12-04 this test ran on it, whose steps differ only by
+  // rounding, and passed by the rounding's luck.)
+  const std::vector<std::string> one_gpu = {"jobs[0].gpus=1"};
+  const nlohmann::json result =
+      simulate_in_child(load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", one_gpu));
   const nlohmann::json& job = result["jobs"][0];
   ASSERT_EQ(job["ranks"].get<int>(), 1);
   const std::vector<double> steps = job["step_times_s"].get<std::vector<double>>();
@@ -155,7 +163,7 @@ TEST(Simulation, AOneGpuJobsEfficiencyIsOneWithinTheSamplingErrorOfItsNoisySteps
   const double sd = std::sqrt(squares / static_cast<double>(steps.size() - 1));
   const double efficiency = job["scaling_efficiency"].get<double>();
   const double error = job["scaling_efficiency_standard_error"].get<double>();
-  EXPECT_GT(sd, 0.0);
+  EXPECT_GT(sd, 1e-3 * mean);  // the steps do vary (2% by default), not by rounding alone
   EXPECT_NEAR(error, efficiency * sd / (mean * std::sqrt(static_cast<double>(steps.size()))), 1e-12);
   EXPECT_NEAR(efficiency, 1.0, 4 * error);
 }
