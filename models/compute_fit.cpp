@@ -110,7 +110,8 @@ const std::vector<std::pair<MemoryPass, KernelFamily>>& measured_passes() {
   static const std::vector<std::pair<MemoryPass, KernelFamily>> passes = {
       {MemoryPass::elementwise, KernelFamily::elementwise},
       {MemoryPass::softmax, KernelFamily::softmax},
-      {MemoryPass::layer_norm, KernelFamily::layer_norm}};
+      {MemoryPass::layer_norm, KernelFamily::layer_norm},
+      {MemoryPass::bias_gradient, KernelFamily::layer_norm}};
   return passes;
 }
 
@@ -676,6 +677,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     const KernelDevice device = kernel_device(gpu, fitted.clocks);
     for (const auto& [pass, family] : measured_passes()) {
+      if (pass == MemoryPass::bias_gradient) continue;  // said below, where the workload has any
       const std::string gpus = fitted.gpu_list(family);
       const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(family));
       const bool measured_here = std::find(measured_on.begin(), measured_on.end(), gpu.id) != measured_on.end();
@@ -691,6 +693,13 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
         resolved.uncalibrated.push_back(note + " (derived: none measured on " + gpu.id + ")");
       }
     }
+  }
+  if (std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) { return l.bias_tensors > 0; })) {
+    resolved.uncalibrated.push_back(
+        "bias gradients (sums of the output gradient over its rows) at " +
+        format_number(parameters.memory_efficiency_of(MemoryPass::bias_gradient)) +
+        " of the memory bandwidth: the layer norm family's, taken for a reduction; no column reduction was measured "
+        "(on the H200 BERT-large's took 1.7x what this gives)");
   }
   parameters.kernel_fixed_s = kKernelFixedS;
   if (calibration.kernel_launch_s) {

@@ -59,7 +59,7 @@ struct ComputeParameters {
   double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth a memory-bound pass reaches, (0, 1]
   /// The same for memory layers of a measured kernel family (element-wise, softmax, layer norm, indexed by
   /// MemoryPass); 0 where not given: memory_efficiency.
-  std::array<double, 4> pass_memory_efficiency = {0.0, 0.0, 0.0, 0.0};
+  std::array<double, 5> pass_memory_efficiency = {0.0, 0.0, 0.0, 0.0, 0.0};
   /// Extra reduction length each output tile of a GEMM kernel (kind gemm) spends, in elements of K: a tile's time is
   /// taken as proportional to K + this (its pipeline's fill and drain and its epilogue), so a product of depth K runs
   /// at K / (K + this) of gemm_efficiency. 0: not modelled.
@@ -80,8 +80,8 @@ enum class Pass { training, inference };
 
 /// What a kernel does, for a step's device time by class beside a profiler's breakdown (KernelTimes::by_class): its
 /// kind, a memory-bound kernel's pass, and every optimizer kernel as the optimizer.
-enum class KernelClass { gemm, convolution, elementwise, softmax, layer_norm, other_memory, optimizer };
-inline constexpr std::size_t kKernelClasses = 7;
+enum class KernelClass { gemm, convolution, elementwise, softmax, layer_norm, bias_gradient, other_memory, optimizer };
+inline constexpr std::size_t kKernelClasses = 8;
 std::string_view to_string(KernelClass kernel_class);
 
 /// Device time and kernels of one class in an iteration.

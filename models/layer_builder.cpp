@@ -143,6 +143,7 @@ Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out
                .columns = static_cast<double>(out.channels),
                .depth = macs / out.elements()};
   out = emit(name, {x}, cost, out);
+  if (bias && last_trains_weights()) layers_.back().bias_tensors = 1;
   if (last_trains_weights()) save(x);
   if (fused != Epilogue::none && out.requires_grad) save(out);
   return out;

@@ -184,7 +184,10 @@ Workload make_bert(const TransformerConfig& config, BertTask task, std::string i
   // modeling.py attention_layer; Hugging Face's BertSelfAttention), where GPT-2 and Megatron-LM fuse them into one:
   // the same product here, six parameter tensors (what a per-tensor optimizer launches its kernels for).
   for (Layer& layer : layers) {
-    if (layer.name.ends_with(".attn.qkv")) layer.parameter_tensors = 6;
+    if (layer.name.ends_with(".attn.qkv")) {
+      layer.parameter_tensors = 6;
+      layer.bias_tensors = layer.bias_tensors > 0 ? 3 : 0;
+    }
   }
   return sequence_workload(config, std::move(id), std::move(name),
                            "BERT layout (Devlin et al. 2019): word, position and token-type embeddings, post-LN "

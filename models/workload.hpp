@@ -41,8 +41,10 @@ enum class KernelKind {
 
 /// What a memory-bound layer's kernels do, for the kernel families whose achieved bandwidth was measured
 /// (models/kernel_model.hpp: element-wise, softmax, layer norm); `generic` for the others (pooling, batch norm,
-/// embeddings, concatenation, losses other than softmax's).
-enum class MemoryPass { generic, elementwise, softmax, layer_norm };
+/// embeddings, concatenation, losses other than softmax's). `bias_gradient`: a weighted layer's bias gradient, the sum
+/// of its output gradient over the rows (models/compute_model.cpp, bias_gradients), a reduction taken at the layer
+/// norm family's efficiency.
+enum class MemoryPass { generic, elementwise, softmax, layer_norm, bias_gradient };
 
 /// How an attention core that keeps its tokens x tokens scores in memory (not FlashAttention) passes over them
 /// between its two products; the bytes each moves per score are in models/compute_model.cpp (score_bytes).
@@ -78,6 +80,9 @@ struct Layer {
   double stored_mask_elements = 0.0;        ///< one-byte dropout mask elements kept for backward, per sample
   double parameters = 0.0;                  ///< parameters this layer owns (shared weights belong to their first user)
   int parameter_tensors = 0;                ///< tensors they are kept in: a weight and a bias, a norm's scale and shift
+  /// Trained bias tensors added to a weighted layer's output (0 without): backward sums the output gradient over its
+  /// rows into each, one reduction kernel per tensor (models/compute_model.cpp, bias_gradients).
+  int bias_tensors = 0;
   bool trainable = true;                    ///< false in a frozen part of the network: its parameters get no gradient
   KernelKind kind = KernelKind::memory;     ///< the kind of kernel its forward runs as
   MemoryPass memory_pass = MemoryPass::generic;  ///< memory layers: what their kernels do

@@ -256,6 +256,48 @@ TEST(KernelTimes, TensorFlowsPerTensorAdamIsItsOperationsOverEveryTensor) {
   EXPECT_EQ(fused.launches, 17);
 }
 
+TEST(KernelTimes, ABiasGradientSumsTheOutputGradientOverTheRows) {
+  // A linear layer of 100 rows x 64 columns per sample with a bias, at batch 4 in fp16: after its two gradient
+  // kernels, one reduction reads the 4 x 100 x 64 output-gradient elements (2 B each) and writes 64 fp32 sums.
+  Layer linear = gemm_layer(1e6, 100, 64);
+  linear.parameters = 64 * 32 + 64;
+  linear.trainable = true;
+  linear.bias_tensors = 1;
+  const std::vector<Kernel> kernels = iteration_kernels(workload_of({linear}), 4, Precision::fp16, Pass::training);
+  ASSERT_EQ(kernels.size(), 5u);  // forward, two gradients, the bias's, the optimizer
+  const Kernel& bias = kernels[3];
+  EXPECT_EQ(bias.phase, Phase::backward);
+  EXPECT_EQ(bias.pass, MemoryPass::bias_gradient);
+  EXPECT_EQ(kernel_class(bias), KernelClass::bias_gradient);
+  EXPECT_DOUBLE_EQ(bias.bytes, 4 * 100 * 64 * 2.0 + 64 * 4.0);
+  EXPECT_DOUBLE_EQ(bias.flop, 4 * 100 * 64.0);
+  // At the layer norm passes' efficiency where one is given.
+  ComputeParameters p = parameters(1.0, 0.8);
+  p.pass_memory_efficiency.at(static_cast<std::size_t>(MemoryPass::bias_gradient)) = 0.5;
+  EXPECT_DOUBLE_EQ(kernel_time_s(bias, kDevice, p), (4 * 100 * 64 * 2.0 + 64 * 4.0) / 0.5e12);
+  // A frozen layer computes no bias gradient.
+  linear.trainable = false;
+  for (const Kernel& kernel : iteration_kernels(workload_of({linear}), 4, Precision::fp16, Pass::training)) {
+    EXPECT_NE(kernel.pass, MemoryPass::bias_gradient);
+  }
+}
+
+TEST(KernelTimes, BertSumsEachOfItsTrainedBiasesGradients) {
+  // BERT-large fine-tuned on SQuAD: per block the query's, key's and value's biases, the projection's and the two
+  // MLP products' (6 x 24), and the span classifier's; the pooler's gets no gradient. In fp32 each reduction reads
+  // 4 B per output element.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  int launches = 0;
+  for (const Kernel& kernel : iteration_kernels(bert, 2, Precision::fp32, Pass::training)) {
+    if (kernel.pass == MemoryPass::bias_gradient) launches += kernel.launches;
+  }
+  EXPECT_EQ(launches, 6 * 24 + 1);
+  // Inference computes no gradient.
+  for (const Kernel& kernel : iteration_kernels(bert, 2, Precision::fp32, Pass::inference)) {
+    EXPECT_NE(kernel.pass, MemoryPass::bias_gradient);
+  }
+}
+
 // One layer of `parameters` in `tensors` trainable tensors, training with `optimizer` as `kernels` runs it.
 Workload optimizer_workload(double parameters, int tensors, Optimizer optimizer, OptimizerKernels kernels) {
   Layer weights = layer(0.0, 0.0, 0.0, parameters);

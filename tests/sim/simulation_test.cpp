@@ -85,6 +85,14 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
       expected += kernel_s(layer, batch * layer.backward_flop / layer.backward_kernels,
                            (backward_bytes + 45 * scores) / layer.backward_kernels, depth);
     }
+    if (layer.trainable && layer.bias_tensors > 0) {
+      // Its bias gradients: the output gradient (2 B per element under AMP) summed over the rows, an add each, into
+      // each bias tensor's fp32 gradient, one kernel per tensor at the layer norm passes' efficiency.
+      const double elements = batch * layer.gemm.rows_per_sample * layer.gemm.columns / layer.bias_tensors;
+      const double bias_bytes = elements * 2 + layer.gemm.columns * 4 / layer.bias_tensors;
+      const double reduction_Bps = 1555e9 * p.memory_efficiency_of(MemoryPass::layer_norm);
+      expected += layer.bias_tensors * (p.kernel_fixed_s + std::max(elements / 19.5e12, bias_bytes / reduction_Bps));
+    }
   }
   // Adam under AMP: 28 + 2 bytes per trainable parameter, one memory pass in multi-tensor launches of at most 320
   // chunks of 65,536 parameters (each tensor's last chunk partial, counted as half), each paying the fixed cost.
