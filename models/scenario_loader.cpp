@@ -365,6 +365,7 @@ TransformerConfig read_transformer(JsonObject transformer) {
   }
   if (auto tied = transformer.get("tied_embeddings")) config.tied_embeddings = tied->as_bool();
   if (auto dropout = transformer.get("dropout")) config.dropout = dropout->as_bool();
+  if (auto bias = transformer.get("bias")) config.bias = bias->as_bool();
   transformer.finish();
   // The generator states its own shape rules as "field: what is wrong"; report them at that field's path.
   if (const std::string problem = transformer_config_problem(config); !problem.empty()) {

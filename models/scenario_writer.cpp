@@ -76,6 +76,7 @@ nlohmann::json job_to_json(const JobConfig& job) {
     if (t.swiglu) transformer["mlp"] = "swiglu";
     if (!t.learned_positions) transformer["positions"] = "rotary";
     if (!t.tied_embeddings) transformer["tied_embeddings"] = false;
+    if (!t.bias) transformer["bias"] = false;
     if (!t.dropout) transformer["dropout"] = false;
     json["workload"] = {{"transformer", transformer}};
   } else {

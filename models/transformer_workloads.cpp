@@ -38,18 +38,19 @@ Tensor transformer_block(LayerBuilder& b, Tensor x, const TransformerConfig& con
   const Tensor attention_in = pre_ln ? b.layer_norm(x, "attn.ln") : x;
   const int kv_heads = key_value_heads(config);
   const int head_width = hidden / config.heads;
-  const Tensor qkv = b.linear(attention_in, "attn.qkv", (config.heads + 2 * kv_heads) * head_width);
+  const Tensor qkv = b.linear(attention_in, "attn.qkv", (config.heads + 2 * kv_heads) * head_width, config.bias);
   const Tensor context = config.fused_attention
                              ? b.fused_attention(qkv, "attn.core", config.heads, kv_heads)
                              : b.attention(qkv, "attn.core", config.heads, kv_heads, config.dropout,
                                            config.fused_softmax ? ScorePasses::fused_softmax : ScorePasses::eager);
-  x = residual(b, b.linear(context, "attn.proj", hidden), x, "attn.residual", config.dropout);
+  x = residual(b, b.linear(context, "attn.proj", hidden, config.bias), x, "attn.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "attn.ln");
 
   const Tensor mlp_in = pre_ln ? b.layer_norm(x, "mlp.ln") : x;
-  const Tensor inner = config.swiglu ? b.swiglu(b.linear(mlp_in, "mlp.fc1", 2 * ffn_size(config)), "mlp.swiglu")
-                                     : b.gelu(b.linear(mlp_in, "mlp.fc1", ffn_size(config)), "mlp.gelu");
-  x = residual(b, b.linear(inner, "mlp.fc2", hidden), x, "mlp.residual", config.dropout);
+  const Tensor inner = config.swiglu
+                           ? b.swiglu(b.linear(mlp_in, "mlp.fc1", 2 * ffn_size(config), config.bias), "mlp.swiglu")
+                           : b.gelu(b.linear(mlp_in, "mlp.fc1", ffn_size(config), config.bias), "mlp.gelu");
+  x = residual(b, b.linear(inner, "mlp.fc2", hidden, config.bias), x, "mlp.residual", config.dropout);
   if (!pre_ln) x = b.layer_norm(x, "mlp.ln");
   return x;
 }

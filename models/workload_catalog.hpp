@@ -42,6 +42,10 @@ struct TransformerConfig {
   /// GPT only: a learned position embedding (max_positions rows); false: rotary position embeddings (Su et al. 2021;
   /// Llama), which have no parameters (their rotation of Q and K is not costed).
   bool learned_positions = true;
+  /// The blocks' linear layers add a bias (GPT-2, GPT-3, BLOOM, Megatron-LM's GPT, BERT); false: none (Llama, PaLM),
+  /// which leaves out the biases' parameters and, in training, their gradients' reductions (models/compute_model.cpp,
+  /// bias_gradients). The norms keep their beta either way (Llama's RMSNorm has none; not modelled).
+  bool bias = true;
 };
 
 /// Why a config cannot be built, as "field: expected ..., got ..." (the scenario loader prefixes its JSON path);

@@ -88,13 +88,14 @@ TEST(ScenarioLoader, TransformerWorkloadIsGeneratedFromItsShape) {
 }
 
 TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
-  // Grouped-query attention, SwiGLU, rotary positions, an untied head, no dropout, and an uneven pipeline split.
+  // Grouped-query attention, SwiGLU, rotary positions, an untied head, no dropout, no biases, and an uneven pipeline
+  // split.
   nlohmann::json document = kMinimal;
   set_json_path(document, "jobs[0].workload",
                 {{"transformer",
                   {{"layers", 6}, {"hidden_size", 512}, {"heads", 8}, {"kv_heads", 2}, {"ffn_size", 1376},
                    {"mlp", "swiglu"}, {"positions", "rotary"}, {"tied_embeddings", false}, {"dropout", false},
-                   {"sequence_length", 256}, {"vocab_size", 32000}}}});
+                   {"bias", false}, {"sequence_length", 256}, {"vocab_size", 32000}}}});
   set_json_path(document, "cluster.host.gpus", 4);
   set_json_path(document, "jobs[0].parallelism", {{"pipeline", 4}, {"stage_layers", {1, 2, 2, 1}}});
   set_json_path(document, "jobs[0].batch_per_gpu", 4);
@@ -105,10 +106,12 @@ TEST(ScenarioLoader, LlamaStyleTransformerKeysLoadAndWriteBack) {
   EXPECT_FALSE(t.learned_positions);
   EXPECT_FALSE(t.tied_embeddings);
   EXPECT_FALSE(t.dropout);
+  EXPECT_FALSE(t.bias);
   EXPECT_EQ(s.jobs[0].parallelism->stage_layers, (std::vector<int>{1, 2, 2, 1}));
   const nlohmann::json written = scenario_to_json(s);
   EXPECT_EQ(scenario_to_json(load(written)), written);
   EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["mlp"], "swiglu");
+  EXPECT_EQ(written["jobs"][0]["workload"]["transformer"]["bias"], false);
   set_json_path(document, "jobs[0].workload.transformer.mlp", "relu");
   EXPECT_THROW(load(document), InputError);
   set_json_path(document, "jobs[0].workload.transformer.mlp", "swiglu");

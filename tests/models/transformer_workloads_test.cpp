@@ -212,6 +212,14 @@ TEST(Llama2, SevenBMatchesTheHuggingFaceParameterCountPlusTheBiasesItHasNot) {
   EXPECT_DOUBLE_EQ(layer_named(w, "head.lm_head").parameters, 32000.0 * 4096);
   EXPECT_DOUBLE_EQ(block_parameters(w, "embeddings"), 32000.0 * 4096);  // no position table
   EXPECT_NE(w.source.find("SwiGLU"), std::string::npos);
+  // Without the linear layers' biases (Llama has none) only the norms' betas remain: 32 x 2 x 4096 + 4096. And in
+  // training no bias gradient is summed.
+  TransformerConfig without = llama_config(32, 4096, 32, 0, 11008);
+  without.bias = false;
+  const Workload llama = make_transformer(without, "llama-2-7b", "Llama 2 7B");
+  EXPECT_DOUBLE_EQ(llama.parameters(), 6'738'415'616.0 + 32.0 * 2 * 4096 + 4096);
+  for (const Layer& layer : llama.layers) EXPECT_EQ(layer.bias_tensors, 0) << layer.name;
+  EXPECT_EQ(layer_named(w, "block0.attn.qkv").bias_tensors, 1);
 }
 
 TEST(Llama2, GroupedQueryAttentionShrinksKeysAndValuesOnly) {
