@@ -238,7 +238,7 @@ struct TorchOp {
 //   momentum:  buf *= momentum (mul_: 8); buf += grads (add_: 12); params += -lr buf (add_: 12)       3 ops, 32 B
 //   Adam:      m = lerp(m, g) (12); v *= beta2 (8); v += (1 - beta2) g g (addcmul_: read v, g, g, write v: 16);
 //              d = sqrt(v) (8); d /= sqrt(bias correction 2) (8); d += eps (8);
-//              params += -step d' m (addcdiv_: read p, m, d, write p: 16)                             7 ops, 76 B
+//              params += -step m / d (addcdiv_: read p, m, d, write p: 16)                            7 ops, 76 B
 //   AdamW:     Adam's, after params *= 1 - lr wd (mul_: 8)                                            8 ops, 84 B
 // (Measured on the H200, 2026-12-04, at the card's copy rate: 34.6, 80.0 and 88.3-89.1 B per parameter for SGD with
 // momentum, Adam and AdamW foreach, with 3, 7 and 8 launches per 17-launch group: docs/compute-model.md.)

@@ -540,7 +540,6 @@ TraceWorkloadConfig read_trace_workload(JsonObject workload, const std::string& 
   return config;
 }
 
-/// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
 // The optimizer a job trains with when it states none: its workload's (transformers train with Adam,
 // models/transformer_workloads.cpp; a catalog workload names its own).
 Optimizer default_optimizer(const JobConfig& config) {
@@ -548,6 +547,7 @@ Optimizer default_optimizer(const JobConfig& config) {
   return make_workload(config.workload_id)->optimizer;
 }
 
+/// One entry of `jobs`: one job, or `copies` identical ones named NAME-1 ... NAME-k.
 std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const ClusterConfig& cluster,
                                 const VirtualizationConfig& virtualization, const GpuSpec& gpu,
                                 const std::string& base_dir) {
@@ -592,8 +592,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       idle->fail("an idle job holds vGPUs or MIG instances: virtualization.mode must be 'vgpu' or 'mig'");
     }
     for (const auto& key : {workload, precision, batch, framework, host_dispatch, execution, optimizer, memory_format,
-                            optimizer_implementation, loading, loader, loader_rate, iterations, warmup, horovod, data_parallel, ddp, accumulation,
-                            step_time_cv, checkpoint, parallelism, global_batch, nccl}) {
+                            optimizer_implementation, loading, loader, loader_rate, iterations, warmup, horovod,
+                            data_parallel, ddp, accumulation, step_time_cv, checkpoint, parallelism, global_batch,
+                            nccl}) {
       if (key) key->fail("an idle job runs no work: remove this key or 'idle'");
     }
   } else if (!workload) {

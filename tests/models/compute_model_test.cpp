@@ -350,7 +350,8 @@ TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
   EXPECT_EQ(step.launches, 8 * 5);
   EXPECT_DOUBLE_EQ(step.bytes, parameters * 84.0);
   // Under fp16 with 16-bit weights beside the fp32 ones: GradScaler's foreach unscale of the gradients (read and
-  // write 4 B; 1 launch: 1e6 parameters are 16 chunks) and the copy to 16 bits (read 4, write 2; 1 launch).
+  // write 4 B; 1 launch: 1e6 parameters in 5 tensors are 18 chunks) and the copy to 16 bits (read 4, write 2; 1
+  // launch).
   const Kernel mixed = iteration_kernels(adamw, 1, Precision::fp16, Pass::training).back();
   EXPECT_EQ(mixed.launches, 1 + 1 + 8 * 5);
   EXPECT_DOUBLE_EQ(mixed.bytes, parameters * (8.0 + 6.0 + 84.0));

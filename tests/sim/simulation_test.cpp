@@ -158,8 +158,8 @@ TEST(Simulation, AOneGpuJobsEfficiencyIsOneWithinTheSamplingErrorOfItsNoisySteps
   // (default_scenario turns the variability off: until 2026-12-04 this test ran on it, whose steps differ only by
   // rounding, and passed by the rounding's luck.)
   const std::vector<std::string> one_gpu = {"jobs[0].gpus=1"};
-  const nlohmann::json result =
-      simulate_in_child(load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json", one_gpu));
+  const std::string file = std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json";
+  const nlohmann::json result = simulate_in_child(load_scenario_file(file, one_gpu));
   const nlohmann::json& job = result["jobs"][0];
   ASSERT_EQ(job["ranks"].get<int>(), 1);
   const std::vector<double> steps = job["step_times_s"].get<std::vector<double>>();
