@@ -182,16 +182,23 @@ PerTensorOps update_ops(Optimizer optimizer) {
   return optimizer == Optimizer::lamb ? PerTensorOps{31, 196.0} : PerTensorOps{17, 156.0};
 }
 
-// The kernels of `ops` over every trainable tensor of `workload`, in `phase` (in backward: layer 0's, the last).
-Kernel per_tensor_kernel(const Workload& workload, const PerTensorOps& ops, Phase phase) {
+// An element-wise pass of `launches` kernels moving `bytes_per_parameter` per trainable parameter of `workload`, in
+// `phase` (layer 0's: the last in backward).
+Kernel parameter_pass(const Workload& workload, double bytes_per_parameter, int launches, Phase phase) {
   return {.layer = 0,
           .phase = phase,
           .flop = 0.0,
-          .bytes = workload.trainable_parameters() * ops.bytes_per_parameter,
+          .bytes = workload.trainable_parameters() * bytes_per_parameter,
           .tiles = 0.0,
           .kind = KernelKind::memory,
           .pass = MemoryPass::elementwise,
-          .launches = std::max(1, ops.kernels_per_tensor * workload.trainable_parameter_tensors())};
+          .launches = std::max(1, launches)};
+}
+
+// The kernels of `ops` over every trainable tensor of `workload`, in `phase` (in backward: layer 0's, the last).
+Kernel per_tensor_kernel(const Workload& workload, const PerTensorOps& ops, Phase phase) {
+  return parameter_pass(workload, ops.bytes_per_parameter,
+                        ops.kernels_per_tensor * workload.trainable_parameter_tensors(), phase);
 }
 
 // A multi-tensor launch (PyTorch's multi_tensor_apply, aten/src/ATen/native/cuda/MultiTensorApply.cuh, and Apex's,
@@ -276,14 +283,7 @@ Kernel torch_optimizer_kernel(const Workload& workload, Precision precision) {
     for (const TorchOp& op : update) bytes += op.bytes_per_parameter;
     launches += static_cast<int>(update.size()) * workload.trainable_parameter_tensors();
   }
-  return {.layer = 0,
-          .phase = Phase::optimizer,
-          .flop = 0.0,
-          .bytes = workload.trainable_parameters() * bytes,
-          .tiles = 0.0,
-          .kind = KernelKind::memory,
-          .pass = MemoryPass::elementwise,
-          .launches = std::max(1, launches)};
+  return parameter_pass(workload, bytes, launches, Phase::optimizer);
 }
 
 }  // namespace
