@@ -31,6 +31,29 @@
 //             file nyx_n1_ngc25.04_nemo.json [P for that system]: "8x ConnectX-7 IB NDR 400Gb/s", 2.0 TB. Threads:
 //             2 per core (third-party NUMA listings of B200 nodes, CPUs 0-223 [S]). The user guide's topology figure
 //             could not be read: which GPUs and NICs share a PCIe switch is not published here.
+//   D54U-3U   QuantaGrid D54U-3U, as Quanta's MLPerf Inference v4.0 system file gives it [P for that system]
+//             (mlcommons/inference_results_v4.0 @3c4a1cf1, closed/Quanta_Cloud_Technology/systems/
+//             D54U_3U_L40S_PCIe_48GBx4_TRT.json): 2x Xeon Platinum 8470 (core count 52, per socket), 512 GB (16x 32 GB
+//             at 4800 MT/s), 4x L40S 48 GB on PCIe Gen4 x16, "2x 400Gb InfiniBand" (the adapter is not named: taken
+//             as the catalog's 400 Gb/s ConnectX-7 VPI), "GPU-PCIe: 252GB/s; PCIe-NIC: 100GB/s".
+//   R760      Dell PowerEdge R760 under VMware ESXi 8.0.2, as Dell's MLPerf Inference v4.0 system file gives it [P for
+//             that system] (same repository and commit, closed/Dell/systems/vR760_L40S_48Cx2_TRT.json): 2x Xeon
+//             Platinum 8580 (core count 60; "32vCPU out of 120"), 2 GHz, 1.5 TB, 2x L40S on PCIe Gen4 x16, run as
+//             L40S-48C vGPUs of one VM with 32 vCPUs and 128 GB; networking "1x 1Gbe" only.
+//   SE360 V2  Lenovo ThinkEdge SE360 V2, an edge server, as Lenovo's MLPerf Inference v4.1 system file gives it [P
+//             for that system] (mlcommons/inference_results_v4.1 @a2f5d66d, closed/Lenovo/systems/
+//             Lenovo_2xL4_TRT.json): 1x Xeon D-2775TE (16 cores), 256 GB (4x 64 GB), 2x L4 24 GB, networking "Gig
+//             Ethernet" x 2. Its GPUs' host interconnect reads "Ethernet", an error: the L4 is a PCIe Gen4 x16 card.
+//   XE2420    Dell EMC PowerEdge XE2420, as Dell EMC's MLPerf Inference v1.0 system file gives it [P for that
+//             system] (mlcommons/inference_results_v1.0 @cd4f7a9b, closed/DellEMC/systems/
+//             XE2420_datacenter_T4x4_TRT.json): 2x Xeon Gold 6252 @ 2.10 GHz (core count 24, per socket), 384 GB,
+//             4x T4 16 GB; networking not given.
+//   Xeons     Cores, threads and base clocks of the four Xeons above, as quattor/template-library-standard's CPU
+//             files give them [S] (hardware/cpu/intel/xeon_platinum_8470.pan, _8580.pan, xeon_d_2775te.pan,
+//             xeon_gold_6252.pan; Intel's product pages not read): Platinum 8470 52 cores / 104 threads, 2.00 GHz;
+//             Platinum 8580 60 / 120, 2.00 GHz; D-2775TE 16 / 32, 2.00 GHz; Gold 6252 24 / 48, 2.10 GHz.
+// A server whose source lists no compute-fabric NIC has none here (nics 0): a scenario adds one in a free slot
+// (cluster.host.nics and nic_model), as its buyer would for a multi-host job.
 // Clocks and PCIe layouts that no source above gives are left out (0 / "not published").
 
 namespace vtsim {
@@ -90,6 +113,41 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 2, .nic_model = "connectx-6-vpi-hdr",                      // XE8545: 2x ConnectX-6 IB HDR 200 Gb/s
        .pcie_layout = "GPUs on PCIe 4.0 x16 and NVLink 3.0; the layout is not published in the source",
        .source = "Dell MLPerf Training v1.1 system file XE8545x4A100-SXM-40GB.json [P] (configuration as submitted)"},
+      {.id = "quanta-d54u-l40s", .name = "QuantaGrid D54U-3U (4x L40S)",
+       .cpu = "2x Intel Xeon Platinum 8470", .cpu_cores = 104, .cpu_threads = 208,  // D54U-3U; Xeons: 52 / 104
+       .cpu_base_clock_hz = ghz(2.0),                                               // Xeons
+       .memory_bytes = units::gib(512),                                             // D54U-3U: 16x 32 GB
+       .gpus = 4, .gpu_models = {"l40s"},                                           // D54U-3U
+       .nics = 2, .nic_model = "connectx-7-400g",  // D54U-3U: "2x 400Gb InfiniBand", adapter not named
+       .pcie_layout = "GPUs on PCIe Gen4 x16, no NVLink; 252 GB/s of GPU-PCIe and 100 GB/s of PCIe-NIC bandwidth; "
+                      "which GPUs and NICs share a switch is not in the source",
+       .source = "Quanta MLPerf Inference v4.0 system file D54U_3U_L40S_PCIe_48GBx4_TRT.json [P for that system]"},
+      {.id = "dell-r760-l40s", .name = "Dell PowerEdge R760 (2x L40S, VMware ESXi 8.0.2)",
+       .cpu = "2x Intel Xeon Platinum 8580", .cpu_cores = 120, .cpu_threads = 240,  // R760; Xeons: 60 / 120
+       .cpu_base_clock_hz = ghz(2.0),                                               // R760: "2 GHz"
+       .memory_bytes = tib(1.5),                                                    // R760
+       .gpus = 2, .gpu_models = {"l40s"},                                           // R760
+       .nics = 0, .nic_model = "",  // R760: "1x 1Gbe", no compute-fabric NIC
+       .pcie_layout = "GPUs on PCIe Gen4 x16, no NVLink; the layout is not in the source",
+       .source = "Dell MLPerf Inference v4.0 system file vR760_L40S_48Cx2_TRT.json [P for that system]; run there as "
+                 "L40S-48C vGPUs of one 32-vCPU VM"},
+      {.id = "lenovo-se360-v2-l4", .name = "Lenovo ThinkEdge SE360 V2 (2x L4)",
+       .cpu = "1x Intel Xeon D-2775TE", .cpu_cores = 16, .cpu_threads = 32,  // SE360 V2; Xeons: 16 / 32
+       .cpu_base_clock_hz = ghz(2.0),                                        // Xeons
+       .memory_bytes = units::gib(256),                                      // SE360 V2: 4x 64 GB
+       .gpus = 2, .gpu_models = {"l4"},                                      // SE360 V2
+       .nics = 0, .nic_model = "",  // SE360 V2: two Gigabit Ethernet ports, no compute-fabric NIC
+       .pcie_layout = "an edge server, no NVLink; the GPUs' link is not given (the system file's \"Ethernet\" is an "
+                      "error)",
+       .source = "Lenovo MLPerf Inference v4.1 system file Lenovo_2xL4_TRT.json [P for that system]"},
+      {.id = "dell-xe2420-t4", .name = "Dell EMC PowerEdge XE2420 (4x T4)",
+       .cpu = "2x Intel Xeon Gold 6252", .cpu_cores = 48, .cpu_threads = 96,  // XE2420; Xeons: 24 / 48
+       .cpu_base_clock_hz = ghz(2.1),                                         // XE2420: "@ 2.10GHz"
+       .memory_bytes = units::gib(384),                                       // XE2420
+       .gpus = 4, .gpu_models = {"t4"},                                       // XE2420
+       .nics = 0, .nic_model = "",  // XE2420: networking not given
+       .pcie_layout = "PCIe; the layout and the network are not in the source",
+       .source = "Dell EMC MLPerf Inference v1.0 system file XE2420_datacenter_T4x4_TRT.json [P for that system]"},
   };
 }
 

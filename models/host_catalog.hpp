@@ -25,7 +25,7 @@ struct HostSpec {
   int gpus = 0;                         ///< GPUs per host
   std::vector<std::string> gpu_models;  ///< GPU catalog ids it is sold with; the first is the default
   int nics = 0;                         ///< compute-fabric NICs per host (storage and management NICs left out)
-  std::string nic_model;                ///< NIC catalog id of those NICs
+  std::string nic_model;                ///< NIC catalog id of those NICs; empty when it has none
   std::string pcie_layout;              ///< which GPUs and NICs share a PCIe switch or a socket (not simulated)
   std::string source;                   ///< short citation shown by `vtsim catalog hosts`
 };

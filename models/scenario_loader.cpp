@@ -81,7 +81,7 @@ HostConfig read_host(JsonObject host) {
     config.gpus = spec->gpus;
     config.gpu_model = spec->gpu_models.front();
     config.nics = spec->nics;
-    config.nic_model = spec->nic_model;
+    if (spec->nics > 0) config.nic_model = spec->nic_model;
     config.cpu_cores = spec->cpu_cores;
   }
   if (gpus) {
@@ -122,10 +122,11 @@ HostConfig read_host(JsonObject host) {
     }
   }
   config.pcie_gen = pcie_gen ? static_cast<int>(pcie_gen->as_int(3, 5)) : gpu.pcie_gen;
-  // A server's NIC slots: fewer of its compute NICs may be used, not more; another adapter may sit in them.
+  // A server's NIC slots: fewer of its compute NICs may be used, not more; another adapter may sit in them. A server
+  // sold without a compute-fabric NIC (its source names none) takes what the scenario adds.
   if (nics) {
     config.nics = static_cast<int>(nics->as_int(0, kMaxNicsPerHost));
-    if (spec && config.nics > spec->nics) {
+    if (spec && spec->nics > 0 && config.nics > spec->nics) {
       nics->fail("the " + spec->name + " has " + std::to_string(spec->nics) + " compute NICs");
     }
   }

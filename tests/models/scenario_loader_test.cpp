@@ -237,6 +237,20 @@ TEST(Scenario, BareMetalJobsShareTheHostsCoresByRanksAndAVmHasItsVcpus) {
   EXPECT_TRUE(cores.uncalibrated);
 }
 
+TEST(Scenario, AServerSoldWithoutAComputeNicTakesTheNicsTheScenarioAdds) {
+  // The Dell R760 of Dell's MLPerf v4.0 file has two L40S and a 1 GbE port only: no compute NIC of its own.
+  nlohmann::json document = {{"cluster", {{"host", {{"model", "dell-r760-l40s"}}}}},
+                             {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}};
+  const Scenario alone = load(document);
+  EXPECT_EQ(alone.cluster.host.gpus, 2);
+  EXPECT_EQ(alone.cluster.host.nics, 0);
+  set_json_path(document, "cluster.host.nics", 2);
+  set_json_path(document, "cluster.host.nic_model", "connectx-6-vpi-hdr");
+  const Scenario added = load(document);
+  EXPECT_EQ(added.cluster.host.nics, 2);
+  EXPECT_EQ(added.cluster.host.nic_model, "connectx-6-vpi-hdr");
+}
+
 TEST(Scenario, RanksPerHostCountsAJobsGpusOnEachHost) {
   JobConfig job;
   job.gpu_ids = {0, 1, 5, 11};  // 4 GPUs per host: hosts 0, 0, 1, 2
