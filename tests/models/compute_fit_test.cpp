@@ -96,6 +96,15 @@ TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource)
   EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere", "Hopper"}));
 }
 
+TEST(PublishedRows, NoRowComesFromAnXlaRun) {
+  // NVIDIA's TensorFlow BERT README publishes XLA runs only: its training scripts enable XLA by default and its
+  // inference benchmark passes --use_xla (published_throughput.cpp). XLA fuses kernels the layer lists count one by
+  // one, so none of its rows is fitted.
+  for (const ThroughputRow& r : published_single_device_throughput()) {
+    EXPECT_EQ(r.source.find("TensorFlow/LanguageModeling/BERT"), std::string::npos) << r.source;
+  }
+}
+
 TEST(PublishedRows, NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak) {
   // cuBLAS runs a matrix product's nominal flop (no Strassen-like algorithm), so a row whose GEMM layers alone need
   // more than the datasheet peak of its precision path was mis-transcribed. Convolutions are left out: cuDNN's
