@@ -133,6 +133,8 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
 //   Adafactor:         read grad 4 (row and column means of its square), write the update 4, read it back 4
 //                      for its RMS clipping, read param 4 + write param 4 (Shazeer and Stern 2018, Alg. 4)  = 20 B
 //   under AMP each also writes the 16-bit copy of the updated weights the next forward reads:      +  2 B
+// (a job whose code copies fp32 master weights into 16-bit ones in a pass of its own, Workload::master_weight_copy,
+// runs the fp32 pass alone and the copy after it: iteration_kernels)
 double optimizer_bytes_per_parameter(Optimizer optimizer, Precision precision) {
   double fp32_pass = 28.0;
   switch (optimizer) {
@@ -199,6 +201,14 @@ Kernel parameter_pass(const Workload& workload, double bytes_per_parameter, int 
 Kernel per_tensor_kernel(const Workload& workload, const PerTensorOps& ops, Phase phase) {
   return parameter_pass(workload, ops.bytes_per_parameter,
                         ops.kernels_per_tensor * workload.trainable_parameter_tensors(), phase);
+}
+
+// The copy of fp32 master weights into the 16-bit ones the next forward reads: read 4, write 2 bytes per parameter.
+constexpr double kMasterWeightCopyBytes = 6.0;
+
+// Whether the step ends with that copy as a pass of its own (Workload::master_weight_copy, under mixed precision).
+bool copies_master_weights(const Workload& workload, Precision precision) {
+  return is_mixed_precision(precision) && workload.master_weight_copy;
 }
 
 // A multi-tensor launch (PyTorch's multi_tensor_apply, aten/src/ATen/native/cuda/MultiTensorApply.cuh, and Apex's,
@@ -269,7 +279,7 @@ std::vector<TorchOp> torch_update_ops(Optimizer optimizer) {
 Kernel torch_optimizer_kernel(const Workload& workload, Precision precision) {
   std::vector<TorchOp> foreach_ops;
   if (precision == Precision::fp16) foreach_ops.push_back({1, 8.0});
-  if (is_mixed_precision(precision) && !workload.autocast_weight_casts) foreach_ops.push_back({2, 6.0});
+  if (copies_master_weights(workload, precision)) foreach_ops.push_back({2, kMasterWeightCopyBytes});
   const std::vector<TorchOp> update = torch_update_ops(workload.optimizer);
   const bool foreach = workload.optimizer_kernels == OptimizerKernels::torch_foreach;
   if (foreach) foreach_ops.insert(foreach_ops.end(), update.begin(), update.end());
@@ -486,9 +496,12 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     return kernels;
   }
   // Under autocast the optimizer writes no 16-bit copy of the weights: the next forward casts them (weight_casts).
-  const double copy_bytes = workload.autocast_weight_casts && is_mixed_precision(precision) ? 2.0 : 0.0;
+  // Apex's O2 and Megatron-LM copy the fp32 masters into them in a pass of their own, after the update.
+  const bool fused_copy = is_mixed_precision(precision) && !workload.autocast_weight_casts &&
+                          !copies_master_weights(workload, precision);
   const double optimizer_bytes =
-      workload.trainable_parameters() * (optimizer_bytes_per_parameter(workload.optimizer, precision) - copy_bytes);
+      workload.trainable_parameters() *
+      optimizer_bytes_per_parameter(workload.optimizer, fused_copy ? precision : Precision::fp32);
   kernels.push_back({.layer = 0,
                      .phase = Phase::optimizer,
                      .flop = 0.0,
@@ -497,6 +510,10 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
                      .kind = KernelKind::memory,
                      .pass = MemoryPass::generic,
                      .launches = multi_tensor_launches(workload, fused_lists(workload.optimizer))});
+  if (copies_master_weights(workload, precision)) {
+    kernels.push_back(
+        parameter_pass(workload, kMasterWeightCopyBytes, multi_tensor_launches(workload, 2), Phase::optimizer));
+  }
   return kernels;
 }
 

@@ -134,6 +134,7 @@ void use_framework(Workload& workload, Framework framework) {
       framework == Framework::pytorch && std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) {
         return l.kind == KernelKind::convolution;
       });
+  workload.master_weight_copy = framework == Framework::pytorch && !workload.autocast_weight_casts;
 }
 
 }  // namespace vtsim

@@ -199,6 +199,13 @@ struct Workload {
   /// model.half(), Megatron-LM's Float16Module, as NVIDIA's BERT and Megatron-LM run transformers): set per job by
   /// use_framework (PyTorch jobs with convolutions). models/compute_model.cpp counts the casts.
   bool autocast_weight_casts = false;
+  /// Under mixed precision it keeps 16-bit weights beside fp32 master weights, and after each optimizer step copies
+  /// the updated masters into them as a multi-tensor pass of its own (read 4, write 2 bytes per parameter): Apex
+  /// amp's O2 (`_master_params_to_model_params`, multi_tensor_scale over [fp32 masters, 16-bit weights]) and
+  /// Megatron-LM's 16-bit optimizer (`_copy_main_params_to_model_params`, `_multi_tensor_copy_this_to_that`), as
+  /// NVIDIA's PyTorch BERT and Megatron-LM run transformers. Set per job by use_framework (PyTorch jobs without
+  /// autocast's casts). models/compute_model.cpp counts the pass.
+  bool master_weight_copy = false;
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
@@ -233,7 +240,8 @@ bool softmax_in_fp32_under_amp(Framework framework);
 /// the TensorFlow transformer code vtsim's rows measure, writes them so in optimization.py; its other optimizers are
 /// one kernel per tensor, counted as one fused pass), the other frameworks' fused; and the convolutions' layout, the
 /// framework's default (PyTorch's and MXNet's NCHW, TensorFlow's NHWC); and whether mixed precision casts the weights
-/// at every forward (PyTorch's autocast, for its jobs with convolutions). Call after setting the optimizer.
+/// at every forward (PyTorch's autocast, for its jobs with convolutions) or copies fp32 master weights into 16-bit
+/// ones after each step (PyTorch's other jobs). Call after setting the optimizer.
 void use_framework(Workload& workload, Framework framework);
 
 }  // namespace vtsim

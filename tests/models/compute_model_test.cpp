@@ -342,10 +342,39 @@ TEST(OptimizerKernels, TorchsForeachAdamWIsEightPassesOverEveryTensorInMultiTens
   EXPECT_DOUBLE_EQ(fused.bytes, parameters * 28.0);
 }
 
+TEST(OptimizerKernels, ApexAndMegatronCopyTheMasterWeightsInAPassOfTheirOwn) {
+  // 640 chunks of 65,536 parameters in 2 tensors, fused AdamW under bf16 (no convolutions): PyTorch keeps 16-bit
+  // weights beside fp32 masters (Apex's O2, Megatron-LM), so the update is the fp32 pass alone, 28 B per parameter in
+  // 3 launches, and the copy of the masters into the 16-bit weights follows it: read 4, write 2 = 6 B, 3 launches of
+  // 2 lists (641 chunks at most 320 per launch).
+  const double parameters = 640 * 65536.0;
+  Workload gpt = optimizer_workload(parameters, 2, Optimizer::adamw, OptimizerKernels::multi_tensor);
+  use_framework(gpt, Framework::pytorch);
+  ASSERT_TRUE(gpt.master_weight_copy);
+  const std::vector<Kernel> kernels = iteration_kernels(gpt, 1, Precision::bf16, Pass::training);
+  ASSERT_GE(kernels.size(), 2u);
+  const Kernel& update = kernels[kernels.size() - 2];
+  const Kernel& copy = kernels.back();
+  EXPECT_EQ(update.phase, Phase::optimizer);
+  EXPECT_DOUBLE_EQ(update.bytes, parameters * 28.0);
+  EXPECT_EQ(update.launches, 3);
+  EXPECT_EQ(copy.phase, Phase::optimizer);
+  EXPECT_DOUBLE_EQ(copy.bytes, parameters * 6.0);
+  EXPECT_EQ(copy.launches, 3);
+  // In fp32 there is nothing to copy; TensorFlow's graph keeps fp32 variables, counted as the fused pass writing the
+  // 16-bit copy (28 + 2 B) in one kernel.
+  EXPECT_DOUBLE_EQ(iteration_kernels(gpt, 1, Precision::fp32, Pass::training).back().bytes, parameters * 28.0);
+  Workload tf = optimizer_workload(parameters, 2, Optimizer::sgd_momentum, OptimizerKernels::multi_tensor);
+  use_framework(tf, Framework::tensorflow);
+  EXPECT_FALSE(tf.master_weight_copy);
+  EXPECT_DOUBLE_EQ(iteration_kernels(tf, 1, Precision::fp16, Pass::training).back().bytes, parameters * 22.0);
+}
+
 TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
   // _single_tensor_adam: the same 8 operations for AdamW, one kernel per tensor each: 8 x 5 tensors.
   const double parameters = 1e6;
-  const Workload adamw = optimizer_workload(parameters, 5, Optimizer::adamw, OptimizerKernels::torch_for_loop);
+  Workload adamw = optimizer_workload(parameters, 5, Optimizer::adamw, OptimizerKernels::torch_for_loop);
+  adamw.master_weight_copy = true;  // 16-bit weights beside the fp32 ones, as use_framework sets it without autocast
   const Kernel step = iteration_kernels(adamw, 1, Precision::fp32, Pass::training).back();
   EXPECT_EQ(step.launches, 8 * 5);
   EXPECT_DOUBLE_EQ(step.bytes, parameters * 84.0);
@@ -360,6 +389,7 @@ TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
                    parameters * (6.0 + 84.0));
   Workload autocast = adamw;
   autocast.autocast_weight_casts = true;
+  autocast.master_weight_copy = false;
   EXPECT_DOUBLE_EQ(iteration_kernels(autocast, 1, Precision::bf16, Pass::training).back().bytes, parameters * 84.0);
 }
 
