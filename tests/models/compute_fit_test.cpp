@@ -80,7 +80,7 @@ TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
 
 TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource) {
   const std::vector<ThroughputRow>& rows = published_single_device_throughput();
-  ASSERT_GE(rows.size(), 150u);
+  ASSERT_GE(rows.size(), 170u);  // 173 since the TensorFlow BERT XLA rows left
   std::set<std::string> architectures;
   for (const ThroughputRow& r : rows) {
     const GpuSpec* gpu = find_gpu(r.gpu_id);
