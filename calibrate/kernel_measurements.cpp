@@ -119,21 +119,14 @@ class Row {
 };
 
 // A row's `Precision` (vtsim's column; NeuSight's rows are all fp32 and have none): fp16 and bf16 products ran on
-// the tensor cores (tensor_gemm), and every operand is 2 bytes.
+// the tensor cores (tensor_gemm, tensor_convolution), and every operand is 2 bytes.
 void read_precision(const Row& row, KernelShape& shape) {
   const std::string precision = row.text("Precision");
   if (precision == "fp32") return;
   if (precision != "fp16" && precision != "bf16") {
     throw InputError(row.where() + ": Precision '" + precision + "': expected fp32, fp16 or bf16");
   }
-  if (shape.family == KernelFamily::convolution) {
-    throw InputError(row.where() + ": a " + precision +
-                     " convolution: the kernel model has no constants for convolutions on the tensor cores yet");
-  }
-  if (shape.family == KernelFamily::gemm || shape.family == KernelFamily::batched_gemm) {
-    shape.family = KernelFamily::tensor_gemm;
-  }
-  shape.element_bytes = 2;
+  shape = on_tensor_cores(shape);
 }
 
 KernelShape shape_of(const OperatorKind& kind, const Row& row) {
@@ -153,7 +146,8 @@ KernelShape shape_of(const OperatorKind& kind, const Row& row) {
       shape.k = dimension("N");
       shape.n = dimension("K");
       return shape;
-    case KernelFamily::convolution: {
+    case KernelFamily::convolution:
+    case KernelFamily::tensor_convolution: {  // no NeuSight operator is one; read as the convolution it is
       const std::string kernel_column = row.has("Kernel_Size") ? "Kernel_Size" : "Kernel_Szie";
       const double kernel = dimension(kernel_column);
       const double size = dimension("Input_Size");
@@ -186,11 +180,77 @@ std::string deepbench_gpu(const std::string& file) {
   return "";
 }
 
-// The GEMMs of a DeepBench results file (`Dense Matrix Multiplication` section: M, N, K, transposes, time in ms;
-// C = A (M x K) x B (K x N)), in the family its `Precision` row names. The file's other sections (convolutions,
-// recurrent layers, all-reduce) are not read.
-std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<std::string>>& records,
-                                                 const std::string& file, const std::string& gpu_id) {
+// Where a DeepBench results file's sections keep their columns (by position; the first is the section's name).
+// Dense Matrix Multiplication: source, M, N, K, A and B transposes, -, time (ms); C = A (M x K) x B (K x N).
+const std::map<std::string, std::size_t>& deepbench_gemm_columns() {
+  static const std::map<std::string, std::size_t> columns = {{"M", 2}, {"N", 3}, {"K", 4}, {"Time (msec)", 8}};
+  return columns;
+}
+// Convolution: source, W, H, C, N, K, S (filter width), R (filter height), pad_w, pad_h, horizontal and vertical
+// stride, the forward time (ms), the two backward times, -, P, Q (output width and height), total time, three
+// TFLOP/s figures, the forward algorithm cuDNN chose (conv_bench.cu: N images of C x H x W by K filters C x R x S).
+const std::map<std::string, std::size_t>& deepbench_convolution_columns() {
+  static const std::map<std::string, std::size_t> columns = {{"W", 2},
+                                                             {"H", 3},
+                                                             {"C", 4},
+                                                             {"N", 5},
+                                                             {"K", 6},
+                                                             {"S (Filter width)", 7},
+                                                             {"R (Filter height)", 8},
+                                                             {"pad_w", 9},
+                                                             {"pad_h", 10},
+                                                             {"Horizontal stride", 11},
+                                                             {"Vertical stride", 12},
+                                                             {"Forward (msec)", 13},
+                                                             {"Forward Algorithm", 23}};
+  return columns;
+}
+
+// read_ran_algorithm, then Winograd on a shape the model has no Winograd form for (cuDNN has 5 x 5 ones; the model
+// has none on the tensor cores) taken as not modelled.
+void read_convolution_algorithm(const std::string& names, MeasuredKernel& kernel) {
+  read_ran_algorithm(names, kernel);
+  if (kernel.ran && *kernel.ran != ConvolutionAlgorithm::implicit_gemm && !kernel.shape.winograd) {
+    kernel.ran.reset();
+    kernel.ran_unmodelled = true;
+  }
+}
+
+// A DeepBench convolution row's forward pass, its algorithm read from the row's name for it (as NeuSight's kernel
+// names are: IMPLICIT_PRECOMP_GEMM and the like an implicit GEMM, WINOGRAD the fused F(2x2, 3x3), WINOGRAD_NONFUSED
+// F(4x4, 3x3), FFT* not modelled).
+void read_deepbench_convolution(const Row& row, MeasuredKernel& kernel) {
+  const auto dimension = [&](const std::string& column) { return row.number(column, Expected::dimension); };
+  const ConvolutionDimensions d{.images = dimension("N"),
+                                .in_channels = dimension("C"),
+                                .out_channels = dimension("K"),
+                                .width = dimension("W"),
+                                .height = dimension("H"),
+                                .filter_width = dimension("S (Filter width)"),
+                                .filter_height = dimension("R (Filter height)"),
+                                .stride_width = dimension("Horizontal stride"),
+                                .stride_height = dimension("Vertical stride"),
+                                .pad_width = row.number("pad_w", Expected::padding),
+                                .pad_height = row.number("pad_h", Expected::padding)};
+  if (d.width + 2 * d.pad_width < d.filter_width || d.height + 2 * d.pad_height < d.filter_height) {
+    throw InputError(row.where() + ": the filter does not fit the padded input");
+  }
+  // The file's precision as its GEMMs' family says it (read_deepbench's `base`).
+  const bool tensor_cores = kernel.shape.family == KernelFamily::tensor_gemm;
+  const double element_bytes = kernel.shape.element_bytes;
+  kernel.op = "conv";
+  kernel.shape = convolution_gemm(d);
+  kernel.shape.element_bytes = element_bytes;
+  if (tensor_cores) kernel.shape = on_tensor_cores(kernel.shape);
+  kernel.latency_s = row.number("Forward (msec)", Expected::positive) * 1e-3;
+  read_convolution_algorithm(row.text("Forward Algorithm"), kernel);
+}
+
+// The GEMMs and the convolutions' forward passes of a DeepBench results file, in the family its `Precision` row
+// names (on the tensor cores: tensor_gemm and tensor_convolution). The file's other sections (recurrent layers,
+// all-reduce) and the convolutions' backward passes are not read.
+std::vector<MeasuredKernel> read_deepbench(const std::vector<std::vector<std::string>>& records,
+                                           const std::string& file, const std::string& gpu_id) {
   const std::string precision = records.front().size() > 1 ? trimmed(records.front()[1]) : "";
   KernelShape base;
   if (precision == "Float") {
@@ -211,37 +271,50 @@ std::vector<MeasuredKernel> read_deepbench_gemms(const std::vector<std::vector<s
   const GpuSpec* spec = find_gpu(gpu);
   if (spec == nullptr) throw InputError(file + ": unknown GPU '" + gpu + "' (see `vtsim catalog gpus`)");
   if (base.family == KernelFamily::tensor_gemm && !has_tensor_cores(spec->architecture)) {
-    throw InputError(file + ":1: tensor-core GEMMs, but " + gpu + " has no tensor cores");
+    throw InputError(file + ":1: tensor-core kernels (mixed math), but " + gpu + " has no tensor cores");
   }
+  enum class Section { other, gemms, convolutions };
   std::vector<MeasuredKernel> kernels;
-  bool in_gemms = false;
+  Section section = Section::other;
   for (std::size_t r = 1; r < records.size(); ++r) {
     const std::vector<std::string>& fields = records[r];
-    const std::string section = fields.empty() ? "" : trimmed(fields.front());
-    if (!section.empty()) {
-      in_gemms = section == "Dense Matrix Multiplication";
+    const std::string name = fields.empty() ? "" : trimmed(fields.front());
+    if (!name.empty()) {
+      section = name == "Dense Matrix Multiplication" ? Section::gemms
+                : name == "Convolution"               ? Section::convolutions
+                                                      : Section::other;
       continue;
     }
     const bool blank =
         std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trimmed(f).empty(); });
-    if (!in_gemms || blank) continue;
+    if (section == Section::other || blank) continue;
+    // The convolutions' column names are a row of their own under the section's name, and a footnote ("* = The
+    // backward pass wrt inputs is excluded ...") ends the section.
+    if (section == Section::convolutions && fields.size() > 2 && trimmed(fields[2]) == "W") continue;
+    const auto first =
+        std::find_if(fields.begin(), fields.end(), [](const std::string& f) { return !trimmed(f).empty(); });
+    if (trimmed(*first).starts_with("*")) continue;
     const int line = static_cast<int>(r) + 1;
-    // The section's columns by position: source, M, N, K, A transpose, B transpose, -, time (ms).
-    const std::map<std::string, std::size_t> columns = {{"M", 2}, {"N", 3}, {"K", 4}, {"Time (msec)", 8}};
-    const Row row(fields, columns, file + ":" + std::to_string(line));
+    const bool gemm = section == Section::gemms;
+    const Row row(fields, gemm ? deepbench_gemm_columns() : deepbench_convolution_columns(),
+                  file + ":" + std::to_string(line));
     MeasuredKernel kernel;
-    kernel.op = "gemm";
     kernel.file = file;
     kernel.line = line;
     kernel.gpu_id = gpu;
     kernel.shape = base;
-    kernel.shape.m = row.number("M", Expected::dimension);
-    kernel.shape.n = row.number("N", Expected::dimension);
-    kernel.shape.k = row.number("K", Expected::dimension);
-    kernel.latency_s = row.number("Time (msec)", Expected::positive) * 1e-3;
+    if (gemm) {
+      kernel.op = "gemm";
+      kernel.shape.m = row.number("M", Expected::dimension);
+      kernel.shape.n = row.number("N", Expected::dimension);
+      kernel.shape.k = row.number("K", Expected::dimension);
+      kernel.latency_s = row.number("Time (msec)", Expected::positive) * 1e-3;
+    } else {
+      read_deepbench_convolution(row, kernel);
+    }
     kernels.push_back(std::move(kernel));
   }
-  if (kernels.empty()) throw InputError(file + ": no Dense Matrix Multiplication rows");
+  if (kernels.empty()) throw InputError(file + ": no Dense Matrix Multiplication or Convolution rows");
   return kernels;
 }
 
@@ -273,7 +346,7 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
   const std::vector<std::vector<std::string>> records = parse_csv(inflated, file);
   if (records.empty()) throw InputError(file + ": empty: expected a header line naming OPName and the dimensions");
   if (!records.front().empty() && trimmed(records.front().front()) == "Precision") {
-    return read_deepbench_gemms(records, file, gpu_id);
+    return read_deepbench(records, file, gpu_id);
   }
   std::map<std::string, std::size_t> columns;
   const std::vector<std::string> known = known_columns();
@@ -312,13 +385,8 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
     }
     kernel.shape = shape_of(kind->second, row);
     if (row.has("Precision")) read_precision(row, kernel.shape);
-    if (kernel.shape.family == KernelFamily::convolution && row.has("Kernels")) {
-      read_ran_algorithm(row.text("Kernels"), kernel);
-      // Winograd on a shape the model has no Winograd form for (cuDNN has 5 x 5 ones): not modelled.
-      if (kernel.ran && *kernel.ran != ConvolutionAlgorithm::implicit_gemm && !kernel.shape.winograd) {
-        kernel.ran.reset();
-        kernel.ran_unmodelled = true;
-      }
+    if (is_convolution(kernel.shape.family) && row.has("Kernels")) {
+      read_convolution_algorithm(row.text("Kernels"), kernel);
     }
     if (row.has("Latency")) kernel.latency_s = row.number("Latency", Expected::positive) * 1e-3;
     kernel.gpu_id = gpu_id;

@@ -7,19 +7,20 @@
 //   linear            B, M, N, K: input B x M x N, weight K x N, output B x M x K (reduction N)
 //   bmm               B, M, N, K: B products of (M x N) by (N x K) (reduction N)
 //   conv              B, Input_Channel, Output_Channel, Kernel_Size (the data spell it Kernel_Szie; both are read),
-//                     Input_Size, Stride, Padding: a square 2-D convolution
+//                     Input_Size, Stride, Padding: a square 2-D convolution (fp16 / bf16: tensor_convolution)
 //   add, mul          B, H: element-wise over B x H, two inputs
 //   relu, gelu        B, H: element-wise over B x H, one input
 //   softmax, ln       B, H: softmax or layer norm over H, B rows
 // `Precision` (vtsim's own column, written by calibrate/gpu_harness/measure_kernels.py; NeuSight's rows have none
-// and are fp32): fp32, or fp16 / bf16, whose linear and bmm rows ran on the tensor cores (tensor_gemm) with 2-byte
-// operands. Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past;
-// any other column is an error. Bad input throws one InputError naming the file, the line and the column.
+// and are fp32): fp32, or fp16 / bf16, whose linear, bmm and conv rows ran on the tensor cores with 2-byte operands.
+// Columns the data carry about the kernel cuBLAS/cuDNN chose (Kernel Name, Grid x, ...) are read past; any other
+// column is an error. Bad input throws one InputError naming the file, the line and the column.
 //
 // Baidu DeepBench's results files (their first line is `Precision,...`) are read too: the GEMMs of their `Dense
-// Matrix Multiplication` section (M, N, K, time in ms), on the tensor cores when the precision is "16 bit inputs, 16
-// bit multiplication, 32 bit addition" (tensor_gemm), else on the CUDA cores (gemm). Their GPU is the one the file is
-// named for (v100-, t4-, p100-) unless one is given.
+// Matrix Multiplication` section (M, N, K, time in ms) and the forward passes of their `Convolution` section (W, H,
+// C, N, K, filter, padding, strides, time in ms, the algorithm cuDNN chose), on the tensor cores when the precision
+// is "16 bit inputs, 16 bit multiplication, 32 bit addition" (tensor_gemm, tensor_convolution), else on the CUDA
+// cores (gemm, convolution). Their GPU is the one the file is named for (v100-, t4-, p100-) unless one is given.
 
 #include <optional>
 #include <string>

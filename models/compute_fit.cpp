@@ -5,9 +5,11 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <set>
 
 #include "models/data_loading.hpp"
@@ -60,9 +62,13 @@ std::optional<double> published_large_gemm_efficiency(const std::string& archite
   return std::nullopt;
 }
 
-// Starting point of the fit: efficiency 0.5, 10 us per kernel on the host.
+// Starting point of the fit: efficiency 0.5, 10 us per kernel on the host. A fit without a start of its own also
+// starts from 30 and 100 us and keeps the best: a row is bound by the host or by the device, whichever is longer, so
+// from one side of that kink a framework's dispatch has no slope and the fit can stop short of it (synthetic rows
+// made with 12 us were fitted at 7.1 us from 10 us, exactly from 30 us).
 constexpr double kInitialEfficiency = 0.5;
 constexpr double kInitialDispatchS = 10e-6;
+constexpr std::array<double, 3> kDispatchStartsS = {kInitialDispatchS, 30e-6, 100e-6};
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double logit(double p) { return std::log(p / (1.0 - p)); }
@@ -81,20 +87,21 @@ bool architecture_has_rows(const std::string& architecture) {
 }
 
 // The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
-// kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs on tensor cores (models/kernel_parameters.json).
+// kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs and convolutions on tensor cores
+// (models/kernel_parameters.json).
 std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
-  if (path == PrecisionPath::fp32) return kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
-  if (path == PrecisionPath::tensor16 && kind == KernelKind::gemm && has_tensor_cores(architecture)) {
-    return KernelFamily::tensor_gemm;
-  }
+  const KernelFamily cuda_cores = kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
+  if (path == PrecisionPath::fp32) return cuda_cores;
+  if (path == PrecisionPath::tensor16 && has_tensor_cores(architecture)) return tensor_core_family(cuda_cores);
   return std::nullopt;
 }
 
-// The extra reduction length per output tile of `architecture`'s GEMMs on `path` (ComputeParameters::
-// gemm_depth_overhead): the kernel model's constant (k_overhead) for the family that times them, fitted to measured
-// kernels; 0 where no family does (tf32, the 16-bit path of GPUs without tensor cores).
-double gemm_depth_overhead(const std::string& architecture, PrecisionPath path) {
-  const std::optional<KernelFamily> family = kernel_family_for(architecture, path, KernelKind::gemm);
+// The extra reduction length per output tile of `architecture`'s products of `kind` on `path` (ComputeParameters::
+// gemm_depth_overhead, convolution_depth_overhead): the kernel model's constant (k_overhead) for the family that
+// times them, fitted to measured kernels; 0 where no family does (tf32, the 16-bit path of GPUs without tensor
+// cores).
+double depth_overhead(const std::string& architecture, PrecisionPath path, KernelKind kind) {
+  const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   return family ? fitted_kernel_parameters().parameters.of(*family).k_overhead : 0.0;
 }
 
@@ -141,6 +148,7 @@ struct PreparedRow {
   std::map<KernelKind, double> flop_by_kind;  ///< GEMM and convolution flop of one iteration
   PassEfficiencies pass_memory_efficiency;  ///< measured_pass_efficiencies of its GPU
   double gemm_depth_overhead;               ///< of its GPU's architecture and its precision's path
+  double convolution_depth_overhead;        ///< the same for its convolutions
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
@@ -156,7 +164,8 @@ PreparedRow prepare(const ThroughputRow& row) {
                        gpu->architecture,
                        {},
                        measured_pass_efficiencies(*gpu),
-                       gemm_depth_overhead(gpu->architecture, precision_path(row.precision))};
+                       depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::gemm),
+                       depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::convolution)};
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
   }
@@ -183,6 +192,7 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
   parameters.memory_efficiency = kMemoryEfficiency;
   parameters.pass_memory_efficiency = prepared.pass_memory_efficiency;
   parameters.gemm_depth_overhead = prepared.gemm_depth_overhead;
+  parameters.convolution_depth_overhead = prepared.convolution_depth_overhead;
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
@@ -369,8 +379,8 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     }
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
-    // else: a path the kernel model cannot derive (TF32, 16-bit convolutions) would carry another architecture's
-    // fitted value to it, which the model does not do.
+    // else: a path the kernel model cannot derive (TF32) would carry another architecture's fitted value to it,
+    // which the model does not do.
     result.kind = EfficiencyProvenance::Kind::refused;
     result.note = describe(wanted) + ": no rows of " + wanted.architecture +
                   " and no derivation from a datasheet (the kernel model has none for this path); vtsim does not "
@@ -386,6 +396,30 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     result.note = note + ": fitted to published single-device rows (" + gpus + ")";
   }
   return result;
+}
+
+// Says where the depth overhead of `kind` on `path` comes from, where it has one: measured for this architecture when
+// the family's data hold one of its GPUs; else a constant of the kernel model carried to it, which is not a
+// measurement of it.
+void add_depth_overhead_note(const GpuSpec& gpu, PrecisionPath path, KernelKind kind, ResolvedCompute& resolved) {
+  const double overhead = depth_overhead(gpu.architecture, path, kind);
+  if (overhead <= 0.0) return;
+  const KernelFamily family = *kernel_family_for(gpu.architecture, path, kind);
+  const auto& fitted_gpus = fitted_kernel_parameters().gpus.at(static_cast<std::size_t>(family));
+  const bool measured = std::any_of(fitted_gpus.begin(), fitted_gpus.end(), [&](const std::string& id) {
+    const GpuSpec* fitted = find_gpu(id);
+    return fitted != nullptr && fitted->architecture == gpu.architecture;
+  });
+  const std::string note = std::string(kind == KernelKind::gemm ? "GEMM" : "convolution") + " depth overhead " +
+                           format_number(overhead) +
+                           " of K per output tile (a product of depth K at K / (K + it) of the efficiency): the "
+                           "kernel model's " + std::string(to_string(family)) + " constant, fitted to measured "
+                           "kernels on " + fitted_kernel_parameters().gpu_list(family);
+  if (measured) {
+    resolved.sources.push_back(note);
+  } else {
+    resolved.uncalibrated.push_back(note + ", none of them " + gpu.architecture + " (not measured on it)");
+  }
 }
 
 // Adds the note to the list it belongs to: fitted values are sources; derived and transferred ones are not
@@ -434,8 +468,23 @@ double data_loading_cpu_s_per_sample(const Workload& workload) {
 
 ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start) {
   const FitProblem problem(rows);
-  return problem.result(
-      levenberg_marquardt([&](const Eigen::VectorXd& x) { return problem.residuals(x); }, problem.initial(start)));
+  const auto residuals = [&](const Eigen::VectorXd& x) { return problem.residuals(x); };
+  if (!start.efficiency.empty() || !start.host_dispatch_s.empty()) {
+    return problem.result(levenberg_marquardt(residuals, problem.initial(start)));
+  }
+  std::optional<Eigen::VectorXd> best;
+  double best_cost = 0.0;
+  for (double dispatch_s : kDispatchStartsS) {
+    ComputeFit from;
+    for (const auto& [name, framework] : framework_names()) from.host_dispatch_s[framework] = dispatch_s;
+    const Eigen::VectorXd x = levenberg_marquardt(residuals, problem.initial(from));
+    const double cost = residuals(x).squaredNorm();
+    if (!best || cost < best_cost) {
+      best = x;
+      best_cost = cost;
+    }
+  }
+  return problem.result(*best);
 }
 
 const ComputeFit& published_compute_fit() {
@@ -562,27 +611,11 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                        [kind](const Layer& layer) { return layer.kind == kind; });
   };
   if (runs(KernelKind::gemm)) add_efficiency_note(*gemm, gemm_key, gpu, resolved);
-  parameters.gemm_depth_overhead = gemm_depth_overhead(gpu.architecture, path);
-  if (runs(KernelKind::gemm) && parameters.gemm_depth_overhead > 0.0) {
-    // Measured for this architecture when the family's data hold one of its GPUs; else a constant of the kernel
-    // model carried to it, which is not a measurement of it.
-    const KernelFamily family = *kernel_family_for(gpu.architecture, path, KernelKind::gemm);
-    const auto& fitted_gpus = fitted_kernel_parameters().gpus.at(static_cast<std::size_t>(family));
-    const bool measured = std::any_of(fitted_gpus.begin(), fitted_gpus.end(), [&](const std::string& id) {
-      const GpuSpec* fitted = find_gpu(id);
-      return fitted != nullptr && fitted->architecture == gpu.architecture;
-    });
-    const std::string note = "GEMM depth overhead " + format_number(parameters.gemm_depth_overhead) +
-                             " of K per output tile (a product of depth K at K / (K + it) of the efficiency): the "
-                             "kernel model's, fitted to measured kernels on " +
-                             fitted_kernel_parameters().gpu_list(family);
-    if (measured) {
-      resolved.sources.push_back(note);
-    } else {
-      resolved.uncalibrated.push_back(note + ", none of them " + gpu.architecture + " (not measured on it)");
-    }
-  }
+  parameters.gemm_depth_overhead = depth_overhead(gpu.architecture, path, KernelKind::gemm);
+  if (runs(KernelKind::gemm)) add_depth_overhead_note(gpu, path, KernelKind::gemm, resolved);
   if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
+  parameters.convolution_depth_overhead = depth_overhead(gpu.architecture, path, KernelKind::convolution);
+  if (runs(KernelKind::convolution)) add_depth_overhead_note(gpu, path, KernelKind::convolution, resolved);
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
     resolved.sources.push_back(
         "memory format " + std::string(to_string(workload.layout)) +

@@ -65,7 +65,8 @@ struct ComputeFit {
   double rms_log_error = 0;                     ///< root mean square of ln(predicted / published) over those rows
 };
 
-/// Fits `rows` jointly, starting from `start`'s values where it has them (else efficiency 0.5 and 10 us per kernel).
+/// Fits `rows` jointly, starting from `start`'s values where it has them; an empty `start` starts from efficiency 0.5
+/// and each of 10, 30 and 100 us per kernel, and keeps the best fit.
 /// Parameters no row informs are absent from the result. REQUIRES: rows name catalog workloads and GPUs with the
 /// rows' precision.
 ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start = {});

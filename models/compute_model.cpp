@@ -115,8 +115,10 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
         kernel.kind == KernelKind::gemm ? parameters.gemm_efficiency : parameters.convolution_efficiency;
     math_s = kernel.flop /
              (device.peak_flops * math_efficiency * wave_utilization(std::max(kernel.tiles, 1.0), device.sm_count));
-    if (kernel.kind == KernelKind::gemm && kernel.depth > 0.0) {
-      math_s *= (kernel.depth + parameters.gemm_depth_overhead) / kernel.depth;
+    if (kernel.depth > 0.0) {
+      const double overhead = kernel.kind == KernelKind::gemm ? parameters.gemm_depth_overhead
+                                                              : parameters.convolution_depth_overhead;
+      math_s *= (kernel.depth + overhead) / kernel.depth;
     }
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
@@ -410,11 +412,12 @@ std::optional<Kernel> weight_casts(const Workload& workload, std::size_t l, Prec
 
 // The reduction length of a weighted layer's k-th backward kernel (LayerBuilder::emit's order: the weight gradient
 // first when the layer trains its weights, then the input gradient). The weight gradient dW = dY^T X reduces over
-// the batch's rows; the input gradient dX = dY W over the output columns. 0 where the forward's depth is not modelled.
+// the batch's rows; the input gradient dX = dY W over the output columns (a convolution's: over its output channels
+// at each filter position). 0 where the forward's depth is not modelled.
 double backward_depth(const Layer& layer, int k, int batch) {
   if (layer.gemm.depth <= 0.0) return 0.0;
   const bool weight_gradient = layer.trainable && k == 0;
-  return weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns;
+  return weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns * layer.gemm.filter_positions;
 }
 
 }  // namespace

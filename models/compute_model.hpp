@@ -64,6 +64,8 @@ struct ComputeParameters {
   /// taken as proportional to K + this (its pipeline's fill and drain and its epilogue), so a product of depth K runs
   /// at K / (K + this) of gemm_efficiency. 0: not modelled.
   double gemm_depth_overhead = 0.0;
+  /// The same for a convolution kernel (kind convolution), in elements of its implicit GEMM's K. 0: not modelled.
+  double convolution_depth_overhead = 0.0;
   double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
   double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)

@@ -32,14 +32,15 @@ constexpr double kMinKPerSplit = 8.0;
 
 template <typename Visit>
 void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit visit) {
+  const double k = std::max(shape.k, shape.padded_k);
   for (const auto& [tm, tn] : kTiles) {
     const double tiles = shape.batch * std::ceil(shape.m / tm) * std::ceil(shape.n / tn);
     const double slots = device.sm_count * std::max(1.0, kReferenceTileArea / (tm * tn));
     for (int split = 1; split <= kMaxSplit; split *= 2) {
-      if (split > 1 && (tiles * split > 2.0 * slots || shape.k / split < kMinKPerSplit)) break;
+      if (split > 1 && (tiles * split > 2.0 * slots || k / split < kMinKPerSplit)) break;
       const double reduction = split > 1 ? 2.0 * split * shape.batch * shape.m * shape.n * shape.element_bytes : 0.0;
       visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), std::ceil(tiles * split / device.sm_count),
-                   std::ceil(shape.k / split), reduction});
+                   std::ceil(k / split), reduction});
     }
   }
 }
@@ -52,10 +53,9 @@ double memory_rate_Bps(double bytes, const KernelDevice& device, const KernelFam
 }  // namespace
 
 const std::vector<KernelFamily>& kernel_families() {
-  static const std::vector<KernelFamily> families = {KernelFamily::gemm,        KernelFamily::batched_gemm,
-                                                     KernelFamily::convolution, KernelFamily::elementwise,
-                                                     KernelFamily::softmax,     KernelFamily::layer_norm,
-                                                     KernelFamily::tensor_gemm};
+  static const std::vector<KernelFamily> families = {
+      KernelFamily::gemm,    KernelFamily::batched_gemm, KernelFamily::convolution, KernelFamily::elementwise,
+      KernelFamily::softmax, KernelFamily::layer_norm,   KernelFamily::tensor_gemm, KernelFamily::tensor_convolution};
   return families;
 }
 
@@ -68,13 +68,27 @@ std::string_view to_string(KernelFamily family) {
     case KernelFamily::softmax: return "softmax";
     case KernelFamily::layer_norm: return "layer_norm";
     case KernelFamily::tensor_gemm: return "tensor_gemm";
+    case KernelFamily::tensor_convolution: return "tensor_convolution";
   }
   return "?";
 }
 
 bool is_matrix_product(KernelFamily family) {
-  return family == KernelFamily::gemm || family == KernelFamily::batched_gemm || family == KernelFamily::convolution ||
+  return family == KernelFamily::gemm || family == KernelFamily::batched_gemm || is_convolution(family) ||
          family == KernelFamily::tensor_gemm;
+}
+
+bool is_convolution(KernelFamily family) {
+  return family == KernelFamily::convolution || family == KernelFamily::tensor_convolution;
+}
+
+bool runs_on_tensor_cores(KernelFamily family) {
+  return family == KernelFamily::tensor_gemm || family == KernelFamily::tensor_convolution;
+}
+
+KernelFamily tensor_core_family(KernelFamily family) {
+  if (is_convolution(family)) return KernelFamily::tensor_convolution;
+  return is_matrix_product(family) ? KernelFamily::tensor_gemm : family;
 }
 
 std::string_view to_string(KernelBound bound) {
@@ -89,31 +103,59 @@ std::string_view to_string(KernelBound bound) {
 double KernelShape::flop() const { return is_matrix_product(family) ? 2.0 * batch * m * n * k : 0.0; }
 
 double KernelShape::bytes() const {
-  if (family != KernelFamily::convolution && is_matrix_product(family)) {
-    return batch * (m * k + k * n + m * n) * element_bytes;
-  }
+  if (!is_convolution(family) && is_matrix_product(family)) return batch * (m * k + k * n + m * n) * element_bytes;
   return tensors * elements * element_bytes;
+}
+
+KernelShape convolution_gemm(const ConvolutionDimensions& d) {
+  assert(d.images >= 1 && d.in_channels >= 1 && d.out_channels >= 1 && d.width >= 1 && d.height >= 1);
+  assert(d.filter_width >= 1 && d.filter_height >= 1 && d.stride_width >= 1 && d.stride_height >= 1);
+  assert(d.pad_width >= 0 && d.pad_height >= 0);
+  assert(d.width + 2 * d.pad_width >= d.filter_width && d.height + 2 * d.pad_height >= d.filter_height);
+  const double output_width = std::floor((d.width + 2.0 * d.pad_width - d.filter_width) / d.stride_width) + 1.0;
+  const double output_height = std::floor((d.height + 2.0 * d.pad_height - d.filter_height) / d.stride_height) + 1.0;
+  const double filter = d.filter_width * d.filter_height;
+  KernelShape shape;
+  shape.family = KernelFamily::convolution;
+  shape.m = d.images * output_width * output_height;
+  shape.n = d.out_channels;
+  shape.k = d.in_channels * filter;
+  // Traffic: the input images, the filters and the output, each once (the implicit GEMM reads the input in place).
+  shape.elements = d.images * d.in_channels * d.width * d.height + d.out_channels * d.in_channels * filter +
+                   d.images * d.out_channels * output_width * output_height;
+  shape.tensors = 1;
+  shape.images = d.images;
+  shape.in_channels = d.in_channels;
+  shape.output_width = output_width;
+  shape.output_height = output_height;
+  // cuDNN's Winograd kernels take 3 x 3 filters at stride 1 (the only convolutions of the measured data).
+  shape.winograd = d.filter_width == 3 && d.filter_height == 3 && d.stride_width == 1 && d.stride_height == 1;
+  return shape;
 }
 
 KernelShape convolution_gemm(double batch, double in_channels, double out_channels, double kernel, double size,
                              double stride, double padding) {
-  assert(batch >= 1 && in_channels >= 1 && out_channels >= 1 && kernel >= 1 && size >= 1 && stride >= 1);
-  assert(padding >= 0 && size + 2 * padding >= kernel);
-  const double output_size = std::floor((size + 2.0 * padding - kernel) / stride) + 1.0;
-  KernelShape shape;
-  shape.family = KernelFamily::convolution;
-  shape.m = batch * output_size * output_size;
-  shape.n = out_channels;
-  shape.k = in_channels * kernel * kernel;
-  // Traffic: the input images, the filters and the output, each once (the implicit GEMM reads the input in place).
-  shape.elements = batch * in_channels * size * size + out_channels * in_channels * kernel * kernel +
-                   batch * out_channels * output_size * output_size;
-  shape.tensors = 1;
-  shape.images = batch;
-  shape.in_channels = in_channels;
-  shape.output_size = output_size;
-  // cuDNN's Winograd kernels take 3 x 3 filters at stride 1 (the only convolutions of the measured data).
-  shape.winograd = kernel == 3 && stride == 1;
+  return convolution_gemm(ConvolutionDimensions{.images = batch,
+                                                .in_channels = in_channels,
+                                                .out_channels = out_channels,
+                                                .width = size,
+                                                .height = size,
+                                                .filter_width = kernel,
+                                                .filter_height = kernel,
+                                                .stride_width = stride,
+                                                .stride_height = stride,
+                                                .pad_width = padding,
+                                                .pad_height = padding});
+}
+
+KernelShape on_tensor_cores(KernelShape shape) {
+  shape.family = tensor_core_family(shape.family);
+  shape.element_bytes = 2;
+  shape.winograd = false;
+  if (is_convolution(shape.family) && shape.in_channels > 0) {
+    const double channels = std::ceil(shape.in_channels / kTensorCoreChannels) * kTensorCoreChannels;
+    if (channels > shape.in_channels) shape.padded_k = shape.k / shape.in_channels * channels;
+  }
   return shape;
 }
 
@@ -135,7 +177,7 @@ KernelFamilyParameters& KernelModelParameters::of(KernelFamily family) {
 
 KernelDevice kernel_device(const GpuSpec& gpu) {
   assert(gpu.sm_count > 0);
-  // The P100's fp16 peak is half2 on the CUDA cores, and the P4 has no fast fp16: no tensor_gemm path.
+  // The P100's fp16 peak is half2 on the CUDA cores, and the P4 has no fast fp16: no tensor-core path.
   KernelDevice device;
   device.gpu_id = gpu.id;
   device.peak_flops = gpu.fp32_flops;
@@ -147,7 +189,7 @@ KernelDevice kernel_device(const GpuSpec& gpu) {
 }
 
 double datasheet_peak_flops(KernelFamily family, const KernelDevice& device) {
-  return family == KernelFamily::tensor_gemm ? device.tensor16_flops : device.peak_flops;
+  return runs_on_tensor_cores(family) ? device.tensor16_flops : device.peak_flops;
 }
 
 double family_peak_flops(KernelFamily family, const KernelDevice& device) {
@@ -167,7 +209,7 @@ PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& devi
     fused.k = shape.in_channels * kWinograd2x2ProductsPerOutput;
     for_each_tiling(fused, device, [&](const Tiling& tiling) { kernel.winograd_2x2_tilings.push_back(tiling); });
     // F(4x4, 3x3): one GEMM per point of the 6 x 6 transformed tile, over the images' 4 x 4 output tiles.
-    const double tiles = shape.images * std::pow(std::ceil(shape.output_size / 4.0), 2.0);
+    const double tiles = shape.images * std::ceil(shape.output_width / 4.0) * std::ceil(shape.output_height / 4.0);
     KernelShape batched = shape;
     batched.batch = kWinograd4x4Points;
     batched.m = tiles;

@@ -29,8 +29,8 @@
 // `waves` reports ceil(tiles / slots) of those). A tile's math per byte loaded grows with tm x tn / (tm + tn): small
 // tiles fill more SMs but reach less of the peak.
 // k_overhead is the prologue and epilogue of a tile in units of its K loop's iterations.
-// A 3 x 3 convolution at stride 1 may also run as Winograd's minimal filtering (Lavin and Gray, CVPR 2016), as cuDNN
-// runs most of them in the measured data; the model takes the fastest of:
+// A 3 x 3 convolution at stride 1 on the CUDA cores may also run as Winograd's minimal filtering (Lavin and Gray,
+// CVPR 2016), as cuDNN runs most of them in the measured data; the model takes the fastest of:
 //   implicit GEMM   M = images x output positions, N = out channels, K = in channels x 9
 //   Winograd 2x2    F(2x2, 3x3), fused: the same GEMM with 16 multiplies per 2 x 2 outputs instead of 36: K = in x 4
 //   Winograd 4x4    F(4x4, 3x3), not fused: 36 GEMMs of (images x 4x4 output tiles) x in by in x out (36 multiplies
@@ -38,6 +38,8 @@
 //                   before the output is: 2 x 36 x tiles x (in + out) + 36 x in x out values more traffic
 // each at its own peak efficiency, counted in its own flop. A measured convolution whose row says which algorithm
 // cuDNN ran is fitted (and checked) with that one.
+// A convolution on the tensor cores (tensor_convolution) runs as the implicit GEMM alone: cuDNN ran every one of the
+// measured 16-bit convolutions so (DeepBench's forward algorithm column, data/kernels/README.md).
 
 #include <array>
 #include <cstddef>
@@ -51,16 +53,34 @@
 namespace vtsim {
 
 /// The kinds of kernel the model times, each with its own constants. gemm, batched_gemm and convolution run fp32 on
-/// the CUDA cores; tensor_gemm multiplies 16-bit inputs on the tensor cores and accumulates in fp32.
-enum class KernelFamily { gemm, batched_gemm, convolution, elementwise, softmax, layer_norm, tensor_gemm };
-inline constexpr std::size_t kKernelFamilyCount = 7;
+/// the CUDA cores; tensor_gemm and tensor_convolution multiply 16-bit inputs on the tensor cores and accumulate in
+/// fp32 (the convolutions as implicit GEMMs only: cuDNN ran every measured one so, data/kernels/README.md).
+enum class KernelFamily {
+  gemm,
+  batched_gemm,
+  convolution,
+  elementwise,
+  softmax,
+  layer_norm,
+  tensor_gemm,
+  tensor_convolution
+};
+inline constexpr std::size_t kKernelFamilyCount = 8;
 
 /// Every family, in a fixed order.
 const std::vector<KernelFamily>& kernel_families();
-/// "gemm", "batched_gemm", "convolution", "elementwise", "softmax", "layer_norm", "tensor_gemm".
+/// "gemm", "batched_gemm", "convolution", "elementwise", "softmax", "layer_norm", "tensor_gemm",
+/// "tensor_convolution".
 std::string_view to_string(KernelFamily family);
 /// Whether the family is a matrix product (tiles and waves) rather than a memory-bound pass.
 bool is_matrix_product(KernelFamily family);
+/// Whether the family is a convolution (on the CUDA cores or the tensor cores).
+bool is_convolution(KernelFamily family);
+/// Whether the family runs on the tensor cores (tensor_gemm, tensor_convolution).
+bool runs_on_tensor_cores(KernelFamily family);
+/// The family `family` runs as with 16-bit operands on the tensor cores: a matrix product's tensor-core family; a
+/// memory-bound pass is itself.
+KernelFamily tensor_core_family(KernelFamily family);
 
 /// How a convolution runs (see the file comment); other matrix products are implicit_gemm, their one GEMM.
 enum class ConvolutionAlgorithm { implicit_gemm, winograd_2x2, winograd_4x4 };
@@ -79,11 +99,16 @@ struct KernelShape {
   double elements = 0;       ///< memory-bound passes: values per tensor; convolutions: input, filters and output
   double tensors = 0;        ///< memory-bound passes: tensors read and written; convolutions: 1
   double element_bytes = 4;  ///< fp32
-  /// Convolutions: images, input channels and output side, and whether Winograd applies (3 x 3, stride 1).
+  /// Convolutions: images, input channels and output width and height, and whether Winograd applies (3 x 3 on the
+  /// CUDA cores, stride 1).
   double images = 0;
   double in_channels = 0;
-  double output_size = 0;
+  double output_width = 0;
+  double output_height = 0;
   bool winograd = false;
+  /// The reduction the tiles loop over where it exceeds k: a tensor-core convolution's input channels padded to a
+  /// multiple of 8 (on_tensor_cores); 0: k. The flop stay the operator's own.
+  double padded_k = 0;
 
   /// flop of the operator: 2 x batch x M x N x K for a product; 0 for a memory-bound pass (its few flop per value
   /// never bind on the CUDA cores).
@@ -92,11 +117,39 @@ struct KernelShape {
   double bytes() const;
 };
 
-/// A convolution of `batch` images of `in_channels` x size x size by `out_channels` filters of kernel x kernel,
-/// as the implicit GEMM cuDNN computes: M = batch x output positions, N = out_channels, K = in_channels x kernel^2.
-/// REQUIRES: every argument >= 1 but padding >= 0, and the kernel fits the padded input.
+/// A 2-D convolution's dimensions: `images` of in_channels x height x width by out_channels filters of
+/// filter_height x filter_width, at its strides and zero padding.
+struct ConvolutionDimensions {
+  double images = 1;
+  double in_channels = 1;
+  double out_channels = 1;
+  double width = 1;
+  double height = 1;
+  double filter_width = 1;
+  double filter_height = 1;
+  double stride_width = 1;
+  double stride_height = 1;
+  double pad_width = 0;
+  double pad_height = 0;
+};
+
+/// The convolution as the implicit GEMM cuDNN computes on the CUDA cores (family convolution): M = images x output
+/// positions, N = out_channels, K = in_channels x filter_height x filter_width.
+/// REQUIRES: every dimension >= 1 but the paddings >= 0, and the filter fits the padded input.
+KernelShape convolution_gemm(const ConvolutionDimensions& dimensions);
+/// A square convolution: `batch` images of `in_channels` x size x size by `out_channels` filters of kernel x kernel.
 KernelShape convolution_gemm(double batch, double in_channels, double out_channels, double kernel, double size,
                              double stride, double padding);
+
+/// `shape` with 16-bit operands on the tensor cores (tensor_core_family): 2-byte values; a convolution as an
+/// implicit GEMM only (no Winograd form on the tensor cores in the model), its input channels padded to a multiple
+/// of 8 (kTensorCoreChannels).
+KernelShape on_tensor_cores(KernelShape shape);
+
+/// cuDNN runs a 16-bit convolution on the tensor cores with its channels a multiple of 8, padding them where they
+/// are not (cuDNN 7.2 onwards: "Tensor Ops Made Easier in cuDNN", NVIDIA technical blog, 2018; cuDNN Developer
+/// Guide, "Tensor Transformations": padding): a convolution of 1 or 3 input channels loops over 8.
+inline constexpr double kTensorCoreChannels = 8;
 
 /// The constants of one family; the same on every GPU (the GPU enters through its datasheet only).
 struct KernelFamilyParameters {
@@ -138,7 +191,7 @@ struct KernelDevice {
   /// clock, by how much no datasheet says); for a memory-bound pass, the fraction of the datasheet's memory bandwidth
   /// its long passes sustain (the V100's and A100's HBM2 reach 0.91-0.95 of it, the P100's 0.75-0.79, as the GDDR
   /// cards do, which no datasheet says either).
-  std::array<double, kKernelFamilyCount> sustained_clock = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
+  std::array<double, kKernelFamilyCount> sustained_clock = {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0};
 
   /// sustained_clock of `family`: for a matrix product, of its compute clock.
   double clock(KernelFamily family) const { return sustained_clock.at(static_cast<std::size_t>(family)); }
@@ -151,7 +204,8 @@ struct KernelDevice {
 /// on the CUDA cores), at its boost clock. REQUIRES: gpu.sm_count > 0.
 KernelDevice kernel_device(const GpuSpec& gpu);
 
-/// The datasheet peak of `family`'s path on `device`: the tensor-core peak for tensor_gemm, else the fp32 one.
+/// The datasheet peak of `family`'s path on `device`: the tensor-core peak for the tensor-core families, else the
+/// fp32 one.
 double datasheet_peak_flops(KernelFamily family, const KernelDevice& device);
 
 /// The peak `family` runs at on `device`: its datasheet peak at the family's sustained clock.

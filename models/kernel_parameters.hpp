@@ -27,7 +27,8 @@ struct SustainedClock {
   int kernels = 0;                ///< long kernels measured
 };
 
-/// `gpu` at its datasheet values, with the sustained clocks measured for it in `clocks` (the boost clock where none).
+/// `gpu` at its datasheet values, with the sustained clocks measured for it in `clocks` (the boost clock where none;
+/// a 16-bit convolution without a clock of its own at the tensor GEMMs', the same tensor cores' clock).
 KernelDevice kernel_device(const GpuSpec& gpu, const std::vector<SustainedClock>& clocks);
 
 /// Fitted constants with what they were fitted to.

@@ -156,8 +156,10 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
   out.width = pooled_size(x.width, conv.kernel_w, conv.stride, conv.pad_w);
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  return weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
-                  KernelKind::convolution);
+  Tensor result = weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                           KernelKind::convolution);
+  layers_.back().gemm.filter_positions = static_cast<double>(conv.kernel_h) * conv.kernel_w;
+  return result;
 }
 
 Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, const Conv2d& conv) {
@@ -167,8 +169,10 @@ Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, co
   out.width = (x.width - 1) * conv.stride - 2 * conv.pad_w + conv.kernel_w;
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  return weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue,
-                  KernelKind::convolution);
+  Tensor result = weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                           KernelKind::convolution);
+  layers_.back().gemm.filter_positions = static_cast<double>(conv.kernel_h) * conv.kernel_w;
+  return result;
 }
 
 Tensor LayerBuilder::linear(const Tensor& x, std::string_view name, int out_features, bool bias, Epilogue fused) {

@@ -67,6 +67,9 @@ struct GemmShape {
   /// The forward product's reduction length K: a linear layer's input features, a convolution's input channels x
   /// filter size. 0 where its K-depth cost is not modelled (attention cores).
   double depth = 0.0;
+  /// A convolution's filter positions (height x width; 1 for a linear layer): its input gradient's implicit GEMM
+  /// reduces over columns x this (output channels x filter positions).
+  double filter_positions = 1.0;
 };
 
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.

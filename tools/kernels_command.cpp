@@ -30,8 +30,8 @@ namespace {
 constexpr double kReproduceTolerance = 1e-4;
 
 // The kernels of the request's inputs, on the path its precision takes: fp16 and bf16 run the matrix products on
-// the tensor cores (tensor_gemm) and move 2-byte values; the memory-bound passes keep their constants (bandwidth does
-// not depend on the type), their bytes halve.
+// the tensor cores (tensor_gemm; tensor_convolution, an implicit GEMM) and move 2-byte values; the memory-bound
+// passes keep their constants (bandwidth does not depend on the type), their bytes halve.
 std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request) {
   std::vector<calibrate::MeasuredKernel> kernels = calibrate::read_kernel_paths(request.inputs, request.gpu_id);
   if (request.precision == "fp32") return kernels;
@@ -41,17 +41,11 @@ std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request
                      "(docs/compute-model.md)");
   }
   for (calibrate::MeasuredKernel& kernel : kernels) {
-    KernelShape& shape = kernel.shape;
-    if (shape.family == KernelFamily::tensor_gemm) continue;  // measured on the tensor cores already
-    if (shape.family == KernelFamily::convolution) {
-      throw InputError(kernel.where() + ": conv at --precision " + request.precision +
-                       ": no fitted constants for convolutions on the tensor cores yet (docs/compute-model.md)");
-    }
-    if (shape.family == KernelFamily::gemm || shape.family == KernelFamily::batched_gemm) {
-      shape.family = KernelFamily::tensor_gemm;
-    }
-    shape.element_bytes = 2;
+    if (runs_on_tensor_cores(kernel.shape.family)) continue;  // measured on the tensor cores already
+    kernel.shape = on_tensor_cores(kernel.shape);
     kernel.latency_s.reset();  // measured on another path
+    kernel.ran.reset();
+    kernel.ran_unmodelled = false;
   }
   return kernels;
 }
@@ -65,7 +59,7 @@ std::string shape_text(const KernelShape& shape) {
 std::string tiling_text(const KernelShape& shape, const KernelPrediction& prediction) {
   if (prediction.tile_m == 0) return "-";
   std::string text;
-  if (shape.family == KernelFamily::convolution) text.append(to_string(prediction.algorithm)).append(": ");
+  if (is_convolution(shape.family)) text.append(to_string(prediction.algorithm)).append(": ");
   text.append(std::to_string(prediction.tile_m)).append("x").append(std::to_string(prediction.tile_n));
   if (prediction.split_k > 1) text.append(" split ").append(std::to_string(prediction.split_k));
   return text;
@@ -137,7 +131,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     if (p.tile_m) {
       row["tile"] = {p.tile_m, p.tile_n};
       row["split_k"] = p.split_k;
-      if (kernel.shape.family == KernelFamily::convolution) {
+      if (is_convolution(kernel.shape.family)) {
         row["algorithm"] = std::string(to_string(p.algorithm));
         row["algorithm_as_ran"] = ran.has_value();  // the row's Kernels named it; else the model's fastest
       }

@@ -100,11 +100,70 @@ TEST(KernelMeasurements, APrecisionColumnPutsSixteenBitProductsOnTheTensorCores)
   EXPECT_DOUBLE_EQ(kernels[3].shape.bytes(), 3.0 * 2048 * 2);
   EXPECT_EQ(measurements_error_of("OPName,Precision,B,H\nadd,fp8,1,2\n", "t4"),
             "ops.csv:2: Precision 'fp8': expected fp32, fp16 or bf16");
-  EXPECT_EQ(measurements_error_of("OPName,Precision,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,"
-                                  "Padding\nconv,fp16,1,3,8,3,8,1,1\n",
+  // A 16-bit convolution runs on the tensor cores as an implicit GEMM: no Winograd form there.
+  const std::vector<MeasuredKernel> conv = read_kernel_csv(
+      "OPName,Precision,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"
+      "conv,fp16,1,3,8,3,8,1,1\n",
+      "ops.csv", "t4");
+  EXPECT_EQ(conv.front().shape.family, KernelFamily::tensor_convolution);
+  EXPECT_DOUBLE_EQ(conv.front().shape.element_bytes, 2);
+  EXPECT_FALSE(conv.front().shape.winograd);
+}
+
+// The first lines of DeepBench's Convolution section as its results files have them (data/kernels/deepbench/
+// v100-results-fp16-ip-mixed-math.csv, lines 164-165; p100-results-fp32.csv for the algorithms).
+constexpr const char* kConvolutionHeader =
+    "Convolution,,,,,,,,,,,,,,,,,,,,,,,\n"
+    ",,W,H,C,N,K ,S (Filter width),R (Filter height),pad_w,pad_h,Horizontal stride,Vertical stride,Forward (msec),"
+    "wrt Inputs (msec),wrt Parameters (msec),,P,Q,Total Time (msec),FWD TERAFLOPS,BWD INPUTS TERAFLOPS,"
+    "BWD PARMS TERAFLOPS,Forward Algorithm\n";
+
+TEST(KernelMeasurements, ReadsDeepBenchConvolutionsForwardPass) {
+  const std::string mixed = std::string("Precision,\"16 bit inputs, 16 bit multiplication, 32 bit addition\"\n") +
+                            kConvolutionHeader +
+                            ",DeepSpeech,700,161,1,4,32,20,5,0,0,2,2,0.591,N/A*,1.028,,341,79,1.619,"
+                            "1.1669008460236887,N/A*,0.6708544747081712,IMPLICIT_PRECOMP_GEMM\n"
+                            ",,,* = The backward pass wrt inputs is excluded for these kernels,,,\n";
+  const std::vector<MeasuredKernel> kernels = read_kernel_csv(mixed, "v100-results-fp16-ip-mixed-math.csv");
+  ASSERT_EQ(kernels.size(), 1u);
+  const MeasuredKernel& conv = kernels.front();
+  EXPECT_EQ(conv.op, "conv");
+  EXPECT_EQ(conv.line, 4);
+  EXPECT_EQ(conv.shape.family, KernelFamily::tensor_convolution);
+  EXPECT_DOUBLE_EQ(conv.shape.element_bytes, 2);
+  // Output P x Q = ((700 - 20) / 2 + 1) x ((161 - 5) / 2 + 1) = 341 x 79, as the row's P and Q columns say; the GEMM
+  // is (4 images x 341 x 79 positions) x 32 filters over 1 channel x 20 x 5.
+  EXPECT_DOUBLE_EQ(conv.shape.output_width, 341);
+  EXPECT_DOUBLE_EQ(conv.shape.output_height, 79);
+  EXPECT_DOUBLE_EQ(conv.shape.m, 4.0 * 341 * 79);
+  EXPECT_DOUBLE_EQ(conv.shape.n, 32);
+  EXPECT_DOUBLE_EQ(conv.shape.k, 100);
+  // The row's own FWD TERAFLOPS is the same flop over its forward time.
+  EXPECT_NEAR(conv.shape.flop() / *conv.latency_s / 1e12, 1.1669008460236887, 1e-9);
+  EXPECT_EQ(conv.ran, ConvolutionAlgorithm::implicit_gemm);
+
+  // On the CUDA cores, cuDNN's choice is read as the model knows it.
+  const auto fp32_row = [](const std::string& fields) {
+    return read_kernel_csv(std::string("Precision,Float\n") + kConvolutionHeader + fields, "p100-results-fp32.csv")
+        .front();
+  };
+  const MeasuredKernel winograd = fp32_row(",OCR,240,24,16,16,32,3,3,1,1,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,WINOGRAD");
+  EXPECT_EQ(winograd.shape.family, KernelFamily::convolution);
+  EXPECT_TRUE(winograd.shape.winograd);
+  EXPECT_EQ(winograd.ran, ConvolutionAlgorithm::winograd_2x2);
+  EXPECT_EQ(fp32_row(",OCR,240,24,16,16,32,3,3,1,1,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,WINOGRAD_NONFUSED").ran,
+            ConvolutionAlgorithm::winograd_4x4);
+  EXPECT_TRUE(fp32_row(",OCR,240,24,16,16,32,3,3,1,1,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,FFT_TILING").ran_unmodelled);
+  // Winograd on a 5 x 5 filter: a form the model does not have.
+  EXPECT_TRUE(fp32_row(",OCR,240,24,16,16,32,5,5,2,2,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,WINOGRAD").ran_unmodelled);
+  EXPECT_EQ(measurements_error_of(std::string("Precision,Float\n") + kConvolutionHeader +
+                                      ",OCR,4,4,16,16,32,9,9,0,0,1,1,0.1,0.1,0.1,,1,1,0.3,1,1,1,WINOGRAD\n",
                                   "t4"),
-            "ops.csv:2: a fp16 convolution: the kernel model has no constants for convolutions on the tensor cores "
-            "yet");
+            "ops.csv:4: the filter does not fit the padded input");
+  EXPECT_EQ(measurements_error_of(std::string("Precision,Float\n") + kConvolutionHeader +
+                                      ",OCR,240,24,16,16,32,3,3,1,1,1,1,N/A*,0.1,0.1,,240,24,0.3,1,1,1,GEMM\n",
+                                  "t4"),
+            "ops.csv:4: column Forward (msec): expected a number > 0, got 'N/A*'");
 }
 
 TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
@@ -114,11 +173,10 @@ TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
       "Dense Matrix Multiplication,,M,N,K,A Transpose,B Transpose,,Time (msec),TERAFLOPS\n"
       ",DeepSpeech,1760,16,1760,N,N,,0.02,4.95\n"
       ",DeepSpeech,1760,32,1760,N,N,,0.021,9.44\n"
-      "Convolution,,,,,,,,,\n"
-      ",,W,H,C,N,K,S,R,pad_w\n"
-      ",DeepSpeech,700,161,1,4,32,20,5,0\n";
+      "Recurrent Neural Network,,,,,,,,,\n"
+      ",DeepSpeech,1760,16,1,vanilla,,,0.1,\n";
   const std::vector<MeasuredKernel> kernels = read_kernel_csv(mixed, "data/v100-results-fp16.csv");
-  ASSERT_EQ(kernels.size(), 2u);  // the convolutions are not read
+  ASSERT_EQ(kernels.size(), 2u);  // the recurrent layers are not read
   EXPECT_EQ(kernels[0].shape.family, KernelFamily::tensor_gemm);
   EXPECT_DOUBLE_EQ(kernels[0].shape.element_bytes, 2);
   EXPECT_DOUBLE_EQ(kernels[0].shape.m, 1760);
@@ -136,7 +194,7 @@ TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
   EXPECT_EQ(measurements_error_of("Precision,Double\n", "t4"),
             "ops.csv:1: DeepBench precision 'Double' is none vtsim reads");
   EXPECT_EQ(measurements_error_of(mixed, "p100-pcie-16gb"),
-            "ops.csv:1: tensor-core GEMMs, but p100-pcie-16gb has no tensor cores");
+            "ops.csv:1: tensor-core kernels (mixed math), but p100-pcie-16gb has no tensor cores");
   EXPECT_EQ(measurements_error_of(mixed, "v100"), "ops.csv: unknown GPU 'v100' (see `vtsim catalog gpus`)");
 }
 

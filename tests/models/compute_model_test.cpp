@@ -10,6 +10,7 @@
 
 #include "models/compute_fit.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/layer_builder.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/workload_catalog.hpp"
 #include "tests/models/models_test_support.hpp"
@@ -110,13 +111,16 @@ TEST(KernelTimes, AGemmOfDepthKRunsAtKOverKPlusTheDepthOverheadOfItsEfficiency) 
   p.gemm_depth_overhead = 64.0;
   const Kernel deep{.flop = 1e9, .bytes = 1e3, .tiles = 1000, .kind = KernelKind::gemm, .depth = 256.0};
   EXPECT_DOUBLE_EQ(kernel_time_s(deep, kDevice, p), 25e-6);
-  // Depth 0 (not modelled) and a kernel that is not a GEMM's keep the plain time.
+  // Depth 0 (not modelled) keeps the plain time, and a convolution takes the convolutions' overhead: none (20 us at
+  // its efficiency 0.5), then 256 elements, (256 + 256) / 256 = 2 times that, 40 us.
   Kernel unknown = deep;
   unknown.depth = 0.0;
   EXPECT_DOUBLE_EQ(kernel_time_s(unknown, kDevice, p), 20e-6);
   Kernel convolution = deep;
   convolution.kind = KernelKind::convolution;
   EXPECT_DOUBLE_EQ(kernel_time_s(convolution, kDevice, p), 20e-6);
+  p.convolution_depth_overhead = 256.0;
+  EXPECT_DOUBLE_EQ(kernel_time_s(convolution, kDevice, p), 40e-6);
 }
 
 TEST(IterationKernels, EachProductCarriesItsReductionLength) {
@@ -139,6 +143,26 @@ TEST(IterationKernels, EachProductCarriesItsReductionLength) {
   ASSERT_GE(frozen.size(), 2u);
   EXPECT_EQ(frozen[1].phase, Phase::backward);
   EXPECT_DOUBLE_EQ(frozen[1].depth, 32.0);
+}
+
+TEST(IterationKernels, AConvolutionsInputGradientReducesOverItsOutputChannelsAtEachFilterPosition) {
+  // A 3 x 3 convolution of 64 to 128 channels over a 14 x 14 output at batch 2 (LayerBuilder): forward K = 64 x 9
+  // = 576; the weight gradient reduces over the batch's 2 x 196 output positions, the input gradient over 128 x 9
+  // = 1,152 (dX = dY convolved with the filters: every output channel at every filter position).
+  LayerBuilder b;
+  const Tensor x{.channels = 64, .height = 14, .width = 14, .requires_grad = true};
+  b.conv2d(x, "conv", {.out_channels = 128, .kernel_h = 3, .kernel_w = 3, .stride = 1, .pad_h = 1, .pad_w = 1});
+  Workload workload;
+  workload.layers = b.take_layers();
+  const std::vector<Kernel> kernels = iteration_kernels(workload, 2, Precision::fp16, Pass::training);
+  std::vector<double> depths;
+  for (const Kernel& kernel : kernels) {
+    if (kernel.kind == KernelKind::convolution) depths.push_back(kernel.depth);
+  }
+  ASSERT_EQ(depths.size(), 3u);
+  EXPECT_DOUBLE_EQ(depths[0], 576.0);
+  EXPECT_DOUBLE_EQ(depths[1], 392.0);
+  EXPECT_DOUBLE_EQ(depths[2], 1152.0);
 }
 
 TEST(KernelTimes, SmallKernelTakesTheSameTimeOnAWholeGpuAndOnASliceWithEnoughSms) {

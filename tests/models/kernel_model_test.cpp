@@ -220,6 +220,54 @@ TEST(KernelModel, TensorGemmRunsAtTheTensorPeakOnHalfTheBytes) {
   EXPECT_NEAR(p.utilization, 1.0, 1e-12);
 }
 
+TEST(KernelModel, ATensorCoreConvolutionIsItsImplicitGemmAtTheTensorPeak) {
+  // The 32 x 32 3x3 convolution above on the tensor cores: 2-byte values, no Winograd form (cuDNN ran none of the
+  // measured 16-bit ones so), so its 8 tiles of 128 x 128 over K = 1,152 run 2 per SM at 8 / 4 Tflop/s per SM,
+  // however fast Winograd would be.
+  const KernelShape shape = on_tensor_cores(convolution_gemm(1, 128, 128, 3, 32, 1, 1));
+  EXPECT_EQ(shape.family, KernelFamily::tensor_convolution);
+  EXPECT_DOUBLE_EQ(shape.element_bytes, 2);
+  EXPECT_FALSE(shape.winograd);
+  KernelModelParameters p = tiles_only();
+  p.of(KernelFamily::tensor_convolution).winograd_2x2_efficiency = 1.0;
+  const KernelPrediction prediction = predict_kernel(shape, round_device(), p);
+  EXPECT_EQ(prediction.algorithm, ConvolutionAlgorithm::implicit_gemm);
+  EXPECT_NEAR(prediction.math_s, 2 * 2.0 * 128 * 128 * 1152 / 2e12, 1e-15);
+  EXPECT_NEAR(prediction.memory_s,
+              2.0 * (128.0 * 32 * 32 + 128.0 * 128 * 9 + 128.0 * 32 * 32) / 100e9, 1e-15);
+  // ResNet's first convolution, 3 channels of 7 x 7: its tiles loop over 8 channels (cuDNN pads them), its flop stay
+  // 2 x M x 64 x 147.
+  const KernelShape stem = on_tensor_cores(convolution_gemm(1, 3, 64, 7, 224, 2, 3));
+  EXPECT_DOUBLE_EQ(stem.padded_k, 8.0 * 49);
+  EXPECT_DOUBLE_EQ(stem.flop(), 2.0 * 112 * 112 * 64 * 147);
+  EXPECT_DOUBLE_EQ(shape.padded_k, 0.0);
+  // A memory-bound pass stays itself on the tensor cores' path, its values 2 bytes.
+  KernelShape pass;
+  pass.family = KernelFamily::softmax;
+  EXPECT_EQ(on_tensor_cores(pass).family, KernelFamily::softmax);
+  EXPECT_EQ(on_tensor_cores(gemm(8, 8, 8)).family, KernelFamily::tensor_gemm);
+}
+
+TEST(KernelModel, ARectangularConvolutionHasItsOwnOutputWidthAndHeight) {
+  // DeepBench's first speech convolution: 4 images of 1 x 161 x 700 by 32 filters of 5 x 20 at stride 2, no
+  // padding: (700 - 20) / 2 + 1 = 341 by (161 - 5) / 2 + 1 = 79 outputs (the file's P and Q), K = 100.
+  const KernelShape shape = convolution_gemm(ConvolutionDimensions{.images = 4,
+                                                                   .in_channels = 1,
+                                                                   .out_channels = 32,
+                                                                   .width = 700,
+                                                                   .height = 161,
+                                                                   .filter_width = 20,
+                                                                   .filter_height = 5,
+                                                                   .stride_width = 2,
+                                                                   .stride_height = 2});
+  EXPECT_DOUBLE_EQ(shape.output_width, 341);
+  EXPECT_DOUBLE_EQ(shape.output_height, 79);
+  EXPECT_DOUBLE_EQ(shape.m, 4.0 * 341 * 79);
+  EXPECT_DOUBLE_EQ(shape.k, 100);
+  EXPECT_FALSE(shape.winograd);
+  EXPECT_DOUBLE_EQ(shape.elements, 4.0 * 700 * 161 + 32.0 * 100 + 4.0 * 32 * 341 * 79);
+}
+
 TEST(KernelModel, ASustainedClockSlowsOnlyItsFamilysMath) {
   // The first test's product at half the clock: twice the math, the same traffic; the datasheet's utilization halves.
   KernelDevice device = round_device();
@@ -247,6 +295,22 @@ TEST(KernelModel, AMemorysSustainedShareSlowsOnlyItsFamilysPasses) {
   device.sustained_clock.at(static_cast<std::size_t>(KernelFamily::gemm)) = 0.5;
   const KernelShape product = gemm(512, 512, 1024);
   EXPECT_NEAR(predict_kernel(product, device, tiles_only()).memory_s, product.bytes() / 100e9, 1e-15);
+}
+
+TEST(KernelParameters, SixteenBitConvolutionsRunAtTheTensorGemmsMeasuredClock) {
+  // The tensor cores' clock under long products is the card's: a T4 measured at 0.7 of the reference under its
+  // tensor GEMMs runs its 16-bit convolutions there too, unless they were measured themselves.
+  SustainedClock gemms;
+  gemms.gpu_id = "t4";
+  gemms.family = KernelFamily::tensor_gemm;
+  gemms.fraction = 0.7;
+  EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("t4"), {gemms}).clock(KernelFamily::tensor_convolution), 0.7);
+  SustainedClock convolutions = gemms;
+  convolutions.family = KernelFamily::tensor_convolution;
+  convolutions.fraction = 0.6;
+  EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("t4"), {convolutions, gemms}).clock(KernelFamily::tensor_convolution),
+                   0.6);
+  EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("t4"), {gemms}).clock(KernelFamily::convolution), 1.0);
 }
 
 TEST(KernelParameters, MeasuredClocksSurviveTheirJsonAndABadOneNamesItsPlace) {
