@@ -124,9 +124,10 @@ void LayerBuilder::keep_mask(double elements) { layers_.back().stored_mask_eleme
 
 bool LayerBuilder::last_trains_weights() const { return trains_weights_.back(); }
 
-// A conv or linear layer of `macs` multiply-adds owning `parameters` (weights and bias; 0 when they are shared).
+// A conv or linear layer of `macs` multiply-adds owning `parameters` (weights and bias; 0 when they are shared);
+// `filter_positions`: a convolution's filter height x width (GemmShape::filter_positions), 1 for a linear layer.
 Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out, double macs, double parameters,
-                              bool bias, Epilogue fused, KernelKind kind) {
+                              bool bias, Epilogue fused, KernelKind kind, double filter_positions) {
   Cost cost;
   const double epilogue_flop = (bias ? kAddFlopPerElement : 0.0) + epilogue_flop_per_element(fused);
   cost.forward_flop = 2.0 * macs + out.elements() * epilogue_flop;
@@ -141,7 +142,8 @@ Tensor LayerBuilder::weighted(const Tensor& x, std::string_view name, Tensor out
   cost.kind = kind;
   cost.gemm = {.rows_per_sample = out.positions(),
                .columns = static_cast<double>(out.channels),
-               .depth = macs / out.elements()};
+               .depth = macs / out.elements(),
+               .filter_positions = filter_positions};
   out = emit(name, {x}, cost, out);
   if (bias && last_trains_weights()) layers_.back().bias_tensors = 1;
   if (last_trains_weights()) save(x);
@@ -156,10 +158,8 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
   out.width = pooled_size(x.width, conv.kernel_w, conv.stride, conv.pad_w);
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  Tensor result = weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
-                           KernelKind::convolution);
-  layers_.back().gemm.filter_positions = static_cast<double>(conv.kernel_h) * conv.kernel_w;
-  return result;
+  return weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                  KernelKind::convolution, static_cast<double>(conv.kernel_h) * conv.kernel_w);
 }
 
 Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, const Conv2d& conv) {
@@ -169,10 +169,8 @@ Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, co
   out.width = (x.width - 1) * conv.stride - 2 * conv.pad_w + conv.kernel_w;
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  Tensor result = weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue,
-                           KernelKind::convolution);
-  layers_.back().gemm.filter_positions = static_cast<double>(conv.kernel_h) * conv.kernel_w;
-  return result;
+  return weighted(x, name, out, x.positions() * kernel, parameters, conv.bias, conv.epilogue,
+                  KernelKind::convolution, static_cast<double>(conv.kernel_h) * conv.kernel_w);
 }
 
 Tensor LayerBuilder::linear(const Tensor& x, std::string_view name, int out_features, bool bias, Epilogue fused) {

@@ -184,7 +184,7 @@ class LayerBuilder {
   // Whether the layer just appended trains weights.
   bool last_trains_weights() const;
   Tensor weighted(const Tensor& x, std::string_view name, Tensor out, double macs, double parameters, bool bias,
-                  Epilogue fused, KernelKind kind);
+                  Epilogue fused, KernelKind kind, double filter_positions = 1.0);
 
   std::vector<Layer> layers_;
   std::vector<bool> output_saved_;  // per layer: its output is already counted as stored
