@@ -4,7 +4,8 @@
 //
 // NCCL's collectives run as CUDA kernels, one thread block per channel, each on its own SM; while they run, those SMs
 // are not available to the training kernels. vtsim models that as the fraction of the device's SMs the collective's
-// channels hold, with the channel count NCCL's model gives the job (sim/communicators.cpp nccl_communicator). A
+// channels hold, with the channels NCCL runs for the job (models/nccl_tuning.hpp nccl_running_channels: twice its
+// search's, or what jobs[i].nccl.channels forces). A
 // profile's measured share (`vtsim calibrate probe nccl`) replaces it; without one the share is reported as
 // uncalibrated: that a channel takes one whole SM's worth of compute is the mechanism, not a measurement.
 //

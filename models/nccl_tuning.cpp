@@ -325,6 +325,25 @@ double nccl_protocol_efficiency(NcclProtocol protocol) {
   return 1.0;
 }
 
+int nccl_running_channels(const NcclCommunicator& comm) {
+  if (comm.forced_channels) return *comm.forced_channels;
+  return std::min(kNcclMaxChannels, 2 * std::max(1, comm.channels));
+}
+
+double nccl_channel_bandwidth_fraction(const NcclCommunicator& comm) {
+  NcclCommunicator own = comm;
+  own.forced_channels.reset();
+  return std::min(1.0, static_cast<double>(nccl_running_channels(comm)) / nccl_running_channels(own));
+}
+
+double nccl_running_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice) {
+  const double fraction = nccl_channel_bandwidth_fraction(comm);
+  if (fraction >= 1 || choice.algorithm == NcclAlgorithm::nvls) return choice.predicted_s;
+  const double latency_s =
+      nccl_time_s(comm, nccl_costs(comm, collective), collective, choice.algorithm, choice.protocol, 0.0);
+  return latency_s + (choice.predicted_s - latency_s) / fraction;
+}
+
 double nccl_nvlink_channel_GBps(int compute_capability) {
   // topo.h: SM60_NVLINK_BW 18.0, SM70_NVLINK_BW 20.0, SM80_NVLINK_BW 20.0, SM86_NVLINK_BW 12.0, SM90_NVLINK_BW 20.6,
   // SM100_NVLINK_BW 40.1.

@@ -60,7 +60,24 @@ struct NcclCommunicator {
   /// choice of algorithm here) and the protocol of every collective; unset, NCCL's model picks.
   std::optional<NcclAlgorithm> forced_algorithm;
   std::optional<NcclProtocol> forced_protocol;
+  /// The channels every collective runs on, as NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = n force them (connect.cc
+  /// ncclTopoPostset); unset, NCCL's own count (nccl_running_channels). NCCL's tuning model does not see it: it still
+  /// reads its search's channels (tuning.cc: graphs[a]->nChannels), so the choice of algorithm and protocol stays.
+  std::optional<int> forced_channels;
 };
+
+/// The most channels a communicator runs (src/include/device.h MAXCHANNELS, NCCL v2.30.7).
+inline constexpr int kNcclMaxChannels = 64;
+
+/// The channels `comm`'s collectives run on, one thread block each (one SM): the forced count, else twice the search's
+/// channels up to kNcclMaxChannels, as ncclTopoPostset runs each ring of the search twice ("Duplication should be
+/// complete now": nChannels = min(MAXCHANNELS, 2 nChannels)).
+int nccl_running_channels(const NcclCommunicator& comm);
+
+/// The fraction of the communicator's bandwidth (channels x channel_bandwidth_GBps) its running channels reach: each
+/// of NCCL's own channels moves an equal share of it, so forcing fewer leaves them the same share each, and forcing
+/// more duplicates channels over the same links (copyChannels) without adding bandwidth: min(1, running / NCCL's own).
+double nccl_channel_bandwidth_fraction(const NcclCommunicator& comm);
 
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a
 /// bandwidth of 0 marks a pair NCCL does not enable.
@@ -116,6 +133,11 @@ struct NcclChoice {
 /// Simple), among those comm's forced algorithm and protocol allow. REQUIRES: comm.ranks >= 2,
 /// nccl_forced_problem(comm, collective) is empty.
 NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes);
+
+/// How long `choice` (nccl_choice's for some size) takes on the channels `comm` runs: NCCL's prediction, its
+/// bandwidth term divided by nccl_channel_bandwidth_fraction where the channels are forced. NVLS keeps its own
+/// channels (NCCL_NVLS_NCHANNELS sets those, not NCCL_MIN/MAX_NCHANNELS).
+double nccl_running_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice);
 
 /// Why comm's forced algorithm or protocol leaves `collective` nothing to run (NCCL itself fails such a call: "no
 /// algorithm/protocol available"), e.g. "LL128 is not enabled for all_reduce on this communicator (2 nodes, no

@@ -270,6 +270,9 @@ struct JobConfig {
   /// own choice per message size (models/nccl_tuning.hpp).
   std::optional<NcclAlgorithm> nccl_algorithm;
   std::optional<NcclProtocol> nccl_protocol;
+  /// The channels every collective of the job runs, as NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS force them
+  /// (`nccl.channels`, 1 to 64). Default: NCCL's own count (models/nccl_tuning.hpp nccl_running_channels).
+  std::optional<int> nccl_channels;
   /// Coefficient of variation of the job's per-iteration compute time, when the scenario states it. Default: the
   /// calibration profile's measured spread, else models/variability.hpp's default for the workload class.
   std::optional<double> step_time_cv;

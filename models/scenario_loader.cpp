@@ -680,6 +680,9 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     JsonObject settings = nccl->as_object();
     if (auto algorithm = settings.get("algorithm")) config.nccl_algorithm = algorithm->as_enum(nccl_algorithm_names());
     if (auto protocol = settings.get("protocol")) config.nccl_protocol = protocol->as_enum(nccl_protocol_names());
+    if (auto channels = settings.get("channels")) {
+      config.nccl_channels = static_cast<int>(channels->as_int(1, kNcclMaxChannels));
+    }
     settings.finish();
   }
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));

@@ -109,10 +109,11 @@ nlohmann::json job_to_json(const JobConfig& job) {
     json["ddp"] = {{"bucket_cap_mb", job.ddp.bucket_cap_bytes / units::kBytesPerMiB},
                    {"first_bucket_mb", job.ddp.first_bucket_bytes / units::kBytesPerMiB}};
   }
-  if (job.nccl_algorithm || job.nccl_protocol) {
+  if (job.nccl_algorithm || job.nccl_protocol || job.nccl_channels) {
     json["nccl"] = nlohmann::json::object();
     if (job.nccl_algorithm) json["nccl"]["algorithm"] = std::string(to_string(*job.nccl_algorithm));
     if (job.nccl_protocol) json["nccl"]["protocol"] = std::string(to_string(*job.nccl_protocol));
+    if (job.nccl_channels) json["nccl"]["channels"] = *job.nccl_channels;
   }
   if (job.parallelism) {
     const ParallelStrategy& strategy = *job.parallelism;

@@ -9,6 +9,7 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Barrier.hpp>
 #include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mailbox.hpp>
 
 namespace vtsim::sim {
@@ -169,7 +170,7 @@ class NcclRun final : public Allreduce {
         if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
         joined_->wait();
       }
-      sg4::this_actor::sleep_for(choice.predicted_s);
+      sg4::this_actor::sleep_for(nccl_running_time_s(comm_, collective_, choice));
       return;
     }
     sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));
@@ -211,6 +212,7 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
       receiving_(edges_.size()),
       receiver_ready_(edges_.size()),
       delivered_(edges_.size()),
+      capped_end_s_(edges_.size(), 0.0),
       sending_(edges_.size()) {
   assert(next.size() == edges_.size());
   static long groups = 0;  // one engine per process (sim/simulation.hpp): names stay unique within it
@@ -237,10 +239,16 @@ void RingGroup::start_exchange(int position, double bytes) {
   }
   if (edges_[out].between_rank_hosts) {
     assert(sg4::this_actor::get_host() == edges_[out].source);
-    sending_[out] = mailbox_[out]->put_async(this, whole_bytes(bytes));
+    sending_[out] = mailbox_[out]->put_init(this, whole_bytes(bytes));
+    if (edges_[out].rate_cap_Bps > 0) sending_[out]->set_rate(edges_[out].rate_cap_Bps);
+    sending_[out]->vetoable_start();
   } else {
     receiver_ready_[out]->acquire();  // wait until the successor may receive
     sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
+    // SimGrid 3.32 ignores the rate of a host-to-host communication: the cap holds the transfer's end back instead.
+    if (edges_[out].rate_cap_Bps > 0) {
+      capped_end_s_[out] = sg4::Engine::get_clock() + edges_[out].latency_s + bytes / edges_[out].rate_cap_Bps;
+    }
   }
 }
 
@@ -249,6 +257,7 @@ void RingGroup::finish_exchange(int position) {
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
   sending_[out]->wait();
   sending_[out] = nullptr;
+  if (sg4::Engine::get_clock() < capped_end_s_[out]) sg4::this_actor::sleep_until(capped_end_s_[out]);
   if (!edges_[out].between_rank_hosts) delivered_[out]->release();
   if (edges_[in].between_rank_hosts) {
     receiving_[in]->wait();

@@ -53,6 +53,12 @@ struct RingEdge {
   /// The sending rank's actors run on `source` and the receiving rank's on `destination` (their GPU hosts): the
   /// transfer can be a mailbox rendezvous between the two actors.
   bool between_rank_hosts = false;
+  /// The most a transfer on the edge moves per second, bytes/s: the share of the communicator's bandwidth that its
+  /// forced NCCL channels reach (models/nccl_tuning.hpp nccl_channel_bandwidth_fraction); 0 where nothing caps it.
+  /// A rendezvous runs at the cap (SimGrid's rate); a host-to-host communication, whose rate SimGrid 3.32 ignores,
+  /// runs at what its links give and is then held until latency + bytes / cap: the same time alone on its links,
+  /// but it takes its full share of them meanwhile.
+  double rate_cap_Bps = 0;
 };
 
 /// One ring over the ranks of a communicator. Ranks keep their communicator positions; the ring visits them in its
@@ -87,6 +93,7 @@ class RingGroup {
   // Per edge between port hosts (null elsewhere):
   std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< the receiver has reached the step
   std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< a transfer arrived
+  std::vector<double> capped_end_s_;  ///< the earliest its transfer in flight may end at its rate cap (0: no cap)
   // Per edge:
   std::vector<simgrid::s4u::CommPtr> sending_;  ///< its sender's transfer in flight
 };

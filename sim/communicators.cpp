@@ -123,9 +123,10 @@ NcclHop slowest_hop(const Topology& topology, const std::vector<GpuFlow>& flows)
 }
 
 /// A SimGrid group in which position p (on GPU gpu_of[p]) sends to next[p], as connection `flow`: a ring when
-/// `next` is one cycle, an alltoall shift otherwise.
+/// `next` is one cycle, an alltoall shift otherwise; each transfer at most `rate_cap_Bps` (0: no cap).
 std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std::vector<int> next, int flow,
-                                             const Topology& topology, const Platform& platform) {
+                                             const Topology& topology, const Platform& platform,
+                                             double rate_cap_Bps = 0) {
   const std::size_t n = gpu_of.size();
   std::vector<RingEdge> edges(n);
   for (std::size_t position = 0; position < n; ++position) {
@@ -138,13 +139,15 @@ std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std
     const std::vector<Hop> route = topology.route(from, to, flow);
     edge.latency_s = n > 1 ? topology.latency_s(route) : 0.0;
     edge.hop = step_hop(topology, route);
+    edge.rate_cap_Bps = rate_cap_Bps;
   }
   return std::make_unique<RingGroup>(std::move(next), std::move(edges));
 }
 
-/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`.
+/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`; each
+/// transfer at most `rate_cap_Bps` (0: no cap).
 std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
-                                      const Topology& topology, const Platform& platform) {
+                                      const Topology& topology, const Platform& platform, double rate_cap_Bps = 0) {
   const std::size_t n = gpus.size();
   std::vector<int> next(n);
   std::vector<int> gpu_of(n);
@@ -153,7 +156,14 @@ std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, co
     gpu_of[position] = gpus[i];
     next[position] = position_of.at(gpus[(i + 1) % n]);
   }
-  return permutation_group(gpu_of, std::move(next), flow, topology, platform);
+  return permutation_group(gpu_of, std::move(next), flow, topology, platform, rate_cap_Bps);
+}
+
+/// The cap on each transfer of rings whose flows, all running at once, reach `rates` on the topology, when `nccl`'s
+/// forced channels move only a fraction of that (nccl_channel_bandwidth_fraction); 0 when they move all of it.
+double forced_channels_cap_Bps(const NcclCommunicator& nccl, const FlowBottleneck& rates) {
+  const double fraction = nccl_channel_bandwidth_fraction(nccl);
+  return fraction < 1 ? fraction * rates.rate_Bps : 0.0;
 }
 
 std::map<int, int> positions(const std::vector<int>& gpus) {
@@ -271,6 +281,7 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
   NcclCommunicator comm = nccl_communicator(scenario, rings, topology);
   comm.forced_algorithm = job.nccl_algorithm;
   comm.forced_protocol = job.nccl_protocol;
+  comm.forced_channels = job.nccl_channels;
   if (comm.ranks < 2) return comm;
   for (NcclCollective collective : {NcclCollective::all_reduce, NcclCollective::all_gather,
                                     NcclCollective::reduce_scatter, NcclCollective::broadcast, NcclCollective::reduce}) {
@@ -290,20 +301,22 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
   if (fidelity == Fidelity::analytic) {
     const std::vector<GpuFlow> flows = flows_of(flat_rings(rings));
     const FlowBottleneck ring = concurrent_bottleneck(topology, flows);
+    const double rate_Bps = ring.rate_Bps * nccl_channel_bandwidth_fraction(nccl);
     const NcclHop hop = slowest_hop(topology, flows);
     const int n = static_cast<int>(rings.ring.size());
     const double channels = static_cast<double>(rings.channels.size());
     return make_nccl_allreduce(make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
                                  const double alpha = ring.latency_s + nccl_step_extra_s(hop, protocol);
-                                 return chain ? chain_time_s(n, bytes / channels, ring.rate_Bps, alpha)
-                                              : phases * ring_allgather_time_s(n, bytes / channels, ring.rate_Bps, alpha);
+                                 return chain ? chain_time_s(n, bytes / channels, rate_Bps, alpha)
+                                              : phases * ring_allgather_time_s(n, bytes / channels, rate_Bps, alpha);
                                }, n),
                                nccl, counts, collective);
   }
   const std::map<int, int> position_of = positions(rings.ring);
+  const double cap_Bps = forced_channels_cap_Bps(nccl, concurrent_bottleneck(topology, flows_of(flat_rings(rings))));
   std::vector<std::unique_ptr<RingGroup>> groups;
   for (const FlowRing& ring : flat_rings(rings)) {
-    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
   }
   std::unique_ptr<Allreduce> run = chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
                                          : make_ring_collective(std::move(groups), fidelity, phases);

@@ -288,7 +288,7 @@ struct ActiveJob {
   std::unique_ptr<TrainingJob> job;
   std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
   NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
-  int nccl_channels = 0;                            ///< NCCL's channels for the job (0: one rank, no collective)
+  int nccl_channels = 0;                            ///< channels the job's collectives run (0: one rank, none)
   double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
   double collective_memory_demand_Bps = 0;          ///< of its GPU's memory, per rank, while a collective runs
   double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
@@ -420,9 +420,11 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const std::
   return {used.begin(), used.end()};
 }
 
-/// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send.
+/// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send, at
+/// the share of the communicator's bandwidth they reach.
 double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
-  return kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9;
+  return kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9 *
+         nccl_channel_bandwidth_fraction(nccl);
 }
 
 /// Horovod's negotiation per coordinator tick: with its response cache (on by default) the ranks agree on the ready
@@ -517,10 +519,10 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                              : gpu.sm_count;
   if (active.nccl) {
     const NcclCommunicator& nccl = *active.nccl;
-    active.nccl_channels = nccl.channels;
+    active.nccl_channels = nccl_running_channels(nccl);
     active.collective_sm_share = scenario.calibration.collective_sm_share
                                      ? scenario.calibration.collective_sm_share->value
-                                     : collective_sm_share(nccl.channels, device_sms);
+                                     : collective_sm_share(active.nccl_channels, device_sms);
     plan.collective_sm_share = active.collective_sm_share;
     // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
     active.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
@@ -788,6 +790,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     const JobConfig& config = scenario.jobs[job.index];
     if (config.nccl_algorithm) result.jobs.back().nccl_forced_algorithm = to_string(*config.nccl_algorithm);
     if (config.nccl_protocol) result.jobs.back().nccl_forced_protocol = to_string(*config.nccl_protocol);
+    if (config.nccl_channels) result.jobs.back().nccl_forced_channels = *config.nccl_channels;
     for (const auto& [choice, calls] : job.nccl_choices) {
       result.jobs.back().nccl_choices_per_step[choice] =
           static_cast<double>(calls) / result.jobs.back().operations.iterations_run;

@@ -201,6 +201,18 @@ void print_compare(const CollectivesRequest& request, const Scenario& scenario, 
       << (worst >= 0 ? "+" : "") << fixed(100 * worst, 1) << "%\n";
 }
 
+/// What the scenario's first job forces of NCCL, as NCCL's variables would ("NCCL_ALGO=ring NCCL_PROTO=LL
+/// NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS=2"); "" where NCCL's model chooses everything.
+std::string forced_nccl(const Scenario& scenario) {
+  const JobConfig& job = scenario.jobs.front();
+  std::string forced;
+  const auto add = [&forced](const std::string& setting) { forced += (forced.empty() ? "" : " ") + setting; };
+  if (job.nccl_algorithm) add("NCCL_ALGO=" + std::string(to_string(*job.nccl_algorithm)));
+  if (job.nccl_protocol) add("NCCL_PROTO=" + std::string(to_string(*job.nccl_protocol)));
+  if (job.nccl_channels) add("NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS=" + std::to_string(*job.nccl_channels));
+  return forced;
+}
+
 }  // namespace
 
 std::vector<CollectiveRow> collective_rows(const std::string& op, int ranks,
@@ -262,6 +274,8 @@ void collectives_command(const CollectivesRequest& request, std::ostream& out) {
   if (request.format == "json") {
     nlohmann::json json = {{"scenario", scenario.name}, {"op", request.op}, {"dtype", request.dtype},
                            {"gpus", gpus}, {"rows", nlohmann::json::array()}};
+    const std::string forced = forced_nccl(scenario);
+    json["nccl_forced"] = forced.empty() ? nlohmann::json() : nlohmann::json(forced);
     for (const CollectiveRow& row : rows) {
       json["rows"].push_back({{"bytes", row.bytes}, {"time_us", row.time_us}, {"algbw_gBps", row.algbw_gBps},
                               {"busbw_gBps", row.busbw_gBps}, {"nccl_choice", row.choice}});
@@ -281,7 +295,9 @@ void collectives_command(const CollectivesRequest& request, std::ostream& out) {
     out << format_nccl_tests(request.op, request.dtype, rows, hosts, devices);
     return;
   }
-  out << request.op << " over " << ranks << " GPUs of " << scenario.name << " (" << request.dtype << ")\n";
+  const std::string forced = forced_nccl(scenario);
+  out << request.op << " over " << ranks << " GPUs of " << scenario.name << " (" << request.dtype << ")"
+      << (forced.empty() ? "" : "; forced: " + forced) << "\n";
   TextTable table({"size (B)", "count", "type", "time (us)", "algbw (GB/s)", "busbw (GB/s)", "NCCL choice"});
   for (const CollectiveRow& row : rows) {
     table.add_row({fixed(row.bytes, 0), std::to_string(static_cast<long long>(row.bytes / dtype_bytes(request.dtype))),
@@ -326,6 +342,9 @@ Command add_collectives_command(CLI::App& parent) {
       ->check(CLI::IsMember({"ring", "tree", "nvls"}));
   app->add_option("--proto", request->protocol, "Force the protocol, as NCCL_PROTO: LL, LL128 or Simple")
       ->check(CLI::IsMember({"LL", "LL128", "Simple"}));
+  app->add_option("--channels", request->channels,
+                  "Force the channels every collective runs, as NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS: 1 to 64")
+      ->check(CLI::Range(1, kNcclMaxChannels));
   return {app, [request, op, min_bytes, max_bytes, factor] {
             // A measured log fixes the operation and the sizes: an option that would set them is not ignored.
             if (!request->compare_log.empty()) {
@@ -344,6 +363,9 @@ Command add_collectives_command(CLI::App& parent) {
             // The scenario's first job carries the collectives' settings: --algo and --proto are its nccl keys.
             if (!request->algorithm.empty()) request->overrides.push_back("jobs[0].nccl.algorithm=" + request->algorithm);
             if (!request->protocol.empty()) request->overrides.push_back("jobs[0].nccl.protocol=" + request->protocol);
+            if (request->channels > 0) {
+              request->overrides.push_back("jobs[0].nccl.channels=" + std::to_string(request->channels));
+            }
             collectives_command(*request, std::cout);
           }};
 }

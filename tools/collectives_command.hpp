@@ -24,6 +24,7 @@ struct CollectivesRequest {
   std::string compare_log;              ///< --compare: a measured nccl-tests log
   std::string algorithm;                ///< --algo: NCCL_ALGO for all_reduce (ring, tree); empty: NCCL's choice
   std::string protocol;                 ///< --proto: NCCL_PROTO (LL, LL128, Simple); empty: NCCL's choice
+  int channels = 0;                     ///< --channels: NCCL_MIN/MAX_NCHANNELS (1 to 64); 0: NCCL's count
 };
 
 /// One printed row.

@@ -139,6 +139,9 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
           what += (what.empty() ? "" : ", ") + std::string(key) + " " + forced[key].get<std::string>();
         }
       }
+      if (forced.contains("channels") && forced["channels"].is_number()) {
+        what += (what.empty() ? "" : ", ") + std::string("channels ") + std::to_string(forced["channels"].get<int>());
+      }
       return what.empty() ? cell : cell + " (forced: " + what + ")";
     });
     row("memory per GPU (GiB of capacity)", [](const json& j) {

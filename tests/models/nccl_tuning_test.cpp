@@ -18,7 +18,7 @@ NcclCommunicator one_a100_node() {
   return {.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
           .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
 }
 
 TEST(NcclTuning, OneNodeTableMatchesTheHandDerivation) {
@@ -81,7 +81,7 @@ TEST(NcclTuning, AcrossNodesTreesWinSmallAndMediumMessagesAndRingsLargeOnes) {
   const NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                               .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
   const NcclCostTable table = nccl_allreduce_costs(comm);
   EXPECT_NEAR(table.latency_us[1][2], 282.8, 1e-9);
   EXPECT_NEAR(table.latency_us[0][1], 65.5, 1e-9);
@@ -117,7 +117,7 @@ TEST(NcclTuning, ForcedAlgorithmAndProtocolPickTheFastestPairTheyAllow) {
   NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                         .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = NcclAlgorithm::ring, .forced_protocol = std::nullopt};
+          .forced_algorithm = NcclAlgorithm::ring, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
   const NcclChoice ring = nccl_allreduce_choice(comm, 1024);
   EXPECT_EQ(ring.algorithm, NcclAlgorithm::ring);
@@ -134,6 +134,51 @@ TEST(NcclTuning, ForcedAlgorithmAndProtocolPickTheFastestPairTheyAllow) {
   comm.forced_protocol.reset();
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_gather), "");
   EXPECT_EQ(nccl_choice(comm, NcclCollective::all_gather, 1024).algorithm, NcclAlgorithm::ring);
+}
+
+TEST(NcclTuning, CollectivesRunTwiceTheSearchsChannelsUpToMaxChannels) {
+  // ncclTopoPostset (connect.cc) runs each ring of the search twice: nChannels = min(MAXCHANNELS, 2 nChannels), with
+  // MAXCHANNELS 64 (device.h). 12 search channels (an A100's 12 NVLinks at 20 GB/s) run as 24 thread blocks.
+  NcclCommunicator comm = one_a100_node();
+  comm.channels = 12;
+  EXPECT_EQ(nccl_running_channels(comm), 24);
+  EXPECT_DOUBLE_EQ(nccl_channel_bandwidth_fraction(comm), 1.0);
+  comm.channels = 40;
+  EXPECT_EQ(nccl_running_channels(comm), 64);
+  // NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = 6: a quarter of NCCL's own 24, so a quarter of the bandwidth; 48 adds
+  // channels over the same links (copyChannels), not bandwidth.
+  comm.channels = 12;
+  comm.forced_channels = 6;
+  EXPECT_EQ(nccl_running_channels(comm), 6);
+  EXPECT_DOUBLE_EQ(nccl_channel_bandwidth_fraction(comm), 0.25);
+  comm.forced_channels = 48;
+  EXPECT_EQ(nccl_running_channels(comm), 48);
+  EXPECT_DOUBLE_EQ(nccl_channel_bandwidth_fraction(comm), 1.0);
+}
+
+TEST(NcclTuning, ForcedChannelsKeepNcclsChoiceAndStretchTheTreesBandwidthTerm) {
+  // The 4-node communicator of ForcedAlgorithmAndProtocolPickTheFastestPairTheyAllow (4 search channels, 8 running).
+  // NCCL's tuning reads its search's channels (tuning.cc graphs[a]->nChannels), so forcing 2 channels leaves tree/LL
+  // its choice at 1 KiB; the call then moves its bytes at 2/8 of the bandwidth: latency + 4 x the bandwidth term.
+  NcclCommunicator comm{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
+                        .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
+                        .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
+                        .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = 2};
+  NcclCommunicator own = comm;
+  own.forced_channels.reset();
+  const NcclChoice choice = nccl_allreduce_choice(comm, 1024);
+  const NcclChoice unforced = nccl_allreduce_choice(own, 1024);
+  EXPECT_EQ(choice.algorithm, unforced.algorithm);
+  EXPECT_EQ(choice.protocol, unforced.protocol);
+  EXPECT_DOUBLE_EQ(choice.predicted_s, unforced.predicted_s);
+  ASSERT_EQ(choice.algorithm, NcclAlgorithm::tree);
+  const NcclCostTable costs = nccl_allreduce_costs(comm);
+  const std::size_t a = 0;  // NcclCostTable rows: tree, ring, nvls
+  const auto p = static_cast<std::size_t>(choice.protocol);
+  const double latency_s = costs.latency_us[a][p] * 1e-6;
+  EXPECT_NEAR(nccl_running_time_s(comm, NcclCollective::all_reduce, choice),
+              latency_s + 4 * (choice.predicted_s - latency_s), 1e-15);
+  EXPECT_DOUBLE_EQ(nccl_running_time_s(own, NcclCollective::all_reduce, unforced), unforced.predicted_s);
 }
 
 TEST(NcclTuning, ForcingAProtocolNcclDisabledIsAProblemNamingTheCommunicator) {
@@ -161,7 +206,7 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
   NcclCommunicator node{.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
                         .channel_bandwidth_GBps = 20, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
   for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter}) {
     const NcclCostTable table = nccl_costs(node, collective);
     EXPECT_NEAR(table.latency_us[1][2], 8.4 + 7 * 3.4, 1e-9);
@@ -171,7 +216,7 @@ TEST(NcclTuning, AllGatherAndReduceScatterAreRingsOfNMinusOneSteps) {
   const NcclCommunicator nodes{.ranks = 32, .nodes = 4, .compute_capability = 80, .nvlink_intra = true, .channels = 4,
                                .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
   const NcclCostTable across = nccl_costs(nodes, NcclCollective::all_gather);
   EXPECT_NEAR(across.latency_us[1][1], 14 + 28 * 1.9 + 3 * 4.0, 1e-9);
   const double bytes = 64e6;
@@ -203,7 +248,7 @@ TEST(NcclTuning, BroadcastAndReduceAreRingChainsOfNSteps) {
                                .channel_bandwidth_GBps = 12, .amd_cpu = false, .gpu_direct_nic = true,
                                .same_channels = true,
           .nvls_channels = 0, .nvls_intra_GBps = 0, .nvls_inter_GBps = 0,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
   EXPECT_NEAR(nccl_costs(nodes, NcclCollective::broadcast).latency_us[1][at(NcclProtocol::simple)], 8.4 + 14.0, 1e-9);
 }
 
@@ -220,7 +265,7 @@ NcclCommunicator one_h100_node() {
   return {.ranks = 8, .nodes = 1, .compute_capability = 90, .nvlink_intra = true, .channels = 22,
           .channel_bandwidth_GBps = 450.0 / 22, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = false,
           .nvls_channels = nvls.channels, .nvls_intra_GBps = nvls.intra_GBps, .nvls_inter_GBps = nvls.inter_GBps,
-          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt};
+          .forced_algorithm = std::nullopt, .forced_protocol = std::nullopt, .forced_channels = std::nullopt};
 }
 
 TEST(NcclNvls, GraphIsTheFastestSpeedWhoseSwitchPathsFitTheGpusLinks) {

@@ -168,8 +168,10 @@ std::vector<ErrorCase> error_cases() {
        "s.json: cluster.host.nvlink.present: NVIDIA A40: vtsim does not model its NVLink bridge (112.5 GB/s)"},
       {"NcclAlgorithmNcclHasButVtsimDoesNot", with({{"jobs[0].nccl.algorithm", "collnet"}}),
        "s.json: jobs[0].nccl.algorithm: expected one of 'tree', 'ring' or 'nvls', got 'collnet'"},
-      {"NcclChannelsNotAKey", with({{"jobs[0].nccl.channels", 4}}),
-       "s.json: jobs[0].nccl.channels: unknown key; valid keys here: 'algorithm' or 'protocol'"},
+      {"NcclChannelsBeyondMaxChannels", with({{"jobs[0].nccl.channels", 65}}),
+       "s.json: jobs[0].nccl.channels: expected an integer from 1 to 64, got 65"},
+      {"NcclKeyNotKnown", with({{"jobs[0].nccl.nchannels", 4}}),
+       "s.json: jobs[0].nccl.nchannels: unknown key; did you mean 'channels'?"},
       {"NcclChoiceWithHierarchicalHorovod",
        with({{"jobs[0].horovod.allreduce", "hierarchical"}, {"jobs[0].nccl.protocol", "LL"}}),
        "s.json: jobs[0].nccl: Horovod's hierarchical allreduce is simulated without NCCL's choice (Simple's costs, "

@@ -333,16 +333,21 @@ TEST(ScenarioLoader, OptimizerImplementationIsTheFrameworksUnlessStatedAndRoundT
 TEST(ScenarioLoader, NcclChoiceIsNcclsUnlessForcedAndForcedChoicesRoundTrip) {
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_algorithm.has_value());
   EXPECT_FALSE(load(kMinimal).jobs[0].nccl_protocol.has_value());
+  EXPECT_FALSE(load(kMinimal).jobs[0].nccl_channels.has_value());
   EXPECT_FALSE(scenario_to_json(load(kMinimal))["jobs"][0].contains("nccl"));
   nlohmann::json document = kMinimal;
   set_json_path(document, "jobs[0].nccl.algorithm", "ring");
   set_json_path(document, "jobs[0].nccl.protocol", "LL128");
+  set_json_path(document, "jobs[0].nccl.channels", 8);
   const Scenario s = load(document);
   EXPECT_EQ(s.jobs[0].nccl_algorithm, NcclAlgorithm::ring);
   EXPECT_EQ(s.jobs[0].nccl_protocol, NcclProtocol::ll128);
+  EXPECT_EQ(s.jobs[0].nccl_channels, 8);
   const nlohmann::json written = scenario_to_json(s);
-  EXPECT_EQ(written["jobs"][0]["nccl"], (nlohmann::json{{"algorithm", "ring"}, {"protocol", "LL128"}}));
+  EXPECT_EQ(written["jobs"][0]["nccl"],
+            (nlohmann::json{{"algorithm", "ring"}, {"protocol", "LL128"}, {"channels", 8}}));
   EXPECT_EQ(load(written).jobs[0].nccl_protocol, NcclProtocol::ll128);
+  EXPECT_EQ(load(written).jobs[0].nccl_channels, 8);
 }
 
 TEST(ScenarioLoader, CopiesExpandIntoNamedIdenticalTenants) {

@@ -47,6 +47,16 @@ TEST_P(Fidelities, FourGpuMeshRunsEveryDirectedRingAtThreePairLinks) {
   expect_bandwidth(scenario, 3 * kNv4_Bps, 0, 1, NcclHop::nvlink);
 }
 
+TEST_P(Fidelities, ForcedChannelsMoveTheirShareOfTheMeshsBandwidth) {
+  // NCCL's search finds 240 GB/s / 20 GB/s per NVLink channel (topo.h) = 12 channels and runs each twice (24,
+  // ncclTopoPostset). NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = 6 runs a quarter of them, each at its share of the
+  // bandwidth: 60 GB/s. 48 channels add thread blocks on the same links, not bandwidth.
+  const Scenario six = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].nccl.channels=6"});
+  expect_bandwidth(six, 3 * kNv4_Bps / 4, 0, 1, NcclHop::nvlink);
+  const Scenario many = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].nccl.channels=48"});
+  expect_bandwidth(many, 3 * kNv4_Bps, 0, 1, NcclHop::nvlink);
+}
+
 TEST_P(Fidelities, TwoGpusOfTheMeshUseOnlyTheirPairLink) {
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,3]"});
   EXPECT_EQ(job_rings(scenario, 0, Topology(scenario)).channels.size(), 1u);
@@ -102,6 +112,21 @@ TEST(Fabric, NonBlockingTwoRackJobRunsAsInOneRack) {
   const double across_two = two_rack_allreduce_s(4, "flow");
   EXPECT_NEAR(across_two, in_one_rack, 0.03 * in_one_rack);
   expect_bandwidth(scenario_of(one_rack), kRoce100_Bps, 0, 1, NcclHop::net);
+}
+
+TEST(Fabric, OneForcedChannelAcrossRacksMovesHalfTheNicsRate) {
+  // 8 one-GPU hosts in two racks, 1:1: NCCL's search finds one 12 GB/s channel per 100 Gb/s NIC (topo.h) and runs it
+  // twice; NCCL_MAX_NCHANNELS = 1 keeps one of the two, half the NIC's rate, on the edges within a rack and on the
+  // ones between racks alike (SimGrid communications of both kinds, sim/collective.hpp).
+  nlohmann::json json = hgx_a100(4, 2, 1, "flow");
+  json["cluster"]["host"]["gpus"] = 1;
+  json["cluster"]["fabric"] = {{"spines", 4}, {"uplink_gbps", 100}};
+  json["jobs"][0]["nccl"] = {{"channels", 1}};
+  const Scenario scenario = scenario_of(json);
+  const Topology topology(scenario);
+  const double expected = testing::nccl_ring_closed_form_s(scenario, kBytes, kRoce100_Bps / 2,
+                                                           topology.latency_s(topology.route(0, 1)), NcclHop::net);
+  EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 0.03 * expected);
 }
 
 TEST(Fabric, LoaderDerivesTheThirdFabricFigure) {

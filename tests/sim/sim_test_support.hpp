@@ -63,8 +63,8 @@ inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
   return engine;
 }
 
-/// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario` (all ranks start at 0; the last to finish
-/// ends it). Runs in a child process.
+/// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario`, with what its `nccl` settings force (all
+/// ranks start at 0; the last to finish ends it). Runs in a child process.
 inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
   const nlohmann::json answer = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
@@ -73,7 +73,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
     std::unique_ptr<Allreduce> allreduce =
         make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity,
-                       nccl_communicator(scenario, rings, topology), nullptr);
+                       job_nccl_communicator(scenario, 0, rings, topology), nullptr);
     double end = 0;
     for (std::size_t p = 0; p < rings.ring.size(); ++p) {
       simgrid::s4u::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {

@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "models/compute_fit.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/interference.hpp"
 #include "models/job_compute.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
@@ -127,9 +129,16 @@ void expect_traced_overlap(const Scenario& scenario) {
   const double large_s = testing::simulated_allreduce_s(scenario, kLargeBucketBytes);
   const double small_s = testing::simulated_allreduce_s(scenario, kGradientBytes - kLargeBucketBytes);
   const double expected_s = std::max(2045 * kUs, 1805 * kUs + large_s) + small_s + 82 * kUs;
-  // Within 1%: a collective shares its GPU's memory with the kernels it overlaps (models/interference.hpp), which
-  // this derivation leaves out. Without the overlap the step would be 2,127 us plus both allreduces.
-  EXPECT_NEAR(replay_step_s({{"jobs", {job}}}), expected_s, 0.01 * expected_s);
+  // The derivation leaves out what the large allreduce takes from layer 0's backward (240 us) while they overlap
+  // (models/interference.hpp): its channels' SMs, which stretch that compute by at most share / (1 - share) over the
+  // overlap, and its share of the GPU's memory (within 1%). Without the overlap the step would be 2,127 us plus both
+  // allreduces.
+  const Topology topology(scenario);
+  const double share = collective_sm_share(
+      nccl_running_channels(nccl_communicator(scenario, job_rings(scenario, 0, topology), topology)),
+      find_gpu(scenario.cluster.host.gpu_model)->sm_count);
+  const double stretch_s = std::min(large_s, 240 * kUs) * share / (1 - share);
+  EXPECT_NEAR(replay_step_s({{"jobs", {job}}}), expected_s, 0.01 * expected_s + stretch_s);
   EXPECT_GT(2127 * kUs + large_s + small_s - expected_s, 0.02 * expected_s) << "a case where overlap shows";
 }
 
