@@ -228,10 +228,11 @@ double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, Ncc
   if (algorithm == NcclAlgorithm::tree && log_size >= 0 && log_size < 23) {
     bandwidth *= kTreeCorrection[p][static_cast<std::size_t>(log_size)];
   }
-  // "Plateau effect of ring" across nodes, once each rank's share of a channel is at least 64 bytes.
+  // "Plateau effect of ring" across nodes, once each rank's share of a running channel (comm->nChannels, which the
+  // postset doubled and NCCL_MIN/MAX_NCHANNELS set) is at least 64 bytes.
   if (algorithm == NcclAlgorithm::ring && protocol == NcclProtocol::simple && comm.nodes > 1 &&
       collective == NcclCollective::all_reduce &&
-      whole / static_cast<std::size_t>(comm.channels * comm.ranks) >= 64) {
+      whole / static_cast<std::size_t>(nccl_running_channels(comm) * comm.ranks) >= 64) {
     latency *= comm.compute_capability < 80 ? 1.9 : 1.4;
   }
   return (latency + bytes / (1000 * bandwidth)) * 1e-6;

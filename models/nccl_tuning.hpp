@@ -61,8 +61,8 @@ struct NcclCommunicator {
   std::optional<NcclAlgorithm> forced_algorithm;
   std::optional<NcclProtocol> forced_protocol;
   /// The channels every collective runs on, as NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS = n force them (connect.cc
-  /// ncclTopoPostset); unset, NCCL's own count (nccl_running_channels). NCCL's tuning model does not see it: it still
-  /// reads its search's channels (tuning.cc: graphs[a]->nChannels), so the choice of algorithm and protocol stays.
+  /// ncclTopoPostset); unset, NCCL's own count (nccl_running_channels). NCCL's tuning table does not see it: it reads
+  /// its search's channels (tuning.cc: graphs[a]->nChannels); only the ring's plateau check (nccl_time_s) does.
   std::optional<int> forced_channels;
 };
 
@@ -74,9 +74,10 @@ inline constexpr int kNcclMaxChannels = 64;
 /// complete now": nChannels = min(MAXCHANNELS, 2 nChannels)).
 int nccl_running_channels(const NcclCommunicator& comm);
 
-/// The fraction of the communicator's bandwidth (channels x channel_bandwidth_GBps) its running channels reach: each
-/// of NCCL's own channels moves an equal share of it, so forcing fewer leaves them the same share each, and forcing
-/// more duplicates channels over the same links (copyChannels) without adding bandwidth: min(1, running / NCCL's own).
+/// The fraction of the communicator's bandwidth (channels x channel_bandwidth_GBps) its running channels reach,
+/// taking each of NCCL's own channels to move an equal share of it (an assumption: docs/nccl-model.md, "Channels"),
+/// so that forcing fewer leaves them the same share each, while forcing more duplicates channels over the same links
+/// (copyChannels) without adding bandwidth: min(1, running / NCCL's own).
 double nccl_channel_bandwidth_fraction(const NcclCommunicator& comm);
 
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a

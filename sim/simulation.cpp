@@ -345,6 +345,16 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const s
                  " NCCL channels, one SM each, no measurement (models/interference.hpp)");
   }
   for (const ActiveJob& job : active) {
+    if (!job.nccl || nccl_channel_bandwidth_fraction(*job.nccl) >= 1) continue;
+    NcclCommunicator own = *job.nccl;
+    own.forced_channels.reset();
+    notes.insert("forced NCCL channels of " + scenario.jobs[job.index].name + ": " +
+                 std::to_string(nccl_running_channels(*job.nccl)) + " of NCCL's " +
+                 std::to_string(nccl_running_channels(own)) + " move " +
+                 format_fraction(nccl_channel_bandwidth_fraction(*job.nccl)) +
+                 " of its bandwidth, assumed: no measured sweep (docs/nccl-model.md, \"Channels\")");
+  }
+  for (const ActiveJob& job : active) {
     if (job.collective_memory_demand_Bps <= 0 || scenario.virtualization.mode == VirtualizationMode::mig) continue;
     notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
                  format_fraction(job.collective_memory_demand_Bps / 1e9) +

@@ -114,19 +114,46 @@ TEST(Fabric, NonBlockingTwoRackJobRunsAsInOneRack) {
   expect_bandwidth(scenario_of(one_rack), kRoce100_Bps, 0, 1, NcclHop::net);
 }
 
-TEST(Fabric, OneForcedChannelAcrossRacksMovesHalfTheNicsRate) {
-  // 8 one-GPU hosts in two racks, 1:1: NCCL's search finds one 12 GB/s channel per 100 Gb/s NIC (topo.h) and runs it
-  // twice; NCCL_MAX_NCHANNELS = 1 keeps one of the two, half the NIC's rate, on the edges within a rack and on the
-  // ones between racks alike (SimGrid communications of both kinds, sim/collective.hpp).
-  nlohmann::json json = hgx_a100(4, 2, 1, "flow");
+TEST(Fabric, OneForcedChannelHoldsTransfersBetweenRacksToHalfTheNicsRate) {
+  // 4 one-GPU hosts, one per rack: every ring edge crosses racks, a host-to-host communication between port hosts,
+  // whose rate SimGrid ignores; the cap holds each transfer's end instead. Each rack sends one flow up and receives
+  // one, so no uplink is shared: the NIC's rate uncapped, half of it with one of NCCL's two channels.
+  nlohmann::json json = hgx_a100(1, 4, 1, "flow");
   json["cluster"]["host"]["gpus"] = 1;
   json["cluster"]["fabric"] = {{"spines", 4}, {"uplink_gbps", 100}};
+  const Scenario own = scenario_of(json);
   json["jobs"][0]["nccl"] = {{"channels", 1}};
-  const Scenario scenario = scenario_of(json);
-  const Topology topology(scenario);
-  const double expected = testing::nccl_ring_closed_form_s(scenario, kBytes, kRoce100_Bps / 2,
-                                                           topology.latency_s(topology.route(0, 1)), NcclHop::net);
-  EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 0.03 * expected);
+  const Scenario forced = scenario_of(json);
+  const Topology topology(own);
+  const double alpha_s = topology.latency_s(topology.route(0, 1));
+  const double own_s = testing::nccl_ring_closed_form_s(own, kBytes, kRoce100_Bps, alpha_s, NcclHop::net);
+  const double forced_s = testing::nccl_ring_closed_form_s(forced, kBytes, kRoce100_Bps / 2, alpha_s, NcclHop::net);
+  EXPECT_NEAR(simulated_allreduce_s(own, kBytes), own_s, 1e-3 * own_s);
+  EXPECT_NEAR(simulated_allreduce_s(forced, kBytes), forced_s, 1e-3 * forced_s);
+}
+
+TEST(Fabric, ForcedChannelsStretchATreeCallsBandwidthTerm) {
+  // 4 HGX A100 hosts in one rack, one 200 Gb/s NIC each: NCCL's search finds 2 channels of the NIC's ~24 GB/s and
+  // runs 4; at 64 KiB it picks a tree, which vtsim times by NCCL's own model. One forced channel moves a quarter of
+  // the bandwidth: the call takes its latency plus 4 x its bandwidth term (models/nccl_tuning.hpp).
+  const nlohmann::json json = {
+      {"cluster",
+       {{"hosts_per_rack", 4},
+        {"host", {{"gpus", 8}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 1}, {"nic_model", "connectx-6-200gb"}}},
+        {"transport", "roce_v2"}}},
+      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 64}}}}};
+  constexpr double kTreeBytes = 65536;
+  const Scenario own = scenario_of(json);
+  const Scenario forced = scenario_of(json, {"jobs[0].nccl.channels=1"});
+  const Topology topology(own);
+  const NcclCommunicator comm = job_nccl_communicator(own, 0, job_rings(own, 0, topology), topology);
+  ASSERT_EQ(nccl_running_channels(comm), 4);
+  const NcclChoice choice = nccl_allreduce_choice(comm, kTreeBytes);
+  ASSERT_EQ(choice.algorithm, NcclAlgorithm::tree);
+  const double latency_s =
+      nccl_allreduce_costs(comm).latency_us[0][static_cast<std::size_t>(choice.protocol)] * 1e-6;  // row 0: tree
+  EXPECT_NEAR(simulated_allreduce_s(own, kTreeBytes), choice.predicted_s, 1e-12);
+  EXPECT_NEAR(simulated_allreduce_s(forced, kTreeBytes), latency_s + 4 * (choice.predicted_s - latency_s), 1e-12);
 }
 
 TEST(Fabric, LoaderDerivesTheThirdFabricFigure) {
