@@ -292,6 +292,8 @@ void collectives_command(const CollectivesRequest& request, std::ostream& out) {
       hosts.push_back("host" + std::to_string(gpu / gpus_per_host));
       devices.push_back(device);
     }
+    const std::string forced = forced_nccl(scenario);
+    if (!forced.empty()) out << "# vtsim: forced " << forced << "\n";
     out << format_nccl_tests(request.op, request.dtype, rows, hosts, devices);
     return;
   }
