@@ -159,11 +159,13 @@ std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, co
   return permutation_group(gpu_of, std::move(next), flow, topology, platform, rate_cap_Bps);
 }
 
-/// The cap on each transfer of rings whose flows, all running at once, reach `rates` on the topology, when `nccl`'s
-/// forced channels move only a fraction of that (nccl_channel_bandwidth_fraction); 0 when they move all of it.
-double forced_channels_cap_Bps(const NcclCommunicator& nccl, const FlowBottleneck& rates) {
+/// The cap on each transfer of `rings`, when `nccl`'s forced channels move only a fraction of what the rings reach
+/// together on the topology (nccl_channel_bandwidth_fraction): that fraction of their rate; 0 when they move all of
+/// it (the rates are then not searched).
+double forced_channels_cap_Bps(const NcclCommunicator& nccl, const Topology& topology,
+                               const std::vector<FlowRing>& rings) {
   const double fraction = nccl_channel_bandwidth_fraction(nccl);
-  return fraction < 1 ? fraction * rates.rate_Bps : 0.0;
+  return fraction < 1 ? fraction * concurrent_bottleneck(topology, flows_of(rings)).rate_Bps : 0.0;
 }
 
 std::map<int, int> positions(const std::vector<int>& gpus) {
@@ -313,7 +315,7 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
                                nccl, counts, collective);
   }
   const std::map<int, int> position_of = positions(rings.ring);
-  const double cap_Bps = forced_channels_cap_Bps(nccl, concurrent_bottleneck(topology, flows_of(flat_rings(rings))));
+  const double cap_Bps = forced_channels_cap_Bps(nccl, topology, flat_rings(rings));
   std::vector<std::unique_ptr<RingGroup>> groups;
   for (const FlowRing& ring : flat_rings(rings)) {
     groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
