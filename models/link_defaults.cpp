@@ -177,6 +177,7 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
                     (fabric.adaptive_routing
                          ? "a leaf's " + std::to_string(fabric.spines) + " uplink ports joined by adaptive routing"
                          : "one uplink port per spine (" + std::to_string(fabric.spines) + ")") +
+                    (fabric.rail_optimized ? " on each rail leaf" : "") +
                     " at the scenario's uplink line rate x the transport's efficiency, " + ratio +
                     ":1 oversubscribed; switch latency from the scenario, whose 300 ns default is uncalibrated"};
 }

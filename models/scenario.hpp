@@ -78,6 +78,12 @@ struct FabricConfig {
   /// one of their summed rate. Default: on with the infiniband transport (opensm and NCCL enable it there), off (and
   /// not available) on Ethernet.
   bool adaptive_routing = false;
+  /// Rail-optimized cabling, as NVIDIA's DGX SuperPOD reference architectures lay it out: NIC r of every host of a
+  /// rack (a scalable unit) on a leaf of its own (rail r), each rail leaf with one uplink port per spine. A flow
+  /// between hosts takes the rail of the NIC beside its destination GPU and stays on it, its sender reaching that NIC
+  /// through the host (NCCL's PXN, docs/cluster-model.md). The oversubscription is then per rail leaf:
+  /// hosts_per_rack x NIC line rate / (spines x uplink line rate). Default false: one leaf per rack for every NIC.
+  bool rail_optimized = false;
 };
 
 /// Physical CPU cores of a generic host (no `model`, no `cpu_cores` given): 24, the seed study's VM size, not any

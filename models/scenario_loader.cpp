@@ -143,14 +143,15 @@ HostConfig read_host(JsonObject host) {
 
 /// The fabric of a cluster whose hosts are `host`, `hosts_per_rack` to a rack. Of oversubscription, spines and
 /// uplink_gbps the scenario gives at most two (all three only when they agree); the rest follow from
-/// oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate), the uplink defaulting to the
-/// NIC's line rate and the ratio to 1:1. `cluster` is where an error points when the scenario gives no fabric.
+/// oversubscription = a leaf's NIC bandwidth / (spines x uplink line rate), the uplink defaulting to the NIC's line
+/// rate and the ratio to 1:1; a leaf's NIC bandwidth is hosts_per_rack x nics x NIC line rate, or with rail-optimized
+/// cabling (one leaf per NIC of the rack's hosts) hosts_per_rack x NIC line rate. `cluster` is where an error points
+/// when the scenario gives no fabric.
 FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluster, const HostConfig& host,
                          int hosts_per_rack, Transport transport) {
   FabricConfig config;
   config.adaptive_routing = transport == Transport::infiniband;
   const NicSpec* nic = find_nic(host.nic_model);
-  const double rack_Bps = static_cast<double>(hosts_per_rack) * host.nics * (nic != nullptr ? nic->line_rate_Bps : 0.0);
   std::optional<double> ratio;
   std::optional<double> uplink_Bps;
   std::optional<int> spines;
@@ -173,20 +174,28 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
                        "flow onto one spine)");
       }
     }
+    if (auto rails = fabric.get("rail_optimized")) {
+      config.rail_optimized = rails->as_bool();
+      if (config.rail_optimized && host.nics < 1) rails->fail("rail-optimized cabling needs NICs (cluster.host.nics)");
+    }
     fabric.finish();
     spines_given = spines.has_value();
     uplink_given = uplink_Bps.has_value();
   }
-  if (rack_Bps <= 0) {  // no NICs: no fabric to size
+  // What one leaf's host ports carry: every NIC of its rack's hosts, or with rail-optimized cabling one per host.
+  const int nics_per_leaf = config.rail_optimized ? 1 : host.nics;
+  const double leaf_Bps =
+      static_cast<double>(hosts_per_rack) * nics_per_leaf * (nic != nullptr ? nic->line_rate_Bps : 0.0);
+  if (leaf_Bps <= 0) {  // no NICs: no fabric to size
     config.spines = spines.value_or(1);
     config.uplink_bandwidth_Bps = uplink_Bps.value_or(0.0);
     return config;
   }
-  if (ratio && spines && !uplink_Bps) uplink_Bps = rack_Bps / (*ratio * *spines);
+  if (ratio && spines && !uplink_Bps) uplink_Bps = leaf_Bps / (*ratio * *spines);
   config.uplink_bandwidth_Bps = uplink_Bps.value_or(nic->line_rate_Bps);
   if (!spines) {
     // Enough uplinks for the ratio asked for (1:1 by default), rounded up; the ratio is then what they give.
-    spines = std::max(1, static_cast<int>(std::ceil(rack_Bps / (ratio.value_or(1.0) * config.uplink_bandwidth_Bps) - 1e-9)));
+    spines = std::max(1, static_cast<int>(std::ceil(leaf_Bps / (ratio.value_or(1.0) * config.uplink_bandwidth_Bps) - 1e-9)));
     if (*spines > 1024 && value) {
       value->fail(std::to_string(*spines) + " spines would be needed for that oversubscription at that uplink speed; "
                   "at most 1024: give a faster uplink_gbps or a larger oversubscription");
@@ -197,11 +206,14 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
     }
   }
   config.spines = *spines;
-  config.oversubscription = rack_Bps / (config.spines * config.uplink_bandwidth_Bps);
+  config.oversubscription = leaf_Bps / (config.spines * config.uplink_bandwidth_Bps);
   if (ratio && spines_given && uplink_given && std::abs(config.oversubscription - *ratio) > 1e-6 * *ratio) {
     char derived[32];
     std::snprintf(derived, sizeof derived, "%.4g", config.oversubscription);
-    ratio_value->fail("does not match hosts_per_rack x nics x NIC line rate / (spines x uplink_gbps) = " +
+    ratio_value->fail(std::string(config.rail_optimized ? "does not match hosts_per_rack x NIC line rate / (spines x "
+                                                          "uplink_gbps) per rail leaf = "
+                                                        : "does not match hosts_per_rack x nics x NIC line rate / "
+                                                          "(spines x uplink_gbps) = ") +
                       std::string(derived) + "; give at most two of oversubscription, spines and uplink_gbps");
   }
   return config;

@@ -28,7 +28,8 @@ nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
        {{"spines", cluster.fabric.spines},
         {"uplink_gbps", cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps},
         {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs},
-        {"adaptive_routing", cluster.fabric.adaptive_routing}}},
+        {"adaptive_routing", cluster.fabric.adaptive_routing},
+        {"rail_optimized", cluster.fabric.rail_optimized}}},
   };
 }
 

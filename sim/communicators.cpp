@@ -83,9 +83,9 @@ std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>&
   std::vector<std::pair<int, int>> ports;
   for (const GpuFlow& flow : flows) {
     if (topology.location(flow.src).rack == topology.location(flow.dst).rack) continue;
-    const int spine = topology.ecmp_spine(flow.src, flow.dst, flow.flow);
-    ports.emplace_back(flow.src, spine);
-    ports.emplace_back(flow.dst, spine);
+    const int port = topology.uplink_port(flow.src, flow.dst, flow.flow);
+    ports.emplace_back(flow.src, port);
+    ports.emplace_back(flow.dst, port);
   }
   return ports;
 }
@@ -95,8 +95,8 @@ std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to,
   if (topology.location(from).rack == topology.location(to).rack) {
     return {platform.gpu_host(from), platform.gpu_host(to)};
   }
-  const int spine = topology.ecmp_spine(from, to, flow);
-  return {platform.port_host(from, spine), platform.port_host(to, spine)};
+  const int port = topology.uplink_port(from, to, flow);
+  return {platform.port_host(from, port), platform.port_host(to, port)};
 }
 
 NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route) {

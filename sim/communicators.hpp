@@ -47,16 +47,16 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
 std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings);
 
 /// The SimGrid hosts a flow from GPU `from` to GPU `to` (connection `flow`) runs between: within a rack the GPUs' own
-/// hosts, whose route is Topology::route's; between racks the port hosts of the spine ECMP hashes the flow onto
-/// (Platform::port_host), so that the flows between two racks spread over the spines as Topology::route(from, to,
-/// flow) says. REQUIRES: the platform was built with ports_between_racks()' ports for the flow.
+/// hosts, whose route is Topology::route's; between racks the port hosts of the uplink port it takes (its rail's leaf
+/// to the spine ECMP hashes it onto: Topology::uplink_port, Platform::port_host), so that the flows between two racks
+/// spread over the spines as Topology::route(from, to, flow) says. REQUIRES: the platform was built with ports_between_racks()' ports for the flow.
 std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to, int flow, const Topology& topology,
                                                                const Platform& platform);
 
-/// The port hosts (GPU, spine) that `flows` need between racks (flow_hosts).
+/// The port hosts (GPU, uplink port) that `flows` need between racks (flow_hosts).
 std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>& flows, const Topology& topology);
 
-/// The port hosts (GPU, spine) that the job's flows between racks need (Platform::port_host).
+/// The port hosts (GPU, uplink port) that the job's flows between racks need (Platform::port_host).
 std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
                                                   const Topology& topology);
 
@@ -95,7 +95,7 @@ std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& 
 std::unique_ptr<Allreduce> make_alltoall(const JobRings& rings, const Topology& topology, const Platform& platform,
                                          Fidelity fidelity);
 
-/// The port hosts (GPU, spine) an alltoall over the job's ranks needs between racks.
+/// The port hosts (GPU, uplink port) an alltoall over the job's ranks needs between racks.
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology);
 
 /// The job's allreduce at `fidelity`; a flat ring is run with NCCL's choice of algorithm and protocol for `nccl`

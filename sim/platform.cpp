@@ -46,11 +46,10 @@ double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbm
 /// Routes, each the topology's, with no other link:
 /// - two GPUs of a host: the GPU's memory link, Topology::intra_host_route, the other GPU's memory link (when the
 ///   platform has memory links);
-/// - two GPUs of different hosts: Topology::gpu_to_network of the first, Topology::host_to_host (across racks through
-///   spine (rack_a + rack_b) % spines: flows of collectives take their hashed spines through port hosts instead),
-///   and the second's gpu_to_network walked down;
-/// - two port hosts: the first's route up (its GPU's gpu_to_network, then its rack's uplink to its spine) and the
-///   second's walked down;
+/// - two GPUs of different hosts: Topology::route_between_hosts (across racks through spine (rack_a + rack_b) %
+///   spines of the flow's rail: flows of collectives take their hashed spines through port hosts instead);
+/// - two port hosts: the first's route up (Topology::gpu_to_uplink: to its rack's uplink port) and the second's
+///   walked down;
 /// - a host to itself: a link like SimGrid's loopback.
 class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
  public:
@@ -60,8 +59,8 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
 
   /// `point` stands for GPU `gpu`. REQUIRES: points are added in the order the zone created them.
   void add_gpu(const simgrid::kernel::routing::NetPoint* point, int gpu) { add_point(point, {gpu, -1}); }
-  /// `point` is the port host of `gpu` towards `spine`.
-  void add_port(const simgrid::kernel::routing::NetPoint* point, int gpu, int spine) { add_point(point, {gpu, spine}); }
+  /// `point` is the port host of `gpu` towards its rack's uplink `port`.
+  void add_port(const simgrid::kernel::routing::NetPoint* point, int gpu, int port) { add_point(point, {gpu, port}); }
 
  protected:
   void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
@@ -76,7 +75,7 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
  private:
   struct Point {
     int gpu;
-    int spine;  ///< -1 for the GPU's own host
+    int port;  ///< its rack's uplink (Topology::uplink_port); -1 for the GPU's own host
   };
   struct KnownRoute {
     std::vector<simgrid::kernel::resource::StandardLinkImpl*> links;
@@ -98,26 +97,21 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
       return {get_link_list_impl(links, false), loopback_->get_latency()};
     }
     const bool same_host = topology_.location(a.gpu).host == topology_.location(b.gpu).host;
-    if (a.spine < 0 && b.spine < 0 && same_host) {
+    if (a.port < 0 && b.port < 0 && same_host) {
       hops = topology_.intra_host_route(a.gpu, b.gpu);
+    } else if (a.port >= 0) {
+      assert(b.port >= 0 && "a GPU's host and a port host have no route");
+      hops = topology_.gpu_to_uplink(a.gpu, a.port);
+      for (const Hop& hop : reversed(topology_.gpu_to_uplink(b.gpu, b.port))) hops.push_back(hop);
     } else {
-      assert((a.spine < 0) == (b.spine < 0) && "a GPU's host and a port host have no route");
-      hops = topology_.gpu_to_network(a.gpu);
-      if (a.spine >= 0) {
-        hops.push_back({topology_.uplink(topology_.location(a.gpu).rack, a.spine), true});
-        hops.push_back({topology_.uplink(topology_.location(b.gpu).rack, b.spine), false});
-      } else {
-        const int rack_a = topology_.location(a.gpu).rack;
-        const int rack_b = topology_.location(b.gpu).rack;
-        const int spine = rack_a == rack_b ? 0 : (rack_a + rack_b) % topology_.spine_count();
-        for (const Hop& hop : topology_.host_to_host(topology_.location(a.gpu).host, topology_.location(b.gpu).host,
-                                                     spine)) {
-          hops.push_back(hop);
-        }
-      }
-      for (const Hop& hop : reversed(topology_.gpu_to_network(b.gpu))) hops.push_back(hop);
+      assert(b.port < 0 && "a GPU's host and a port host have no route");
+      const int rack_a = topology_.location(a.gpu).rack;
+      const int rack_b = topology_.location(b.gpu).rack;
+      const int port =
+          rack_a == rack_b ? 0 : topology_.rail(b.gpu) * topology_.spine_count() + (rack_a + rack_b) % topology_.spine_count();
+      hops = topology_.route_between_hosts(a.gpu, b.gpu, port);
     }
-    const bool memory = same_host && a.spine < 0 && !memory_links_.empty();
+    const bool memory = same_host && a.port < 0 && !memory_links_.empty();
     if (memory) links.emplace_back(memory_links_[static_cast<std::size_t>(a.gpu)]);
     for (const sg4::LinkInRoute& link : to_simgrid(hops, links_)) links.push_back(link);
     if (memory) links.emplace_back(memory_links_[static_cast<std::size_t>(b.gpu)]);
@@ -174,11 +168,11 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
       gpu_hosts_[static_cast<std::size_t>(g)] = zone->create_host(gpu_name(g), {1.0})->seal();
       zone->add_gpu(gpu_hosts_[static_cast<std::size_t>(g)]->get_netpoint(), g);
     }
-    for (const auto& [gpu, spine] : ports) {
-      if (port_hosts_.contains({gpu, spine})) continue;
-      sg4::Host* port = zone->create_host("port.g" + std::to_string(gpu) + ".s" + std::to_string(spine), {1.0})->seal();
-      zone->add_port(port->get_netpoint(), gpu, spine);
-      port_hosts_[{gpu, spine}] = port;
+    for (const auto& [gpu, uplink] : ports) {
+      if (port_hosts_.contains({gpu, uplink})) continue;
+      sg4::Host* port = zone->create_host("port.g" + std::to_string(gpu) + ".u" + std::to_string(uplink), {1.0})->seal();
+      zone->add_port(port->get_netpoint(), gpu, uplink);
+      port_hosts_[{gpu, uplink}] = port;
     }
     zone->get_iface()->seal();
   }
@@ -234,8 +228,8 @@ sg4::Host* Platform::migration_destination(int host) const {
   return found->second.second;
 }
 
-sg4::Host* Platform::port_host(int gpu, int spine) const {
-  const auto port = port_hosts_.find({gpu, spine});
+sg4::Host* Platform::port_host(int gpu, int uplink) const {
+  const auto port = port_hosts_.find({gpu, uplink});
   assert(port != port_hosts_.end() && "a port the platform was built with");
   return port->second;
 }

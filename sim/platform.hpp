@@ -11,9 +11,11 @@
 // through spine (rack_a + rack_b) % spines).
 //
 // Flows of collectives between racks do not take these routes: ECMP hashes each onto a spine of its own
-// (Topology::ecmp_spine). Each such flow runs between two port hosts instead, one per (GPU, spine) that some flow
-// needs: a port's route up is its GPU's route to the network and its rack's uplink to that spine, its route down the
-// same in reverse, so a flow from port (a, s) to port (b, s) takes exactly Topology::route(a, b) through spine s.
+// (Topology::ecmp_spine), from the leaf of its rail on rail-optimized cabling. Each such flow runs between two port
+// hosts instead, one per (GPU, uplink port) that some flow needs (Topology::uplink_port: rail x spines + spine): a
+// port's route up is its GPU's route to that rail's NIC and its rack's uplink port (Topology::gpu_to_uplink), its route
+// down the same in reverse, so a flow from port (a, p) to port (b, p) takes exactly Topology::route(a, b) through
+// uplink port p.
 //
 // Each GPU's device memory is one more link (shared, not split duplex) at both ends of every route between two GPUs of
 // a host, when the platform is given the memory's achievable bandwidth: the collective's flows move
@@ -51,7 +53,7 @@ enum class GpuRoutes {
 /// The SimGrid platform of one simulation. REQUIRES: a configured s4u::Engine with no platform yet.
 class Platform {
  public:
-  /// Builds zones, links and routes, and a port host for each (GPU, spine) in `ports` (duplicates allowed); with
+  /// Builds zones, links and routes, and a port host for each (GPU, uplink port) in `ports` (duplicates allowed); with
   /// `gpu_memory_Bps` > 0 (each GPU's achievable memory bandwidth), the GPUs' memory links.
   /// For each host in `migration_hosts`, a vMotion source and destination (the destination's link at
   /// `migration_Bps`). REQUIRES: NICs when `migration_hosts` is not empty.
@@ -68,8 +70,9 @@ class Platform {
 
   /// The SimGrid host standing for GPU `gpu`.
   simgrid::s4u::Host* gpu_host(int gpu) const { return gpu_hosts_[static_cast<std::size_t>(gpu)]; }
-  /// The port host of GPU `gpu` towards spine `spine`. REQUIRES: the pair was among the constructor's ports.
-  simgrid::s4u::Host* port_host(int gpu, int spine) const;
+  /// The port host of GPU `gpu` towards its rack's uplink port `uplink` (Topology::uplink_port). REQUIRES: the pair
+  /// was among the constructor's ports.
+  simgrid::s4u::Host* port_host(int gpu, int uplink) const;
   /// The vMotion source and destination of host `host`. REQUIRES: the host was among the migration hosts.
   simgrid::s4u::Host* migration_source(int host) const;
   simgrid::s4u::Host* migration_destination(int host) const;

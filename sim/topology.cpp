@@ -198,14 +198,19 @@ struct Topology::Builder {
     for (int g = 0; g < topology.gpu_count_; ++g) add_vertex(VertexKind::gpu);
     std::vector<Vertex> leaves;
     std::vector<Vertex> spines;
-    for (int rack = 0; rack < topology.rack_count_; ++rack) leaves.push_back(add_vertex(VertexKind::leaf));
+    const int rails = topology.rails_;
+    for (int leaf = 0; leaf < topology.rack_count_ * rails; ++leaf) leaves.push_back(add_vertex(VertexKind::leaf));
     for (int spine = 0; spine < topology.spines_; ++spine) spines.push_back(add_vertex(VertexKind::spine));
     if (nics > 0) {
       for (int rack = 0; rack < topology.rack_count_; ++rack) {
-        for (int spine = 0; spine < topology.spines_; ++spine) {
-          topology.uplinks_.push_back(add_link(leaves[rack], spines[spine],
-                                               "rack" + std::to_string(rack) + "/uplink" + std::to_string(spine),
-                                               LinkClass::fabric, uplink.bandwidth_Bps, uplink.latency_s));
+        for (int rail = 0; rail < rails; ++rail) {
+          const std::string leaf = "rack" + std::to_string(rack) + (rails > 1 ? "/rail" + std::to_string(rail) : "");
+          for (int spine = 0; spine < topology.spines_; ++spine) {
+            topology.uplinks_.push_back(add_link(leaves[static_cast<std::size_t>(rack * rails + rail)],
+                                                 spines[static_cast<std::size_t>(spine)],
+                                                 leaf + "/uplink" + std::to_string(spine), LinkClass::fabric,
+                                                 uplink.bandwidth_Bps, uplink.latency_s));
+          }
         }
       }
     }
@@ -229,7 +234,8 @@ struct Topology::Builder {
         const Vertex nic_vertex = add_vertex(VertexKind::nic);
         graph.nics.push_back(nic_vertex);
         boost::add_edge(root, nic_vertex, EdgeInfo{}, graph.graph);
-        topology.nic_links_.push_back(add_link(nic_vertex, leaves[host / topology.hosts_per_rack_],
+        const int leaf = host / topology.hosts_per_rack_ * rails + (rails > 1 ? k : 0);
+        topology.nic_links_.push_back(add_link(nic_vertex, leaves[static_cast<std::size_t>(leaf)],
                                                prefix + "nic" + std::to_string(k), LinkClass::nic,
                                                nic_link.bandwidth_Bps, nic_latency_s));
       }
@@ -254,6 +260,7 @@ Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
   gpu_count_ = cluster.total_gpus();
   // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
   spines_ = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0;
+  rails_ = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1;
   seed_ = scenario.simulation.seed;
 
   if (rule_.nvlink_whole_gpu_same_vm) {
@@ -374,6 +381,26 @@ std::vector<Hop> Topology::search_gpu_to_network(int gpu) const {
   return hops;
 }
 
+std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
+  assert(nic >= 0 && nic < nics_per_host_);
+  std::vector<Hop> hops = gpu_to_network(gpu);
+  hops.back() = {nic_links_[static_cast<std::size_t>(location(gpu).host * nics_per_host_ + nic)], true};
+  return hops;
+}
+
+int Topology::rail(int destination) const { return rails_ > 1 ? location(destination).local % nics_per_host_ : 0; }
+
+int Topology::sending_nic(int a, int b) const {
+  return rails_ > 1 ? rail(b) : location(a).local % nics_per_host_;
+}
+
+std::vector<Hop> Topology::gpu_to_uplink(int gpu, int port) const {
+  assert(!uplinks_.empty() && port >= 0 && port < rails_ * spines_);
+  std::vector<Hop> hops = rails_ > 1 ? gpu_to_nic(gpu, port / spines_) : gpu_to_network(gpu);
+  hops.push_back({uplink(location(gpu).rack, port), true});
+  return hops;
+}
+
 int Topology::ecmp_spine(int a, int b, int flow) const {
   if (spines_ <= 1) return 0;
   // splitmix64 (Steele, Lea, Flood 2014) over the seed and the flow's identity: deterministic, well mixed.
@@ -391,14 +418,26 @@ int Topology::ecmp_spine(int a, int b, int flow) const {
   return static_cast<int>(hash % static_cast<std::uint64_t>(spines_));
 }
 
-std::vector<Hop> Topology::host_to_host(int host_a, int host_b, int spine) const {
+std::vector<Hop> Topology::host_to_host(int host_a, int host_b, int port) const {
   assert(host_a >= 0 && host_a < host_count_ && host_b >= 0 && host_b < host_count_);
   const int rack_a = host_a / hosts_per_rack_;
   const int rack_b = host_b / hosts_per_rack_;
   if (rack_a == rack_b) return {};
   assert(!uplinks_.empty() && "routes between racks need NICs");
-  assert(spine >= 0 && spine < spines_);
-  return {{uplink(rack_a, spine), true}, {uplink(rack_b, spine), false}};
+  assert(port >= 0 && port < rails_ * spines_);
+  return {{uplink(rack_a, port), true}, {uplink(rack_b, port), false}};
+}
+
+std::vector<Hop> Topology::route_between_hosts(int a, int b, int port) const {
+  const GpuLocation from = location(a);
+  const GpuLocation to = location(b);
+  assert(from.host != to.host);
+  std::vector<Hop> hops = gpu_to_nic(a, sending_nic(a, b));
+  const std::vector<Hop> fabric = host_to_host(from.host, to.host, port);
+  hops.insert(hops.end(), fabric.begin(), fabric.end());
+  std::vector<Hop> down = gpu_to_network(b);
+  for (auto hop = down.rbegin(); hop != down.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
+  return hops;
 }
 
 std::vector<Hop> Topology::route(int a, int b, int flow) const {
@@ -406,12 +445,7 @@ std::vector<Hop> Topology::route(int a, int b, int flow) const {
   const GpuLocation from = location(a);
   const GpuLocation to = location(b);
   if (from.host == to.host) return intra_host_route(a, b);
-  std::vector<Hop> hops = gpu_to_network(a);
-  const std::vector<Hop> fabric = host_to_host(from.host, to.host, from.rack == to.rack ? 0 : ecmp_spine(a, b, flow));
-  hops.insert(hops.end(), fabric.begin(), fabric.end());
-  std::vector<Hop> down = gpu_to_network(b);
-  for (auto hop = down.rbegin(); hop != down.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
-  return hops;
+  return route_between_hosts(a, b, from.rack == to.rack ? 0 : uplink_port(a, b, flow));
 }
 
 double Topology::latency_s(const std::vector<Hop>& route) const {

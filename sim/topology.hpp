@@ -15,10 +15,15 @@
 //                                    guest's network stack (models/vm_cpu.hpp), on the route to the NIC after the
 //                                    PCIe link; forward = sending; not an edge of the graph (no route search needs it)
 //   NIC -nic- leaf                   forward = to the leaf; latency = half of (NIC + transport + one leaf switch), so
-//                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once
+//                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once.
+//                                    Rail-optimized cabling (cluster.fabric.rail_optimized): NIC r on the rack's
+//                                    leaf of rail r
 //   leaf -fabric- spine              one uplink port per leaf and spine; forward = up; latency = one switch (the
 //                                    spine going up, the far leaf coming down). A flow between racks takes the
-//                                    uplink of the spine its ECMP hash picks (ecmp_spine)
+//                                    uplink of the spine its ECMP hash picks (ecmp_spine), from its rail's leaf
+// On rail-optimized cabling a flow between hosts stays on one rail, that of the NIC beside its destination GPU: the
+// sender reaches that NIC through its own PCIe link and the host's PCIe root (where NCCL's PXN would first cross
+// NVLink to the GPU beside it: the NIC's link binds either way, and that NVLink hop is not modelled).
 // Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
 // it stays inside topology.cpp. No SimGrid here: sim/platform.cpp builds SimGrid zones from links() and the routes.
 
@@ -113,20 +118,44 @@ class Topology {
   /// Route from GPU g up to the leaf: its PCIe link, with TCP its rank's share of the VM's network stack, then the link
   /// of NIC (local index % nics). REQUIRES: nics > 0.
   std::vector<Hop> gpu_to_network(int gpu) const;
+  /// Route from GPU g up to the leaf through NIC `nic` of its host: gpu_to_network with that NIC's link last (every
+  /// NIC hangs off the host's one PCIe root). REQUIRES: 0 <= nic < nics.
+  std::vector<Hop> gpu_to_nic(int gpu, int nic) const;
+  /// Leaves per rack: the NICs per host on rail-optimized cabling, else 1.
+  int rail_count() const { return rails_; }
+  /// The rail a flow between hosts to GPU `destination` takes: on rail-optimized cabling the rail of the
+  /// destination's NIC (local index % nics), which the sender reaches through its host (NCCL's PXN); else 0, the
+  /// rack's one leaf.
+  int rail(int destination) const;
+  /// The NIC of a's host that a flow from GPU a to GPU b of another host leaves by: a's own (local index % nics), or
+  /// on rail-optimized cabling the one of the flow's rail.
+  int sending_nic(int a, int b) const;
+  /// Which of its rack's uplinks (rail x spines + spine) a flow between racks from GPU a to GPU b takes: its rail's
+  /// leaf, to the spine ecmp_spine(a, b, flow) hashes it onto.
+  int uplink_port(int a, int b, int flow) const { return rail(b) * spines_ + ecmp_spine(a, b, flow); }
+  /// Route from GPU g up through uplink `port` (as uplink_port) of its rack: gpu_to_nic of the port's rail (the GPU's
+  /// own NIC without rails), then the uplink. REQUIRES: several racks and NICs.
+  std::vector<Hop> gpu_to_uplink(int gpu, int port) const;
   /// The spine that ECMP hashes flow `flow` from GPU a to GPU b onto: a hash of (simulation.seed, a, b, flow) modulo
   /// the spines, as a leaf hashes each connection's header fields; `flow` tells apart a pair's several connections
   /// (NCCL's channels). 0 with one rack.
   int ecmp_spine(int a, int b, int flow) const;
-  /// Route between two hosts' NICs through the fabric: [] within one rack (the leaf is in the nic links); across racks
-  /// rack_a's uplink to `spine` up and rack_b's down.
-  std::vector<Hop> host_to_host(int host_a, int host_b, int spine) const;
-  /// Full route of flow `flow` between two GPUs: intra_host_route, or gpu_to_network(a) + host_to_host (via
-  /// ecmp_spine(a, b, flow)) + reversed gpu_to_network(b). [] when a == b.
+  /// Route between two hosts' NICs through the fabric: [] within one rack (the leaf is in the nic links, and a flow
+  /// stays on its rail); across racks rack_a's uplink `port` (rail x spines + spine) up and rack_b's down.
+  std::vector<Hop> host_to_host(int host_a, int host_b, int port) const;
+  /// Route between two GPUs of different hosts through their racks' uplink `port` (ignored within a rack):
+  /// gpu_to_nic(a, sending_nic(a, b)) + host_to_host + reversed gpu_to_network(b).
+  std::vector<Hop> route_between_hosts(int a, int b, int port) const;
+  /// Full route of flow `flow` between two GPUs: intra_host_route, or route_between_hosts through uplink_port(a, b,
+  /// flow). [] when a == b.
   std::vector<Hop> route(int a, int b, int flow = 0) const;
   /// Spine switches (0 with one rack).
   int spine_count() const { return spines_; }
-  /// The uplink of `rack` to `spine`. REQUIRES: several racks and NICs.
-  int uplink(int rack, int spine) const { return uplinks_[static_cast<std::size_t>(rack * spines_ + spine)]; }
+  /// The uplink `port` (rail x spines + spine) of `rack`; without rails, port = the spine. REQUIRES: several racks and
+  /// NICs, 0 <= port < rail_count() x spine_count().
+  int uplink(int rack, int port) const {
+    return uplinks_[static_cast<std::size_t>((rack * rails_) * spines_ + port)];
+  }
 
   /// Sum of the hop latencies of `route`.
   double latency_s(const std::vector<Hop>& route) const;
@@ -172,6 +201,7 @@ class Topology {
   int hosts_per_rack_ = 1;
   int nics_per_host_ = 0;
   int spines_ = 0;
+  int rails_ = 1;  ///< leaves per rack
   std::uint64_t seed_ = 1;
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
@@ -180,7 +210,7 @@ class Topology {
   /// safe to share between threads (one simulation runs in one thread).
   mutable std::vector<std::vector<Hop>> to_network_;
   std::vector<int> tcp_stack_links_;                ///< per GPU, with TCP between hosts; else empty
-  std::vector<int> uplinks_;                        ///< per rack x spines
+  std::vector<int> uplinks_;                        ///< per rack x rails x spines
   std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
   std::unique_ptr<const Graph> graph_;
 };

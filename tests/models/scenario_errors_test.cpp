@@ -296,6 +296,13 @@ std::vector<ErrorCase> error_cases() {
       {"AdaptiveRoutingOnEthernet", with({{"cluster.fabric.adaptive_routing", true}}),
        "s.json: cluster.fabric.adaptive_routing: adaptive routing is modelled for the infiniband transport only "
        "(Ethernet fabrics hash each flow onto one spine)"},
+      {"RailsWithoutNics", with({{"cluster.host.nics", 0}, {"cluster.fabric.rail_optimized", true}}),
+       "s.json: cluster.fabric.rail_optimized: rail-optimized cabling needs NICs (cluster.host.nics)"},
+      {"RailsOversubscriptionMismatch",
+       with({{"cluster.host.nics", 2}, {"cluster.hosts_per_rack", 4}, {"cluster.fabric.rail_optimized", true},
+             {"cluster.fabric.spines", 2}, {"cluster.fabric.uplink_gbps", 100}, {"cluster.fabric.oversubscription", 4}}),
+       "s.json: cluster.fabric.oversubscription: does not match hosts_per_rack x NIC line rate / (spines x "
+       "uplink_gbps) per rail leaf = 2; give at most two of oversubscription, spines and uplink_gbps"},
       {"UnknownHostModel", with({{"cluster.host.model", "dgx-a10"}}),
        "s.json: cluster.host.model: unknown value 'dgx-a10'; did you mean 'dgx-a100'?"},
       {"CheckpointWithoutInterval", with({{"jobs[0].checkpoint", nlohmann::json::object()}}),

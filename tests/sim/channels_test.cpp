@@ -204,6 +204,49 @@ TEST_P(Fidelities, AdaptivelyRoutedRingAcrossRacksRunsAtTheNicsRate) {
   expect_bandwidth(scenario_of(two_rack_infiniband(GetParam())), ib200_Bps, 3, 4, NcclHop::net);
 }
 
+/// Two racks of one host each, 2 A100s joined by NVLink and 2 ConnectX-5 100 GbE per host, one spine of 100 Gb/s
+/// uplinks.
+nlohmann::json two_rack_two_nics(const std::string& fidelity) {
+  nlohmann::json json = hgx_a100(1, 2, 2, fidelity);
+  json["cluster"]["host"]["gpus"] = 2;
+  json["cluster"]["fabric"] = {{"spines", 1}, {"uplink_gbps", 100}};
+  return json;
+}
+
+TEST_P(Fidelities, RailLeavesGiveEachRailItsOwnUplinks) {
+  // Two rings, one per NIC. Ring 0 runs 1 -> 0 -> 3 -> 2 (it leaves each host from the GPU beside NIC 0), ring 1
+  // 0 -> 1 -> 2 -> 3; the four edges between the racks are 0 -> 3, 2 -> 1, 1 -> 2 and 3 -> 0.
+  // One leaf per rack: each leaf's one uplink carries two of them each way (0 -> 3 and 1 -> 2 up from rack 0), so
+  // each ring gets half of 100 Gb/s: bus bandwidth 2 x 50 Gb/s.
+  // Rail-optimized: each flow stays on its destination GPU's rail (0 -> 3 and 2 -> 1 on rail 1, the others on rail 0),
+  // and each rail leaf has its own uplink: one flow per uplink and NIC direction, 2 x 100 Gb/s.
+  const Scenario one_leaf = scenario_of(two_rack_two_nics(GetParam()));
+  expect_bandwidth(one_leaf, kRoce100_Bps, 1, 2, NcclHop::net);
+  nlohmann::json rails = two_rack_two_nics(GetParam());
+  rails["cluster"]["fabric"]["rail_optimized"] = true;
+  const Scenario rail_leaves = scenario_of(rails);
+  EXPECT_EQ(Topology(rail_leaves).rail_count(), 2);
+  expect_bandwidth(rail_leaves, 2 * kRoce100_Bps, 1, 2, NcclHop::net);
+}
+
+TEST(Fabric, RailOptimizedOversubscriptionIsPerRailLeaf) {
+  // 4 hosts x 2 NICs of 100 Gb/s: one leaf takes 800 Gb/s, a rail leaf 400. With 2 spines of 100 Gb/s uplinks: 4:1
+  // and 2:1; 1:1 at the NIC's rate needs 8 spines and 4.
+  nlohmann::json json = hgx_a100(4, 2, 2, "flow");
+  json["cluster"]["fabric"] = {{"spines", 2}, {"uplink_gbps", 100}};
+  EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.oversubscription, 4.0);
+  json["cluster"]["fabric"]["rail_optimized"] = true;
+  EXPECT_DOUBLE_EQ(scenario_of(json).cluster.fabric.oversubscription, 2.0);
+  json["cluster"]["fabric"] = {{"rail_optimized", true}};
+  EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 4);
+  json["cluster"]["fabric"] = nlohmann::json::object();
+  EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 8);
+  // Uplinks per rack: 2 rails x 4 spines.
+  json["cluster"]["fabric"] = {{"rail_optimized", true}};
+  const Topology topology(scenario_of(json));
+  EXPECT_EQ(topology.links()[static_cast<std::size_t>(topology.uplink(1, 7))].name, "rack1/rail1/uplink3");
+}
+
 TEST(Fabric, EcmpSpreadsFlowsOverTheSpinesAndFollowsTheSeed) {
   nlohmann::json json = hgx_a100(4, 2, 1, "flow");
   json["cluster"]["fabric"] = {{"spines", 8}, {"uplink_gbps", 100}};

@@ -285,8 +285,8 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     std::vector<std::pair<int, int>> ports;
     for (int flow : {0, 1}) {
       for (const auto& [a, b] : pairs) {
-        ports.emplace_back(a, topology.ecmp_spine(a, b, flow));
-        ports.emplace_back(b, topology.ecmp_spine(a, b, flow));
+        ports.emplace_back(a, topology.uplink_port(a, b, flow));
+        ports.emplace_back(b, topology.uplink_port(a, b, flow));
       }
     }
     const Platform platform(topology, ports);
@@ -296,9 +296,9 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
       std::vector<simgrid::s4u::Link*> links;
       double latency = 0;
       const bool across = topology.location(a).rack != topology.location(b).rack;
-      const int spine = topology.ecmp_spine(a, b, flow);
-      simgrid::s4u::Host* from = across ? platform.port_host(a, spine) : platform.gpu_host(a);
-      simgrid::s4u::Host* to = across ? platform.port_host(b, spine) : platform.gpu_host(b);
+      const int port = topology.uplink_port(a, b, flow);
+      simgrid::s4u::Host* from = across ? platform.port_host(a, port) : platform.gpu_host(a);
+      simgrid::s4u::Host* to = across ? platform.port_host(b, port) : platform.gpu_host(b);
       from->route_to(to, links, &latency);
       std::vector<std::string> simgrid_names;
       for (const simgrid::s4u::Link* link : links) {
@@ -333,6 +333,65 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     // A host to itself: SimGrid's loopback, as its own zones route it.
     platform.gpu_host(3)->route_to(platform.gpu_host(3), links = {}, &latency);
     if (links.size() != 1 || links[0]->get_name() != "gpu-loopback") problems.push_back("no loopback route");
+    return problems;
+  });
+  EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
+}
+
+/// The names of the SimGrid links on the route between two SimGrid hosts, each with its direction.
+std::vector<std::string> simgrid_route(simgrid::s4u::Host* from, simgrid::s4u::Host* to) {
+  std::vector<simgrid::s4u::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  std::vector<std::string> names;
+  for (const simgrid::s4u::Link* link : links) names.push_back(link->get_name());
+  return names;
+}
+
+TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
+  // Two racks of two hosts of 4 GPUs with 2 NICs each (GPU l beside NIC l % 2), rail-optimized: NIC r of each host
+  // on its rack's leaf of rail r, each rail leaf with 4 uplinks. A flow between hosts leaves by the NIC of its
+  // destination GPU's rail and stays on that rail's leaves; the routes written out by hand.
+  const Scenario scenario = scenario_of(
+      {{"cluster",
+        {{"racks", 2},
+         {"hosts_per_rack", 2},
+         {"host", {{"gpus", 4}, {"nics", 2}}},
+         {"fabric", {{"spines", 4}, {"uplink_gbps", 50}, {"rail_optimized", true}}}}},
+       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    nlohmann::json problems = nlohmann::json::array();
+    const auto check = [&](const std::string& what, const std::vector<std::string>& got,
+                           const std::vector<std::string>& expected) {
+      if (got != expected) problems.push_back({{"case", what}, {"got", got}, {"expected", expected}});
+    };
+    const auto topology_route = [&](int a, int b, int flow) {
+      std::vector<std::string> names;
+      for (const Hop& hop : topology.route(a, b, flow)) names.push_back(directed_name(topology, hop));
+      return names;
+    };
+    // GPU 1 (host 0, NIC 1) to GPU 6 (host 1, NIC 0), one rack: GPU 1 sends through NIC 0 (PXN), rail 0's leaf.
+    const std::vector<std::string> same_rack = {"host0/gpu1/pcie_UP", "host0/nic0_UP", "host1/nic0_DOWN",
+                                                "host1/gpu2/pcie_DOWN"};
+    check("1 -> 6, topology", topology_route(1, 6, 0), same_rack);
+    // GPU 0 (host 0, NIC 0) to GPU 13 (host 3, rack 1, NIC 1): rail 1, up from rack 0's rail-1 leaf to the hashed
+    // spine and down to rack 1's rail-1 leaf.
+    const int spine = topology.ecmp_spine(0, 13, 0);
+    EXPECT_EQ(topology.uplink_port(0, 13, 0), 4 + spine);
+    const std::string uplink = "/rail1/uplink" + std::to_string(spine);
+    const std::vector<std::string> across = {"host0/gpu0/pcie_UP", "host0/nic1_UP", "rack0" + uplink + "_UP",
+                                             "rack1" + uplink + "_DOWN", "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"};
+    check("0 -> 13, topology", topology_route(0, 13, 0), across);
+    const auto engine = testing::test_engine(0);
+    const int port = topology.uplink_port(0, 13, 0);
+    const Platform platform(topology, {{0, port}, {13, port}});
+    check("1 -> 6, SimGrid", simgrid_route(platform.gpu_host(1), platform.gpu_host(6)), same_rack);
+    check("0 -> 13, SimGrid", simgrid_route(platform.port_host(0, port), platform.port_host(13, port)), across);
+    // Between two GPUs' own hosts in different racks: rail 1, spine (0 + 1) % 4 = 1.
+    check("0 -> 13 between GPU hosts, SimGrid", simgrid_route(platform.gpu_host(0), platform.gpu_host(13)),
+          {"host0/gpu0/pcie_UP", "host0/nic1_UP", "rack0/rail1/uplink1_UP", "rack1/rail1/uplink1_DOWN",
+           "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"});
     return problems;
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
