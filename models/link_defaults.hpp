@@ -23,7 +23,7 @@ enum class LinkClass {
   nvlink,       ///< NVLink or NVLink bridge, GPU to GPU or GPU to NVSwitch
   pcie,         ///< a GPU's PCIe x16 link to its host's PCIe root
   host_memory,  ///< the CPU-side transport through host memory used by GPUs without peer-to-peer access
-  nic,          ///< a NIC port and its cable to the rack's leaf switch, with the transport's costs
+  nic,          ///< a NIC port and its cable to its rack's leaf switch (its rail's), with the transport's costs
   fabric,       ///< a leaf-to-spine uplink
   tcp_stack,    ///< one rank's share of its VM's cores running the guest's TCP stack (TCP between hosts only)
 };

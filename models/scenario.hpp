@@ -55,11 +55,12 @@ enum class Fidelity {
   analytic,  ///< closed form with the bottleneck bandwidth found on the topology graph, O(1)
 };
 
-/// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack, `spines` spine switches, each leaf with
-/// one uplink port of `uplink_bandwidth_Bps` to each spine. Every flow between racks is hashed to one spine (ECMP,
-/// seeded by simulation.seed). The three figures are tied by
+/// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack (per rack and NIC with rail_optimized),
+/// `spines` spine switches, each leaf with one uplink port of `uplink_bandwidth_Bps` to each spine. Every flow between
+/// racks is hashed to one spine (ECMP, seeded by simulation.seed). The three figures are tied by
 ///   oversubscription = hosts_per_rack x nics x NIC line rate / (spines x uplink line rate),
-/// so a scenario gives at most two of them and the loader derives the rest (scenarios/README.md, "Fabric").
+/// (hosts_per_rack x NIC line rate / (spines x uplink line rate) per rail leaf with rail_optimized), so a scenario
+/// gives at most two of them and the loader derives the rest (scenarios/README.md, "Fabric").
 struct FabricConfig {
   /// Hosts' NIC bandwidth into a leaf divided by the leaf's uplink bandwidth; 2.0 means 2:1. Default: derived from
   /// spines and uplink speed, or 1.0 (non-blocking) when neither is given.

@@ -63,11 +63,15 @@ std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>&
     for (const auto& host_orders : orders) {
       std::vector<int> order = host_orders[c % host_orders.size()];
       if (hosts.size() > 1 && nics > 1) {
-        // Leave the host from a GPU on NIC c % nics (NIC of a GPU: its local index % nics), where there is one.
-        const auto exit = std::find_if(order.begin(), order.end(), [&](int gpu) {
+        const auto on_nic_c = std::find_if(order.begin(), order.end(), [&](int gpu) {
           return topology.location(gpu).local % nics == static_cast<int>(c) % nics;
         });
-        if (exit != order.end()) std::rotate(order.begin(), exit + 1, order.end());
+        if (on_nic_c != order.end()) {
+          // On rail-optimized cabling a flow between hosts takes its receiver's rail (Topology::rail): enter each
+          // host at a GPU on NIC c % nics, so that the channel stays on rail c as NCCL keeps it. Else leave each host
+          // from one (a GPU's NIC: its local index % nics), so that the channels spread over the NICs.
+          std::rotate(order.begin(), topology.rail_count() > 1 ? on_nic_c : on_nic_c + 1, order.end());
+        }
       }
       ring.insert(ring.end(), order.begin(), order.end());
     }

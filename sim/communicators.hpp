@@ -21,8 +21,9 @@ namespace vtsim::sim {
 struct JobRings {
   std::vector<int> ring;                         ///< all the job's GPUs, topology-aware order: rank positions
   /// The distinct rings the flat allreduce runs at once, each over all of `ring`'s GPUs; the data is split equally.
-  /// Channel c of a job spanning hosts leaves each host through NIC c % nics (rails); on a full NVLink mesh the
-  /// channels walk the hosts' GPUs in every order (Topology::host_ring_orders).
+  /// Channel c of a job spanning hosts leaves each host from a GPU on NIC c % nics (rails), or on rail-optimized
+  /// cabling enters each host at one and so stays on rail c; on a full NVLink mesh the channels walk the hosts' GPUs
+  /// in every order (Topology::host_ring_orders).
   std::vector<std::vector<int>> channels;
   std::vector<std::vector<int>> intra_host;      ///< per host of the job, its GPUs in ring order
   std::vector<std::vector<std::vector<int>>> intra_host_channels;  ///< per host, its rings (host_ring_orders)
@@ -47,9 +48,10 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
 std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings);
 
 /// The SimGrid hosts a flow from GPU `from` to GPU `to` (connection `flow`) runs between: within a rack the GPUs' own
-/// hosts, whose route is Topology::route's; between racks the port hosts of the uplink port it takes (its rail's leaf
-/// to the spine ECMP hashes it onto: Topology::uplink_port, Platform::port_host), so that the flows between two racks
-/// spread over the spines as Topology::route(from, to, flow) says. REQUIRES: the platform was built with ports_between_racks()' ports for the flow.
+/// hosts, whose route is Topology::route's; between racks the port hosts of the uplink port it takes (its rail's
+/// leaf to the spine ECMP hashes it onto: Topology::uplink_port, Platform::port_host), so that the flows between two
+/// racks spread over the spines as Topology::route(from, to, flow) says. REQUIRES: the platform was built with
+/// ports_between_racks()' ports for the flow.
 std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to, int flow, const Topology& topology,
                                                                const Platform& platform);
 

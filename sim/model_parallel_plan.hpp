@@ -35,7 +35,7 @@ struct ModelParallelLayout {
 /// The layout of job `index`. REQUIRES: the job has parallelism.
 ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t index, const Topology& topology);
 
-/// The port hosts (GPU, spine) the layout's group collectives and pipeline transfers need between racks.
+/// The port hosts (GPU, uplink port) the layout's group collectives and pipeline transfers need between racks.
 std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, const ModelParallelLayout& layout,
                                                       const Topology& topology);
 

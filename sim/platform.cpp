@@ -107,8 +107,8 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
       assert(b.port < 0 && "a GPU's host and a port host have no route");
       const int rack_a = topology_.location(a.gpu).rack;
       const int rack_b = topology_.location(b.gpu).rack;
-      const int port =
-          rack_a == rack_b ? 0 : topology_.rail(b.gpu) * topology_.spine_count() + (rack_a + rack_b) % topology_.spine_count();
+      const int spines = topology_.spine_count();
+      const int port = rack_a == rack_b ? 0 : topology_.rail(b.gpu) * spines + (rack_a + rack_b) % spines;
       hops = topology_.route_between_hosts(a.gpu, b.gpu, port);
     }
     const bool memory = same_host && a.port < 0 && !memory_links_.empty();
@@ -170,7 +170,8 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
     }
     for (const auto& [gpu, uplink] : ports) {
       if (port_hosts_.contains({gpu, uplink})) continue;
-      sg4::Host* port = zone->create_host("port.g" + std::to_string(gpu) + ".u" + std::to_string(uplink), {1.0})->seal();
+      const std::string name = "port.g" + std::to_string(gpu) + ".u" + std::to_string(uplink);
+      sg4::Host* port = zone->create_host(name, {1.0})->seal();
       zone->add_port(port->get_netpoint(), gpu, uplink);
       port_hosts_[{gpu, uplink}] = port;
     }

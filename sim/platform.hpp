@@ -7,8 +7,9 @@
 // into larger max-min systems than their links do (docs/scale.md).
 //
 // Between two GPUs of a host the route is the topology's intra-host route (NVLink, PCIe P2P or host-memory staging,
-// per the P2P rules); between hosts, each GPU's route to the network and the fabric between them (across racks,
-// through spine (rack_a + rack_b) % spines).
+// per the P2P rules); between hosts, Topology::route_between_hosts: the sender's route to the NIC it sends by (its
+// own, or on rail-optimized cabling the receiver's rail's), the fabric between them (across racks, through spine
+// (rack_a + rack_b) % spines), and the receiver's route from its NIC.
 //
 // Flows of collectives between racks do not take these routes: ECMP hashes each onto a spine of its own
 // (Topology::ecmp_spine), from the leaf of its rail on rail-optimized cabling. Each such flow runs between two port

@@ -2,7 +2,8 @@
 // The cluster as a graph of physical links, and the routes between GPUs that the virtualization mode allows.
 //
 // Vertices: GPUs; per host a PCIe root, a host memory, its NICs, an NVSwitch where the NVLink layout has one; a leaf
-// switch per rack; spine switches when there are several racks. Edges (links, defaults in models/link_defaults.cpp):
+// switch per rack (per rack and NIC rail on rail-optimized cabling); spine switches when there are several racks.
+// Edges (links, defaults in models/link_defaults.cpp):
 //   GPU -pcie- PCIe root             the GPU's x16 link; forward = GPU to root
 //   PCIe root -host_memory- host memory, one link per GPU: that GPU's CPU-side transport (its collective library's
 //                                    shared-memory path); forward = the GPU's data into host memory, backward = out

@@ -271,71 +271,43 @@ std::string directed_name(const Topology& topology, const Hop& hop) {
   return topology.links()[static_cast<std::size_t>(hop.link)].name + (hop.forward ? "_UP" : "_DOWN");
 }
 
-TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
-  // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes. Across racks each flow
-  // runs between the port hosts of the spine ECMP hashes it onto (flow ids 0 and 1 of each pair: other spines).
-  const Scenario scenario = scenario_of(
-      {{"cluster",
-        {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
-       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
-  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
-    const Topology topology(scenario);
-    const auto engine = testing::test_engine(0);
-    const std::vector<std::pair<int, int>> pairs = {{0, 1}, {1, 0}, {0, 5}, {6, 3}, {0, 9}, {15, 2}};
-    std::vector<std::pair<int, int>> ports;
-    for (int flow : {0, 1}) {
-      for (const auto& [a, b] : pairs) {
-        ports.emplace_back(a, topology.uplink_port(a, b, flow));
-        ports.emplace_back(b, topology.uplink_port(a, b, flow));
-      }
+/// Where SimGrid's routes differ from the topology's for flows 0 to 2 between every pair of `pairs` (both ways), each
+/// as the engine runs it: within a rack between the GPUs' own hosts, across racks between the port hosts of its
+/// uplink port. REQUIRES: a running engine.
+nlohmann::json port_route_mismatches(const Topology& topology, const std::vector<std::pair<int, int>>& pairs) {
+  std::vector<std::tuple<int, int, int>> flows;
+  for (int flow : {0, 1, 2}) {
+    for (const auto& [a, b] : pairs) {
+      flows.emplace_back(a, b, flow);
+      flows.emplace_back(b, a, flow);
     }
-    const Platform platform(topology, ports);
-    nlohmann::json problems = nlohmann::json::array();
-    for (const auto& [a, b, flow] : std::vector<std::tuple<int, int, int>>{
-             {0, 1, 0}, {1, 0, 0}, {0, 5, 0}, {6, 3, 0}, {0, 9, 0}, {0, 9, 1}, {15, 2, 0}, {15, 2, 1}}) {
-      std::vector<simgrid::s4u::Link*> links;
-      double latency = 0;
-      const bool across = topology.location(a).rack != topology.location(b).rack;
-      const int port = topology.uplink_port(a, b, flow);
-      simgrid::s4u::Host* from = across ? platform.port_host(a, port) : platform.gpu_host(a);
-      simgrid::s4u::Host* to = across ? platform.port_host(b, port) : platform.gpu_host(b);
-      from->route_to(to, links, &latency);
-      std::vector<std::string> simgrid_names;
-      for (const simgrid::s4u::Link* link : links) {
-        simgrid_names.push_back(link->get_name());
-      }
-      std::vector<std::string> topology_names;
-      for (const Hop& hop : topology.route(a, b, flow)) topology_names.push_back(directed_name(topology, hop));
-      const double expected_latency = topology.latency_s(topology.route(a, b, flow));
-      if (simgrid_names != topology_names || std::abs(latency - expected_latency) > 1e-15) {
-        problems.push_back({{"from", a}, {"to", b}, {"flow", flow}, {"simgrid", simgrid_names}, {"topology", topology_names}});
-      }
-    }
-    // Between two GPUs' own hosts in different racks (pipeline transfers): up from the first GPU, its rack's uplink
-    // to spine (rack_a + rack_b) % 4 and the other rack's down from it, down to the second GPU.
+  }
+  std::vector<std::pair<int, int>> ports;
+  for (const auto& [a, b, flow] : flows) {
+    ports.emplace_back(a, topology.uplink_port(a, b, flow));
+    ports.emplace_back(b, topology.uplink_port(a, b, flow));
+  }
+  const Platform platform(topology, ports);
+  nlohmann::json problems = nlohmann::json::array();
+  for (const auto& [a, b, flow] : flows) {
     std::vector<simgrid::s4u::Link*> links;
     double latency = 0;
-    platform.gpu_host(1)->route_to(platform.gpu_host(14), links, &latency);
+    const bool across = topology.location(a).rack != topology.location(b).rack;
+    const int port = topology.uplink_port(a, b, flow);
+    simgrid::s4u::Host* from = across ? platform.port_host(a, port) : platform.gpu_host(a);
+    simgrid::s4u::Host* to = across ? platform.port_host(b, port) : platform.gpu_host(b);
+    from->route_to(to, links, &latency);
     std::vector<std::string> simgrid_names;
-    for (const simgrid::s4u::Link* link : links) {
-      simgrid_names.push_back(link->get_name());
-    }
-    std::vector<Hop> hops = topology.gpu_to_network(1);
-    hops.push_back({topology.uplink(0, 1), true});
-    hops.push_back({topology.uplink(1, 1), false});
-    const std::vector<Hop> up = topology.gpu_to_network(14);
-    for (auto hop = up.rbegin(); hop != up.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
+    for (const simgrid::s4u::Link* link : links) simgrid_names.push_back(link->get_name());
     std::vector<std::string> topology_names;
-    for (const Hop& hop : hops) topology_names.push_back(directed_name(topology, hop));
-    if (simgrid_names != topology_names) {
-      problems.push_back({{"from", 1}, {"to", 14}, {"simgrid", simgrid_names}, {"topology", topology_names}});
+    for (const Hop& hop : topology.route(a, b, flow)) topology_names.push_back(directed_name(topology, hop));
+    const double expected_latency = topology.latency_s(topology.route(a, b, flow));
+    if (simgrid_names != topology_names || std::abs(latency - expected_latency) > 1e-15) {
+      problems.push_back(
+          {{"from", a}, {"to", b}, {"flow", flow}, {"simgrid", simgrid_names}, {"topology", topology_names}});
     }
-    // A host to itself: SimGrid's loopback, as its own zones route it.
-    platform.gpu_host(3)->route_to(platform.gpu_host(3), links = {}, &latency);
-    if (links.size() != 1 || links[0]->get_name() != "gpu-loopback") problems.push_back("no loopback route");
-    return problems;
-  });
-  EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
+  }
+  return problems;
 }
 
 /// The names of the SimGrid links on the route between two SimGrid hosts, each with its direction.
@@ -346,6 +318,45 @@ std::vector<std::string> simgrid_route(simgrid::s4u::Host* from, simgrid::s4u::H
   std::vector<std::string> names;
   for (const simgrid::s4u::Link* link : links) names.push_back(link->get_name());
   return names;
+}
+
+TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
+  // Two racks of two hosts of 4 GPUs: intra-host NVLink, same-rack and cross-rack routes. Across racks each flow
+  // runs between the port hosts of the spine ECMP hashes it onto (flow ids 0 to 2 of each pair: other spines).
+  const Scenario scenario = scenario_of(
+      {{"cluster",
+        {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
+       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  const nlohmann::json flows = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    const auto engine = testing::test_engine(0);
+    return port_route_mismatches(topology, {{0, 1}, {0, 5}, {6, 3}, {0, 9}, {15, 2}});
+  });
+  EXPECT_TRUE(flows.empty()) << flows.dump(2);
+  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    const auto engine = testing::test_engine(0);
+    nlohmann::json problems = nlohmann::json::array();
+    const Platform platform(topology);
+    // Between two GPUs' own hosts in different racks (no collective's flow runs so): up from the first GPU, its
+    // rack's uplink to spine (rack_a + rack_b) % 4 and the other rack's down from it, down to the second GPU.
+    std::vector<Hop> hops = topology.gpu_to_network(1);
+    hops.push_back({topology.uplink(0, 1), true});
+    hops.push_back({topology.uplink(1, 1), false});
+    const std::vector<Hop> up = topology.gpu_to_network(14);
+    for (auto hop = up.rbegin(); hop != up.rend(); ++hop) hops.push_back({hop->link, !hop->forward});
+    std::vector<std::string> topology_names;
+    for (const Hop& hop : hops) topology_names.push_back(directed_name(topology, hop));
+    const std::vector<std::string> simgrid_names = simgrid_route(platform.gpu_host(1), platform.gpu_host(14));
+    if (simgrid_names != topology_names) {
+      problems.push_back({{"from", 1}, {"to", 14}, {"simgrid", simgrid_names}, {"topology", topology_names}});
+    }
+    // A host to itself: SimGrid's loopback, as its own zones route it.
+    const std::vector<std::string> loopback = simgrid_route(platform.gpu_host(3), platform.gpu_host(3));
+    if (loopback != std::vector<std::string>{"gpu-loopback"}) problems.push_back("no loopback route");
+    return problems;
+  });
+  EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
 }
 
 TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
@@ -395,6 +406,13 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
     return problems;
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
+  // Every flow of several pairs, each way, as the engine runs it: SimGrid's route is the topology's.
+  const nlohmann::json routes = vtsim::tools::run_isolated([&] {
+    const Topology topology(scenario);
+    const auto engine = testing::test_engine(0);
+    return port_route_mismatches(topology, {{0, 1}, {0, 5}, {1, 6}, {6, 3}, {0, 9}, {0, 13}, {15, 2}, {7, 10}});
+  });
+  EXPECT_TRUE(routes.empty()) << routes.dump(2);
 }
 
 TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
