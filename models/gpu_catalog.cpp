@@ -604,6 +604,34 @@ std::vector<GpuSpec> build_gpu_catalog() {
                 "deviceQuery [S]",
       .not_modelled = "MIG (7 instances; its profiles' SMs are not catalogued)",
   });
+  // The Blackwell GPU of a GB200 superchip (two per Grace CPU; 72 in a GB200 NVL72 rack). Its rates are the Blackwell
+  // datasheet's GB200 column at 1,200 W as quoted [S] (dense; the sparse ones twice), which NVIDIA's NVL72 rack
+  // figures over its 72 GPUs agree with (720 PFLOPS of FP8 with sparsity, 13.4 TB of HBM3e, 130 TB/s of NVLink, as
+  // quoted [S]); no GB200 device listing was found, so its SMs and L2 are taken to be the HGX B200's (the same GPU),
+  // an assumption the source says (docs/hardware-facts.md).
+  gpus.push_back({
+      .id = "gb200",
+      .name = "NVIDIA Blackwell GPU of a GB200 superchip (186GB)",
+      .architecture = "Blackwell",
+      .compute_capability = 100,  // as B200
+      .fp32_flops = tflops(90),       // Blackwell datasheet, GB200 at 1,200 W, as quoted [S]
+      .tf32_flops = tflops(1250),     // the same, dense (2,500 with sparsity)
+      .fp16_flops = tflops(2500),     // the same, dense (5,000 with sparsity)
+      .bf16_flops = tflops(2500),     // the same
+      .fp8_flops = tflops(5000),      // the same; NVL72: 720 PFLOPS with sparsity / 72 / 2
+      .memory_bytes = gib(186),            // MLPerf Inference v6.1 GB200-NVL72 system description [S]; 13.4 TB / 72
+      .memory_bandwidth_Bps = gBps(8000),  // 8 TB/s (GB200 entries as quoted [S])
+      .l2_bytes = mib(126.5),              // assumed: the HGX B200's (DQ); none listed for GB200
+      .sm_count = 148,                     // assumed: the HGX B200's (DQ); none listed for GB200
+      .mig_sm_count = 0,                   // MIG's profiles are not catalogued (as B200)
+      .nvlink_id = "nvlink5",
+      .nvlink_links = 18,                  // NVL72: 130 TB/s of NVLink / 72 = 1.8 TB/s per GPU, 18 NVLink 5 links
+      .pcie_gen = 5,                       // the path to its NIC (ConnectX-7: PCIe Gen5 x16); to its Grace, C2C
+      .max_power_w = 1200,                 // Blackwell datasheet, GB200 column
+      .source = "NVIDIA Blackwell datasheet and GB200 NVL72 figures, as quoted [S]; MLPerf system description [S]; "
+                "SMs and L2 assumed from the HGX B200",
+      .not_modelled = "MIG (its profiles' SMs are not catalogued); NVLink-C2C to the Grace CPU (taken as PCIe Gen5)",
+  });
   return gpus;
 }
 

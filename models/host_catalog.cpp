@@ -97,6 +97,20 @@ std::vector<HostSpec> build_host_catalog() {
        .pcie_layout = "8 ConnectX-7 for compute, 2 BlueField-3 for storage; PCIe Gen5 x16 GPUs; 2 NVLink 5 switches; "
                       "which GPUs and NICs share a switch is not published in the sources read",
        .source = "NVIDIA DGX B200 user guide [P]; NVIDIA MLPerf Training v5.0 system file [P]"},
+      // A GB200 NVL72 rack is one NVLink domain: 18 compute trays of 2 GB200 superchips (a Grace CPU and 2 Blackwell
+      // GPUs each) whose 72 GPUs meet through 9 NVLink switch trays. vtsim takes the domain as one host (its GPUs
+      // routed to each other over NVLink, docs/cluster-model.md); its cores are the 36 Graces'.
+      {.id = "gb200-nvl72", .name = "NVIDIA GB200 NVL72 (one rack, one NVLink domain)",
+       // 36 Graces of 72 Neoverse V2 cores (144 per compute tray, MLPerf system description [S]), no SMT
+       .cpu = "36x NVIDIA Grace (Arm Neoverse V2)", .cpu_cores = 2592, .cpu_threads = 2592,
+       .cpu_base_clock_hz = ghz(3.1),                    // MLPerf GB200-NVL72 system description: 3.1 GHz base
+       .memory_bytes = units::gib(36 * 480),             // up to 480 GB of LPDDR5X per Grace, as quoted [S]
+       .gpus = 72, .gpu_models = {"gb200"},
+       .nics = 72, .nic_model = "bluefield-3-400g",  // MLPerf system description: 4 BlueField-3 per 4-GPU tray
+       .pcie_layout = "per compute tray: 2 Grace CPUs, each joined to its 2 GPUs by NVLink-C2C; 4 compute NICs, one "
+                      "per GPU; the 72 GPUs joined by 9 NVLink switch trays (18 NVLink 5 links per GPU)",
+       .source = "NVIDIA GB200 NVL72 figures, as quoted [S]; MLPerf Inference v6.1 GB200-NVL72 system description "
+                 "(Crusoe) [S]"},
       {.id = "dell-xe9680", .name = "Dell PowerEdge XE9680",
        .cpu = "2x Intel Xeon Platinum 8470", .cpu_cores = 104, .cpu_threads = 208,  // XE9680: 52 cores each, 2 threads
        .cpu_base_clock_hz = 0,                                                      // not in the source

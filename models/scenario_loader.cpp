@@ -32,8 +32,9 @@
 namespace vtsim {
 namespace {
 
-constexpr int kMaxGpusPerHost = 16;  // HGX/DGX boards top out at 8 (16 on DGX-2); 16 bounds typos, not hardware
-constexpr int kMaxNicsPerHost = 16;
+// HGX/DGX boards hold 8 GPUs (16 on a DGX-2); a GB200 NVL72 rack, taken as one host, 72 in one NVLink domain.
+constexpr int kMaxGpusPerHost = 72;
+constexpr int kMaxNicsPerHost = 72;  // one per GPU, as on a GB200 NVL72 rack
 constexpr int kMaxCopies = 1024;  // identical tenants from one job entry
 constexpr std::int64_t kMaxClusterGpus = 1 << 20;  // far beyond what one SimGrid process can hold
 constexpr int kMaxCount = std::numeric_limits<std::int32_t>::max();  // "expected an integer >= min"

@@ -141,7 +141,11 @@ INSTANTIATE_TEST_SUITE_P(
                     PeakCase{"l40", Precision::bf16, 362.1 / 2},        // L40: 362.1 with sparsity
                     PeakCase{"l40s", Precision::tf32, 366.0 / 2},       // L40S: 366 with sparsity
                     PeakCase{"b200-sxm", Precision::bf16, 4500.0 / 2},  // HGX B200: 4.5 PFLOPS with sparsity
-                    PeakCase{"b200-sxm", Precision::fp32, 75}));
+                    PeakCase{"b200-sxm", Precision::fp32, 75},
+                    // GB200 at 1,200 W (Blackwell datasheet as quoted [S]): 5,000 with sparsity; NVL72's 720 PFLOPS
+                    // of FP8 with sparsity over 72 GPUs, halved for 16 bits and again for density
+                    PeakCase{"gb200", Precision::bf16, 720000.0 / 72 / 2 / 2},
+                    PeakCase{"gb200", Precision::fp32, 90}));
 
 // FP32 peak = SMs x FP32 lanes per SM x 2 flop per FMA x boost clock (architecture whitepapers).
 struct ClockCase {
@@ -202,7 +206,9 @@ INSTANTIATE_TEST_SUITE_P(Datasheets, GpuMemory,
                                          MemoryCase{"a30", 24, 933}, MemoryCase{"a40", 48, 696},
                                          MemoryCase{"rtx-a6000", 48, 768}, MemoryCase{"h100-pcie", 80, 2000},
                                          MemoryCase{"h100-nvl", 94, 3900}, MemoryCase{"h200-nvl", 141, 4800},
-                                         MemoryCase{"v100-pcie-16gb", 16, 900}));
+                                         MemoryCase{"v100-pcie-16gb", 16, 900},
+                                         // GB200: 13.4 TB of HBM3e over 72 GPUs (186 GB, MLPerf), 8 TB/s [S]
+                                         MemoryCase{"gb200", 186, 8000}));
 
 TEST(GpuCatalog, P100HasNoTensorCoresSoFp16IsTwiceFp32) {
   const GpuSpec& p100 = gpu("p100-sxm2");
@@ -284,9 +290,10 @@ TEST(GpuCatalog, AdaCardsRunFp32AccumulationAtTheRateTheirDatasheetsImply) {
 TEST(GpuCatalog, EveryGpuHasItsDatasheetPowerLimit) {
   for (const GpuSpec& spec : gpu_catalog()) {
     EXPECT_GE(spec.max_power_w, 70) << spec.id;    // the T4's 70 W is the lowest catalogued
-    EXPECT_LE(spec.max_power_w, 1000) << spec.id;  // the HGX B200's 1,000 W the highest
+    EXPECT_LE(spec.max_power_w, 1200) << spec.id;  // the GB200's 1,200 W the highest
   }
-  EXPECT_EQ(gpu("a30").max_power_w, 165);  // A30 datasheet [S]
+  EXPECT_EQ(gpu("a30").max_power_w, 165);    // A30 datasheet [S]
+  EXPECT_EQ(gpu("gb200").max_power_w, 1200);  // Blackwell datasheet's GB200 column, as quoted [S]
 }
 
 }  // namespace

@@ -79,5 +79,18 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(HostCatalog, Gb200Nvl72IsOneNvlinkDomainOf72GpusWithTheGracesCores) {
+  // 18 compute trays of 2 GB200 superchips: 36 Graces of 72 Neoverse V2 cores, one thread each (Neoverse V2 has no
+  // SMT), 72 GPUs and one 400 Gb/s NIC per GPU (MLPerf system description: 4 per tray of 4 GPUs).
+  const HostSpec* host = find_host("gb200-nvl72");
+  ASSERT_NE(host, nullptr);
+  EXPECT_EQ(host->cpu_cores, 36 * 72);
+  EXPECT_EQ(host->cpu_threads, host->cpu_cores);
+  EXPECT_EQ(host->gpus, 72);
+  EXPECT_EQ(host->gpu_models.front(), "gb200");
+  EXPECT_EQ(host->nics, 72);
+  EXPECT_DOUBLE_EQ(find_nic(host->nic_model)->line_rate_Bps, 400e9 / 8);
+}
+
 }  // namespace
 }  // namespace vtsim

@@ -258,6 +258,26 @@ TEST_P(Fidelities, RailOptimizedChannelsStayOnTheirRails) {
   EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 0.01 * expected);
 }
 
+TEST_P(Fidelities, RingOverAGb200Nvl72RunsAtOneGpusNvlinks) {
+  // The catalogued GB200 NVL72 rack, one NVLink domain of 72 GPUs: a ring allreduce (forced: NCCL would pick NVLS)
+  // over all of them runs at one GPU's 18 NVLink 5 links, 18 x 50 GB/s x 0.8 = 720 GB/s of bus bandwidth, and pays
+  // the NVLink step's latency.
+  const nlohmann::json json = {{"cluster", {{"host", {{"model", "gb200-nvl72"}}}, {"transport", "infiniband"}}},
+                               {"jobs", {{{"workload", "gpt3-1.3b"}, {"precision", "bf16"}, {"batch_per_gpu", 1}}}},
+                               {"simulation", {{"fidelity", GetParam()}}}};
+  const Scenario scenario = scenario_of(json, {"jobs[0].nccl.algorithm=ring"});
+  const Topology topology(scenario);
+  const JobRings rings = job_rings(scenario, 0, topology);
+  ASSERT_EQ(rings.ring.size(), 72u);
+  const NcclChoice choice = nccl_allreduce_choice(job_nccl_communicator(scenario, 0, rings, topology), kBytes);
+  ASSERT_EQ(choice.algorithm, NcclAlgorithm::ring);
+  const double alpha_s = topology.latency_s(topology.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, choice.protocol);
+  const double expected = nccl_base_latency_s(choice.algorithm, choice.protocol) +
+                          ring_allreduce_time_s(72, kBytes / nccl_protocol_efficiency(choice.protocol),
+                                                18 * 50e9 * 0.8, alpha_s);
+  EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
+}
+
 TEST(Fabric, RailOptimizedOversubscriptionIsPerRailLeaf) {
   // 4 hosts x 2 NICs of 100 Gb/s: one leaf takes 800 Gb/s, a rail leaf 400. With 2 spines of 100 Gb/s uplinks: 4:1
   // and 2:1; 1:1 at the NIC's rate needs 8 spines and 4.

@@ -210,6 +210,20 @@ TEST(HgxA100EightGpu, RoutesThroughTheNvswitchInTwoHops) {
   EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);  // two halves of one NVLink step
 }
 
+TEST(Gb200Nvl72, SeventyTwoGpusMeetOverNvlinkAtEighteenLinksEach) {
+  // A GB200 NVL72 rack is one NVLink domain: any two of its 72 GPUs, on the same compute tray or not, meet through the
+  // NVLink switches in two hops of 18 NVLink 5 links (50 GB/s each way, x 0.8 protocol efficiency), and a ring over
+  // all 72 runs at one GPU's links: 720 GB/s.
+  const Topology topology(cluster("gb200", 72));
+  EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::nvswitch);
+  const std::vector<Hop> route = topology.route(0, 71);
+  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/nvlink", "host0/gpu71/nvlink"}));
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 18 * 50e9 * 0.8);
+  std::vector<int> all(72);
+  for (int g = 0; g < 72; ++g) all[static_cast<std::size_t>(g)] = g;
+  EXPECT_DOUBLE_EQ(topology.ring_bottleneck_Bps(all), 720e9);
+}
+
 TEST(Dgx1V100, EightGpusUseTheStarApproximation) {
   const Topology topology(cluster("v100-sxm2-16gb", 8));
   EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::hub_approximation);
