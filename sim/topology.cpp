@@ -261,6 +261,7 @@ Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
   // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
   spines_ = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0;
   rails_ = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1;
+  pxn_ = transport_spec(cluster.transport).gpudirect_rdma;
   seed_ = scenario.simulation.seed;
 
   if (rule_.nvlink_whole_gpu_same_vm) {
@@ -383,8 +384,18 @@ std::vector<Hop> Topology::search_gpu_to_network(int gpu) const {
 
 std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
   assert(nic >= 0 && nic < nics_per_host_);
+  const GpuLocation where = location(gpu);
+  if (where.local % nics_per_host_ == nic) return gpu_to_network(gpu);
+  // PXN: across NVLink to the GPU beside the NIC (local index `nic`), then through its PCIe link.
+  const int beside = where.host * gpus_per_host_ + nic;
+  if (pxn_ && nic < gpus_per_host_ && nvlink_allowed(gpu, beside) && nvlink_neighbours(gpu, beside)) {
+    std::vector<Hop> hops = intra_host_route(gpu, beside);
+    const std::vector<Hop> rest = gpu_to_network(beside);
+    hops.insert(hops.end(), rest.begin(), rest.end());
+    return hops;
+  }
   std::vector<Hop> hops = gpu_to_network(gpu);
-  hops.back() = {nic_links_[static_cast<std::size_t>(location(gpu).host * nics_per_host_ + nic)], true};
+  hops.back() = {nic_links_[static_cast<std::size_t>(where.host * nics_per_host_ + nic)], true};
   return hops;
 }
 

@@ -23,8 +23,8 @@
 //                                    spine going up, the far leaf coming down). A flow between racks takes the
 //                                    uplink of the spine its ECMP hash picks (ecmp_spine), from its rail's leaf
 // On rail-optimized cabling a flow between hosts stays on one rail, that of the NIC beside its destination GPU: the
-// sender reaches that NIC through its own PCIe link and the host's PCIe root (where NCCL's PXN would first cross
-// NVLink to the GPU beside it: the NIC's link binds either way, and that NVLink hop is not modelled).
+// sender reaches that NIC across NVLink to the GPU beside it (NCCL's PXN, gpu_to_nic), or without NVLink or
+// GPUDirect RDMA through its own PCIe link and the host's PCIe root.
 // Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
 // it stays inside topology.cpp. No SimGrid here: sim/platform.cpp builds SimGrid zones from links() and the routes.
 
@@ -119,8 +119,10 @@ class Topology {
   /// Route from GPU g up to the leaf: its PCIe link, with TCP its rank's share of the VM's network stack, then the link
   /// of NIC (local index % nics). REQUIRES: nics > 0.
   std::vector<Hop> gpu_to_network(int gpu) const;
-  /// Route from GPU g up to the leaf through NIC `nic` of its host: gpu_to_network with that NIC's link last (every
-  /// NIC hangs off the host's one PCIe root). REQUIRES: 0 <= nic < nics.
+  /// Route from GPU g up to the leaf through NIC `nic` of its host: its own NIC's is gpu_to_network. Another NIC it
+  /// reaches as NCCL's PXN does where the NIC reads GPU memory (GPUDirect RDMA) and the GPU beside that NIC (local
+  /// index `nic`) is its NVLink neighbour: across NVLink to that GPU, then that GPU's gpu_to_network; else through its
+  /// own PCIe link and the host's one PCIe root, as NCCL stages it. REQUIRES: 0 <= nic < nics.
   std::vector<Hop> gpu_to_nic(int gpu, int nic) const;
   /// Leaves per rack: the NICs per host on rail-optimized cabling, else 1.
   int rail_count() const { return rails_; }
@@ -203,6 +205,7 @@ class Topology {
   int nics_per_host_ = 0;
   int spines_ = 0;
   int rails_ = 1;  ///< leaves per rack
+  bool pxn_ = false;  ///< a GPU may send through the NIC of an NVLink neighbour (GPUDirect RDMA transports)
   std::uint64_t seed_ = 1;
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves

@@ -360,16 +360,19 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
 }
 
 TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
-  // Two racks of two hosts of 4 GPUs with 2 NICs each (GPU l beside NIC l % 2), rail-optimized: NIC r of each host
-  // on its rack's leaf of rail r, each rail leaf with 4 uplinks. A flow between hosts leaves by the NIC of its
-  // destination GPU's rail and stays on that rail's leaves; the routes written out by hand.
-  const Scenario scenario = scenario_of(
-      {{"cluster",
-        {{"racks", 2},
-         {"hosts_per_rack", 2},
-         {"host", {{"gpus", 4}, {"nics", 2}}},
-         {"fabric", {{"spines", 4}, {"uplink_gbps", 50}, {"rail_optimized", true}}}}},
-       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  // Two racks of two hosts of 4 A100s (an NVLink mesh) with 2 NICs each (GPU l beside NIC l % 2), RoCE v2,
+  // rail-optimized: NIC r of each host on its rack's leaf of rail r, each rail leaf with 4 uplinks. A flow between
+  // hosts leaves by the NIC of its destination GPU's rail, which the sender reaches across NVLink to the GPU beside it
+  // (PXN), and stays on that rail's leaves; the routes written out by hand.
+  const nlohmann::json json = {
+      {"cluster",
+       {{"racks", 2},
+        {"hosts_per_rack", 2},
+        {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 2}}},
+        {"transport", "roce_v2"},
+        {"fabric", {{"spines", 4}, {"uplink_gbps", 50}, {"rail_optimized", true}}}}},
+      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}};
+  const Scenario scenario = scenario_of(json);
   const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
     const Topology topology(scenario);
     nlohmann::json problems = nlohmann::json::array();
@@ -382,17 +385,20 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
       for (const Hop& hop : topology.route(a, b, flow)) names.push_back(directed_name(topology, hop));
       return names;
     };
-    // GPU 1 (host 0, NIC 1) to GPU 6 (host 1, NIC 0), one rack: GPU 1 sends through NIC 0 (PXN), rail 0's leaf.
-    const std::vector<std::string> same_rack = {"host0/gpu1/pcie_UP", "host0/nic0_UP", "host1/nic0_DOWN",
-                                                "host1/gpu2/pcie_DOWN"};
+    // GPU 1 (host 0, NIC 1) to GPU 6 (host 1, NIC 0), one rack: GPU 1 hands its data across NVLink to GPU 0, which
+    // sends it through NIC 0, rail 0's leaf.
+    const std::vector<std::string> same_rack = {"host0/nvlink0-1_DOWN", "host0/gpu0/pcie_UP", "host0/nic0_UP",
+                                                "host1/nic0_DOWN", "host1/gpu2/pcie_DOWN"};
     check("1 -> 6, topology", topology_route(1, 6, 0), same_rack);
     // GPU 0 (host 0, NIC 0) to GPU 13 (host 3, rack 1, NIC 1): rail 1, up from rack 0's rail-1 leaf to the hashed
     // spine and down to rack 1's rail-1 leaf.
     const int spine = topology.ecmp_spine(0, 13, 0);
     EXPECT_EQ(topology.uplink_port(0, 13, 0), 4 + spine);
     const std::string uplink = "/rail1/uplink" + std::to_string(spine);
-    const std::vector<std::string> across = {"host0/gpu0/pcie_UP", "host0/nic1_UP", "rack0" + uplink + "_UP",
-                                             "rack1" + uplink + "_DOWN", "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"};
+    const std::vector<std::string> across = {"host0/nvlink0-1_UP",    "host0/gpu1/pcie_UP",
+                                             "host0/nic1_UP",         "rack0" + uplink + "_UP",
+                                             "rack1" + uplink + "_DOWN", "host3/nic1_DOWN",
+                                             "host3/gpu1/pcie_DOWN"};
     check("0 -> 13, topology", topology_route(0, 13, 0), across);
     const auto engine = testing::test_engine(0);
     const int port = topology.uplink_port(0, 13, 0);
@@ -401,8 +407,14 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
     check("0 -> 13, SimGrid", simgrid_route(platform.port_host(0, port), platform.port_host(13, port)), across);
     // Between two GPUs' own hosts in different racks: rail 1, spine (0 + 1) % 4 = 1.
     check("0 -> 13 between GPU hosts, SimGrid", simgrid_route(platform.gpu_host(0), platform.gpu_host(13)),
-          {"host0/gpu0/pcie_UP", "host0/nic1_UP", "rack0/rail1/uplink1_UP", "rack1/rail1/uplink1_DOWN",
-           "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"});
+          {"host0/nvlink0-1_UP", "host0/gpu1/pcie_UP", "host0/nic1_UP", "rack0/rail1/uplink1_UP",
+           "rack1/rail1/uplink1_DOWN", "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"});
+    // Without NVLink there is no PXN: GPU 1 reaches NIC 0 through its own PCIe link and the host's PCIe root.
+    const Topology no_nvlink(scenario_of(json, {"cluster.host.nvlink.enabled=false"}));
+    std::vector<std::string> names;
+    for (const Hop& hop : no_nvlink.route(1, 6)) names.push_back(directed_name(no_nvlink, hop));
+    check("1 -> 6 without NVLink", names,
+          {"host0/gpu1/pcie_UP", "host0/nic0_UP", "host1/nic0_DOWN", "host1/gpu2/pcie_DOWN"});
     return problems;
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
