@@ -71,6 +71,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 8, .gpu_models = {"a100-80gb-sxm4", "a100-40gb-sxm4"},     // DGX A100
        .nics = 8, .nic_model = "connectx-6-vpi-hdr",                      // DGX A100: compute fabric only
        .pcie_layout = "four PCIe switches, each with 2 GPUs and 2 compute NICs; GPUs joined by 6 NVSwitches",
+       .pcie_switch_gpus = 2,  // DGX A100: 2 GPUs and 2 NICs per PCIe switch (nvidia-smi topo -m [S])
        .source = "NVIDIA DGX A100 datasheet [S]; nvidia-smi topo -m of a DGX A100 [S]"},
       {.id = "dgx-h100", .name = "NVIDIA DGX H100",
        .cpu = "2x Intel Xeon Platinum 8480C", .cpu_cores = 112, .cpu_threads = 224,  // BasePOD RA
@@ -79,6 +80,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 8, .gpu_models = {"h100-sxm5"},
        .nics = 8, .nic_model = "connectx-7-400g",  // BasePOD RA: eight single-port ConnectX-7 for compute
        .pcie_layout = "one ConnectX-7 per GPU; GPUs 0-3 on CPU 0's network module, 4-7 on CPU 1's; 4 NVSwitch chips",
+       .pcie_switch_gpus = 0,
        .source = "NVIDIA DGX BasePOD reference architecture [P]; DGX H100 user guide table 6 [S]"},
       {.id = "dgx-h200", .name = "NVIDIA DGX H200",
        .cpu = "2x Intel Xeon Platinum 8480C", .cpu_cores = 112, .cpu_threads = 224,  // BasePOD RA
@@ -87,6 +89,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 8, .gpu_models = {"h200-sxm"},
        .nics = 8, .nic_model = "connectx-7-400g",  // BasePOD RA
        .pcie_layout = "one ConnectX-7 per GPU; GPUs 0-3 on CPU 0's network module, 4-7 on CPU 1's; 4 NVSwitch chips",
+       .pcie_switch_gpus = 0,
        .source = "NVIDIA DGX BasePOD reference architecture [P]"},
       {.id = "dgx-b200", .name = "NVIDIA DGX B200",
        .cpu = "2x Intel Xeon Platinum 8570", .cpu_cores = 112, .cpu_threads = 224,  // DGX B200: 56 cores each
@@ -96,6 +99,7 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 8, .nic_model = "connectx-7-400g",  // DGX B200: eight single-port ConnectX-7 for the cluster network
        .pcie_layout = "8 ConnectX-7 for compute, 2 BlueField-3 for storage; PCIe Gen5 x16 GPUs; 2 NVLink 5 switches; "
                       "which GPUs and NICs share a switch is not published in the sources read",
+       .pcie_switch_gpus = 0,
        .source = "NVIDIA DGX B200 user guide [P]; NVIDIA MLPerf Training v5.0 system file [P]"},
       // A GB200 NVL72 rack is one NVLink domain: 18 compute trays of 2 GB200 superchips (a Grace CPU and 2 Blackwell
       // GPUs each) whose 72 GPUs meet through 9 NVLink switch trays. vtsim takes the domain as one host (its GPUs
@@ -109,6 +113,7 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 72, .nic_model = "bluefield-3-400g",  // MLPerf system description: 4 BlueField-3 per 4-GPU tray
        .pcie_layout = "per compute tray: 2 Grace CPUs, each joined to its 2 GPUs by NVLink-C2C; 4 compute NICs, one "
                       "per GPU; the 72 GPUs joined by 9 NVLink switch trays (18 NVLink 5 links per GPU)",
+       .pcie_switch_gpus = 0,
        .source = "NVIDIA GB200 NVL72 figures, as quoted [S]; MLPerf Inference v6.1 GB200-NVL72 system description "
                  "(Crusoe) [S]"},
       {.id = "dell-xe9680", .name = "Dell PowerEdge XE9680",
@@ -118,6 +123,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 8, .gpu_models = {"h100-sxm5"},
        .nics = 8, .nic_model = "connectx-7-400g",  // XE9680: 8x 400 Gb/s InfiniBand
        .pcie_layout = "HGX H100 8-GPU board; PCIe Gen5; the layout is not published in the source",
+       .pcie_switch_gpus = 0,
        .source = "Dell MLPerf Inference v3.1 system description [P]"},
       {.id = "dell-xe8545", .name = "Dell PowerEdge XE8545",
        .cpu = "2x AMD EPYC 7763", .cpu_cores = 128, .cpu_threads = 256,  // XE8545: 64 cores, 128 vCPUs per CPU
@@ -126,6 +132,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 4, .gpu_models = {"a100-40gb-sxm4", "a100-80gb-sxm4"},     // XE8545 (40 GB), inference v2.0 (80 GB)
        .nics = 2, .nic_model = "connectx-6-vpi-hdr",                      // XE8545: 2x ConnectX-6 IB HDR 200 Gb/s
        .pcie_layout = "GPUs on PCIe 4.0 x16 and NVLink 3.0; the layout is not published in the source",
+       .pcie_switch_gpus = 0,
        .source = "Dell MLPerf Training v1.1 system file XE8545x4A100-SXM-40GB.json [P] (configuration as submitted)"},
       {.id = "quanta-d54u-l40s", .name = "QuantaGrid D54U-3U (4x L40S)",
        .cpu = "2x Intel Xeon Platinum 8470", .cpu_cores = 104, .cpu_threads = 208,  // D54U-3U; Xeons: 52 / 104
@@ -135,6 +142,7 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 2, .nic_model = "connectx-7-400g",  // D54U-3U: "2x 400Gb InfiniBand", adapter not named
        .pcie_layout = "GPUs on PCIe Gen4 x16, no NVLink; 252 GB/s of GPU-PCIe and 100 GB/s of PCIe-NIC bandwidth; "
                       "which GPUs and NICs share a switch is not in the source",
+       .pcie_switch_gpus = 0,
        .source = "Quanta MLPerf Inference v4.0 system file D54U_3U_L40S_PCIe_48GBx4_TRT.json [P for that system]"},
       {.id = "dell-r760-l40s", .name = "Dell PowerEdge R760 (2x L40S, VMware ESXi 8.0.2)",
        .cpu = "2x Intel Xeon Platinum 8580", .cpu_cores = 120, .cpu_threads = 240,  // R760; Xeons: 60 / 120
@@ -143,6 +151,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 2, .gpu_models = {"l40s"},                                           // R760
        .nics = 0, .nic_model = "",  // R760: "1x 1Gbe", no compute-fabric NIC
        .pcie_layout = "GPUs on PCIe Gen4 x16, no NVLink; the layout is not in the source",
+       .pcie_switch_gpus = 0,
        .source = "Dell MLPerf Inference v4.0 system file vR760_L40S_48Cx2_TRT.json [P for that system]; run there as "
                  "L40S-48C vGPUs of one 32-vCPU VM"},
       {.id = "lenovo-se360-v2-l4", .name = "Lenovo ThinkEdge SE360 V2 (2x L4)",
@@ -153,6 +162,7 @@ std::vector<HostSpec> build_host_catalog() {
        .nics = 0, .nic_model = "",  // SE360 V2: two Gigabit Ethernet ports, no compute-fabric NIC
        .pcie_layout = "an edge server, no NVLink; the GPUs' link is not given (the system file's \"Ethernet\" is an "
                       "error)",
+       .pcie_switch_gpus = 0,
        .source = "Lenovo MLPerf Inference v4.1 system file Lenovo_2xL4_TRT.json [P for that system]"},
       {.id = "dell-xe2420-t4", .name = "Dell EMC PowerEdge XE2420 (4x T4)",
        .cpu = "2x Intel Xeon Gold 6252", .cpu_cores = 48, .cpu_threads = 96,  // XE2420; Xeons: 24 / 48
@@ -161,6 +171,7 @@ std::vector<HostSpec> build_host_catalog() {
        .gpus = 4, .gpu_models = {"t4"},                                       // XE2420
        .nics = 0, .nic_model = "",  // XE2420: networking not given
        .pcie_layout = "PCIe; the layout and the network are not in the source",
+       .pcie_switch_gpus = 0,
        .source = "Dell EMC MLPerf Inference v1.0 system file XE2420_datacenter_T4x4_TRT.json [P for that system]"},
   };
 }

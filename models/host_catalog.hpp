@@ -3,8 +3,8 @@
 //
 // A catalogued host gives a scenario its GPUs (count and the models it is sold with), its compute NICs and, what a
 // generic host cannot, its CPU: on bare metal the training processes and their data loaders have the host's cores
-// (a VM has its vCPUs, virtualization.vm_cpu_cores). The rest (memory, PCIe layout, CPU clocks) is catalogued for the
-// reader and not simulated: `pcie_layout` says which GPUs and NICs share a PCIe switch, which vtsim does not contend.
+// (a VM has its vCPUs, virtualization.vm_cpu_cores), and where its source gives them, the PCIe switches its GPUs and
+// NICs share (pcie_switch_gpus). The rest (memory, CPU clocks, `pcie_layout` in words) is catalogued for the reader.
 // Every number is cited in host_catalog.cpp.
 
 #include <string>
@@ -26,7 +26,10 @@ struct HostSpec {
   std::vector<std::string> gpu_models;  ///< GPU catalog ids it is sold with; the first is the default
   int nics = 0;                         ///< compute-fabric NICs per host (storage and management NICs left out)
   std::string nic_model;                ///< NIC catalog id of those NICs; empty when it has none
-  std::string pcie_layout;              ///< which GPUs and NICs share a PCIe switch or a socket (not simulated)
+  std::string pcie_layout;              ///< which GPUs and NICs share a PCIe switch or a socket, in words
+  /// GPUs behind each PCIe switch where the source says (the switch's one x16 uplink to the CPU is then shared, and
+  /// simulated, cluster.host.pcie_switch_gpus); 0 where it does not.
+  int pcie_switch_gpus = 0;
   std::string source;                   ///< short citation shown by `vtsim catalog hosts`
 };
 

@@ -106,6 +106,11 @@ struct HostConfig {
   bool nvlink_enabled = false;
   /// PCIe generation of the GPUs' slots. Default: the GPU model's.
   int pcie_gen = 4;
+  /// GPUs behind each PCIe switch: GPUs k x s to k x s + k - 1 on switch s, whose one x16 uplink to the CPU (at
+  /// pcie_gen) they share for what they send to or receive from host memory and the NICs of other switches; NIC n on
+  /// switch floor(n x switches / nics). 0: every GPU and NIC on the root complex. Default: the host model's where its
+  /// source gives one, else 0.
+  int pcie_switch_gpus = 0;
   /// NICs per host. Default: the host model's compute NICs (at most those), else 1.
   int nics = 1;
   /// NIC model id from `vtsim catalog nics`. Default: the host model's, else "connectx-5-100gbe".

@@ -68,6 +68,7 @@ HostConfig read_host(JsonObject host) {
   const std::optional<JsonValue> model = host.get("gpu_model");
   const std::optional<JsonValue> nvlink_value = host.get("nvlink");
   const std::optional<JsonValue> pcie_gen = host.get("pcie_gen");
+  const std::optional<JsonValue> pcie_switch_gpus = host.get("pcie_switch_gpus");
   const std::optional<JsonValue> nics = host.get("nics");
   const std::optional<JsonValue> nic_model = host.get("nic_model");
   const std::optional<JsonValue> cpu_cores = host.get("cpu_cores");
@@ -84,6 +85,7 @@ HostConfig read_host(JsonObject host) {
     config.nics = spec->nics;
     if (spec->nics > 0) config.nic_model = spec->nic_model;
     config.cpu_cores = spec->cpu_cores;
+    config.pcie_switch_gpus = spec->pcie_switch_gpus;
   }
   if (gpus) {
     config.gpus = static_cast<int>(gpus->as_int(1, kMaxGpusPerHost));
@@ -123,6 +125,7 @@ HostConfig read_host(JsonObject host) {
     }
   }
   config.pcie_gen = pcie_gen ? static_cast<int>(pcie_gen->as_int(3, 5)) : gpu.pcie_gen;
+  if (pcie_switch_gpus) config.pcie_switch_gpus = static_cast<int>(pcie_switch_gpus->as_int(0, config.gpus));
   // A server's NIC slots: fewer of its compute NICs may be used, not more; another adapter may sit in them. A server
   // sold without a compute-fabric NIC (its source names none) takes what the scenario adds.
   if (nics) {

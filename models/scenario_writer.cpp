@@ -10,6 +10,7 @@ nlohmann::json host_to_json(const HostConfig& host) {
                          {"gpu_model", host.gpu_model},
                          {"nvlink", {{"present", host.nvlink_present}, {"enabled", host.nvlink_enabled}}},
                          {"pcie_gen", host.pcie_gen},
+                         {"pcie_switch_gpus", host.pcie_switch_gpus},
                          {"nics", host.nics},
                          {"nic_model", host.nic_model}};
   if (!host.model.empty()) json["model"] = host.model;

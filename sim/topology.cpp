@@ -26,7 +26,7 @@ namespace vtsim::sim {
 // The graph's types are outside the anonymous namespace: Topology's private structs, which have external linkage,
 // hold them (GCC's -Wsubobject-linkage, which a unity build raises for a type of a .cpp).
 
-enum class VertexKind { gpu, pcie_root, host_memory, nic, nvswitch, leaf, spine };
+enum class VertexKind { gpu, pcie_root, pcie_switch, host_memory, nic, nvswitch, leaf, spine };
 
 struct VertexInfo {
   VertexKind kind = VertexKind::gpu;
@@ -214,15 +214,26 @@ struct Topology::Builder {
         }
       }
     }
+    // PCIe switches, each with its GPUs (and NICs) and one x16 uplink to the root complex at the slots' generation.
+    // The uplink adds no latency: a GPU-to-GPU step over PCIe pays the measured step's, through a switch or not.
+    const int per_switch = cluster.host.pcie_switch_gpus;
+    const int switch_count = per_switch > 0 ? (gpus + per_switch - 1) / per_switch : 0;
     for (int host = 0; host < topology.host_count_; ++host) {
       const std::string prefix = "host" + std::to_string(host) + "/";
       const Vertex root = add_vertex(VertexKind::pcie_root);
       const Vertex memory = add_vertex(VertexKind::host_memory);
       graph.host_memory.push_back(memory);
+      std::vector<Vertex> switches;
+      for (int s = 0; s < switch_count; ++s) {
+        switches.push_back(add_vertex(VertexKind::pcie_switch));
+        add_link(switches.back(), root, prefix + "pcie_switch" + std::to_string(s) + "/uplink", LinkClass::pcie,
+                 pcie.bandwidth_Bps, 0.0);
+      }
       for (int local = 0; local < gpus; ++local) {
         const int g = host * gpus + local;
         const std::string gpu_prefix = prefix + "gpu" + std::to_string(local) + "/";
-        add_link(static_cast<Vertex>(g), root, gpu_prefix + "pcie", LinkClass::pcie, pcie.bandwidth_Bps,
+        const Vertex upstream = switches.empty() ? root : switches[static_cast<std::size_t>(local / per_switch)];
+        add_link(static_cast<Vertex>(g), upstream, gpu_prefix + "pcie", LinkClass::pcie, pcie.bandwidth_Bps,
                  pcie.latency_s);
         if (gpus >= 2) {
           add_link(root, memory, gpu_prefix + "host_memory", LinkClass::host_memory, staging.bandwidth_Bps,
@@ -233,7 +244,8 @@ struct Topology::Builder {
       for (int k = 0; k < nics; ++k) {
         const Vertex nic_vertex = add_vertex(VertexKind::nic);
         graph.nics.push_back(nic_vertex);
-        boost::add_edge(root, nic_vertex, EdgeInfo{}, graph.graph);
+        const Vertex slot = switches.empty() ? root : switches[static_cast<std::size_t>(k * switch_count / nics)];
+        boost::add_edge(slot, nic_vertex, EdgeInfo{}, graph.graph);
         const int leaf = host / topology.hosts_per_rack_ * rails + (rails > 1 ? k : 0);
         topology.nic_links_.push_back(add_link(nic_vertex, leaves[static_cast<std::size_t>(leaf)],
                                                prefix + "nic" + std::to_string(k), LinkClass::nic,

@@ -1,17 +1,20 @@
 #pragma once
 // The cluster as a graph of physical links, and the routes between GPUs that the virtualization mode allows.
 //
-// Vertices: GPUs; per host a PCIe root, a host memory, its NICs, an NVSwitch where the NVLink layout has one; a leaf
-// switch per rack (per rack and NIC rail on rail-optimized cabling); spine switches when there are several racks.
+// Vertices: GPUs; per host a PCIe root, its PCIe switches where the host has them (cluster.host.pcie_switch_gpus), a
+// host memory, its NICs, an NVSwitch where the NVLink layout has one; a leaf switch per rack (per rack and NIC rail
+// on rail-optimized cabling); spine switches when there are several racks.
 // Edges (links, defaults in models/link_defaults.cpp):
-//   GPU -pcie- PCIe root             the GPU's x16 link; forward = GPU to root
+//   GPU -pcie- PCIe root             the GPU's x16 link; forward = GPU to root (to its PCIe switch where it has one)
+//   PCIe switch -pcie- PCIe root     the switch's x16 uplink, shared by its GPUs and NICs for what crosses the root
+//                                    complex; forward = to the root; no latency of its own
 //   PCIe root -host_memory- host memory, one link per GPU: that GPU's CPU-side transport (its collective library's
 //                                    shared-memory path); forward = the GPU's data into host memory, backward = out
 //   GPU -nvlink- GPU                 bridge pairs and full meshes, forward = lower to higher local index
 //   GPU -nvlink- NVSwitch            NVSwitch boards, and the star that approximates a DGX-1 cube-mesh; forward = to
 //                                    the switch; each carries half a GPU-to-GPU step's latency
 //   PCIe root - NIC                  no link of its own: the NIC's measured rate and latency were taken through its
-//                                    own slot, so they are in its nic link
+//                                    own slot, so they are in its nic link (its PCIe switch - NIC, behind a switch)
 //   GPU -tcp_stack-                  with TCP between hosts only: the GPU's rank's share of its VM's cores running the
 //                                    guest's network stack (models/vm_cpu.hpp), on the route to the NIC after the
 //                                    PCIe link; forward = sending; not an edge of the graph (no route search needs it)

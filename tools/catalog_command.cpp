@@ -132,7 +132,7 @@ Rendered render_hosts() {
                       {"cpu_base_ghz", h.cpu_base_clock_hz > 0 ? json(h.cpu_base_clock_hz / 1e9) : json(nullptr)},
                       {"memory_gib", h.memory_bytes / kBytesPerGiB}, {"gpus", h.gpus}, {"gpu_models", gpu_models},
                       {"nics", h.nics}, {"nic_model", h.nic_model}, {"pcie_layout", h.pcie_layout},
-                      {"source", h.source}});
+                      {"pcie_switch_gpus", h.pcie_switch_gpus}, {"source", h.source}});
   }
   return r;
 }

@@ -79,6 +79,13 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(HostCatalog, OnlyTheDgxA100SaysWhichGpusShareAPcieSwitch) {
+  // DGX A100: four PCIe switches of 2 GPUs and 2 NICs (nvidia-smi topo -m [S]); the other sources do not say.
+  for (const HostSpec& host : host_catalog()) {
+    EXPECT_EQ(host.pcie_switch_gpus, host.id == "dgx-a100" ? 2 : 0) << host.id;
+  }
+}
+
 TEST(HostCatalog, Gb200Nvl72IsOneNvlinkDomainOf72GpusWithTheGracesCores) {
   // 18 compute trays of 2 GB200 superchips: 36 Graces of 72 Neoverse V2 cores, one thread each (Neoverse V2 has no
   // SMT), 72 GPUs and one 400 Gb/s NIC per GPU (MLPerf system description: 4 per tray of 4 GPUs).

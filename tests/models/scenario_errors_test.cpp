@@ -296,6 +296,8 @@ std::vector<ErrorCase> error_cases() {
       {"AdaptiveRoutingOnEthernet", with({{"cluster.fabric.adaptive_routing", true}}),
        "s.json: cluster.fabric.adaptive_routing: adaptive routing is modelled for the infiniband transport only "
        "(Ethernet fabrics hash each flow onto one spine)"},
+      {"MorePcieSwitchGpusThanGpus", with({{"cluster.host.gpus", 4}, {"cluster.host.pcie_switch_gpus", 8}}),
+       "s.json: cluster.host.pcie_switch_gpus: expected an integer from 0 to 4, got 8"},
       {"RailsWithoutNics", with({{"cluster.host.nics", 0}, {"cluster.fabric.rail_optimized", true}}),
        "s.json: cluster.fabric.rail_optimized: rail-optimized cabling needs NICs (cluster.host.nics)"},
       {"RailsOversubscriptionMismatch",

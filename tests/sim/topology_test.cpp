@@ -174,6 +174,49 @@ TEST(BareMetal, WithoutNvlinkUsesPcieP2pWithoutHostMemory) {
   EXPECT_DOUBLE_EQ(topology.latency_s(route), 1.0e-6);  // NCCL hwLat PCI Ring/LL
 }
 
+TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
+  // 8 T4s behind two PCIe switches of 4 (GPUs 0-3 and 4-7), one NIC, on the first switch (NIC 0 of 1 on switch
+  // floor(0 x 2 / 1) = 0).
+  Scenario scenario = cluster("t4", 8);
+  scenario.cluster.host.pcie_switch_gpus = 4;
+  const Topology topology(scenario);
+  EXPECT_EQ(names(topology, topology.route(0, 1)), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu1/pcie"}));
+  const std::vector<Hop> across = topology.route(0, 4);
+  EXPECT_EQ(names(topology, across), (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink",
+                                                                "host0/pcie_switch1/uplink", "host0/gpu4/pcie"}));
+  EXPECT_EQ(directions(across), (std::vector<bool>{true, true, false, false}));
+  EXPECT_DOUBLE_EQ(topology.latency_s(across), 1.0e-6);  // the uplinks add no latency to NCCL's PCI step
+  EXPECT_EQ(names(topology, topology.gpu_to_network(1)), (std::vector<std::string>{"host0/gpu1/pcie", "host0/nic0"}));
+  EXPECT_EQ(names(topology, topology.gpu_to_network(5)),
+            (std::vector<std::string>{"host0/gpu5/pcie", "host0/pcie_switch1/uplink", "host0/pcie_switch0/uplink",
+                                      "host0/nic0"}));
+}
+
+TEST(PcieSwitches, GpusStagingThroughHostMemoryShareTheirSwitchsUplink) {
+  // 8 T4s under one PCIe switch (a "single-root" server). In a passthrough VM (no PCIe P2P) a ring over them stages
+  // every step through host memory: the switch's uplink carries all eight GPUs' sends up and all eight receives
+  // down, so each step gets an eighth of it, where without the switch each GPU's own x16 link and its staging link
+  // bound it.
+  Scenario scenario = cluster("t4", 8, VirtualizationMode::passthrough);
+  const Topology flat(scenario);
+  scenario.cluster.host.pcie_switch_gpus = 8;
+  const Topology switched(scenario);
+  const auto bandwidth = [&](const std::string& name) {
+    for (const Link& link : switched.links()) {
+      if (link.name == name) return link.bandwidth_Bps;
+    }
+    ADD_FAILURE() << name;
+    return 0.0;
+  };
+  const double staging = bandwidth("host0/gpu0/host_memory");
+  const double uplink = bandwidth("host0/pcie_switch0/uplink");
+  EXPECT_DOUBLE_EQ(uplink, bandwidth("host0/gpu0/pcie"));  // an x16 uplink at the slots' generation
+  const std::vector<int> ring = {0, 1, 2, 3, 4, 5, 6, 7};
+  EXPECT_DOUBLE_EQ(flat.ring_bottleneck_Bps(ring), std::min(staging, uplink));
+  EXPECT_DOUBLE_EQ(switched.ring_bottleneck_Bps(ring), std::min(staging, uplink / 8));
+  EXPECT_LT(uplink / 8, staging);  // so the switch binds here (Gen3: 12 GB/s / 8 against 2.4 GB/s of staging)
+}
+
 TEST(BareMetal, DisabledNvlinkFallsBackToPcieP2p) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4);
   scenario.cluster.host.nvlink_enabled = false;
