@@ -379,13 +379,13 @@ std::vector<Hop> Topology::gpu_to_network(int gpu) const {
   assert(nics_per_host_ > 0 && "routes between hosts need NICs");
   if (to_network_.empty()) to_network_.resize(static_cast<std::size_t>(gpu_count()));
   std::vector<Hop>& known = to_network_[static_cast<std::size_t>(gpu)];
-  if (known.empty()) known = search_gpu_to_network(gpu);
+  if (known.empty()) known = search_gpu_to_nic(gpu, location(gpu).local % nics_per_host_);
   return known;
 }
 
-std::vector<Hop> Topology::search_gpu_to_network(int gpu) const {
+std::vector<Hop> Topology::search_gpu_to_nic(int gpu, int local_nic) const {
   const GpuLocation where = location(gpu);
-  const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + where.local % nics_per_host_);
+  const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + local_nic);
   const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),
                           .structural = true};
   std::vector<Hop> hops = search(static_cast<std::size_t>(gpu), graph_->nics[nic], to_nic);
@@ -406,9 +406,7 @@ std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
     hops.insert(hops.end(), rest.begin(), rest.end());
     return hops;
   }
-  std::vector<Hop> hops = gpu_to_network(gpu);
-  hops.back() = {nic_links_[static_cast<std::size_t>(where.host * nics_per_host_ + nic)], true};
-  return hops;
+  return search_gpu_to_nic(gpu, nic);
 }
 
 int Topology::rail(int destination) const { return rails_ > 1 ? location(destination).local % nics_per_host_ : 0; }

@@ -125,7 +125,8 @@ class Topology {
   /// Route from GPU g up to the leaf through NIC `nic` of its host: its own NIC's is gpu_to_network. Another NIC it
   /// reaches as NCCL's PXN does where the NIC reads GPU memory (GPUDirect RDMA) and the GPU beside that NIC (local
   /// index `nic`) is its NVLink neighbour: across NVLink to that GPU, then that GPU's gpu_to_network; else through its
-  /// own PCIe link and the host's one PCIe root, as NCCL stages it. REQUIRES: 0 <= nic < nics.
+  /// own PCIe link and the host's PCIe (its switches' uplinks where they part them), as NCCL stages it.
+  /// REQUIRES: 0 <= nic < nics.
   std::vector<Hop> gpu_to_nic(int gpu, int nic) const;
   /// Leaves per rack: the NICs per host on rail-optimized cabling, else 1.
   int rail_count() const { return rails_; }
@@ -194,8 +195,9 @@ class Topology {
   bool nvlink_allowed(int a, int b) const;
   bool nvlink_neighbours(int a, int b) const;
   std::vector<Hop> search(std::size_t from, std::size_t to, const EdgeFilter& filter) const;
-  /// gpu_to_network without the cache.
-  std::vector<Hop> search_gpu_to_network(int gpu) const;
+  /// The route from GPU `gpu` through its host's PCIe (its switches' uplinks where it crosses them) to NIC
+  /// `local_nic` of its host and up that NIC's link, searched (gpu_to_network caches it for the GPU's own NIC).
+  std::vector<Hop> search_gpu_to_nic(int gpu, int local_nic) const;
 
   P2pRule rule_;
   bool nvlink_usable_ = false;

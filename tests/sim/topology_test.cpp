@@ -192,6 +192,23 @@ TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
                                       "host0/nic0"}));
 }
 
+TEST(PcieSwitches, ARailsNicUnderAnotherSwitchIsReachedThroughBothUplinks) {
+  // Two hosts of 4 T4s (no NVLink, so no PXN) behind two PCIe switches of 2, with 2 NICs (NIC n on switch n), on
+  // rail leaves. GPU 0 (switch 0) sends to GPU 5 (host 1, local 1) on rail 1: up its switch's uplink, down switch 1's
+  // to NIC 1; at the far end NIC 1 is under switch 1 and GPU 5 under switch 0, so the flow climbs and descends again.
+  Scenario scenario = cluster("t4", 4, VirtualizationMode::bare_metal, 1, 2);
+  scenario.cluster.host.nics = 2;
+  scenario.cluster.host.pcie_switch_gpus = 2;
+  scenario.cluster.fabric.rail_optimized = true;
+  const Topology topology(scenario);
+  const std::vector<Hop> route = topology.route(0, 5);
+  EXPECT_EQ(names(topology, route),
+            (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink", "host0/pcie_switch1/uplink",
+                                      "host0/nic1", "host1/nic1", "host1/pcie_switch1/uplink",
+                                      "host1/pcie_switch0/uplink", "host1/gpu1/pcie"}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, true, false, true, false, true, false, false}));
+}
+
 TEST(PcieSwitches, GpusStagingThroughHostMemoryShareTheirSwitchsUplink) {
   // 8 T4s under one PCIe switch (a "single-root" server). In a passthrough VM (no PCIe P2P) a ring over them stages
   // every step through host memory: the switch's uplink carries all eight GPUs' sends up and all eight receives
