@@ -64,12 +64,12 @@ std::vector<std::vector<int>> channel_rings(const std::vector<std::vector<int>>&
       std::vector<int> order = host_orders[c % host_orders.size()];
       if (hosts.size() > 1 && nics > 1) {
         const auto on_nic_c = std::find_if(order.begin(), order.end(), [&](int gpu) {
-          return topology.location(gpu).local % nics == static_cast<int>(c) % nics;
+          return topology.nic_of(gpu) == static_cast<int>(c) % nics;
         });
         if (on_nic_c != order.end()) {
           // On rail-optimized cabling a flow between hosts takes its receiver's rail (Topology::rail): enter each
           // host at a GPU on NIC c % nics, so that the channel stays on rail c as NCCL keeps it. Else leave each host
-          // from one (a GPU's NIC: its local index % nics), so that the channels spread over the NICs.
+          // from one (a GPU's NIC: Topology::nic_of), so that the channels spread over the NICs.
           std::rotate(order.begin(), topology.rail_count() > 1 ? on_nic_c : on_nic_c + 1, order.end());
         }
       }
@@ -268,7 +268,9 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   const double per_channel_GBps = (comm.nodes == 1 || !flat) && comm.nvlink_intra
                                       ? nccl_nvlink_channel_GBps(comm.compute_capability)
                                       : 12.0;
-  comm.channels = std::max(1, static_cast<int>(std::lround(bus_GBps / per_channel_GBps)));
+  // NCCL's ring search looks for at most MAXCHANNELS / 2 channels (src/init.cc: ringGraph->maxChannels =
+  // MAXCHANNELS/2), which ncclTopoPostset then runs twice.
+  comm.channels = std::clamp(static_cast<int>(std::lround(bus_GBps / per_channel_GBps)), 1, kNcclMaxChannels / 2);
   comm.channel_bandwidth_GBps = bus_GBps / comm.channels;
   comm.same_channels = rings_at_once == 1;
   // NVLS: every rank on one host whose GPUs meet in a Hopper NVSwitch (compute capability 9.0 on; nccl_nvls_graph).

@@ -70,6 +70,7 @@ const P2pRuleTable& default_p2p_rules() {
 
 struct Topology::Graph {
   BoostGraph graph;
+  std::vector<Vertex> roots;        ///< per host, its PCIe root complex
   std::vector<Vertex> host_memory;  ///< per host
   std::vector<Vertex> nics;         ///< per host x nics
 };
@@ -221,6 +222,7 @@ struct Topology::Builder {
     for (int host = 0; host < topology.host_count_; ++host) {
       const std::string prefix = "host" + std::to_string(host) + "/";
       const Vertex root = add_vertex(VertexKind::pcie_root);
+      graph.roots.push_back(root);
       const Vertex memory = add_vertex(VertexKind::host_memory);
       graph.host_memory.push_back(memory);
       std::vector<Vertex> switches;
@@ -244,7 +246,9 @@ struct Topology::Builder {
       for (int k = 0; k < nics; ++k) {
         const Vertex nic_vertex = add_vertex(VertexKind::nic);
         graph.nics.push_back(nic_vertex);
-        const Vertex slot = switches.empty() ? root : switches[static_cast<std::size_t>(k * switch_count / nics)];
+        // Under the switch of the first GPU that uses it (Topology::nic_of).
+        const Vertex slot = switches.empty() ? root : switches[static_cast<std::size_t>(
+                                                          topology.first_local_on_nic(k) / per_switch)];
         boost::add_edge(slot, nic_vertex, EdgeInfo{}, graph.graph);
         const int leaf = host / topology.hosts_per_rack_ * rails + (rails > 1 ? k : 0);
         topology.nic_links_.push_back(add_link(nic_vertex, leaves[static_cast<std::size_t>(leaf)],
@@ -274,6 +278,7 @@ Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
   spines_ = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0;
   rails_ = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1;
   pxn_ = transport_spec(cluster.transport).gpudirect_rdma;
+  pcie_switch_gpus_ = cluster.host.pcie_switch_gpus;
   seed_ = scenario.simulation.seed;
 
   if (rule_.nvlink_whole_gpu_same_vm) {
@@ -379,7 +384,7 @@ std::vector<Hop> Topology::gpu_to_network(int gpu) const {
   assert(nics_per_host_ > 0 && "routes between hosts need NICs");
   if (to_network_.empty()) to_network_.resize(static_cast<std::size_t>(gpu_count()));
   std::vector<Hop>& known = to_network_[static_cast<std::size_t>(gpu)];
-  if (known.empty()) known = search_gpu_to_nic(gpu, location(gpu).local % nics_per_host_);
+  if (known.empty()) known = search_gpu_to_nic(gpu, nic_of(gpu));
   return known;
 }
 
@@ -388,7 +393,17 @@ std::vector<Hop> Topology::search_gpu_to_nic(int gpu, int local_nic) const {
   const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + local_nic);
   const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),
                           .structural = true};
-  std::vector<Hop> hops = search(static_cast<std::size_t>(gpu), graph_->nics[nic], to_nic);
+  std::vector<Hop> hops;
+  if (!pxn_ && pcie_switch_gpus_ > 0) {
+    // Without GPUDirect RDMA the data is staged in host memory: up to the root complex, then down to the NIC, across
+    // the switches' uplinks even where the NIC sits under the GPU's own switch.
+    const auto root = graph_->roots[static_cast<std::size_t>(where.host)];
+    hops = search(static_cast<std::size_t>(gpu), root, to_nic);
+    const std::vector<Hop> down = search(root, graph_->nics[nic], to_nic);
+    hops.insert(hops.end(), down.begin(), down.end());
+  } else {
+    hops = search(static_cast<std::size_t>(gpu), graph_->nics[nic], to_nic);
+  }
   if (!tcp_stack_links_.empty()) hops.push_back({tcp_stack_links_[static_cast<std::size_t>(gpu)], true});
   hops.push_back({nic_links_[nic], true});
   return hops;
@@ -397,10 +412,14 @@ std::vector<Hop> Topology::search_gpu_to_nic(int gpu, int local_nic) const {
 std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
   assert(nic >= 0 && nic < nics_per_host_);
   const GpuLocation where = location(gpu);
-  if (where.local % nics_per_host_ == nic) return gpu_to_network(gpu);
-  // PXN: across NVLink to the GPU beside the NIC (local index `nic`), then through its PCIe link.
-  const int beside = where.host * gpus_per_host_ + nic;
-  if (pxn_ && nic < gpus_per_host_ && nvlink_allowed(gpu, beside) && nvlink_neighbours(gpu, beside)) {
+  if (nic_of(gpu) == nic) return gpu_to_network(gpu);
+  // PXN: across NVLink to the first GPU on the NIC, then through its PCIe link; not where the sender reaches the NIC
+  // under its own PCIe switch.
+  const int first = first_local_on_nic(nic);
+  const int beside = where.host * gpus_per_host_ + first;
+  const bool under_own_switch = pcie_switch_gpus_ > 0 && first / pcie_switch_gpus_ == where.local / pcie_switch_gpus_;
+  if (pxn_ && !under_own_switch && first < gpus_per_host_ && nvlink_allowed(gpu, beside) &&
+      nvlink_neighbours(gpu, beside)) {
     std::vector<Hop> hops = intra_host_route(gpu, beside);
     const std::vector<Hop> rest = gpu_to_network(beside);
     hops.insert(hops.end(), rest.begin(), rest.end());
@@ -409,11 +428,18 @@ std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
   return search_gpu_to_nic(gpu, nic);
 }
 
-int Topology::rail(int destination) const { return rails_ > 1 ? location(destination).local % nics_per_host_ : 0; }
-
-int Topology::sending_nic(int a, int b) const {
-  return rails_ > 1 ? rail(b) : location(a).local % nics_per_host_;
+int Topology::nic_of(int gpu) const {
+  const int local = location(gpu).local;
+  return pcie_switch_gpus_ > 0 ? local * nics_per_host_ / gpus_per_host_ : local % nics_per_host_;
 }
+
+int Topology::first_local_on_nic(int nic) const {
+  return pcie_switch_gpus_ > 0 ? (nic * gpus_per_host_ + nics_per_host_ - 1) / nics_per_host_ : nic;
+}
+
+int Topology::rail(int destination) const { return rails_ > 1 ? nic_of(destination) : 0; }
+
+int Topology::sending_nic(int a, int b) const { return rails_ > 1 ? rail(b) : nic_of(a); }
 
 std::vector<Hop> Topology::gpu_to_uplink(int gpu, int port) const {
   assert(!uplinks_.empty() && port >= 0 && port < rails_ * spines_);

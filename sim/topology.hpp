@@ -27,7 +27,7 @@
 //                                    uplink of the spine its ECMP hash picks (ecmp_spine), from its rail's leaf
 // On rail-optimized cabling a flow between hosts stays on one rail, that of the NIC beside its destination GPU: the
 // sender reaches that NIC across NVLink to the GPU beside it (NCCL's PXN, gpu_to_nic), or without NVLink or
-// GPUDirect RDMA through its own PCIe link and the host's PCIe root.
+// GPUDirect RDMA through its own PCIe link and the host's PCIe (its switches' uplinks where they part them).
 // Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
 // it stays inside topology.cpp. No SimGrid here: sim/platform.cpp builds SimGrid zones from links() and the routes.
 
@@ -77,7 +77,7 @@ struct P2pRule {
   VirtualizationMode mode = VirtualizationMode::bare_metal;
   bool nvlink = false;                    ///< NVLink P2P where the host's NVLink is present and enabled
   bool nvlink_whole_gpu_same_vm = false;  ///< NVLink only between vGPUs owning a whole GPU (max_per_gpu 1), one job
-  bool pcie_p2p = false;                  ///< P2P over PCIe (GPU -> PCIe root -> GPU) where NVLink is not used
+  bool pcie_p2p = false;                  ///< P2P over PCIe (GPU -> root or switch -> GPU) where NVLink is not used
   std::string_view source;                ///< why
 };
 
@@ -119,22 +119,27 @@ class Topology {
 
   /// Route from GPU a to GPU b in the same host (a != b), chosen by the P2P rules for the jobs on them.
   std::vector<Hop> intra_host_route(int a, int b) const;
-  /// Route from GPU g up to the leaf: its PCIe link, with TCP its rank's share of the VM's network stack, then the link
-  /// of NIC (local index % nics). REQUIRES: nics > 0.
+  /// The NIC of its host that GPU `gpu` sends by: its local index % nics; behind PCIe switches the one under its
+  /// switch, local index x nics / GPUs per host (NIC n sits under the switch of the first GPU that uses it).
+  /// REQUIRES: nics > 0.
+  int nic_of(int gpu) const;
+  /// Route from GPU g up to the leaf: its PCIe link (and its switch's uplink where the NIC is elsewhere, or the data
+  /// is staged in host memory), with TCP its rank's share of the VM's network stack, then the link of NIC nic_of(g).
+  /// REQUIRES: nics > 0.
   std::vector<Hop> gpu_to_network(int gpu) const;
   /// Route from GPU g up to the leaf through NIC `nic` of its host: its own NIC's is gpu_to_network. Another NIC it
-  /// reaches as NCCL's PXN does where the NIC reads GPU memory (GPUDirect RDMA) and the GPU beside that NIC (local
-  /// index `nic`) is its NVLink neighbour: across NVLink to that GPU, then that GPU's gpu_to_network; else through its
-  /// own PCIe link and the host's PCIe (its switches' uplinks where they part them), as NCCL stages it.
-  /// REQUIRES: 0 <= nic < nics.
+  /// reaches as NCCL's PXN does where the NIC reads GPU memory (GPUDirect RDMA) and the GPU beside that NIC (the
+  /// first on it, first_local_on_nic) is its NVLink neighbour and the NIC is not under the sender's own PCIe switch:
+  /// across NVLink to that GPU, then that GPU's gpu_to_network; else through its own PCIe link and the host's PCIe
+  /// (its switches' uplinks where they part them). REQUIRES: 0 <= nic < nics.
   std::vector<Hop> gpu_to_nic(int gpu, int nic) const;
   /// Leaves per rack: the NICs per host on rail-optimized cabling, else 1.
   int rail_count() const { return rails_; }
   /// The rail a flow between hosts to GPU `destination` takes: on rail-optimized cabling the rail of the
-  /// destination's NIC (local index % nics), which the sender reaches through its host (NCCL's PXN); else 0, the
-  /// rack's one leaf.
+  /// destination's NIC (nic_of), which the sender reaches through its host (NCCL's PXN); else 0, the rack's one
+  /// leaf.
   int rail(int destination) const;
-  /// The NIC of a's host that a flow from GPU a to GPU b of another host leaves by: a's own (local index % nics), or
+  /// The NIC of a's host that a flow from GPU a to GPU b of another host leaves by: a's own (nic_of), or
   /// on rail-optimized cabling the one of the flow's rail.
   int sending_nic(int a, int b) const;
   /// Which of its rack's uplinks (rail x spines + spine) a flow between racks from GPU a to GPU b takes: its rail's
@@ -195,9 +200,12 @@ class Topology {
   bool nvlink_allowed(int a, int b) const;
   bool nvlink_neighbours(int a, int b) const;
   std::vector<Hop> search(std::size_t from, std::size_t to, const EdgeFilter& filter) const;
-  /// The route from GPU `gpu` through its host's PCIe (its switches' uplinks where it crosses them) to NIC
-  /// `local_nic` of its host and up that NIC's link, searched (gpu_to_network caches it for the GPU's own NIC).
+  /// The route from GPU `gpu` through its host's PCIe (its switches' uplinks where it crosses them; through the root
+  /// complex whenever the transport stages in host memory) to NIC `local_nic` of its host and up that NIC's link,
+  /// searched (gpu_to_network caches it for the GPU's own NIC).
   std::vector<Hop> search_gpu_to_nic(int gpu, int local_nic) const;
+  /// The lowest local index of the GPUs whose NIC (nic_of) is `nic`.
+  int first_local_on_nic(int nic) const;
 
   P2pRule rule_;
   bool nvlink_usable_ = false;
@@ -211,6 +219,7 @@ class Topology {
   int spines_ = 0;
   int rails_ = 1;  ///< leaves per rack
   bool pxn_ = false;  ///< a GPU may send through the NIC of an NVLink neighbour (GPUDirect RDMA transports)
+  int pcie_switch_gpus_ = 0;  ///< GPUs per PCIe switch; 0: none
   std::uint64_t seed_ = 1;
   std::vector<Link> links_;
   std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves

@@ -278,6 +278,20 @@ TEST_P(Fidelities, RingOverAGb200Nvl72RunsAtOneGpusNvlinks) {
   EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
 }
 
+TEST(Fabric, NcclSearchesAtMostThirtyTwoChannels) {
+  // Two GB200 NVL72 racks over InfiniBand: 72 NIC rails of 400 Gb/s x 0.98 between them, 3.5 TB/s of bus bandwidth
+  // over NCCL's 12 GB/s per NIC channel would be 294 channels; NCCL's ring search stops at MAXCHANNELS / 2 = 32
+  // (src/init.cc), which it then runs twice: 64.
+  const nlohmann::json json = {
+      {"cluster", {{"hosts_per_rack", 2}, {"host", {{"model", "gb200-nvl72"}}}, {"transport", "infiniband"}}},
+      {"jobs", {{{"workload", "gpt3-1.3b"}, {"precision", "bf16"}, {"batch_per_gpu", 1}}}}};
+  const Scenario scenario = scenario_of(json);
+  const Topology topology(scenario);
+  const NcclCommunicator comm = nccl_communicator(scenario, job_rings(scenario, 0, topology), topology);
+  EXPECT_EQ(comm.channels, 32);
+  EXPECT_EQ(nccl_running_channels(comm), 64);
+}
+
 TEST(Fabric, RailOptimizedOversubscriptionIsPerRailLeaf) {
   // 4 hosts x 2 NICs of 100 Gb/s: one leaf takes 800 Gb/s, a rail leaf 400. With 2 spines of 100 Gb/s uplinks: 4:1
   // and 2:1; 1:1 at the NIC's rate needs 8 spines and 4.

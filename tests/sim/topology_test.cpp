@@ -192,21 +192,60 @@ TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
                                       "host0/nic0"}));
 }
 
-TEST(PcieSwitches, ARailsNicUnderAnotherSwitchIsReachedThroughBothUplinks) {
-  // Two hosts of 4 T4s (no NVLink, so no PXN) behind two PCIe switches of 2, with 2 NICs (NIC n on switch n), on
-  // rail leaves. GPU 0 (switch 0) sends to GPU 5 (host 1, local 1) on rail 1: up its switch's uplink, down switch 1's
-  // to NIC 1; at the far end NIC 1 is under switch 1 and GPU 5 under switch 0, so the flow climbs and descends again.
+TEST(PcieSwitches, EachGpuSendsByTheNicUnderItsSwitch) {
+  // Two hosts of 4 T4s (no NVLink, so no PXN) behind two PCIe switches of 2, with 2 NICs, on rail leaves: GPUs 0 and
+  // 1 use NIC 0 under switch 0, GPUs 2 and 3 NIC 1 under switch 1. GPU 0 to GPU 5 (host 1, local 1) stays under
+  // switch 0 at both ends (rail 0); GPU 0 to GPU 6 (local 2) takes rail 1, whose NIC is under switch 1: up GPU 0's
+  // switch's uplink and down switch 1's, and at the far end NIC 1 and GPU 6 share switch 1.
   Scenario scenario = cluster("t4", 4, VirtualizationMode::bare_metal, 1, 2);
   scenario.cluster.host.nics = 2;
   scenario.cluster.host.pcie_switch_gpus = 2;
   scenario.cluster.fabric.rail_optimized = true;
   const Topology topology(scenario);
-  const std::vector<Hop> route = topology.route(0, 5);
+  EXPECT_EQ(topology.nic_of(1), 0);
+  EXPECT_EQ(topology.nic_of(2), 1);
+  EXPECT_EQ(names(topology, topology.route(0, 5)),
+            (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "host1/nic0", "host1/gpu1/pcie"}));
+  const std::vector<Hop> route = topology.route(0, 6);
   EXPECT_EQ(names(topology, route),
             (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink", "host0/pcie_switch1/uplink",
-                                      "host0/nic1", "host1/nic1", "host1/pcie_switch1/uplink",
-                                      "host1/pcie_switch0/uplink", "host1/gpu1/pcie"}));
-  EXPECT_EQ(directions(route), (std::vector<bool>{true, true, false, true, false, true, false, false}));
+                                      "host0/nic1", "host1/nic1", "host1/gpu2/pcie"}));
+  EXPECT_EQ(directions(route), (std::vector<bool>{true, true, false, true, false, false}));
+}
+
+TEST(PcieSwitches, PxnRelaysOnlyToANicUnderAnotherSwitch) {
+  // Two DGX A100-like hosts (8 A100s on NVSwitch, 8 NICs, switches of 2 GPUs and 2 NICs) on rail leaves, RoCE v2.
+  // GPU 0 reaches NIC 1 under its own switch directly, as NCCL does; NIC 2, under switch 1, across NVLink to GPU 2
+  // (PXN) and through GPU 2's PCIe link.
+  Scenario scenario = cluster("a100-80gb-sxm4", 8, VirtualizationMode::bare_metal, 1, 2);
+  scenario.cluster.host.nics = 8;
+  scenario.cluster.host.pcie_switch_gpus = 2;
+  scenario.cluster.fabric.rail_optimized = true;
+  const Topology topology(scenario);
+  EXPECT_EQ(names(topology, topology.route(0, 9)),
+            (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic1", "host1/nic1", "host1/gpu1/pcie"}));
+  EXPECT_EQ(names(topology, topology.route(0, 10)),
+            (std::vector<std::string>{"host0/gpu0/nvlink", "host0/gpu2/nvlink", "host0/gpu2/pcie", "host0/nic2",
+                                      "host1/nic2", "host1/gpu2/pcie"}));
+}
+
+TEST(PcieSwitches, StagedTransportsCrossTheUplinkEvenToTheNicUnderTheirSwitch) {
+  // TCP stages every message in host memory: GPU 0's data climbs its switch's uplink to the root complex and comes
+  // back down it to NIC 0 under the same switch (each direction of the uplink once), where RoCE's GPUDirect RDMA
+  // stays under the switch.
+  Scenario scenario = cluster("t4", 4, VirtualizationMode::bare_metal, 1, 2);
+  scenario.cluster.host.nics = 2;
+  scenario.cluster.host.pcie_switch_gpus = 2;
+  scenario.cluster.transport = Transport::tcp;
+  const Topology tcp(scenario);
+  const std::vector<Hop> staged = tcp.gpu_to_network(0);
+  EXPECT_EQ(names(tcp, staged),
+            (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink", "host0/pcie_switch0/uplink",
+                                      "host0/gpu0/tcp_stack", "host0/nic0"}));
+  EXPECT_EQ(directions(staged), (std::vector<bool>{true, true, false, true, true}));
+  scenario.cluster.transport = Transport::roce_v2;
+  const Topology rdma(scenario);
+  EXPECT_EQ(names(rdma, rdma.gpu_to_network(0)), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0"}));
 }
 
 TEST(PcieSwitches, GpusStagingThroughHostMemoryShareTheirSwitchsUplink) {
