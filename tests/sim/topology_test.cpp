@@ -192,16 +192,22 @@ TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
                                       "host0/nic0"}));
 }
 
+/// Two hosts in one rack of `gpus` GPUs of `gpu_model` with `nics` NICs, `per_switch` GPUs to a PCIe switch, on rail
+/// leaves.
+Scenario switched_hosts(const std::string& gpu_model, int gpus, int nics, int per_switch) {
+  Scenario scenario = cluster(gpu_model, gpus, VirtualizationMode::bare_metal, 1, 2);
+  scenario.cluster.host.nics = nics;
+  scenario.cluster.host.pcie_switch_gpus = per_switch;
+  scenario.cluster.fabric.rail_optimized = true;
+  return scenario;
+}
+
 TEST(PcieSwitches, EachGpuSendsByTheNicUnderItsSwitch) {
   // Two hosts of 4 T4s (no NVLink, so no PXN) behind two PCIe switches of 2, with 2 NICs, on rail leaves: GPUs 0 and
   // 1 use NIC 0 under switch 0, GPUs 2 and 3 NIC 1 under switch 1. GPU 0 to GPU 5 (host 1, local 1) stays under
   // switch 0 at both ends (rail 0); GPU 0 to GPU 6 (local 2) takes rail 1, whose NIC is under switch 1: up GPU 0's
   // switch's uplink and down switch 1's, and at the far end NIC 1 and GPU 6 share switch 1.
-  Scenario scenario = cluster("t4", 4, VirtualizationMode::bare_metal, 1, 2);
-  scenario.cluster.host.nics = 2;
-  scenario.cluster.host.pcie_switch_gpus = 2;
-  scenario.cluster.fabric.rail_optimized = true;
-  const Topology topology(scenario);
+  const Topology topology(switched_hosts("t4", 4, 2, 2));
   EXPECT_EQ(topology.nic_of(1), 0);
   EXPECT_EQ(topology.nic_of(2), 1);
   EXPECT_EQ(names(topology, topology.route(0, 5)),
@@ -217,11 +223,7 @@ TEST(PcieSwitches, PxnRelaysOnlyToANicUnderAnotherSwitch) {
   // Two DGX A100-like hosts (8 A100s on NVSwitch, 8 NICs, switches of 2 GPUs and 2 NICs) on rail leaves, RoCE v2.
   // GPU 0 reaches NIC 1 under its own switch directly, as NCCL does; NIC 2, under switch 1, across NVLink to GPU 2
   // (PXN) and through GPU 2's PCIe link.
-  Scenario scenario = cluster("a100-80gb-sxm4", 8, VirtualizationMode::bare_metal, 1, 2);
-  scenario.cluster.host.nics = 8;
-  scenario.cluster.host.pcie_switch_gpus = 2;
-  scenario.cluster.fabric.rail_optimized = true;
-  const Topology topology(scenario);
+  const Topology topology(switched_hosts("a100-80gb-sxm4", 8, 8, 2));
   EXPECT_EQ(names(topology, topology.route(0, 9)),
             (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic1", "host1/nic1", "host1/gpu1/pcie"}));
   EXPECT_EQ(names(topology, topology.route(0, 10)),
