@@ -107,8 +107,8 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
       assert(b.port < 0 && "a GPU's host and a port host have no route");
       const int rack_a = topology_.location(a.gpu).rack;
       const int rack_b = topology_.location(b.gpu).rack;
-      const int spines = topology_.spine_count();
-      const int port = rack_a == rack_b ? 0 : topology_.rail(b.gpu) * spines + (rack_a + rack_b) % spines;
+      const int port =
+          rack_a == rack_b ? 0 : topology_.port_of(topology_.rail(b.gpu), (rack_a + rack_b) % topology_.spine_count());
       hops = topology_.route_between_hosts(a.gpu, b.gpu, port);
     }
     const bool memory = same_host && a.port < 0 && !memory_links_.empty();

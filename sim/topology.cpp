@@ -48,8 +48,8 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace
 
-// docs/hardware-facts.md, "P2P between vGPUs" and "MIG"; docs/design.md, "The model" item 2. Flip an entry (or pass another table to
-// Topology) to model a host that behaves otherwise.
+// docs/hardware-facts.md, "P2P between vGPUs" and "MIG"; docs/design.md, "The model" item 2. Flip an entry (or pass
+// another table to Topology) to model a host that behaves otherwise.
 const P2pRuleTable& default_p2p_rules() {
   static const P2pRuleTable rules = {{
       {.mode = VirtualizationMode::bare_metal, .nvlink = true, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = true,
@@ -425,7 +425,11 @@ std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
     hops.insert(hops.end(), rest.begin(), rest.end());
     return hops;
   }
-  return search_gpu_to_nic(gpu, nic);
+  const std::size_t key = static_cast<std::size_t>(gpu) * static_cast<std::size_t>(nics_per_host_) +
+                          static_cast<std::size_t>(nic);
+  auto known = to_other_nic_.find(key);
+  if (known == to_other_nic_.end()) known = to_other_nic_.emplace(key, search_gpu_to_nic(gpu, nic)).first;
+  return known->second;
 }
 
 int Topology::nic_of(int gpu) const {

@@ -38,6 +38,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -144,7 +145,9 @@ class Topology {
   int sending_nic(int a, int b) const;
   /// Which of its rack's uplinks (rail x spines + spine) a flow between racks from GPU a to GPU b takes: its rail's
   /// leaf, to the spine ecmp_spine(a, b, flow) hashes it onto.
-  int uplink_port(int a, int b, int flow) const { return rail(b) * spines_ + ecmp_spine(a, b, flow); }
+  int uplink_port(int a, int b, int flow) const { return port_of(rail(b), ecmp_spine(a, b, flow)); }
+  /// The uplink port of spine `spine` on the leaf of rail `rail`: rail x spines + spine (the index uplink() takes).
+  int port_of(int rail, int spine) const { return rail * spines_ + spine; }
   /// Route from GPU g up through uplink `port` (as uplink_port) of its rack: gpu_to_nic of the port's rail (the GPU's
   /// own NIC without rails), then the uplink. REQUIRES: several racks and NICs.
   std::vector<Hop> gpu_to_uplink(int gpu, int port) const;
@@ -227,6 +230,9 @@ class Topology {
   /// gpu_to_network per GPU, searched on first use (empty until then): every flow between hosts asks for two. Not
   /// safe to share between threads (one simulation runs in one thread).
   mutable std::vector<std::vector<Hop>> to_network_;
+  /// gpu_to_nic's searched routes to NICs other than the GPU's own, by gpu x NICs per host + NIC (a map: on 72-NIC
+  /// hosts a table over every pair would dwarf the routes a run asks for).
+  mutable std::unordered_map<std::size_t, std::vector<Hop>> to_other_nic_;
   std::vector<int> tcp_stack_links_;                ///< per GPU, with TCP between hosts; else empty
   std::vector<int> uplinks_;                        ///< per rack x rails x spines
   std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
