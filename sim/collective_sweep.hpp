@@ -1,7 +1,7 @@
 #pragma once
 // nccl-tests on a simulated cluster: one collective over a sweep of sizes on a set of the scenario's GPUs, timed
 // the way the training loop runs its collectives (NCCL's rings over the real links, its choice of algorithm and
-// protocol). One engine per process: call it in a child process (tools/isolated_run.hpp).
+// protocol). One engine per process: call it in a child process (sim/isolated_run.hpp).
 
 #include <string>
 #include <vector>

@@ -18,7 +18,7 @@
 #include "models/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "tools/command.hpp"
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 #include "tools/sweep_command.hpp"
 #include "tools/text_table.hpp"
 #include "tools/worker_pool.hpp"
@@ -80,7 +80,7 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
                    0, 0, std::nullopt, nullptr};
   for (int run = 0; run < repeat; ++run) {
     const auto start = std::chrono::steady_clock::now();
-    const nlohmann::json answer = run_isolated([&] {
+    const nlohmann::json answer = sim::run_isolated([&] {
       const auto simulate_start = std::chrono::steady_clock::now();
       const sim::SimulationResult simulated = sim::simulate(scenario);
       const double simulate_s =

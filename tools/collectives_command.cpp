@@ -22,7 +22,7 @@
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {
@@ -107,7 +107,7 @@ std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
 
 std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std::vector<int>& gpus, sim::TestedOp op,
                                             const std::vector<double>& sizes) {
-  const nlohmann::json answer = run_isolated([&] {
+  const nlohmann::json answer = sim::run_isolated([&] {
     nlohmann::json rows = nlohmann::json::array();
     for (const sim::CollectiveTiming& t : sim::simulate_collective_sweep(scenario, gpus, op, sizes)) {
       rows.push_back({{"bytes", t.bytes}, {"time_s", t.time_s}, {"choice", t.choice}});

@@ -15,7 +15,7 @@
 #include "models/error.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 
 namespace {
 
@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   } catch (const vtsim::InputError& error) {
     std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
     return kExitInputError;
-  } catch (const vtsim::tools::OutOfMemory& error) {  // not a bug: the machine's memory, said in one line
+  } catch (const vtsim::sim::OutOfMemory& error) {  // not a bug: the machine's memory, said in one line
     std::cerr << "vtsim: " << error.what() << '\n';
     return kExitInternalError;
   } catch (const std::exception& error) {  // std::runtime_error from a failed simulation process, or any other

@@ -17,7 +17,7 @@
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/sweep_progress.hpp"
 #include "tools/text_table.hpp"
 #include "tools/worker_pool.hpp"
@@ -201,7 +201,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   tasks.work = [&](std::size_t k) {
     try {
       // Ranked by samples/s: the candidates need no scaling reference.
-      return summary_of(simulate_point(fitting[k], "", Companions::none), index).dump();
+      return summary_of(sim::simulate_point(fitting[k], "", sim::Companions::none), index).dump();
     } catch (const std::exception& error) {
       return json{{"error", error.what()}}.dump();
     }

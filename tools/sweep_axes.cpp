@@ -32,17 +32,17 @@ std::string key_path(const JsonValue& object, const std::string& key) {
 // An axis value becomes a scenario field, a CSV cell, a plot label and a line of `--list`: no text in it, however
 // deep, may hold a control character (a newline in a label once ran as a gnuplot command).
 void check_value_text(const JsonValue& value) {
-  const nlohmann::json& json = value.json();
-  if (json.is_string() && has_control_character(json.get_ref<const std::string&>())) {
-    value.fail("expected text without control characters (newline, tab, escape, ...), got " + describe_json(json));
+  const nlohmann::json& text = value.json();
+  if (text.is_string() && has_control_character(text.get_ref<const std::string&>())) {
+    value.fail("expected text without control characters (newline, tab, escape, ...), got " + describe_json(text));
   }
-  if (json.is_array()) {
-    for (std::size_t i = 0; i < json.size(); ++i) {
-      check_value_text(JsonValue(json[i], value.file(), value.path() + "[" + std::to_string(i) + "]"));
+  if (text.is_array()) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      check_value_text(JsonValue(text[i], value.file(), value.path() + "[" + std::to_string(i) + "]"));
     }
   }
-  if (json.is_object()) {
-    for (const auto& item : json.items()) {
+  if (text.is_object()) {
+    for (const auto& item : text.items()) {
       if (has_control_character(item.key())) {
         value.fail("expected keys without control characters, got " + describe_json(nlohmann::json(item.key())));
       }

@@ -13,7 +13,7 @@
 #include "models/atomic_file.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/slurm_script.hpp"
 #include "tools/sweep_folder.hpp"
 #include "tools/sweep_output.hpp"
@@ -40,7 +40,7 @@ std::string simulate_record(const Sweep& sweep, std::size_t index) {
   try {
     const Scenario scenario =
         load_scenario(point_scenario_json(sweep, sweep.points[index]), sweep.scenario_label, sweep.scenario_dir);
-    return record_line(sweep, index, "result", simulate_point(scenario));
+    return record_line(sweep, index, "result", sim::simulate_point(scenario));
   } catch (const InputError& error) {
     return record_line(sweep, index, "error", error.what());
   } catch (const std::exception& error) {

@@ -27,7 +27,7 @@
 #include "models/workload_catalog.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/shipped_files.hpp"
 #include "tools/text_table.hpp"
 #include "tools/validation_table.hpp"
@@ -138,7 +138,7 @@ std::vector<SimulatedRow> simulate_rows(const std::vector<const ValidationRow*>&
     try {
       const Scenario scenario = load_scenario_file(rows[k]->scenario_file, rows[k]->overrides);
       const GpuSpec* gpu = find_gpu(scenario.cluster.host.gpu_model);
-      const nlohmann::json job = simulate_point(scenario)["jobs"][0];
+      const nlohmann::json job = sim::simulate_point(scenario)["jobs"][0];
       nlohmann::json answer = {{"architecture", gpu != nullptr ? gpu->architecture : scenario.cluster.host.gpu_model},
                                {"samples_per_s", job["samples_per_s"]},
                                {"scaling_efficiency", job["scaling_efficiency"]}};

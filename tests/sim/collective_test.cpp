@@ -142,7 +142,7 @@ TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
   // have reached the step: 0->1 and 3->0 at 0 s, 1->2 and 2->3 at 1 s. A rank leaves when its own transfer and the
   // one into it have arrived: rank 0 at 1 s, ranks 1, 2 and 3 at 2 s.
   for (const int rendezvous_parity : {0, 1}) {
-    const nlohmann::json ends = vtsim::tools::run_isolated([rendezvous_parity] {
+    const nlohmann::json ends = vtsim::sim::run_isolated([rendezvous_parity] {
       const auto engine = testing::test_engine(4);
       simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
       std::vector<simgrid::s4u::Host*> hosts;
@@ -183,7 +183,7 @@ TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
   // Four ranks join a 0.25 s analytic allreduce at 0, 0.1, 0.2 and 1.0 s; NCCL's collective cannot end before the
   // last has joined, so every rank leaves at 1.0 + 0.25 s. Twice over: the second call waits for its own last rank
   // (joining at 2.0 s), not the first call's.
-  const nlohmann::json ends = vtsim::tools::run_isolated([] {
+  const nlohmann::json ends = vtsim::sim::run_isolated([] {
     const auto engine = testing::test_engine(4);
     simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
     simgrid::s4u::Host* host = zone->create_host("host", 1.0)->seal();

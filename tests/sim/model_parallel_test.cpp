@@ -16,7 +16,7 @@
 #include "sim/simulation.hpp"
 #include "sim/training_job.hpp"
 #include "sim_test_support.hpp"
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -217,7 +217,7 @@ TEST(PipelineParallelism, TransfersBetweenRacksTakeTheSpineEcmpHashesThemOnto) {
                      {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 1}}},
                      {"fabric", {{"spines", 4}, {"oversubscription", 1.0}}}};
   const Scenario scenario = scenario_of(json);
-  const nlohmann::json routes = vtsim::tools::run_isolated([&] {
+  const nlohmann::json routes = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = testing::test_engine(16);
     const ModelParallelLayout layout = model_parallel_layout(scenario, 0, topology);
@@ -269,7 +269,7 @@ TEST(ScalingEfficiency, ModelParallelJobsCompareWithOneReplicaAlone) {
   // Tensor 2 x data 2 on one host's four GPUs: the reference is the job with data parallelism 1, simulated on
   // replica 0's two GPUs (ranks 0 and 1 in Megatron's order: GPUs 0 and 1), built here from its own JSON.
   const nlohmann::json json = uniform_gpt_job({{"tensor", 2}, {"recompute", "full"}}, 4, 2, "flow");
-  const nlohmann::json job = vtsim::tools::simulate_point(scenario_of(json))["jobs"][0];
+  const nlohmann::json job = vtsim::sim::simulate_point(scenario_of(json))["jobs"][0];
   nlohmann::json replica_json = json;
   replica_json["jobs"][0]["gpus"] = 2;
   const nlohmann::json replica = simulate_in_child(scenario_of(replica_json))["jobs"][0];

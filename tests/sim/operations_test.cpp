@@ -10,7 +10,7 @@
 #include "models/workload_catalog.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -28,7 +28,7 @@ nlohmann::json two_t4_hosts() {
 
 nlohmann::json run(const nlohmann::json& json) {
   const Scenario scenario = testing::scenario_of(json);
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
 }
 
 /// Operations whose vMotion costs exactly a 2 s stun (no framebuffer term) after a pre-copy of 1 KiB, which takes no
@@ -229,7 +229,7 @@ TEST(Operations, TenantsAloneRunWithoutTheEvents) {
   json["operations"] = {{"vm_memory_gib", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
   json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_iteration", 2}}};
   const Scenario scenario = testing::scenario_of(json);
-  const nlohmann::json result = vtsim::tools::simulate_point(scenario, "");
+  const nlohmann::json result = vtsim::sim::simulate_point(scenario, "");
   ASSERT_EQ(result["tenants"].size(), 2u);
   EXPECT_EQ(result["events"][0]["jobs"][0]["job"], "b");
 }

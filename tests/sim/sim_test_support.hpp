@@ -20,7 +20,7 @@
 #include "sim/platform.hpp"
 #include "sim/simulation.hpp"
 #include "sim/topology.hpp"
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 
 namespace vtsim::sim::testing {
 
@@ -39,7 +39,7 @@ inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>&
 
 /// The result of simulating `scenario`, as JSON, from a child process (one SimGrid engine per process).
 inline nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::tools::run_isolated([&] { return to_json(simulate(scenario)); });
+  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
 }
 
 /// 8 one-GPU A100 hosts in a rack on ConnectX-5 100 GbE RoCE v2, training ResNet-50: every ring step crosses two
@@ -66,7 +66,7 @@ inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
 /// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario`, with what its `nccl` settings force (all
 /// ranks start at 0; the last to finish ends it). Runs in a child process.
 inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
-  const nlohmann::json answer = vtsim::tools::run_isolated([&] {
+  const nlohmann::json answer = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = test_engine(2 * scenario.jobs[0].gpu_ids.size());
     const JobRings rings = job_rings(scenario, 0, topology);

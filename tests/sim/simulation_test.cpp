@@ -327,13 +327,13 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
       {{"cluster",
         {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
-  const nlohmann::json flows = vtsim::tools::run_isolated([&] {
+  const nlohmann::json flows = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {6, 3}, {0, 9}, {15, 2}});
   });
   EXPECT_TRUE(flows.empty()) << flows.dump(2);
-  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
+  const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = testing::test_engine(0);
     nlohmann::json problems = nlohmann::json::array();
@@ -373,7 +373,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
         {"fabric", {{"spines", 4}, {"uplink_gbps", 50}, {"rail_optimized", true}}}}},
       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}};
   const Scenario scenario = scenario_of(json);
-  const nlohmann::json mismatches = vtsim::tools::run_isolated([&] {
+  const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     nlohmann::json problems = nlohmann::json::array();
     const auto check = [&](const std::string& what, const std::vector<std::string>& got,
@@ -419,7 +419,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
   // Every flow of several pairs, each way, as the engine runs it: SimGrid's route is the topology's.
-  const nlohmann::json routes = vtsim::tools::run_isolated([&] {
+  const nlohmann::json routes = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {1, 6}, {6, 3}, {0, 9}, {0, 13}, {15, 2}, {7, 10}});
@@ -433,7 +433,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
   const Scenario scenario = scenario_of(
       {{"cluster", {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
-  const nlohmann::json answer = vtsim::tools::run_isolated([&] {
+  const nlohmann::json answer = vtsim::sim::run_isolated([&] {
     const Topology topology(scenario);
     const auto engine = testing::test_engine(0);
     const Platform platform(topology, {{0, 1}}, 0, {3}, 1e9, GpuRoutes::omitted);
@@ -464,7 +464,7 @@ TEST(Trace, HasATrackPerRankAndPerLinkClass) {
   const std::string file = ::testing::TempDir() + "vtsim_trace_test.json";
   const Scenario scenario = load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json",
                                                std::vector<std::string>{"jobs[0].iterations=2"});
-  vtsim::tools::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
+  vtsim::sim::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
   const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
   std::set<std::string> threads;
   std::set<std::pair<int, int>> tracks_with_spans;

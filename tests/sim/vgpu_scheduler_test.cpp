@@ -40,7 +40,7 @@ struct RateChange {
 /// "switches"), the same until `until_s` ("until"), and the names of the spans it traced, in order ("spans").
 nlohmann::json schedule(const SchedulerSetup& setup, const std::vector<KernelAt>& kernels, double until_s,
                         const std::vector<RateChange>& rate_changes = {}) {
-  return vtsim::tools::run_isolated([&] {
+  return vtsim::sim::run_isolated([&] {
     const auto engine = testing::test_engine(kernels.size() + 2);
     sg4::NetZone* zone = sg4::create_full_zone("gpu");
     sg4::Host* host = zone->create_host("gpu0", 1.0)->seal();

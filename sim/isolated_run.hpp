@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace vtsim::tools {
+namespace vtsim::sim {
 
 /// The simulation process ran out of memory (SimGrid could not allocate an actor's stack, or an allocation failed):
 /// what() is one line saying so and what to change.
@@ -23,4 +23,4 @@ class OutOfMemory : public std::runtime_error {
 /// the backtrace SimGrid prints when it cannot allocate an actor's stack.
 nlohmann::json run_isolated(const std::function<nlohmann::json()>& work);
 
-}  // namespace vtsim::tools
+}  // namespace vtsim::sim

@@ -1,7 +1,7 @@
-// A simulation runs in a child process (tools/isolated_run.hpp): what it answers comes back, what it writes to standard
+// A simulation runs in a child process (sim/isolated_run.hpp): what it answers comes back, what it writes to standard
 // error is passed on once it ends, and a child out of memory is one line saying so, not SimGrid's backtrace.
 
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 
 #include "models/error.hpp"
 
-namespace vtsim::tools {
+namespace vtsim::sim {
 namespace {
 
 TEST(IsolatedRun, AnswersAndPassesOnWhatTheChildWroteToStandardError) {
@@ -62,4 +62,4 @@ TEST(IsolatedRun, AFailedAllocationIsOutOfMemoryAndACrashIsNot) {
 }
 
 }  // namespace
-}  // namespace vtsim::tools
+}  // namespace vtsim::sim

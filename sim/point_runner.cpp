@@ -1,4 +1,4 @@
-#include "tools/point_runner.hpp"
+#include "sim/point_runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +13,13 @@
 #include "models/fairness.hpp"
 #include "models/scenario_writer.hpp"
 #include "sim/simulation.hpp"
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 
-namespace vtsim::tools {
+namespace vtsim::sim {
 namespace {
 
 nlohmann::json simulate_isolated(const Scenario& scenario, const std::string& trace_file) {
-  return run_isolated([&] { return sim::to_json(sim::simulate(scenario, sim::SimulationOptions{trace_file})); });
+  return run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{trace_file})); });
 }
 
 /// With several tenants, each one's figures against the same job running alone (the scenario with only that job, each
@@ -195,4 +195,4 @@ nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace
   return result;
 }
 
-}  // namespace vtsim::tools
+}  // namespace vtsim::sim

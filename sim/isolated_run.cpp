@@ -1,4 +1,4 @@
-#include "tools/isolated_run.hpp"
+#include "sim/isolated_run.hpp"
 
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -16,7 +16,7 @@
 
 #include "models/error.hpp"
 
-namespace vtsim::tools {
+namespace vtsim::sim {
 namespace {
 
 // The child answers with one line saying how it ended, then its payload.
@@ -128,4 +128,4 @@ nlohmann::json run_isolated(const std::function<nlohmann::json()>& work) {
   throw std::runtime_error(payload.empty() ? "the simulation process ended without an answer" : payload);
 }
 
-}  // namespace vtsim::tools
+}  // namespace vtsim::sim
