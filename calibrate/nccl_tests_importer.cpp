@@ -10,6 +10,7 @@
 
 #include "calibrate/collective_bandwidth.hpp"
 #include "calibrate/log_text.hpp"
+#include "models/collective_model.hpp"
 
 namespace vtsim::calibrate {
 namespace {
@@ -198,10 +199,11 @@ std::string without_launcher_prefixes(std::string_view text) {
 // log does not name it: 2(n-1)/n is all_reduce; (n-1)/n with a reduction reduce_scatter; 1 with a reduction reduce,
 // with a root broadcast. all_gather and alltoall (both (n-1)/n, no reduction, no root) cannot be told apart.
 std::optional<std::string> collective_from_factor(double factor, int ranks, bool reduces, bool rooted) {
-  const double n = ranks;
   const auto near = [&](double expected) { return std::abs(factor - expected) <= 0.01 * expected; };
-  if (ranks >= 2 && near(2 * (n - 1) / n) && !near(1.0)) return "all_reduce";  // n = 2: 2(n-1)/n = 1
-  if (ranks >= 2 && near((n - 1) / n) && !near(1.0)) {
+  if (ranks >= 2 && near(ring_sent_fraction(Collective::allreduce, ranks)) && !near(1.0)) {
+    return "all_reduce";  // n = 2: 2(n-1)/n = 1
+  }
+  if (ranks >= 2 && near(ring_sent_fraction(Collective::reduce_scatter, ranks)) && !near(1.0)) {
     return reduces ? std::optional<std::string>("reduce_scatter") : std::nullopt;
   }
   if (near(1.0)) {

@@ -43,7 +43,9 @@ double algbw_Bps(double bytes, double time_s) {
   return bytes / time_s;
 }
 
-double busbw_factor(Collective collective, int ranks) {
+double busbw_factor(Collective collective, int ranks) { return ring_sent_fraction(collective, ranks); }
+
+double ring_sent_fraction(Collective collective, int ranks) {
   assert(ranks >= 1);
   if (collective == Collective::sendrecv || collective == Collective::broadcast || collective == Collective::reduce) {
     return 1.0;

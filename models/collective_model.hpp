@@ -39,8 +39,13 @@ enum class Collective { allreduce, reduce_scatter, allgather, alltoall, sendrecv
 /// nccl-tests algorithm bandwidth: bytes / time_s (bytes as nccl-tests counts them: the full buffer S).
 double algbw_Bps(double bytes, double time_s);
 
-/// nccl-tests bus-bandwidth factor: 2(n-1)/n for allreduce, (n-1)/n for reduce-scatter, allgather and alltoall, 1
-/// for sendrecv, broadcast and reduce.
+/// The fraction of the buffer each of `ranks` ranks sends (and receives) in `collective` run as a ring: 2(N-1)/N for an
+/// allreduce, (N-1)/N for a reduce-scatter, an allgather or an alltoall, 1 for a sendrecv, a broadcast or a reduce
+/// (a chain passes all of it on). The one place this factor is written: the traffic the engine reports, the closed
+/// forms' byte counts and the importer's test of a log all call it. REQUIRES: ranks >= 1.
+double ring_sent_fraction(Collective collective, int ranks);
+
+/// nccl-tests bus-bandwidth factor: ring_sent_fraction, from which nccl-tests defines it (doc/PERFORMANCE.md).
 double busbw_factor(Collective collective, int ranks);
 
 /// nccl-tests bus bandwidth: algbw x busbw_factor; on a homogeneous ring with no latency it equals the link bandwidth.

@@ -222,8 +222,8 @@ std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const Jo
   std::vector<std::pair<GpuFlow, double>> traffic;
   const auto add = [&](const std::vector<FlowRing>& group, double share) {
     for (const FlowRing& ring : group) {
-      const double n = static_cast<double>(ring.gpus.size());
-      for (const GpuFlow& flow : ring_flows(ring.gpus, ring.flow)) traffic.push_back({flow, 2.0 * (n - 1) / n * share});
+      const double sent = ring_sent_fraction(Collective::allreduce, static_cast<int>(ring.gpus.size()));
+      for (const GpuFlow& flow : ring_flows(ring.gpus, ring.flow)) traffic.push_back({flow, sent * share});
     }
   };
   if (hierarchical(job)) {

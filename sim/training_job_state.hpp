@@ -16,6 +16,7 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 
+#include "models/collective_model.hpp"
 #include "models/interference.hpp"
 #include "sim/rank_classes.hpp"
 #include "sim/sync.hpp"
@@ -26,13 +27,6 @@ namespace vtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 namespace detail {
-
-/// The fraction of a collective's buffer each of a ring's `ranks` sends: 2 (N - 1) / N for an allreduce, (N - 1) / N
-/// for a reduce-scatter or an allgather.
-inline double ring_sent_fraction(int ranks, bool allreduce) {
-  const double n = ranks;
-  return (allreduce ? 2.0 : 1.0) * (n - 1) / n;
-}
 
 /// A fusion buffer: consecutive ready gradients allreduced together.
 struct FusionBuffer {
@@ -94,7 +88,6 @@ struct Stretch {
 using detail::FusionBuffer;
 using detail::RankRuntime;
 using detail::Stretch;
-using detail::ring_sent_fraction;
 
 struct TrainingJob::State {
   JobPlan plan;
@@ -497,7 +490,8 @@ struct TrainingJob::State {
       }
       if (plan.model_parallel) {
         const ParallelStrategy& strategy = plan.model_parallel->strategy;
-        rank.data_parallel_sent_bytes += buffer.bytes * ring_sent_fraction(strategy.data, strategy.zero_stage == 0);
+        const Collective reduction = strategy.zero_stage == 0 ? Collective::allreduce : Collective::reduce_scatter;
+        rank.data_parallel_sent_bytes += buffer.bytes * ring_sent_fraction(reduction, strategy.data);
       }
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);
