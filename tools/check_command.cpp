@@ -32,6 +32,12 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
   return scenario;
 }
 
+Scenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides) {
+  Scenario scenario = load_scenario_or_default(file, overrides);
+  sim::check_runs(scenario);
+  return scenario;
+}
+
 void print_resolved_scenario(std::ostream& out, const Scenario& scenario) {
   out << scenario_to_json(scenario).dump(2) << '\n';
 }
@@ -56,10 +62,7 @@ Command add_check_command(CLI::App& parent) {
                 "Use a calibration profile measured on another box (the same as --set calibration_allow_mismatch=true)");
   return {app, [options, allow_mismatch] {
             if (*allow_mismatch) options->overrides.push_back("calibration_allow_mismatch=true");
-            const Scenario scenario = load_scenario_or_default(options->scenario, options->overrides);
-            // What run decides before it simulates, so that a scenario check accepts runs.
-            sim::check_runs(scenario);
-            print_resolved_scenario(std::cout, scenario);
+            print_resolved_scenario(std::cout, checked_scenario(options->scenario, options->overrides));
           }};
 }
 

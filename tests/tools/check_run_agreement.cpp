@@ -1,0 +1,87 @@
+// `check_run_agreement FILE|DIR...`: holds `vtsim check` and `vtsim run` to one answer on every scenario given (and
+// every file in every folder given), as issue 29 asks: both accept it, or both refuse it with the same line. CTest
+// gives it the shipped scenarios and the scenario fuzzer's kept corpus (tests/fuzz/corpus/scenario), most of which
+// the loader refuses and some of which run.
+//
+// Both see the same overrides, which keep each run short: analytic fidelity, one measured iteration of the first job
+// (a corpus scenario may ask for 68,760 GPUs or a billion iterations). A run that crashes or runs out of memory after
+// check accepted its scenario is a disagreement too.
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "models/error.hpp"
+#include "sim/isolated_run.hpp"
+#include "tools/check_command.hpp"
+#include "tools/run_command.hpp"
+
+namespace {
+
+const std::vector<std::string> kShortRun = {"simulation.fidelity=analytic", "jobs[0].iterations=1",
+                                            "jobs[0].warmup_iterations=0"};
+
+/// "accepted", or what the command refused or failed with.
+template <typename Command>
+std::string outcome(Command command) {
+  try {
+    command();
+    return "accepted";
+  } catch (const vtsim::InputError& error) {
+    return std::string("refused: ") + error.what();
+  } catch (const vtsim::sim::OutOfMemory& error) {
+    return std::string("out of memory: ") + error.what();
+  } catch (const std::exception& error) {
+    return std::string("failed: ") + error.what();
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (int i = 1; i < argc; ++i) {
+    const fs::path path = argv[i];
+    if (fs::is_directory(path)) {
+      for (const auto& entry : fs::directory_iterator(path)) {
+        if (entry.is_regular_file()) files.push_back(entry.path());
+      }
+    } else {
+      files.push_back(path);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr, "check_run_agreement: no scenario files\n");
+    return 2;
+  }
+  std::sort(files.begin(), files.end());
+  int accepted = 0;
+  int refused = 0;
+  int disagreements = 0;
+  for (const fs::path& file : files) {
+    const std::string name = file.string();
+    const std::string check = outcome([&] { vtsim::tools::checked_scenario(name, kShortRun); });
+    const std::string run = outcome([&] {
+      std::ostringstream discarded;
+      vtsim::tools::run_command({.scenario_file = name, .overrides = kShortRun, .compare = {}, .json = true,
+                                 .trace_file = ""},
+                                discarded);
+    });
+    if (check != run) {
+      ++disagreements;
+      std::printf("%s\n  check: %s\n  run:   %s\n", name.c_str(), check.c_str(), run.c_str());
+    } else if (check == "accepted") {
+      ++accepted;
+    } else {
+      ++refused;
+    }
+  }
+  std::printf("%zu scenarios: %d accepted by both, %d refused by both with the same line, %d disagreements\n",
+              files.size(), accepted, refused, disagreements);
+  return disagreements == 0 ? 0 : 1;
+}
