@@ -595,14 +595,14 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .memory_bandwidth_Bps = gBps(7700),  // B200 (HGX table; 8,000 from the DGX B200's total)
       .l2_bytes = mib(126.5),              // B200 (DQ: 129,536 KiB), unconfirmed by NVIDIA
       .sm_count = 148,                     // B200 (DQ)
-      .mig_sm_count = 0,                   // MIG exists (7 instances) but its profiles are not catalogued
+      .mig_sm_count = 148,                 // 7g.180gb (-lgip on a B200 [S], models/mig_catalog.cpp)
       .nvlink_id = "nvlink5",
       .nvlink_links = 18,                  // B200: NVLink 5, 1.8 TB/s over 18 links
       .pcie_gen = 5,                       // B200
       .max_power_w = 1000,                 // B200 (HGX table: configurable up to 1,000 W)
       .source = "NVIDIA HGX B200 specifications and Blackwell technical brief, as quoted [S]; MIG user guide; "
                 "deviceQuery [S]",
-      .not_modelled = "MIG (7 instances; its profiles' SMs are not catalogued)",
+      .not_modelled = "",
   });
   // The Blackwell GPU of a GB200 superchip (two per Grace CPU; 72 in a GB200 NVL72 rack). Its rates are the Blackwell
   // datasheet's GB200 column at 1,200 W as quoted [S] (dense; the sparse ones twice), which NVIDIA's NVL72 rack
@@ -623,7 +623,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .memory_bandwidth_Bps = gBps(8000),  // 8 TB/s (GB200 entries as quoted [S])
       .l2_bytes = mib(126.5),              // assumed: the HGX B200's (DQ); none listed for GB200
       .sm_count = 148,                     // assumed: the HGX B200's (DQ); none listed for GB200
-      .mig_sm_count = 0,                   // MIG's profiles are not catalogued (as B200)
+      .mig_sm_count = 0,                   // MIG's profiles are not catalogued (no GB200 listing found)
       .nvlink_id = "nvlink5",
       .nvlink_links = 18,                  // NVL72: 130 TB/s of NVLink / 72 = 1.8 TB/s per GPU, 18 NVLink 5 links
       .pcie_gen = 5,                       // the path to its NIC (ConnectX-7: PCIe Gen5 x16); to its Grace, C2C

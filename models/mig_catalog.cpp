@@ -26,6 +26,15 @@
 //              rows the NVL's match); a listing of an Azure H100 NVL VM with those values was found without a
 //              confirmable source, so they are marked derived.
 //   H200 141GB [S] -lgip on H200 in NVIDIA/mig-parted issue #120 (every profile; memory as that driver prints it).
+//   B200 180GB The guide's B200 table (fractions and instances: 1g.23gb x7, 1g.45gb x4, 2g.45gb x3, 3g.90gb x2,
+//              4g.90gb x1, 7g.180gb x1). [S] -lgip on a B200 in NVIDIA/gpu-operator pull requests #1242 (2025-01)
+//              and #1351 (2025-03), also NVIDIA/mig-parted #166 and #187: 1g.23gb 18 SMs, 1g.45gb 30, 2g.45gb 36,
+//              44.25 GiB; 1g.23gb 22.00 GiB under the first driver, 20.50 under the second. The 3g, 4g and 7g rows
+//              (70, 72 and 148 SMs; 89.00, 89.00 and 178.50 GiB) are from the table of -lgip output on a B200
+//              180 GB in NVIDIA/trt-samples-for-hackathon-cn, cookbook/08-Advance/MIG/README.md (commit 85ce6efc,
+//              "re-measured 2026-09-06"; its 1g and 2g rows match the pull requests' second listing), and agree
+//              with an example listing captured on an AWS p6-b200.48xlarge in aws/karpenter-provider-aws
+//              (pkg/providers/nvidiadra, commit 971ab0b0, marked by its authors as possibly incorrect).
 // Entries marked uncalibrated derive what no listing gave: a profile with the same memory slices as a listed one
 // gets its memory (every published listing prints equal memory for equal memory slices: 1g.10gb = 2g.10gb on A100
 // 40GB, 1g.20gb = 2g.20gb on H100); A100 80GB 1g.20gb gets the 14 SMs every listed A100 1g profile has; the H100
@@ -119,6 +128,15 @@ std::vector<MigProfile> build_mig_catalog() {
            {"4g.71gb", 4, 4, 64, 69.50, 1, false},
            {"7g.141gb", 7, 8, 132, 139.75, 1, false}},
           "MIG user guide; -lgip on H200, NVIDIA/mig-parted issue #120 [S]");
+  add_gpu(profiles, "b200-sxm",
+          {{"1g.23gb", 1, 1, 18, 20.50, 7, false},
+           {"1g.45gb", 1, 2, 30, 44.25, 4, false},
+           {"2g.45gb", 2, 2, 36, 44.25, 3, false},
+           {"3g.90gb", 3, 4, 70, 89.00, 2, false},
+           {"4g.90gb", 4, 4, 72, 89.00, 1, false},
+           {"7g.180gb", 7, 8, 148, 178.50, 1, false}},
+          "MIG user guide; -lgip on B200, NVIDIA/gpu-operator PR #1351 and NVIDIA/trt-samples-for-hackathon-cn's "
+          "MIG cookbook [S]");
   return profiles;
 }
 

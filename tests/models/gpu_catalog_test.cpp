@@ -234,10 +234,10 @@ TEST(GpuCatalog, A100MigLeaves98Of108SmsUsable) {
 }
 
 TEST(GpuCatalog, MigOnlyOnGpusTheMigGuideListsAndNeverMoreSmsThanTheGpu) {
-  // MIG user guide, "Supported GPUs": the A100s, A30, H100 (SXM5, PCIe, NVL) and H200 (SXM, NVL). The H200 NVL's
-  // profiles are not catalogued (no -lgip listing found), so it has none here.
+  // MIG user guide, "Supported GPUs": the A100s, A30, H100 (SXM5, PCIe, NVL), H200 (SXM, NVL) and B200. The H200
+  // NVL's and GB200's profiles are not catalogued (no -lgip listing found), so they have none here.
   const std::set<std::string> catalogued = {"a100-40gb-sxm4", "a100-80gb-sxm4", "a100-40gb-pcie", "a100-80gb-pcie",
-                                            "a30", "h100-sxm5", "h100-pcie", "h100-nvl", "h200-sxm"};
+                                            "a30", "h100-sxm5", "h100-pcie", "h100-nvl", "h200-sxm", "b200-sxm"};
   for (const GpuSpec& spec : gpu_catalog()) {
     EXPECT_EQ(spec.mig_sm_count > 0, catalogued.contains(spec.id)) << spec.id;
     EXPECT_LE(spec.mig_sm_count, spec.sm_count) << spec.id;

@@ -14,8 +14,9 @@ namespace {
 constexpr int kComputeSlicesPerGpu = 7;  // MIG user guide: compute in sevenths
 constexpr int kMemorySlicesPerGpu = 8;   // MIG user guide: memory in eighths
 
-TEST(MigCatalog, CoversA100A100_80GbH100AndH200WithSixProfilesEach) {
-  for (const char* gpu_id : {"a100-40gb-sxm4", "a100-80gb-sxm4", "h100-sxm5", "h100-pcie", "h100-nvl", "h200-sxm"}) {
+TEST(MigCatalog, CoversA100H100H200AndB200WithSixProfilesEach) {
+  for (const char* gpu_id :
+       {"a100-40gb-sxm4", "a100-80gb-sxm4", "h100-sxm5", "h100-pcie", "h100-nvl", "h200-sxm", "b200-sxm"}) {
     EXPECT_EQ(mig_profiles_for(gpu_id).size(), 6u) << gpu_id;
   }
   EXPECT_TRUE(mig_profiles_for("v100-sxm2-16gb").empty());
@@ -129,7 +130,11 @@ INSTANTIATE_TEST_SUITE_P(
                     ListingCase{"h200-sxm", "1g.18gb", 16, 16.00, 7},          // [S] mig-parted issue #120
                     ListingCase{"h200-sxm", "1g.35gb", 26, 32.25, 4},          // [S]
                     ListingCase{"h200-sxm", "3g.71gb", 60, 69.50, 2},          // [S]
-                    ListingCase{"h200-sxm", "7g.141gb", 132, 139.75, 1}));     // [S]
+                    ListingCase{"h200-sxm", "7g.141gb", 132, 139.75, 1},       // [S]
+                    ListingCase{"b200-sxm", "1g.23gb", 18, 20.50, 7},          // [S] gpu-operator PR #1351
+                    ListingCase{"b200-sxm", "2g.45gb", 36, 44.25, 3},          // [S] gpu-operator PR #1242, #1351
+                    ListingCase{"b200-sxm", "3g.90gb", 70, 89.00, 2},          // [S] trt-samples MIG cookbook
+                    ListingCase{"b200-sxm", "7g.180gb", 148, 178.50, 1}));     // [S] trt-samples MIG cookbook
 
 TEST(MigCatalog, DerivedEntriesAreMarkedUncalibratedAndSaySo) {
   for (const auto& [gpu_id, profile_id] : {std::pair{"a100-80gb-sxm4", "1g.20gb"}, std::pair{"h100-nvl", "3g.47gb"},
