@@ -4,16 +4,22 @@
 // the loader refuses and some of which run.
 //
 // Both see the same overrides, which keep each run short: analytic fidelity, one measured iteration of the first job
-// (a corpus scenario may ask for 68,760 GPUs or a billion iterations). A run that crashes or runs out of memory after
-// check accepted its scenario is a disagreement too.
+// (a corpus scenario may ask for 68,760 GPUs or a billion iterations). They are given only where they apply (the
+// file, its simulation and its jobs[0] are JSON objects), so that a scenario is refused for what it holds, not for an
+// override that cannot be set on it. A run that crashes or runs out of memory after check accepted its scenario is a
+// disagreement too.
 
 #include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "models/error.hpp"
 #include "sim/isolated_run.hpp"
@@ -22,8 +28,21 @@
 
 namespace {
 
-const std::vector<std::string> kShortRun = {"simulation.fidelity=analytic", "jobs[0].iterations=1",
-                                            "jobs[0].warmup_iterations=0"};
+/// The overrides that keep the run of `file` short, where they apply to it.
+std::vector<std::string> short_run(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!document.is_object()) return {};
+  std::vector<std::string> overrides;
+  const auto simulation = document.find("simulation");
+  if (simulation == document.end() || simulation->is_object()) overrides.push_back("simulation.fidelity=analytic");
+  const auto jobs = document.find("jobs");
+  if (jobs != document.end() && jobs->is_array() && !jobs->empty() && jobs->front().is_object()) {
+    overrides.insert(overrides.end(), {"jobs[0].iterations=1", "jobs[0].warmup_iterations=0"});
+  }
+  return overrides;
+}
 
 /// "accepted", or what the command refused or failed with.
 template <typename Command>
@@ -65,10 +84,11 @@ int main(int argc, char** argv) {
   int disagreements = 0;
   for (const fs::path& file : files) {
     const std::string name = file.string();
-    const std::string check = outcome([&] { vtsim::tools::checked_scenario(name, kShortRun); });
+    const std::vector<std::string> overrides = short_run(file);
+    const std::string check = outcome([&] { vtsim::tools::checked_scenario(name, overrides); });
     const std::string run = outcome([&] {
       std::ostringstream discarded;
-      vtsim::tools::run_command({.scenario_file = name, .overrides = kShortRun, .compare = {}, .json = true,
+      vtsim::tools::run_command({.scenario_file = name, .overrides = overrides, .compare = {}, .json = true,
                                  .trace_file = ""},
                                 discarded);
     });
