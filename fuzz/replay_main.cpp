@@ -1,6 +1,6 @@
 // Replays inputs through a fuzz target without libFuzzer: `replay_X FILE|DIR...` runs every file given, and every file
 // in every folder given, once. A crash, a sanitizer report or an uncaught exception fails the run; CTest replays the
-// kept corpus (tests/fuzz/corpus/X/) so that every input the fuzzer once found stays fixed.
+// kept corpus (tests/fuzz/corpus/X/) so that every input the fuzzer once found stays fixed. Files run in name order.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -9,21 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/input_files.hpp"
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
-    const fs::path path = argv[i];
-    if (fs::is_directory(path)) {
-      for (const auto& entry : fs::directory_iterator(path)) {
-        if (entry.is_regular_file()) files.push_back(entry.path());
-      }
-    } else {
-      files.push_back(path);
-    }
-  }
+  const std::vector<fs::path> files = vtsim::fuzz::input_files(argc, argv);
   if (files.empty()) {
     std::fprintf(stderr, "replay: no input files\n");
     return 2;

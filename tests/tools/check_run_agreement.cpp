@@ -9,7 +9,6 @@
 // override that cannot be set on it. A run that crashes or runs out of memory after check accepted its scenario is a
 // disagreement too.
 
-#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -21,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz/input_files.hpp"
 #include "models/error.hpp"
 #include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"
@@ -63,22 +63,11 @@ std::string outcome(Command command) {
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
-    const fs::path path = argv[i];
-    if (fs::is_directory(path)) {
-      for (const auto& entry : fs::directory_iterator(path)) {
-        if (entry.is_regular_file()) files.push_back(entry.path());
-      }
-    } else {
-      files.push_back(path);
-    }
-  }
+  const std::vector<fs::path> files = vtsim::fuzz::input_files(argc, argv);
   if (files.empty()) {
     std::fprintf(stderr, "check_run_agreement: no scenario files\n");
     return 2;
   }
-  std::sort(files.begin(), files.end());
   int accepted = 0;
   int refused = 0;
   int disagreements = 0;
