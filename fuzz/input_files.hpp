@@ -4,15 +4,16 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace vtsim::fuzz {
 
-inline std::vector<std::filesystem::path> input_files(int argc, char** argv) {
+inline std::vector<std::filesystem::path> input_files(const std::vector<std::string>& arguments) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
-    const fs::path path = argv[i];
+  for (const std::string& argument : arguments) {
+    const fs::path path = argument;
     if (fs::is_directory(path)) {
       for (const auto& entry : fs::directory_iterator(path)) {
         if (entry.is_regular_file()) files.push_back(entry.path());

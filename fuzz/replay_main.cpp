@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
-  const std::vector<fs::path> files = vtsim::fuzz::input_files(argc, argv);
+  const std::vector<fs::path> files = vtsim::fuzz::input_files(std::vector<std::string>(argv + 1, argv + argc));
   if (files.empty()) {
     std::fprintf(stderr, "replay: no input files\n");
     return 2;

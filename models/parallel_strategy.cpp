@@ -187,7 +187,7 @@ double tensor_parallel_bytes_per_layer(const TransformerShape& shape, int micro_
                                        double element_bytes) {
   const double elements = static_cast<double>(micro_batch_size) * shape.sequence * shape.hidden;
   const double ring = ring_sent_fraction(Collective::allreduce, tensor);  // what one GPU sends, per element
-  return 4.0 * ring * elements * element_bytes;       // two allreduces forward, two backward
+  return 4.0 * ring * elements * element_bytes;  // two allreduces forward, two backward
 }
 
 double data_parallel_bytes(double parameters, double element_bytes, int data, int zero_stage) {

@@ -16,9 +16,9 @@
 
 #include "models/compute_fit.hpp"
 #include "models/scenario_loader.hpp"
+#include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
 #include "tools/command.hpp"
-#include "sim/isolated_run.hpp"
 #include "tools/sweep_command.hpp"
 #include "tools/text_table.hpp"
 #include "tools/worker_pool.hpp"

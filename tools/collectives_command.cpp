@@ -19,10 +19,10 @@
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/input_file.hpp"
+#include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "sim/isolated_run.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {

@@ -13,9 +13,9 @@
 #include "calibrate/build_features.hpp"
 #include "models/control_characters.hpp"
 #include "models/error.hpp"
+#include "sim/isolated_run.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"
-#include "sim/isolated_run.hpp"
 
 namespace {
 

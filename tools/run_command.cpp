@@ -9,10 +9,10 @@
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "sim/point_runner.hpp"
 #include "tools/result_table.hpp"
 
 namespace vtsim::tools {

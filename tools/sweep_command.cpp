@@ -6,14 +6,14 @@
 #include <iostream>
 #include <memory>
 
+#include "models/atomic_file.hpp"
 #include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
-#include "models/atomic_file.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
-#include "sim/point_runner.hpp"
 #include "tools/slurm_script.hpp"
 #include "tools/sweep_folder.hpp"
 #include "tools/sweep_output.hpp"

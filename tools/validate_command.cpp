@@ -20,14 +20,14 @@
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
-#include "models/error.hpp"
 #include "models/compute_fit.hpp"
+#include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/workload_catalog.hpp"
+#include "sim/point_runner.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
-#include "sim/point_runner.hpp"
 #include "tools/shipped_files.hpp"
 #include "tools/text_table.hpp"
 #include "tools/validation_table.hpp"

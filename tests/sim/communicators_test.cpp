@@ -21,7 +21,8 @@ Scenario mesh_hosts(int hosts, int gpus, int nics, const std::string& algorithm)
   return scenario_of(
       {{"cluster",
         {{"hosts_per_rack", hosts},
-         {"host", {{"gpus", gpus}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", nics}, {"nic_model", "connectx-5-100gbe"}}},
+         {"host",
+          {{"gpus", gpus}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", nics}, {"nic_model", "connectx-5-100gbe"}}},
          {"transport", "roce_v2"}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"horovod", {{"allreduce", algorithm}}}}}}});
 }

@@ -43,7 +43,8 @@ TEST(ResultJson, UnitsAreTheKeysAndWhatIsNotForcedOrNotRunIsNullOrLeftOut) {
   result.fidelity = "flow";
   result.simulated_time_s = 12.5;
   result.communications = 42;
-  result.wall_clock.run_s = 3.0;  // differs from run to run: never in the JSON
+  result.wall_clock = {.plan_s = 1234.5, .platform_s = 1234.5, .actors_s = 1234.5, .run_s = 1234.5,
+                       .results_s = 1234.5};  // differs from run to run: never in the JSON
   JobResult job;
   job.name = "bert";
   job.ranks = 8;
@@ -57,25 +58,27 @@ TEST(ResultJson, UnitsAreTheKeysAndWhatIsNotForcedOrNotRunIsNullOrLeftOut) {
   job.nccl_forced_protocol = "LL128";
   result.jobs.push_back(job);
   const nlohmann::json json = to_json(result);
-  const nlohmann::json& out = json["jobs"][0];
-  EXPECT_EQ(json["scenario"], "hand-made");
-  EXPECT_DOUBLE_EQ(json["simulated_time_s"].get<double>(), 12.5);
-  EXPECT_EQ(json["communications"], 42);
-  EXPECT_EQ(json.dump().find("wall"), std::string::npos) << "wall-clock time leaked into the JSON";
+  const nlohmann::json& out = json.at("jobs").at(0);
+  EXPECT_EQ(json.at("scenario"), "hand-made");
+  EXPECT_DOUBLE_EQ(json.at("simulated_time_s").get<double>(), 12.5);
+  EXPECT_EQ(json.at("communications"), 42);
+  EXPECT_EQ(json.dump().find("1234.5"), std::string::npos) << "wall-clock time leaked into the JSON";
   // Bytes as GiB, seconds as us and ms where the key says so.
-  EXPECT_DOUBLE_EQ(out["memory_per_gpu"]["weights_gib"].get<double>(), 2.0);
-  EXPECT_DOUBLE_EQ(out["memory_per_gpu"]["total_gib"].get<double>(), 2.5);
-  EXPECT_DOUBLE_EQ(out["memory_per_gpu"]["device_capacity_gib"].get<double>(), 80.0);
-  EXPECT_DOUBLE_EQ(out["compute_model"]["kernel_fixed_us"].get<double>(), 4.0);
-  EXPECT_DOUBLE_EQ(out["compute_model"]["data_loading_ms"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(out.at("memory_per_gpu").at("weights_gib").get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(out.at("memory_per_gpu").at("total_gib").get<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(out.at("memory_per_gpu").at("device_capacity_gib").get<double>(), 80.0);
+  EXPECT_DOUBLE_EQ(out.at("compute_model").at("kernel_fixed_us").get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(out.at("compute_model").at("data_loading_ms").get<double>(), 2.0);
   // Classes without kernels are left out; a class's time in ms.
-  EXPECT_EQ(out["compute_model"]["device_ms_by_class"], (nlohmann::json{{"gemm", {{"ms", 250.0}, {"kernels", 300}}}}));
+  EXPECT_EQ(out.at("compute_model").at("device_ms_by_class"),
+            (nlohmann::json{{"gemm", {{"ms", 250.0}, {"kernels", 300}}}}));
   // What jobs[i].nccl does not force is null; a plain data-parallel job has no parallel block; a job that ran every
   // rank says no reason.
-  EXPECT_TRUE(out["allreduce"]["nccl_forced"]["algorithm"].is_null());
-  EXPECT_EQ(out["allreduce"]["nccl_forced"]["protocol"], "LL128");
-  EXPECT_TRUE(out["allreduce"]["nccl_forced"]["channels"].is_null());
-  EXPECT_EQ(out["simulated_ranks"], (nlohmann::json{{"ranks", 8}}));
+  EXPECT_TRUE(out.at("allreduce").at("nccl_forced").at("algorithm").is_null());
+  EXPECT_EQ(out.at("allreduce").at("nccl_forced").at("protocol"), "LL128");
+  EXPECT_TRUE(out.at("allreduce").at("nccl_forced").at("channels").is_null());
+  EXPECT_TRUE(out.at("parallelism").is_null());
+  EXPECT_EQ(out.at("simulated_ranks"), (nlohmann::json{{"ranks", 8}}));
 }
 
 }  // namespace

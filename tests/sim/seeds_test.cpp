@@ -30,7 +30,7 @@ TEST(Seeds, TheSpreadIsThatOfOneRunPerSeed) {
   for (const int seed : {7, 8, 9}) {
     const nlohmann::json once =
         sim::simulate_point(shipped("a100-nvlink-bert.json", {"jobs[0].iterations=3",
-                                                                "simulation.seed=" + std::to_string(seed)}));
+                                                              "simulation.seed=" + std::to_string(seed)}));
     samples.push_back(once["jobs"][0]["samples_per_s"].get<double>());
     steps.push_back(once["jobs"][0]["step_time_s"]["mean"].get<double>());
     if (seed == 7) {

@@ -229,7 +229,8 @@ TEST(PcieSwitches, PxnRelaysOnlyToANicUnderAnotherSwitch) {
   EXPECT_EQ(names(topology, topology.route(0, 10)),
             (std::vector<std::string>{"host0/gpu0/nvlink", "host0/gpu2/nvlink", "host0/gpu2/pcie", "host0/nic2",
                                       "host1/nic2", "host1/gpu2/pcie"}));
-  // Asked again (gpu_to_nic keeps the searched route to another NIC per GPU and NIC), the same links.
+  // gpu_to_nic keeps each searched route to another NIC by GPU and NIC: asked again, GPU 0's is the same, and GPU 1's
+  // to NIC 0 (also under its own switch) is its own.
   EXPECT_EQ(names(topology, topology.route(0, 9)),
             (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic1", "host1/nic1", "host1/gpu1/pcie"}));
   EXPECT_EQ(names(topology, topology.route(1, 8)),
