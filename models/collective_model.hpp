@@ -39,10 +39,10 @@ enum class Collective { allreduce, reduce_scatter, allgather, alltoall, sendrecv
 /// nccl-tests algorithm bandwidth: bytes / time_s (bytes as nccl-tests counts them: the full buffer S).
 double algbw_Bps(double bytes, double time_s);
 
-/// The fraction of the buffer each of `ranks` ranks sends (and receives) in `collective` run as a ring: 2(N-1)/N for an
-/// allreduce, (N-1)/N for a reduce-scatter, an allgather or an alltoall, 1 for a sendrecv, a broadcast or a reduce
-/// (a chain passes all of it on). The one place this factor is written: the traffic the engine reports, the closed
-/// forms' byte counts and the importer's test of a log all call it. REQUIRES: ranks >= 1.
+/// The fraction of the buffer each of `ranks` ranks sends (and receives) in `collective` run as a ring: 2(N-1)/N for
+/// an allreduce, (N-1)/N for a reduce-scatter, an allgather or an alltoall, 1 for a sendrecv, a broadcast or a reduce
+/// (a chain passes all of it on). The one place this factor is written: the engine's per-edge traffic and bytes sent,
+/// the parallel strategy's byte estimates and the importer's test of a log all call it. REQUIRES: ranks >= 1.
 double ring_sent_fraction(Collective collective, int ranks);
 
 /// nccl-tests bus-bandwidth factor: ring_sent_fraction, from which nccl-tests defines it (doc/PERFORMANCE.md).

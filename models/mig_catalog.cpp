@@ -7,8 +7,8 @@
 // Sources. [S] marks a secondary source. Slice fractions and instance counts of every GPU below are from the NVIDIA
 // MIG user guide, "Supported MIG Profiles" (tables for A100, H100, H200 and B200: fraction of memory in eighths,
 // fraction of SMs in sevenths, number of instances); the guide notes that A100-SXM4-80GB profiles are the 40GB ones
-// renamed for twice the memory. SM counts and memory sizes are `nvidia-smi mig -lgip` output (memory is printed in GiB with
-// two decimals, and shifts by a few hundredths between driver releases):
+// renamed for twice the memory. SM counts and memory sizes are `nvidia-smi mig -lgip` output (memory is printed in
+// GiB with two decimals, and shifts by a few hundredths between driver releases):
 //   A100 40GB  MIG user guide, "List GPU Instance Profiles", A100-SXM4-40GB (also docs/hardware-facts.md).
 //   A100 80GB  [S] -lgip on an A100 80GB (PCIe card, same GA100 and 80 GB as the SXM4) with driver 515.86.01, quoted
 //              in a public GPU Operator tutorial, and an identical listing labelled A100-SXM4-80GB in public notes.
