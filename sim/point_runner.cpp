@@ -12,8 +12,8 @@
 #include "models/error.hpp"
 #include "models/fairness.hpp"
 #include "models/scenario_writer.hpp"
-#include "sim/simulation.hpp"
 #include "sim/isolated_run.hpp"
+#include "sim/simulation.hpp"
 
 namespace vtsim::sim {
 namespace {

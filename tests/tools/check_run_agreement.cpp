@@ -14,8 +14,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -24,6 +22,7 @@
 
 #include "fuzz/input_files.hpp"
 #include "models/error.hpp"
+#include "models/input_file.hpp"
 #include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"
 #include "tools/run_command.hpp"
@@ -32,8 +31,12 @@ namespace {
 
 /// The overrides that keep the run of `file` short, where they apply to it.
 std::vector<std::string> short_run(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  try {
+    text = vtsim::read_input_file(file.string());
+  } catch (const vtsim::InputError&) {
+    return {};  // both commands refuse it, reading it the same way
+  }
   const nlohmann::json document = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!document.is_object()) return {};
   std::vector<std::string> overrides;
