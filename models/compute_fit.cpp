@@ -12,8 +12,10 @@
 #include <optional>
 #include <set>
 
+#include "models/committed_json.hpp"
 #include "models/data_loading.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/json_reader.hpp"
 #include "models/kernel_parameters.hpp"
 #include "models/least_squares.hpp"
 #include "models/number_text.hpp"
@@ -488,7 +490,53 @@ ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit&
 }
 
 const ComputeFit& published_compute_fit() {
-  static const ComputeFit fit = fit_compute(published_single_device_throughput());
+  static const ComputeFit fit = compute_fit_from_json(compute_fit_json(), "models/compute_fit.json");
+  return fit;
+}
+
+nlohmann::json to_json(const ComputeFit& fit) {
+  nlohmann::json efficiencies = nlohmann::json::array();
+  for (const auto& [key, value] : fit.efficiency) {
+    efficiencies.push_back({{"architecture", key.architecture},
+                            {"path", std::string(to_string(key.path))},
+                            {"kind", key.kind == KernelKind::gemm ? "gemm" : "convolution"},
+                            {"efficiency", value}});
+  }
+  nlohmann::json dispatch = nlohmann::json::object();
+  for (const auto& [framework, seconds] : fit.host_dispatch_s) dispatch[std::string(to_string(framework))] = seconds;
+  return {{"data", "models/published_throughput.cpp: every published single-device row"},
+          {"rows", fit.rows},
+          {"rms_log_error", fit.rms_log_error},
+          {"host_dispatch_s", dispatch},
+          {"efficiency", efficiencies}};
+}
+
+ComputeFit compute_fit_from_json(std::string_view text, const std::string& file) {
+  static const std::vector<std::pair<std::string, PrecisionPath>> kPaths = {
+      {"tensor16", PrecisionPath::tensor16}, {"tf32", PrecisionPath::tf32}, {"fp32", PrecisionPath::fp32}};
+  static const std::vector<std::pair<std::string, KernelKind>> kKinds = {{"gemm", KernelKind::gemm},
+                                                                         {"convolution", KernelKind::convolution}};
+  const nlohmann::json json = parse_json_text(text, file);
+  JsonObject root = JsonValue(json, file, "").as_object();
+  ComputeFit fit;
+  static_cast<void>(root.require("data").as_string());
+  fit.rows = static_cast<int>(root.require("rows").as_int(0));
+  fit.rms_log_error = root.require("rms_log_error").as_number(0.0);
+  JsonObject dispatch = root.require("host_dispatch_s").as_object();
+  for (const auto& [name, framework] : framework_names()) {
+    if (const auto seconds = dispatch.get(name)) fit.host_dispatch_s[framework] = seconds->as_positive_number();
+  }
+  dispatch.finish();
+  for (const JsonValue& value : root.require("efficiency").as_array()) {
+    JsonObject entry = value.as_object();
+    EfficiencyKey key;
+    key.architecture = entry.require("architecture").as_string();
+    key.path = entry.require("path").as_enum<PrecisionPath>(kPaths);
+    key.kind = entry.require("kind").as_enum<KernelKind>(kKinds);
+    fit.efficiency[key] = entry.require("efficiency").as_positive_number();
+    entry.finish();
+  }
+  root.finish();
   return fit;
 }
 
@@ -500,8 +548,44 @@ double predict_samples_per_s(const ThroughputRow& row, const ComputeFit& fit) {
   return predict(prepared, gemm, convolution, dispatch->second);
 }
 
-std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows) {
-  const ComputeFit all = fit_compute(rows);
+namespace {
+
+// Appends a line to `lines` for each key of `refit` and `committed` whose values differ beyond kRefitTolerance or that
+// only one of them has; `name` says what a key is.
+template <typename Key, typename NameOf>
+void add_differences(const std::map<Key, double>& refit, const std::map<Key, double>& committed, NameOf name,
+                     std::vector<std::string>& lines) {
+  for (const auto& [key, value] : refit) {
+    const auto other = committed.find(key);
+    if (other == committed.end()) {
+      lines.push_back(name(key) + ": refit " + format_number(value, "%.9g") + ", not committed");
+    } else if (std::abs(value - other->second) > kRefitTolerance * std::abs(other->second)) {
+      lines.push_back(name(key) + ": refit " + format_number(value, "%.9g") + ", committed " +
+                      format_number(other->second, "%.9g"));
+    }
+  }
+  for (const auto& [key, value] : committed) {
+    if (refit.count(key) == 0) {
+      lines.push_back(name(key) + ": committed " + format_number(value, "%.9g") + ", not refitted");
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> fit_differences(const ComputeFit& refit, const ComputeFit& committed) {
+  std::vector<std::string> lines;
+  add_differences(refit.efficiency, committed.efficiency,
+                  [](const EfficiencyKey& key) { return describe(key) + " efficiency"; }, lines);
+  add_differences(refit.host_dispatch_s, committed.host_dispatch_s,
+                  [](Framework framework) { return std::string(to_string(framework)) + " host dispatch s"; }, lines);
+  if (refit.rows != committed.rows) {
+    lines.push_back("rows: refit " + std::to_string(refit.rows) + ", committed " + std::to_string(committed.rows));
+  }
+  return lines;
+}
+
+std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, const ComputeFit& all) {
   std::vector<RowError> errors;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     std::vector<ThroughputRow> others = rows;

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/calibrated_parameters.hpp"
 #include "models/compute_model.hpp"
 #include "models/framework.hpp"
@@ -71,8 +73,23 @@ struct ComputeFit {
 /// rows' precision.
 ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit& start = {});
 
-/// The fit of every published row, computed once per process.
+/// The fit of every published row as committed in models/compute_fit.json, read once per process: what fit_compute
+/// gives those rows (`vtsim validate --check` fits them again and fails when the constants differ; `vtsim validate
+/// --write-fit models/compute_fit.json` rewrites the file). Committed rather than fitted at start-up, where it took
+/// 0.4 s of every process (each point of a sweep is one).
 const ComputeFit& published_compute_fit();
+
+/// `fit` as models/compute_fit.json keeps it. Seconds, not microseconds, and doubles as nlohmann::json writes them
+/// (the shortest text that reads back as the same double), so that the file gives back the fit bit for bit.
+nlohmann::json to_json(const ComputeFit& fit);
+/// Reads what to_json wrote. Throws InputError naming `file` and the key.
+ComputeFit compute_fit_from_json(std::string_view text, const std::string& file);
+/// How far a refit may stray from the committed constants, relative: the fit's optimizer stops at a tolerance, and
+/// glibc's exp and log differ in their last bits between CPUs.
+inline constexpr double kRefitTolerance = 1e-4;
+/// Each parameter where `refit` and `committed` differ by more than kRefitTolerance or that only one of them has, one
+/// line each ("Ampere fp32 GEMM efficiency: refit 0.61, committed 0.6"); empty when the refit reproduces them.
+std::vector<std::string> fit_differences(const ComputeFit& refit, const ComputeFit& committed);
 
 /// Fraction of datasheet bandwidth memory-bound kernels reach, uncalibrated (compute_fit.cpp cites its sources).
 double default_memory_efficiency();
@@ -152,7 +169,7 @@ struct RowError {
   std::optional<double> left_out_samples_per_s;
 };
 
-/// Fits all rows, then once per row without it (starting from the fit of all rows), and predicts every row both ways.
-std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows);
+/// Fits once per row without it (starting from `all`, the fit of all rows), and predicts every row both ways.
+std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, const ComputeFit& all);
 
 }  // namespace vtsim

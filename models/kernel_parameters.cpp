@@ -3,7 +3,7 @@
 #include <array>
 
 #include "models/json_reader.hpp"
-#include "models/kernel_parameters_json.hpp"
+#include "models/committed_json.hpp"
 #include "models/units.hpp"
 
 // JSON keys carry their unit (host_us, host_after_launch_us); the rest are ratios.

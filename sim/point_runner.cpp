@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/fairness.hpp"
 #include "models/scenario_writer.hpp"
@@ -166,9 +165,6 @@ void add_seed_spread(const std::vector<std::uint64_t>& seeds, const std::vector<
 }  // namespace
 
 nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file, Companions companions) {
-  // Fitted here once (a fraction of a second) and inherited by every process below: the point, its companions, its
-  // other seeds.
-  static_cast<void>(published_compute_fit());
   const SimulationConfig& simulation = scenario.simulation;
   if (simulation.seeds <= 1) {
     nlohmann::json result = simulate_once(scenario, trace_file, companions);

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "models/compute_fit.hpp"
 #include "models/scenario_loader.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
@@ -213,8 +212,6 @@ void bench_command(std::ostream& out, const BenchRequest& request) {
     for (const auto& column : columns) header.push_back(column.first);
     print_row(header);
   }
-  // The simulations' processes inherit the compute model's fit instead of each fitting it again (sweep_command too).
-  static_cast<void>(published_compute_fit());
   std::vector<BenchPoint> points;
   for (int gpus = 16; gpus <= request.max_gpus; gpus *= 4) {
     if (gpus < request.min_gpus) continue;

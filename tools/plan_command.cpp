@@ -9,7 +9,6 @@
 
 #include <unistd.h>
 
-#include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
@@ -195,8 +194,6 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   }
 
   std::vector<json> results(fitting.size());
-  // Each configuration's process inherits the compute model's fit instead of fitting it again (sweep_command too).
-  if (!fitting.empty()) static_cast<void>(published_compute_fit());
   WorkerPoolTasks tasks;
   tasks.work = [&](std::size_t k) {
     try {

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "models/atomic_file.hpp"
-#include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
@@ -166,9 +165,6 @@ SweepSummary run_sweep(const SweepRequest& request, const Sweep& sweep, std::ost
               << " workers, the CPUs available (a point is one single-threaded simulation)\n";
     jobs = available_cpus();
   }
-  // Every point's process inherits the compute model's fit to the published measurements (a function-local static)
-  // instead of fitting it again: about 0.1 s a point, more than a small point's simulation.
-  if (!pending.empty()) static_cast<void>(published_compute_fit());
   run_worker_pool(pending, jobs, tasks);
   progress.finish();
 

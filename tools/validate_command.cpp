@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
+#include "models/atomic_file.hpp"
 #include "models/compute_fit.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
@@ -132,7 +133,6 @@ RowsApart rows_apart(const std::vector<ValidationRow>& rows, const std::vector<S
 // Throws std::runtime_error naming the first row that could not be simulated.
 std::vector<SimulatedRow> simulate_rows(const std::vector<const ValidationRow*>& rows) {
   std::vector<nlohmann::json> answers(rows.size());
-  static_cast<void>(published_compute_fit());  // fitted here once, inherited by the workers
   WorkerPoolTasks tasks;
   tasks.work = [&](std::size_t k) {
     try {
@@ -205,6 +205,15 @@ nlohmann::json fit_parameters_json(const ComputeFit& fit) {
 }  // namespace
 
 int validate_command(const ValidateRequest& request, std::ostream& out) {
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  const ComputeFit refit = fit_compute(rows);
+  if (!request.write_fit_file.empty()) {
+    write_file_atomically(request.write_fit_file, to_json(refit).dump(2) + "\n");
+    out << "wrote the fit of " << refit.rows << " published rows to " << request.write_fit_file << '\n';
+    return 0;
+  }
+  // The committed constants every simulation uses, held to the fit just made.
+  const std::vector<std::string> fit_differences_found = fit_differences(refit, published_compute_fit());
   std::string table_file = request.table_file;
   if (table_file.empty()) {
     table_file = find_shipped_file(kShippedValidationTable);
@@ -245,8 +254,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   }
 
   // Fitting rows: in-sample and leave-one-out.
-  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
-  const std::vector<RowError> errors = leave_one_out(rows);
+  const std::vector<RowError> errors = leave_one_out(rows, refit);
   ErrorSummary in_sample;
   ErrorSummary left_out;
   int unpredictable = 0;  // rows no fit without them can predict
@@ -324,7 +332,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error &&
                              left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error &&
                              kernels_within_record && held_out_within_record && large_within_record &&
-                             single_within_record;
+                             single_within_record && fit_differences_found.empty();
   nlohmann::json recorded_kernels = table.recorded_kernel_left_gpu_out_mean_abs_error;
 
   const bool ampere = by_architecture.count("Ampere") > 0;
@@ -372,7 +380,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                             {"in_sample", in_sample.json()},
                             {"leave_one_out", left_out.json()},
                             {"unpredictable_rows", unpredictable},
-                            {"parameters", fit_parameters_json(published_compute_fit())}}},
+                            {"parameters", fit_parameters_json(published_compute_fit())},
+                            {"committed_fit_differences", fit_differences_found}}},
                           {"validation",
                            {{"table", table.file},
                             {"rows", validation_rows},
@@ -436,6 +445,13 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         << (unpredictable > 0 ? " (" + std::to_string(unpredictable) + " rows unpredictable without themselves)" : "")
         << '\n'
         << "validation rows:                " << validation.line() << '\n';
+    if (fit_differences_found.empty()) {
+      out << "committed constants:            the refit reproduces models/compute_fit.json\n";
+    } else {
+      out << "committed constants:            the refit DIFFERS from models/compute_fit.json (`vtsim validate "
+             "--write-fit` rewrites it):\n";
+      for (const std::string& line : fit_differences_found) out << "  " << line << '\n';
+    }
     for (const auto& [architecture, summary] : by_architecture) {
       out << "  " << architecture << " (" << summary.rows << " rows): " << summary.line() << '\n';
     }
@@ -475,13 +491,18 @@ Command add_validate_command(CLI::App& parent) {
                   "Validation table (default: scenarios/validation/table.json, here, installed or in the source tree)");
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_flag("--check", request->check,
-                "Exit 4 when the validation rows' or the leave-one-out mean |error| is above the table's record");
+                "Exit 4 when a mean |error| is above the table's record or the refit differs from "
+                "models/compute_fit.json");
+  app->add_option("--write-fit", request->write_fit_file,
+                  "Only refit the compute model to the published single-device rows and write its constants to this "
+                  "file (models/compute_fit.json is the committed one)");
   return {app, [request, format] {
             request->json = *format == "json";
             if (validate_command(*request, std::cout) != 0) {
               throw CheckFailed("mean |error| above the figures recorded in " +
                                 (request->table_file.empty() ? std::string(kShippedValidationTable)
-                                                             : request->table_file));
+                                                             : request->table_file) +
+                                ", or the refit differs from models/compute_fit.json (see above)");
             }
           }};
 }

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/kernel_parameters.hpp"
 #include "models/workload_catalog.hpp"
@@ -71,11 +72,68 @@ TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
   rows.insert(rows.end(), twins.begin(), twins.end());
   const ComputeFit truth = known_parameters();
   for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
-  for (const RowError& error : leave_one_out(rows)) {
+  for (const RowError& error : leave_one_out(rows, fit_compute(rows))) {
     ASSERT_TRUE(error.left_out_samples_per_s.has_value());
     EXPECT_NEAR(*error.left_out_samples_per_s, error.row->samples_per_s, 1e-3 * error.row->samples_per_s);
     EXPECT_NEAR(error.fitted_samples_per_s, error.row->samples_per_s, 1e-4 * error.row->samples_per_s);
   }
+}
+
+TEST(ComputeFitJson, ReadsBackWhatItWroteBitForBit) {
+  // Values without a short decimal form: the file must give back the same doubles, not ones within a rounding.
+  ComputeFit fit = known_parameters();
+  fit.efficiency[{"Turing", PrecisionPath::fp32, KernelKind::gemm}] = 1.0 / 3.0;
+  fit.efficiency[{"Hopper", PrecisionPath::tf32, KernelKind::convolution}] = std::sqrt(2.0) / 2.0;
+  fit.host_dispatch_s[Framework::pytorch] = 1e-6 * std::acos(-1.0);
+  fit.rows = 7;
+  fit.rms_log_error = 0.1 + 0.2;
+  const ComputeFit back = compute_fit_from_json(to_json(fit).dump(2), "fit.json");
+  EXPECT_EQ(back.efficiency, fit.efficiency);
+  EXPECT_EQ(back.host_dispatch_s, fit.host_dispatch_s);
+  EXPECT_EQ(back.rows, 7);
+  EXPECT_EQ(back.rms_log_error, 0.1 + 0.2);
+}
+
+std::string fit_error_of(const nlohmann::json& document) {
+  try {
+    compute_fit_from_json(document.dump(), "fit.json");
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(ComputeFitJson, RefusesAnUnknownKeyOrPathNamingTheFileAndWhere) {
+  nlohmann::json document = to_json(known_parameters());
+  document["efficiency"][1]["value"] = 0.5;
+  EXPECT_NE(fit_error_of(document).find("fit.json: efficiency[1]"), std::string::npos) << fit_error_of(document);
+  document = to_json(known_parameters());
+  document["efficiency"][0]["path"] = "fp64";
+  EXPECT_NE(fit_error_of(document).find("fit.json: efficiency[0].path"), std::string::npos) << fit_error_of(document);
+  document = to_json(known_parameters());
+  document["host_dispatch_s"]["jax"] = 1e-5;
+  EXPECT_NE(fit_error_of(document).find("jax"), std::string::npos) << fit_error_of(document);
+}
+
+TEST(FitDifferences, NamesWhatMovedBeyondTheToleranceAndWhatOnlyOneSideHas) {
+  const ComputeFit committed = known_parameters();
+  ComputeFit refit = committed;
+  refit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::gemm}] = 0.55 * (1 + 2 * kRefitTolerance);
+  refit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::gemm}] = 0.62 * (1 + 0.5 * kRefitTolerance);
+  refit.host_dispatch_s.erase(Framework::tensorflow);
+  const std::vector<std::string> expected = {"Volta tensor16 GEMM efficiency: refit 0.55011, committed 0.55",
+                                             "tensorflow host dispatch s: committed 1.2e-05, not refitted"};
+  EXPECT_EQ(fit_differences(refit, committed), expected);
+  EXPECT_TRUE(fit_differences(committed, committed).empty());
+}
+
+TEST(PublishedComputeFit, IsWhatFittingThePublishedRowsGives) {
+  // models/compute_fit.json must be the fit of today's rows, catalog and kernel constants: a change to any of them
+  // without `vtsim validate --write-fit models/compute_fit.json` fails here.
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  const ComputeFit refit = fit_compute(rows);
+  EXPECT_EQ(fit_differences(refit, published_compute_fit()), std::vector<std::string>{});
+  EXPECT_EQ(published_compute_fit().rows, static_cast<int>(rows.size()));
 }
 
 TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource) {
