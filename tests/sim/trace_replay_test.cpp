@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "models/compute_fit.hpp"
@@ -25,20 +26,25 @@ using testing::scenario_of;
 constexpr double kUs = 1e-6;
 
 /// The one-GPU MLP trace (or `trace`) as the workload of one job on `hosts` x `gpus` GPUs of `gpu`, bare metal.
+nlohmann::json replay_json(const std::string& gpu, int hosts, int gpus,
+                           const std::string& trace = "mlp-single-kineto.json") {
+  return {{"cluster",
+           {{"racks", 1},
+            {"hosts_per_rack", hosts},
+            {"host", {{"gpus", gpus}, {"gpu_model", gpu}, {"nvlink", {{"present", gpus > 1}}}}}}},
+          {"virtualization", {{"mode", "bare_metal"}}},
+          {"jobs",
+           {{{"workload",
+              {{"trace", std::string(VTSIM_SOURCE_DIR) + "/scenarios/traces/" + trace},
+               {"measured_on", "a100-80gb-sxm4"}}},
+             {"precision", "fp32"},
+             {"batch_per_gpu", 64},
+             {"iterations", 4},
+             {"warmup_iterations", 1}}}}};
+}
+
 Scenario replay(const std::string& gpu, int hosts, int gpus, const std::string& trace = "mlp-single-kineto.json") {
-  return scenario_of({{"cluster",
-                       {{"racks", 1},
-                        {"hosts_per_rack", hosts},
-                        {"host", {{"gpus", gpus}, {"gpu_model", gpu}, {"nvlink", {{"present", gpus > 1}}}}}}},
-                      {"virtualization", {{"mode", "bare_metal"}}},
-                      {"jobs",
-                       {{{"workload",
-                          {{"trace", std::string(VTSIM_SOURCE_DIR) + "/scenarios/traces/" + trace},
-                           {"measured_on", "a100-80gb-sxm4"}}},
-                         {"precision", "fp32"},
-                         {"batch_per_gpu", 64},
-                         {"iterations", 4},
-                         {"warmup_iterations", 1}}}}});
+  return scenario_of(replay_json(gpu, hosts, gpus, trace));
 }
 
 double replay_step_s(const nlohmann::json& result) { return result["jobs"][0]["step_time_s"]["mean"].get<double>(); }
@@ -148,6 +154,43 @@ TEST(TraceReplay, DataParallelAtFourGpusReducesTheTracedGradientsWhereTheTraceMa
 
 TEST(TraceReplay, DataParallelAtThirtyTwoGpusReducesTheTracedGradientsWhereTheTraceMadeThem) {
   expect_traced_overlap(replay("a100-80gb-sxm4", 4, 8));
+}
+
+// Horovod over the one-GPU trace on 4 A100s, without variability. Its coordinator wakes at the first gradient the
+// ranks report, waits for the next multiple of the cycle time, negotiates (4 messages over NVLink, microseconds), and
+// fuses the gradients every rank had reported by that tick into buffers of at most the fusion threshold, in the order
+// they became ready. That order is AccumulateGrad's (make_examples.py): W3 40,960, b3 40, W2 8,388,608, b2 4,096,
+// W1 8,388,608, b1 8,192 bytes, all ready 1,805 us into the iteration, then W0 4,194,304 and b0 4,096 at 2,045 us;
+// the optimizer (82 us) follows the last allreduce. Each case holds for an iteration starting delta after a tick T,
+// delta being the negotiation, the last allreduce and the optimizer (the preconditions below):
+// - cycle 5 ms: every gradient is ready at T + delta + 2,045 us, before T + 5 ms: one buffer, the next iteration
+//   starts at T + 5 ms + delta, and each step is one cycle;
+// - cycle 2 ms: the tick at T + 2 ms takes W3 to b1 (ready at T + delta + 1,805 us, delta < 195 us), the one at
+//   T + 4 ms W0 and b0 (ready at T + delta + 2,045 us): two buffers, 4 ms per step;
+// - cycle 5 ms, fusion threshold 1 MiB: a buffer closes before a tensor would take it past 1 MiB: {W3, b3}, {W2},
+//   {b2}, {W1}, {b1}, {W0}, {b0}, seven allreduces, 5 ms per step.
+TEST(Horovod, FourRanksStepAtTheCoordinatorsTicksAndReduceWhatEachTickAgreed) {
+  const auto horovod = [](double cycle_ms, double fusion_mib) {
+    nlohmann::json json = replay_json("a100-80gb-sxm4", 1, 4);
+    json["simulation"] = {{"variability", false}};
+    json["jobs"][0]["data_parallel"] = "horovod";
+    json["jobs"][0]["horovod"] = {{"cycle_time_ms", cycle_ms}, {"fusion_threshold_mib", fusion_mib}};
+    return scenario_of(json);
+  };
+  const Scenario scenario = horovod(5, 64);
+  constexpr double kNegotiationBoundS = 20 * kUs;
+  const double all_s = testing::simulated_allreduce_s(scenario, kGradientBytes);
+  const double last_s = testing::simulated_allreduce_s(scenario, 4.0 * (1024 * 1024 + 1024));
+  ASSERT_LT(kNegotiationBoundS + all_s + 82 * kUs, 5000 * kUs - 2045 * kUs);
+  ASSERT_LT(kNegotiationBoundS + last_s + 82 * kUs, 2000 * kUs - 1805 * kUs);
+  for (const auto& [cycle_ms, fusion_mib, step_ms, calls] :
+       std::vector<std::tuple<double, double, double, double>>{{5, 64, 5, 1}, {2, 64, 4, 2}, {5, 1, 5, 7}}) {
+    const nlohmann::json job = simulate_in_child(horovod(cycle_ms, fusion_mib))["jobs"][0];
+    const std::string name = std::to_string(cycle_ms) + " ms cycle, " + std::to_string(fusion_mib) + " MiB fusion";
+    EXPECT_NEAR(replay_step_s({{"jobs", {job}}}), step_ms * 1e-3, 1e-12) << name;
+    EXPECT_EQ(job["allreduce"]["calls_per_step"].get<double>(), calls) << name;
+    EXPECT_DOUBLE_EQ(job["allreduce"]["bytes_per_step"].get<double>(), kGradientBytes) << name;
+  }
 }
 
 }  // namespace
