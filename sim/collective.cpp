@@ -45,7 +45,7 @@ void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity f
 
 /// `phases` ring phases over a buffer of `bytes`: 2 for allreduce (reduce-scatter, then allgather), 1 for
 /// reduce-scatter or allgather alone (each rank owns bytes / N of the buffer).
-class RingCollective final : public Allreduce {
+class RingCollective final : public SimulatedCollective {
  public:
   RingCollective(Rings rings, Fidelity fidelity, int phases)
       : rings_(std::move(rings)), fidelity_(fidelity), phases_(phases) {}
@@ -60,7 +60,7 @@ class RingCollective final : public Allreduce {
   int phases_;
 };
 
-class HierarchicalAllreduce final : public Allreduce {
+class HierarchicalAllreduce final : public SimulatedCollective {
  public:
   HierarchicalAllreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity)
       : intra_(std::move(intra)), inter_(std::move(inter)), fidelity_(fidelity) {
@@ -93,7 +93,7 @@ class HierarchicalAllreduce final : public Allreduce {
   Fidelity fidelity_;
 };
 
-class Exchange final : public Allreduce {
+class Exchange final : public SimulatedCollective {
  public:
   Exchange(Rings groups, double share) : groups_(std::move(groups)), share_(share) {}
   void run(int position, double bytes, NcclProtocol protocol) override {
@@ -111,7 +111,7 @@ class Exchange final : public Allreduce {
   double share_;
 };
 
-class Chain final : public Allreduce {
+class Chain final : public SimulatedCollective {
  public:
   Chain(Rings rings, bool toward_root) : rings_(std::move(rings)), toward_root_(toward_root) {}
   void run(int position, double bytes, NcclProtocol protocol) override {
@@ -136,7 +136,7 @@ class Chain final : public Allreduce {
   bool toward_root_;
 };
 
-class AnalyticAllreduce final : public Allreduce {
+class AnalyticAllreduce final : public SimulatedCollective {
  public:
   AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s, int ranks)
       : duration_s_(std::move(duration_s)), ranks_that_run_(ranks) {}
@@ -155,9 +155,10 @@ class AnalyticAllreduce final : public Allreduce {
   sg4::BarrierPtr joined_;  ///< every rank that runs has reached the collective (reused from one call to the next)
 };
 
-class NcclRun final : public Allreduce {
+class NcclRun final : public SimulatedCollective {
  public:
-  NcclRun(std::unique_ptr<Allreduce> ring, NcclCommunicator comm, NcclCollective collective, NcclChoiceCounts* counts)
+  NcclRun(std::unique_ptr<SimulatedCollective> ring, NcclCommunicator comm, NcclCollective collective,
+          NcclChoiceCounts* counts)
       : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts), ranks_that_run_(comm.ranks) {}
   void run(int position, double bytes, NcclProtocol /*chosen below*/) override {
     const NcclChoice choice = choose(bytes);
@@ -193,7 +194,7 @@ class NcclRun final : public Allreduce {
     return choices_[bytes] = nccl_choice(comm_, collective_, bytes);
   }
 
-  std::unique_ptr<Allreduce> ring_;
+  std::unique_ptr<SimulatedCollective> ring_;
   NcclCommunicator comm_;
   NcclCollective collective_;
   NcclChoiceCounts* counts_;
@@ -275,37 +276,39 @@ double RingGroup::incoming_latency_s(int position) const {
   return edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].latency_s;
 }
 
-std::unique_ptr<Allreduce> make_ring_allreduce(Rings rings, Fidelity fidelity) {
+std::unique_ptr<SimulatedCollective> make_ring_allreduce(Rings rings, Fidelity fidelity) {
   return make_ring_collective(std::move(rings), fidelity, 2);
 }
 
-std::unique_ptr<Allreduce> make_ring_collective(Rings rings, Fidelity fidelity, int phases) {
+std::unique_ptr<SimulatedCollective> make_ring_collective(Rings rings, Fidelity fidelity, int phases) {
   assert(fidelity != Fidelity::analytic && !rings.empty() && phases >= 1);
   return std::make_unique<RingCollective>(std::move(rings), fidelity, phases);
 }
 
-std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity) {
+std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter,
+                                                                 Fidelity fidelity) {
   assert(fidelity != Fidelity::analytic);
   return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
 }
 
-std::unique_ptr<Allreduce> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {
+std::unique_ptr<SimulatedCollective> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {
   assert(!groups.empty());
   return std::make_unique<Exchange>(std::move(groups), share);
 }
 
-std::unique_ptr<Allreduce> make_chain(Rings rings, bool toward_root) {
+std::unique_ptr<SimulatedCollective> make_chain(Rings rings, bool toward_root) {
   assert(!rings.empty());
   return std::make_unique<Chain>(std::move(rings), toward_root);
 }
 
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s,
-                                                   int ranks) {
+std::unique_ptr<SimulatedCollective> make_analytic_allreduce(
+    std::function<double(double bytes, NcclProtocol)> duration_s, int ranks) {
   return std::make_unique<AnalyticAllreduce>(std::move(duration_s), ranks);
 }
 
-std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
-                                               NcclChoiceCounts* counts, NcclCollective collective) {
+std::unique_ptr<SimulatedCollective> make_nccl_allreduce(std::unique_ptr<SimulatedCollective> ring,
+                                                         NcclCommunicator comm, NcclChoiceCounts* counts,
+                                                         NcclCollective collective) {
   return std::make_unique<NcclRun>(std::move(ring), comm, collective, counts);
 }
 

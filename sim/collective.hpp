@@ -1,5 +1,6 @@
 #pragma once
-// Allreduce algorithms behind one small interface, each at the fidelity the scenario asks for.
+// The collectives the engine simulates (allreduce, reduce-scatter, allgather, broadcast, reduce, sendrecv, alltoall),
+// one type per algorithm behind one small interface, SimulatedCollective, each at the fidelity the scenario asks for.
 //
 // `step`: every ring step of every rank is one SimGrid communication (2(N-1) per rank per allreduce, O(N^2) in all).
 // `flow`: each rank's share of a ring phase is one communication of (N-1)/N of the data, after which the rank waits
@@ -98,10 +99,11 @@ class RingGroup {
   std::vector<simgrid::s4u::CommPtr> sending_;  ///< its sender's transfer in flight
 };
 
-/// One allreduce algorithm shared by the ranks of a job.
-class Allreduce {
+/// One collective algorithm shared by the ranks of a communicator (the name says what it runs: an allreduce, or any
+/// of the collectives above; run()'s `bytes` are the buffer as nccl-tests count it).
+class SimulatedCollective {
  public:
-  virtual ~Allreduce() = default;
+  virtual ~SimulatedCollective() = default;
   /// Runs the part of an allreduce of `bytes` that falls to the rank at `position` with NCCL's `protocol` (its
   /// per-step latency), returning when it is done. An allreduce that chooses its own protocol (make_nccl_allreduce)
   /// ignores it. REQUIRES: every rank calls run() for every allreduce, in the same order, from its own actor.
@@ -119,36 +121,37 @@ class Allreduce {
 
 /// Reduce-scatter then allgather over `rings` at once (all of the same ranks, each with 1 / rings of the data), at
 /// `step` or `flow` fidelity.
-std::unique_ptr<Allreduce> make_ring_allreduce(std::vector<std::unique_ptr<RingGroup>> rings, Fidelity fidelity);
+std::unique_ptr<SimulatedCollective> make_ring_allreduce(std::vector<std::unique_ptr<RingGroup>> rings,
+                                                         Fidelity fidelity);
 
 /// `phases` ring phases over `rings` at once: 2 make an allreduce, 1 a reduce-scatter or an allgather of a buffer of
 /// which each rank owns 1 / N (run()'s bytes are the whole buffer, as nccl-tests count them).
-std::unique_ptr<Allreduce> make_ring_collective(std::vector<std::unique_ptr<RingGroup>> rings, Fidelity fidelity,
-                                                int phases);
+std::unique_ptr<SimulatedCollective> make_ring_collective(std::vector<std::unique_ptr<RingGroup>> rings,
+                                                          Fidelity fidelity, int phases);
 
 /// Horovod's hierarchical allreduce: reduce-scatter inside each host, allreduce of each 1/G share across hosts among
 /// the GPUs with the same local index, allgather inside each host. Position p is local index p % G on host p / G.
 /// REQUIRES: intra[h] are the rings of host h, each of G ranks; inter[l] has one rank per host for each local index l.
-std::unique_ptr<Allreduce> make_hierarchical_allreduce(std::vector<std::vector<std::unique_ptr<RingGroup>>> intra,
-                                                       std::vector<std::unique_ptr<RingGroup>> inter,
-                                                       Fidelity fidelity);
+std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(
+    std::vector<std::vector<std::unique_ptr<RingGroup>>> intra, std::vector<std::unique_ptr<RingGroup>> inter,
+    Fidelity fidelity);
 
 /// One exchange on every group at once, each moving `share` of run()'s bytes (sendrecv, alltoall): one step of
 /// each group, with the protocol's extra step latency once. `analytic` runs as `flow`.
-std::unique_ptr<Allreduce> make_exchange(std::vector<std::unique_ptr<RingGroup>> groups, double share,
-                                         Fidelity fidelity);
+std::unique_ptr<SimulatedCollective> make_exchange(std::vector<std::unique_ptr<RingGroup>> groups, double share,
+                                                   Fidelity fidelity);
 
 /// A pipelined chain over `rings` at once (NCCL's ring broadcast and reduce; the root is position 0), each ring with an
 /// equal share of the data: every edge of a ring but one carries the whole share at once (broadcast: all but the edge
 /// into the root; reduce, `toward_root`: all but the edge out of it), then each rank waits the N-2 further hops its
 /// first chunk takes, and the protocol's extra latency per hop: S/B + (N-1)(alpha + extra) on a homogeneous ring
 /// (chain_time_s). Every fidelity runs it so: the chunks' pipeline as concurrent flows.
-std::unique_ptr<Allreduce> make_chain(std::vector<std::unique_ptr<RingGroup>> rings, bool toward_root);
+std::unique_ptr<SimulatedCollective> make_chain(std::vector<std::unique_ptr<RingGroup>> rings, bool toward_root);
 
 /// An allreduce of `ranks` that starts when the last of them calls it (NCCL's collective cannot end before every rank
 /// has joined it) and takes `duration_s(bytes, protocol)` on each: the `analytic` fidelity.
-std::unique_ptr<Allreduce> make_analytic_allreduce(std::function<double(double bytes, NcclProtocol)> duration_s,
-                                                   int ranks);
+std::unique_ptr<SimulatedCollective> make_analytic_allreduce(
+    std::function<double(double bytes, NcclProtocol)> duration_s, int ranks);
 
 /// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
 using NcclChoiceCounts = std::map<std::string, long>;
@@ -157,8 +160,8 @@ using NcclChoiceCounts = std::map<std::string, long>;
 /// for `comm`): a ring call first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts
 /// on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run as a tree or with NVLS takes NCCL's own
 /// predicted time, as neither is simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
-std::unique_ptr<Allreduce> make_nccl_allreduce(std::unique_ptr<Allreduce> ring, NcclCommunicator comm,
-                                               NcclChoiceCounts* counts,
-                                               NcclCollective collective = NcclCollective::all_reduce);
+std::unique_ptr<SimulatedCollective> make_nccl_allreduce(std::unique_ptr<SimulatedCollective> ring,
+                                                         NcclCommunicator comm, NcclChoiceCounts* counts,
+                                                         NcclCollective collective = NcclCollective::all_reduce);
 
 }  // namespace vtsim::sim

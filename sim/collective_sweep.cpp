@@ -46,7 +46,7 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
   const Platform platform(topology, ports);
   const Fidelity fidelity = tested.simulation.fidelity;
-  std::unique_ptr<Allreduce> run;
+  std::unique_ptr<SimulatedCollective> run;
   if (op == TestedOp::sendrecv) {
     run = make_sendrecv(rings, topology, platform, fidelity);
   } else if (op == TestedOp::alltoall) {

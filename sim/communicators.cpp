@@ -301,9 +301,10 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
   return comm;
 }
 
-std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,
-                                           const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
-                                           NcclChoiceCounts* counts) {
+std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, const JobRings& rings,
+                                                     const Topology& topology, const Platform& platform,
+                                                     Fidelity fidelity, const NcclCommunicator& nccl,
+                                                     NcclChoiceCounts* counts) {
   const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
   const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
   if (fidelity == Fidelity::analytic) {
@@ -326,8 +327,8 @@ std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobR
   for (const FlowRing& ring : flat_rings(rings)) {
     groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
   }
-  std::unique_ptr<Allreduce> run = chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
-                                         : make_ring_collective(std::move(groups), fidelity, phases);
+  std::unique_ptr<SimulatedCollective> run = chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
+                                                   : make_ring_collective(std::move(groups), fidelity, phases);
   return make_nccl_allreduce(std::move(run), nccl, counts, collective);
 }
 
@@ -340,8 +341,8 @@ std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Top
   return ports_between_racks(flows, topology);
 }
 
-std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& topology, const Platform& platform,
-                                         Fidelity fidelity) {
+std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity) {
   const std::map<int, int> position_of = positions(rings.ring);
   std::vector<std::unique_ptr<RingGroup>> groups;
   for (const FlowRing& ring : flat_rings(rings)) {
@@ -351,8 +352,8 @@ std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& 
   return make_exchange(std::move(groups), share, fidelity);
 }
 
-std::unique_ptr<Allreduce> make_alltoall(const JobRings& rings, const Topology& topology, const Platform& platform,
-                                         Fidelity fidelity) {
+std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity) {
   const std::size_t n = rings.ring.size();
   std::vector<std::unique_ptr<RingGroup>> shifts;
   for (std::size_t k = 1; k < n; ++k) {
@@ -363,9 +364,10 @@ std::unique_ptr<Allreduce> make_alltoall(const JobRings& rings, const Topology& 
   return make_exchange(std::move(shifts), 1.0 / static_cast<double>(n), fidelity);
 }
 
-std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
-                                          const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
-                                          NcclChoiceCounts* counts) {
+std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const JobRings& rings,
+                                                    const Topology& topology, const Platform& platform,
+                                                    Fidelity fidelity, const NcclCommunicator& nccl,
+                                                    NcclChoiceCounts* counts) {
   if (!hierarchical(job)) {
     return make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, counts);
   }

@@ -80,22 +80,23 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
 
 /// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two
 /// ring phases; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.
-std::unique_ptr<Allreduce> make_collective(NcclCollective collective, const JobRings& rings, const Topology& topology,
-                                           const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
-                                           NcclChoiceCounts* counts);
+std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, const JobRings& rings,
+                                                     const Topology& topology, const Platform& platform,
+                                                     Fidelity fidelity, const NcclCommunicator& nccl,
+                                                     NcclChoiceCounts* counts);
 
 /// nccl-tests' sendrecv over the job's ranks: each sends the whole buffer to the next rank of the ring order (over
 /// every channel ring, an equal share each) while receiving from the previous one. NCCL runs point-to-point
 /// operations outside its collective tuning model: Simple's per-step latency, no base latency. At `analytic`
 /// fidelity it runs as `flow`. REQUIRES: as make_allreduce.
-std::unique_ptr<Allreduce> make_sendrecv(const JobRings& rings, const Topology& topology, const Platform& platform,
-                                         Fidelity fidelity);
+std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity);
 
 /// nccl-tests' alltoall over the job's ranks: each sends 1/N of the buffer to every other rank, as N - 1 shifts at
 /// once (shift k: rank p to rank p + k, connection k), each an exchange of Simple's latency. At `analytic` fidelity
 /// it runs as `flow`. REQUIRES: as make_allreduce, with the ports of alltoall_ports().
-std::unique_ptr<Allreduce> make_alltoall(const JobRings& rings, const Topology& topology, const Platform& platform,
-                                         Fidelity fidelity);
+std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity);
 
 /// The port hosts (GPU, uplink port) an alltoall over the job's ranks needs between racks.
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology);
@@ -103,8 +104,9 @@ std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Top
 /// The job's allreduce at `fidelity`; a flat ring is run with NCCL's choice of algorithm and protocol for `nccl`
 /// (make_nccl_allreduce, tallied in `counts`, which may be null). REQUIRES: a running engine whose platform is
 /// `platform`, built with the ports cross_rack_ports() named.
-std::unique_ptr<Allreduce> make_allreduce(const JobConfig& job, const JobRings& rings, const Topology& topology,
-                                          const Platform& platform, Fidelity fidelity, const NcclCommunicator& nccl,
-                                          NcclChoiceCounts* counts);
+std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const JobRings& rings,
+                                                    const Topology& topology, const Platform& platform,
+                                                    Fidelity fidelity, const NcclCommunicator& nccl,
+                                                    NcclChoiceCounts* counts);
 
 }  // namespace vtsim::sim

@@ -105,7 +105,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
 
     // Runs one tensor-group collective of the layer at hand, on the critical path.
     const auto tensor_call = [&](const TensorCall& call) {
-      Allreduce* collective = nullptr;
+      SimulatedCollective* collective = nullptr;
       const auto group = static_cast<std::size_t>(tensor_group);
       switch (call.kind) {
         case TensorCollective::all_reduce: collective = mp.tensor_all_reduce[group].get(); break;
@@ -268,7 +268,7 @@ void TrainingJob::State::weight_gather_actor(int position) {
   const ModelParallelPlan& mp = *plan.model_parallel;
   const int p = mp.strategy.pipeline;
   const int stage = mp.rank_stage[at];
-  Allreduce& gather = *mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])];
+  SimulatedCollective& gather = *mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])];
   const int data_position = mp.rank_data_position[at];
   const std::vector<PipelinePass> passes = pipeline_schedule(mp.strategy, stage);
   long sequence = 0;  // layer passes with weights to gather, in the order the compute actor meets them

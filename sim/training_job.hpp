@@ -130,10 +130,10 @@ struct ModelParallelPlan {
   std::vector<std::vector<GradientTensor>> rank_tensors;
   std::vector<std::vector<std::vector<int>>> rank_buckets;  ///< per rank: DDP buckets over rank_tensors
   /// Per tensor group: all_reduce, all_gather and reduce_scatter over its ranks (positions: rank_tensor_position).
-  std::vector<std::unique_ptr<Allreduce>> tensor_all_reduce, tensor_all_gather, tensor_reduce_scatter;
+  std::vector<std::unique_ptr<SimulatedCollective>> tensor_all_reduce, tensor_all_gather, tensor_reduce_scatter;
   /// Per data group: the gradient reduction (allreduce; reduce-scatter under ZeRO) and, under ZeRO, the allgather of
   /// the weights (after the optimizer for stages 1-2, before each layer's passes for stage 3).
-  std::vector<std::unique_ptr<Allreduce>> data_reduce, data_gather;
+  std::vector<std::unique_ptr<SimulatedCollective>> data_reduce, data_gather;
   std::vector<double> rank_weight_bytes;  ///< per rank: its chunks' 16-bit weights (ZeRO-1/2 gather them per step)
   double p2p_extra_latency_s = 0;    ///< NCCL's per-step latency of a point-to-point transfer (Simple, per hop)
   std::vector<int> rank_gpu;         ///< per rank: its global GPU
@@ -184,7 +184,7 @@ struct JobPlan {
   std::vector<int> rank_memory_gpu;
   double memory_Bps = 0;
   double collective_memory_demand_Bps = 0;
-  std::unique_ptr<Allreduce> allreduce;
+  std::unique_ptr<SimulatedCollective> allreduce;
   /// Trace tracks (thread ids under process `links_trace_pid`) of the link classes the job's collectives use.
   std::vector<int> link_class_tracks;
   int links_trace_pid = -1;

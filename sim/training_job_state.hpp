@@ -134,7 +134,7 @@ struct TrainingJob::State {
     return buckets[static_cast<std::size_t>(tensor)];
   }
   /// The collective that reduces the rank's gradient buckets, and the rank's position in it.
-  Allreduce& gradient_collective(int position) const {
+  SimulatedCollective& gradient_collective(int position) const {
     if (!plan.model_parallel) return *plan.allreduce;
     const ModelParallelPlan& mp = *plan.model_parallel;
     return *mp.data_reduce[static_cast<std::size_t>(mp.rank_data_group[static_cast<std::size_t>(position)])];

@@ -188,7 +188,8 @@ TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
     simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
     simgrid::s4u::Host* host = zone->create_host("host", 1.0)->seal();
     zone->seal();
-    std::unique_ptr<Allreduce> allreduce = make_analytic_allreduce([](double, NcclProtocol) { return 0.25; }, 4);
+    std::unique_ptr<SimulatedCollective> allreduce =
+        make_analytic_allreduce([](double, NcclProtocol) { return 0.25; }, 4);
     const std::vector<double> first_join = {0.0, 0.1, 0.2, 1.0};
     const std::vector<double> second_join = {2.0, 1.5, 1.5, 1.5};
     nlohmann::json result = nlohmann::json::array();
