@@ -8,7 +8,7 @@ namespace vtsim {
 
 /// models/kernel_parameters.json as committed (`vtsim kernels --fit ... --write` rewrites it).
 std::string_view kernel_parameters_json();
-/// models/compute_fit.json as committed (`vtsim validate --write-fit` rewrites it).
+/// models/compute_fit.json as committed (`vtsim validate --write-fit models/compute_fit.json` rewrites it).
 std::string_view compute_fit_json();
 
 }  // namespace vtsim

@@ -520,7 +520,7 @@ ComputeFit compute_fit_from_json(std::string_view text, const std::string& file)
   JsonObject root = JsonValue(json, file, "").as_object();
   ComputeFit fit;
   static_cast<void>(root.require("data").as_string());
-  fit.rows = static_cast<int>(root.require("rows").as_int(0));
+  fit.rows = static_cast<int>(root.require("rows").as_int(1));
   fit.rms_log_error = root.require("rms_log_error").as_number(0.0);
   JsonObject dispatch = root.require("host_dispatch_s").as_object();
   for (const auto& [name, framework] : framework_names()) {
@@ -530,10 +530,19 @@ ComputeFit compute_fit_from_json(std::string_view text, const std::string& file)
   for (const JsonValue& value : root.require("efficiency").as_array()) {
     JsonObject entry = value.as_object();
     EfficiencyKey key;
-    key.architecture = entry.require("architecture").as_string();
+    const JsonValue architecture = entry.require("architecture");
+    key.architecture = architecture.as_string();
+    const std::vector<GpuSpec>& gpus = gpu_catalog();
+    if (std::none_of(gpus.begin(), gpus.end(),
+                     [&](const GpuSpec& gpu) { return gpu.architecture == key.architecture; })) {
+      architecture.fail("expected the architecture of a catalog GPU, got " + describe_json(architecture.json()));
+    }
     key.path = entry.require("path").as_enum<PrecisionPath>(kPaths);
     key.kind = entry.require("kind").as_enum<KernelKind>(kKinds);
-    fit.efficiency[key] = entry.require("efficiency").as_positive_number();
+    const double efficiency = entry.require("efficiency").as_positive_number(efficiency_cap(key.kind));
+    if (!fit.efficiency.emplace(key, efficiency).second) {
+      entry.value().fail("a second efficiency for " + describe(key));
+    }
     entry.finish();
   }
   root.finish();
@@ -581,6 +590,10 @@ std::vector<std::string> fit_differences(const ComputeFit& refit, const ComputeF
                   [](Framework framework) { return std::string(to_string(framework)) + " host dispatch s"; }, lines);
   if (refit.rows != committed.rows) {
     lines.push_back("rows: refit " + std::to_string(refit.rows) + ", committed " + std::to_string(committed.rows));
+  }
+  if (std::abs(refit.rms_log_error - committed.rms_log_error) > kRefitTolerance * committed.rms_log_error) {
+    lines.push_back("rms log error: refit " + format_number(refit.rms_log_error, "%.9g") + ", committed " +
+                    format_number(committed.rms_log_error, "%.9g"));
   }
   return lines;
 }

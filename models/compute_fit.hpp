@@ -76,7 +76,7 @@ ComputeFit fit_compute(const std::vector<ThroughputRow>& rows, const ComputeFit&
 /// The fit of every published row as committed in models/compute_fit.json, read once per process: what fit_compute
 /// gives those rows (`vtsim validate --check` fits them again and fails when the constants differ; `vtsim validate
 /// --write-fit models/compute_fit.json` rewrites the file). Committed rather than fitted at start-up, where it took
-/// 0.4 s of every process (each point of a sweep is one).
+/// 0.4 s of every `vtsim run` or `check` and of every test process (sweeps, plan and bench fitted once and forked).
 const ComputeFit& published_compute_fit();
 
 /// `fit` as models/compute_fit.json keeps it. Seconds, not microseconds, and doubles as nlohmann::json writes them

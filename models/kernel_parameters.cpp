@@ -2,8 +2,8 @@
 
 #include <array>
 
-#include "models/json_reader.hpp"
 #include "models/committed_json.hpp"
+#include "models/json_reader.hpp"
 #include "models/units.hpp"
 
 // JSON keys carry their unit (host_us, host_after_launch_us); the rest are ratios.

@@ -104,13 +104,13 @@ class RingGroup {
 class SimulatedCollective {
  public:
   virtual ~SimulatedCollective() = default;
-  /// Runs the part of an allreduce of `bytes` that falls to the rank at `position` with NCCL's `protocol` (its
-  /// per-step latency), returning when it is done. An allreduce that chooses its own protocol (make_nccl_allreduce)
-  /// ignores it. REQUIRES: every rank calls run() for every allreduce, in the same order, from its own actor.
+  /// Runs the part of the collective of `bytes` that falls to the rank at `position` with NCCL's `protocol` (its
+  /// per-step latency), returning when it is done. A collective that chooses its own protocol (make_nccl_allreduce)
+  /// ignores it. REQUIRES: every rank calls run() for every call, in the same order, from its own actor.
   virtual void run(int position, double bytes, NcclProtocol protocol) = 0;
   /// run() with the Simple protocol, NCCL's choice for large messages.
   void run(int position, double bytes) { run(position, bytes, NcclProtocol::simple); }
-  /// How an allreduce of `bytes` runs, for the timeline: NCCL's algorithm and protocol ("ring/Simple"); "" where
+  /// How a call of `bytes` runs, for the timeline: NCCL's algorithm and protocol ("ring/Simple"); "" where
   /// nothing is chosen per call.
   virtual std::string describe(double /*bytes*/) { return ""; }
   /// Only `count` of the ranks call run(), each standing for a class of alike ranks (sim/rank_classes.hpp). Only the

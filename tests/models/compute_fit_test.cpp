@@ -103,16 +103,40 @@ std::string fit_error_of(const nlohmann::json& document) {
   return "no error";
 }
 
-TEST(ComputeFitJson, RefusesAnUnknownKeyOrPathNamingTheFileAndWhere) {
-  nlohmann::json document = to_json(known_parameters());
-  document["efficiency"][1]["value"] = 0.5;
-  EXPECT_NE(fit_error_of(document).find("fit.json: efficiency[1]"), std::string::npos) << fit_error_of(document);
-  document = to_json(known_parameters());
-  document["efficiency"][0]["path"] = "fp64";
-  EXPECT_NE(fit_error_of(document).find("fit.json: efficiency[0].path"), std::string::npos) << fit_error_of(document);
-  document = to_json(known_parameters());
-  document["host_dispatch_s"]["jax"] = 1e-5;
-  EXPECT_NE(fit_error_of(document).find("jax"), std::string::npos) << fit_error_of(document);
+TEST(ComputeFitJson, RefusesWhatNoFitGivesNamingTheFileAndWhere) {
+  // known_parameters()'s efficiencies in key order: Ampere GEMM, Ampere convolution, Volta GEMM, Volta convolution.
+  const auto document = [] {
+    ComputeFit fit = known_parameters();
+    fit.rows = 12;
+    return to_json(fit);
+  };
+  ASSERT_EQ(fit_error_of(document()), "no error");
+  const auto expect_error = [](const nlohmann::json& wrong, const std::string& where) {
+    const std::string error = fit_error_of(wrong);
+    EXPECT_EQ(error.find("fit.json: " + where), 0u) << error;
+  };
+  nlohmann::json wrong = document();
+  wrong["efficiency"][1]["value"] = 0.5;  // an unknown key
+  expect_error(wrong, "efficiency[1]");
+  wrong = document();
+  wrong["efficiency"][0]["path"] = "fp64";
+  expect_error(wrong, "efficiency[0].path");
+  wrong = document();
+  wrong["efficiency"][2]["architecture"] = "Volt";  // no catalog GPU's
+  expect_error(wrong, "efficiency[2].architecture");
+  wrong = document();
+  wrong["efficiency"][0]["efficiency"] = 1.2;  // above a GEMM's peak; a convolution may reach 2.25 in its nominal flop
+  expect_error(wrong, "efficiency[0].efficiency");
+  wrong = document();
+  wrong["efficiency"][3] = wrong["efficiency"][2];
+  wrong["efficiency"][3]["efficiency"] = 0.4;  // Volta tensor16 GEMM twice
+  expect_error(wrong, "efficiency[3]");
+  wrong = document();
+  wrong["host_dispatch_s"]["jax"] = 1e-5;
+  expect_error(wrong, "host_dispatch_s");
+  wrong = document();
+  wrong["rows"] = 0;
+  expect_error(wrong, "rows");
 }
 
 TEST(FitDifferences, NamesWhatMovedBeyondTheToleranceAndWhatOnlyOneSideHas) {

@@ -13,7 +13,10 @@
 #include "models/gpu_catalog.hpp"
 #include "models/interference.hpp"
 #include "models/job_compute.hpp"
+#include "sim/communicators.hpp"
+#include "sim/flow_analysis.hpp"
 #include "sim/simulation.hpp"
+#include "sim/topology.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {
@@ -159,16 +162,19 @@ TEST(TraceReplay, DataParallelAtThirtyTwoGpusReducesTheTracedGradientsWhereTheTr
 // Horovod over the one-GPU trace on 4 A100s, without variability. Its coordinator wakes at the first gradient the
 // ranks report, waits for the next multiple of the cycle time, negotiates (4 messages over NVLink, microseconds), and
 // fuses the gradients every rank had reported by that tick into buffers of at most the fusion threshold, in the order
-// they became ready. That order is AccumulateGrad's (make_examples.py): W3 40,960, b3 40, W2 8,388,608, b2 4,096,
-// W1 8,388,608, b1 8,192 bytes, all ready 1,805 us into the iteration, then W0 4,194,304 and b0 4,096 at 2,045 us;
-// the optimizer (82 us) follows the last allreduce. Each case holds for an iteration starting delta after a tick T,
-// delta being the negotiation, the last allreduce and the optimizer (the preconditions below):
-// - cycle 5 ms: every gradient is ready at T + delta + 2,045 us, before T + 5 ms: one buffer, the next iteration
+// they became ready. That order is AccumulateGrad's (make_examples.py), each pair when its layer's backward ends:
+// W3 40,960 and b3 40 bytes at 845 us into the iteration, W2 8,388,608 and b2 4,096 at 1,325 us, W1 8,388,608 and
+// b1 8,192 at 1,805 us, W0 4,194,304 and b0 4,096 at 2,045 us (later where an allreduce running meanwhile takes SMs
+// from layer 0's backward); the optimizer (82 us) follows the last allreduce. Each case holds for an iteration
+// starting delta after a tick T, delta being the negotiation, the last allreduce and the optimizer (the
+// preconditions below):
+// - cycle 5 ms: every gradient is ready by T + delta + 2,045 us, before T + 5 ms: one buffer, the next iteration
 //   starts at T + 5 ms + delta, and each step is one cycle;
-// - cycle 2 ms: the tick at T + 2 ms takes W3 to b1 (ready at T + delta + 1,805 us, delta < 195 us), the one at
-//   T + 4 ms W0 and b0 (ready at T + delta + 2,045 us): two buffers, 4 ms per step;
+// - cycle 2 ms: the tick at T + 2 ms takes W3 to b1 (ready by T + delta + 1,805 us, delta < 195 us), and their
+//   allreduce ends before T + 4 ms; that tick takes W0 and b0 (ready after T + delta + 2,045 us): two buffers,
+//   4 ms per step;
 // - cycle 5 ms, fusion threshold 1 MiB: a buffer closes before a tensor would take it past 1 MiB: {W3, b3}, {W2},
-//   {b2}, {W1}, {b1}, {W0}, {b0}, seven allreduces, 5 ms per step.
+//   {b2}, {W1}, {b1}, {W0}, {b0}, seven allreduces, one after the other within the cycle, 5 ms per step.
 TEST(Horovod, FourRanksStepAtTheCoordinatorsTicksAndReduceWhatEachTickAgreed) {
   const auto horovod = [](double cycle_ms, double fusion_mib) {
     nlohmann::json json = replay_json("a100-80gb-sxm4", 1, 4);
@@ -178,11 +184,24 @@ TEST(Horovod, FourRanksStepAtTheCoordinatorsTicksAndReduceWhatEachTickAgreed) {
     return scenario_of(json);
   };
   const Scenario scenario = horovod(5, 64);
+  // The preconditions. Negotiation: 2 ceil(log2 4) messages, each at the largest latency between ring neighbours.
   constexpr double kNegotiationBoundS = 20 * kUs;
-  const double all_s = testing::simulated_allreduce_s(scenario, kGradientBytes);
-  const double last_s = testing::simulated_allreduce_s(scenario, 4.0 * (1024 * 1024 + 1024));
-  ASSERT_LT(kNegotiationBoundS + all_s + 82 * kUs, 5000 * kUs - 2045 * kUs);
-  ASSERT_LT(kNegotiationBoundS + last_s + 82 * kUs, 2000 * kUs - 1805 * kUs);
+  const Topology topology(scenario);
+  double message_s = 0;
+  for (const GpuFlow& flow : ring_flows(job_rings(scenario, 0, topology).ring)) {
+    message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
+  }
+  ASSERT_LT(4 * message_s, kNegotiationBoundS);
+  const auto allreduce_s = [&](double bytes) { return testing::simulated_allreduce_s(scenario, bytes); };
+  constexpr double kLastBytes = 4.0 * (1024 * 1024 + 1024);  // W0 and b0
+  ASSERT_LT(kNegotiationBoundS + allreduce_s(kGradientBytes) + 82 * kUs, 5000 * kUs - 2045 * kUs);
+  ASSERT_LT(kNegotiationBoundS + allreduce_s(kLastBytes) + 82 * kUs, 2000 * kUs - 1805 * kUs);
+  ASSERT_LT(kNegotiationBoundS + allreduce_s(kGradientBytes - kLastBytes), 2000 * kUs);
+  double seven_s = 0;
+  for (const double bytes : {41000.0, 8388608.0, 4096.0, 8388608.0, 8192.0, 4194304.0, 4096.0}) {
+    seven_s += allreduce_s(bytes);
+  }
+  ASSERT_LT(kNegotiationBoundS + seven_s + 82 * kUs, 5000 * kUs - 2045 * kUs);
   for (const auto& [cycle_ms, fusion_mib, step_ms, calls] :
        std::vector<std::tuple<double, double, double, double>>{{5, 64, 5, 1}, {2, 64, 4, 2}, {5, 1, 5, 7}}) {
     const nlohmann::json job = simulate_in_child(horovod(cycle_ms, fusion_mib))["jobs"][0];
