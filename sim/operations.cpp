@@ -9,8 +9,6 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "models/nic_catalog.hpp"
-
 namespace vtsim::sim {
 namespace {
 
@@ -36,27 +34,26 @@ std::vector<int> jobs_on(const std::vector<OperatedJob>& jobs, int host) {
 
 }  // namespace
 
-std::vector<int> migrating_hosts(const Scenario& scenario) {
+std::vector<int> migrating_hosts(const std::vector<OperationEvent>& events) {
   std::set<int> hosts;
-  for (const OperationEvent& event : scenario.events) {
+  for (const OperationEvent& event : events) {
     if (event.type != EventType::host_failure) hosts.insert(event.host);
   }
   return {hosts.begin(), hosts.end()};
 }
 
-OperationsRunner::OperationsRunner(const Scenario& scenario, const Platform& platform, std::vector<OperatedJob> jobs,
+OperationsRunner::OperationsRunner(OperationsPlan plan, const Platform& platform, std::vector<OperatedJob> jobs,
                                    TraceRecorder* trace, int trace_pid)
-    : scenario_(scenario), platform_(platform), jobs_(std::move(jobs)), trace_(trace), trace_pid_(trace_pid) {
-  assert(jobs_.size() == scenario.jobs.size());
-  for (const OperationEvent& event : scenario.events) outcomes_.push_back({event.type, event.host, false, 0, {}, {}});
+    : plan_(std::move(plan)), platform_(platform), jobs_(std::move(jobs)), trace_(trace), trace_pid_(trace_pid) {
+  for (const OperationEvent& event : plan_.events) outcomes_.push_back({event.type, event.host, false, 0, {}, {}});
 }
 
 void OperationsRunner::start() {
   if (trace_ != nullptr && !outcomes_.empty()) trace_->name_process(trace_pid_, "vSphere operations");
-  for (std::size_t e = 0; e < scenario_.events.size(); ++e) {
+  for (std::size_t e = 0; e < plan_.events.size(); ++e) {
     if (trace_ != nullptr) {
-      trace_->name_thread(trace_pid_, static_cast<int>(e), scenario_.events[e].json_path + " " +
-                                                               std::string(to_string(scenario_.events[e].type)));
+      trace_->name_thread(trace_pid_, static_cast<int>(e), plan_.events[e].json_path + " " +
+                                                               std::string(to_string(plan_.events[e].type)));
     }
     // A daemon: an event still waiting when every job has ended must not keep the simulation going.
     sg4::Actor::create("event" + std::to_string(e), platform_.gpu_host(0), [this, e] { run_event(e); })->daemonize();
@@ -64,7 +61,7 @@ void OperationsRunner::start() {
 }
 
 void OperationsRunner::run_event(std::size_t index) {
-  const OperationEvent& event = scenario_.events[index];
+  const OperationEvent& event = plan_.events[index];
   EventOutcome& outcome = outcomes_[index];
   const std::vector<int> touched = event.type == EventType::vmotion ? std::vector<int>{event.job}
                                                                      : jobs_on(jobs_, event.host);
@@ -84,24 +81,22 @@ void OperationsRunner::run_event(std::size_t index) {
 }
 
 void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutcome& outcome) {
-  const OperationsConfig& operations = scenario_.operations;
+  const OperationsConfig& operations = plan_.config;
   const auto tid = static_cast<int>(&outcome - outcomes_.data());
   // The VMs' guest memories leave through the host's NIC at once, beside the jobs' flows. Recorded before they end:
   // the jobs may end first (the actor is then killed mid-wait).
   std::vector<sg4::CommPtr> precopies;
-  // The framebuffer moves during the stun over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
-  const double vmotion_line_rate_Bps = find_nic(scenario_.cluster.host.nic_model)->line_rate_Bps;
   for (int j : jobs) {
     const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
     const std::vector<char> ranks = ranks_on(*operated.job, host);
     VmMigration migration;
-    migration.job = scenario_.jobs[static_cast<std::size_t>(j)].name;
+    migration.job = operated.name;
     migration.host = host;
     migration.precopy_start_s = outcome.at_s;
     migration.precopy_bytes = operations.vm_memory_bytes;
     migration.framebuffer_bytes =
         static_cast<double>(std::count(ranks.begin(), ranks.end(), 1)) * operated.memory_per_rank_bytes;
-    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes, vmotion_line_rate_Bps);
+    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes, plan_.vmotion_line_rate_Bps);
     migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
     outcome.migrations.push_back(migration);
     precopies.push_back(sg4::Comm::sendto_async(platform_.migration_source(host), platform_.migration_destination(host),
@@ -131,15 +126,14 @@ void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutc
 void OperationsRunner::fail(int host, EventOutcome& outcome) {
   const auto tid = static_cast<int>(&outcome - outcomes_.data());
   for (int j : jobs_on(jobs_, host)) {
-    TrainingJob& job = *jobs_[static_cast<std::size_t>(j)].job;
-    const JobConfig& config = scenario_.jobs[static_cast<std::size_t>(j)];
+    const OperatedJob& operated = jobs_[static_cast<std::size_t>(j)];
+    TrainingJob& job = *operated.job;
     const CheckpointMark checkpoint = job.last_checkpoint();
     const double restore_s =
-        checkpoint.progress > 0 ? jobs_[static_cast<std::size_t>(j)].checkpoint_bytes / config.checkpoint.storage_Bps
-                                : 0.0;
+        checkpoint.progress > 0 ? operated.checkpoint_bytes / operated.checkpoint_storage_Bps : 0.0;
     FailureImpact impact;
-    impact.job = config.name;
-    impact.resumed_s = outcome.at_s + ha_restart_s(scenario_.operations, restore_s);
+    impact.job = operated.name;
+    impact.resumed_s = outcome.at_s + ha_restart_s(plan_.config, restore_s);
     if (const std::optional<std::size_t> waiting = job.restart_in_progress(outcome.at_s)) {
       // Down already: this failure can only keep the job down longer.
       impact.extended = true;
@@ -172,7 +166,7 @@ void OperationsRunner::fail(int host, EventOutcome& outcome) {
                                       .label = "HA restart"});
     }
     if (trace_ != nullptr) {
-      trace_->span(trace_pid_, tid, "host " + std::to_string(host) + " down: " + config.name + " restarts",
+      trace_->span(trace_pid_, tid, "host " + std::to_string(host) + " down: " + operated.name + " restarts",
                    outcome.at_s, impact.resumed_s);
     }
     outcome.failures.push_back(impact);

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "models/scenario.hpp"
+#include "models/operations.hpp"
 #include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/training_job.hpp"
@@ -63,12 +63,21 @@ struct EventOutcome {
   std::vector<FailureImpact> failures;  ///< host_failure
 };
 
-/// Per scenario job, what the operations need: the running job (null for idle jobs), the device memory one rank
-/// uses, the checkpoint's size.
+/// Per scenario job, what the operations need: the running job (null for idle jobs), its name, the device memory one
+/// rank uses, the checkpoint's size and the rate its storage reads it back at.
 struct OperatedJob {
   TrainingJob* job = nullptr;
+  std::string name;
   double memory_per_rank_bytes = 0;
   double checkpoint_bytes = 0;
+  double checkpoint_storage_Bps = 0;
+};
+
+/// The scenario's operations as the runner needs them, looked up and derived by the caller.
+struct OperationsPlan {
+  std::vector<OperationEvent> events;  ///< in the scenario's order
+  OperationsConfig config;
+  double vmotion_line_rate_Bps = 0;  ///< the hosts' NIC line rate, over which a stun moves the framebuffer
 };
 
 /// Runs the scenario's events. Create after the jobs have started, before the engine runs.
@@ -76,8 +85,8 @@ class OperationsRunner {
  public:
   /// `jobs` has one entry per scenario job. `trace` (may be null) receives each event's spans on a thread of its own
   /// (the event's index) of process `trace_pid`.
-  OperationsRunner(const Scenario& scenario, const Platform& platform, std::vector<OperatedJob> jobs,
-                   TraceRecorder* trace, int trace_pid);
+  OperationsRunner(OperationsPlan plan, const Platform& platform, std::vector<OperatedJob> jobs, TraceRecorder* trace,
+                   int trace_pid);
 
   /// Creates one (daemon) actor per event.
   void start();
@@ -89,7 +98,7 @@ class OperationsRunner {
   void migrate(const std::vector<int>& jobs, int host, EventOutcome& outcome);
   void fail(int host, EventOutcome& outcome);
 
-  const Scenario& scenario_;
+  OperationsPlan plan_;
   const Platform& platform_;
   std::vector<OperatedJob> jobs_;
   TraceRecorder* trace_;
@@ -97,7 +106,7 @@ class OperationsRunner {
   std::vector<EventOutcome> outcomes_;
 };
 
-/// The hosts whose VMs some event moves (the platform's migration hosts).
-std::vector<int> migrating_hosts(const Scenario& scenario);
+/// The hosts whose VMs one of `events` moves (the platform's migration hosts).
+std::vector<int> migrating_hosts(const std::vector<OperationEvent>& events);
 
 }  // namespace vtsim::sim

@@ -732,7 +732,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   const bool flows_between_gpus =
       scenario.simulation.fidelity != Fidelity::analytic ||
       std::any_of(active.begin(), active.end(), [](const ActiveJob& job) { return job.layout.has_value(); });
-  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario),
+  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario.events),
                           migration_Bps, flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -763,10 +763,18 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   assert(engine.get_actor_count() <= actors && "every actor counted");
   std::vector<OperatedJob> operated(scenario.jobs.size());
   for (ActiveJob& job : active) {
-    operated[job.index] = {job.job.get(), job.compute.memory.total_bytes(),
-                           checkpoint_bytes(scenario.jobs[job.index], job.compute)};
+    const JobConfig& config = scenario.jobs[job.index];
+    operated[job.index] = {.job = job.job.get(),
+                           .name = config.name,
+                           .memory_per_rank_bytes = job.compute.memory.total_bytes(),
+                           .checkpoint_bytes = checkpoint_bytes(config, job.compute),
+                           .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
   }
-  OperationsRunner operations(scenario, platform, std::move(operated), tracer,
+  // A stun moves the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
+  OperationsRunner operations({.events = scenario.events,
+                               .config = scenario.operations,
+                               .vmotion_line_rate_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps},
+                              platform, std::move(operated), tracer,
                               kFirstJobTracePid + static_cast<int>(active.size()));
   operations.start();
   wall_clock.actors_s = seconds_since(phase_start);
