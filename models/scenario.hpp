@@ -21,6 +21,7 @@
 #include "models/operations.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/precision.hpp"
+#include "models/scheduler_policy.hpp"
 #include "models/traced_iteration.hpp"
 #include "models/variability.hpp"
 #include "models/workload_catalog.hpp"
@@ -33,13 +34,6 @@ enum class VirtualizationMode {
   passthrough,  ///< whole GPU passed through to a VM (DirectPath I/O)
   vgpu,         ///< NVIDIA vGPU, time-sliced
   mig,          ///< NVIDIA MIG instances (MIG-backed vGPU)
-};
-
-/// The time-sliced vGPU scheduler's policy (NVIDIA vGPU user guide, scheduler chapter).
-enum class SchedulerPolicy {
-  best_effort,  ///< round-robin over vGPUs with work; idle vGPUs give their time away
-  equal_share,  ///< each powered-on vGPU gets 1/n of the GPU, whether or not it has work
-  fixed_share,  ///< each vGPU gets 1/(profile's maximum per GPU), whether or not the others run
 };
 
 /// Allreduce algorithm used by the Horovod-like coordinator.
@@ -365,14 +359,12 @@ struct Scenario {
 
 /// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names();
-std::span<const std::pair<std::string, SchedulerPolicy>> scheduler_policy_names();
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
 std::span<const std::pair<std::string, Fidelity>> fidelity_names();
 std::span<const std::pair<std::string, DataParallel>> data_parallel_names();
 
 /// The scenario spelling of each enumerator.
 std::string_view to_string(VirtualizationMode mode);
-std::string_view to_string(SchedulerPolicy policy);
 std::string_view to_string(AllreduceAlgorithm algorithm);
 std::string_view to_string(Fidelity fidelity);
 std::string_view to_string(DataParallel data_parallel);

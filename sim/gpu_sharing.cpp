@@ -2,37 +2,16 @@
 
 #include <algorithm>
 
-#include "models/vgpu_catalog.hpp"
-
 namespace vtsim::sim {
 
-GpuSharing::GpuSharing(const Scenario& scenario, TraceRecorder* trace, int trace_pid) {
-  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
-  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
-  }
-  const SchedulerConfig& config = scenario.virtualization.scheduler;
-  for (const auto& [gpu, jobs] : jobs_on_gpu) {
-    const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
-    const bool fixed = config.policy == SchedulerPolicy::fixed_share;
-    const int vgpus = static_cast<int>(jobs.size());
-    if (vgpus == 1 && !(fixed && profile.max_per_gpu > 1)) continue;  // one vGPU with the whole GPU: nothing to slice
-    SchedulerSetup setup;
-    setup.policy = config.policy;
-    setup.time_slice_s = config.time_slice_s;
-    setup.context_switch_s = config.context_switch_s;
-    setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
+GpuSharing::GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int trace_pid) {
+  for (SlicedGpu& sliced : gpus) {
     Shared shared;
-    for (std::size_t j : jobs) {
-      const JobConfig& job = scenario.jobs[j];
-      setup.vgpu_names.push_back(job.name + (job.idle ? " (idle)" : ""));
-    }
-    shared.jobs = jobs;
-    shared.names = setup.vgpu_names;
-    shared.scheduler = std::make_unique<TimeSliceScheduler>(std::move(setup), trace, trace_pid, gpu);
-    if (trace != nullptr) trace->name_thread(trace_pid, gpu, "GPU " + std::to_string(gpu));
-    gpus_.emplace(gpu, std::move(shared));
+    shared.jobs = std::move(sliced.jobs);
+    shared.names = sliced.setup.vgpu_names;
+    shared.scheduler = std::make_unique<TimeSliceScheduler>(std::move(sliced.setup), trace, trace_pid, sliced.gpu);
+    if (trace != nullptr) trace->name_thread(trace_pid, sliced.gpu, "GPU " + std::to_string(sliced.gpu));
+    gpus_.emplace(sliced.gpu, std::move(shared));
   }
   if (trace != nullptr && !gpus_.empty()) trace->name_process(trace_pid, "time-sliced GPUs");
 }

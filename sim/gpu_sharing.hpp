@@ -1,25 +1,32 @@
 #pragma once
 // Which physical GPUs are time-sliced between vGPUs, and their schedulers.
 
+#include <cstddef>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
-#include "models/scenario.hpp"
 #include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
 
 namespace vtsim::sim {
 
+/// One time-sliced GPU: its scheduler's setup and, per vGPU in slot order, the index of the job it belongs to.
+struct SlicedGpu {
+  int gpu = 0;
+  SchedulerSetup setup;
+  std::vector<std::size_t> jobs;
+};
+
 /// The schedulers of a scenario's time-sliced GPUs and where each job's rank sits on them.
 class GpuSharing {
  public:
-  /// Creates a scheduler for each GPU that needs one in vgpu mode: several vGPUs on it, or fixed share with a profile
-  /// that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their vGPUs.
-  /// `trace` may be null; each scheduler draws on track (trace_pid, gpu index).
-  GpuSharing(const Scenario& scenario, TraceRecorder* trace, int trace_pid);
+  /// Creates a scheduler for each of `gpus` (the GPUs that need one, simulation.cpp decides which). `trace` may be
+  /// null; each scheduler draws on track (trace_pid, gpu index).
+  GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int trace_pid);
 
   /// Starts the schedulers' actors. REQUIRES: a running engine whose platform is `platform`.
   void start(const Platform& platform);

@@ -26,6 +26,7 @@
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/variability.hpp"
+#include "models/vgpu_catalog.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
@@ -680,6 +681,36 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
   return ports;
 }
 
+
+/// The GPUs whose vGPUs a scheduler time-slices, in vgpu mode: those with several vGPUs, or with one under fixed share
+/// with a profile that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their
+/// vGPUs.
+std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
+  std::vector<SlicedGpu> sliced;
+  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return sliced;
+  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
+  }
+  const SchedulerConfig& config = scenario.virtualization.scheduler;
+  for (const auto& [gpu, jobs] : jobs_on_gpu) {
+    const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
+    const bool fixed = config.policy == SchedulerPolicy::fixed_share;
+    const int vgpus = static_cast<int>(jobs.size());
+    if (vgpus == 1 && !(fixed && profile.max_per_gpu > 1)) continue;  // one vGPU with the whole GPU: nothing to slice
+    SlicedGpu gpu_sliced{.gpu = gpu, .setup = {}, .jobs = jobs};
+    gpu_sliced.setup.policy = config.policy;
+    gpu_sliced.setup.time_slice_s = config.time_slice_s;
+    gpu_sliced.setup.context_switch_s = config.context_switch_s;
+    gpu_sliced.setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
+    for (std::size_t j : jobs) {
+      const JobConfig& job = scenario.jobs[j];
+      gpu_sliced.setup.vgpu_names.push_back(job.name + (job.idle ? " (idle)" : ""));
+    }
+    sliced.push_back(std::move(gpu_sliced));
+  }
+  return sliced;
+}
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
@@ -746,7 +777,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       trace.name_thread(kLinksTracePid, static_cast<int>(c), std::string(to_string(c)));
     }
   }
-  GpuSharing sharing(scenario, tracer, kGpusTracePid);
+  GpuSharing sharing(time_sliced_gpus(scenario), tracer, kGpusTracePid);
   std::set<LinkClass> classes_used;
   // Every actor is counted before the first one is created: how their stacks are allocated depends on how many.
   std::size_t actors = sharing.actor_count() + scenario.events.size();

@@ -18,7 +18,7 @@
 
 #include <simgrid/s4u/Host.hpp>
 
-#include "models/scenario.hpp"
+#include "models/scheduler_policy.hpp"
 #include "sim/trace.hpp"
 
 namespace vtsim::sim {
