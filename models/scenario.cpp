@@ -19,11 +19,6 @@ const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAlgorithms = {{
     {"ring", AllreduceAlgorithm::ring},
     {"hierarchical", AllreduceAlgorithm::hierarchical},
 }};
-const std::array<std::pair<std::string, Fidelity>, 3> kFidelities = {{
-    {"step", Fidelity::step},
-    {"flow", Fidelity::flow},
-    {"analytic", Fidelity::analytic},
-}};
 const std::array<std::pair<std::string, DataParallel>, 2> kDataParallel = {{
     {"horovod", DataParallel::horovod},
     {"pytorch_ddp", DataParallel::pytorch_ddp},
@@ -33,12 +28,10 @@ const std::array<std::pair<std::string, DataParallel>, 2> kDataParallel = {{
 
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names() { return kModes; }
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAlgorithms; }
-std::span<const std::pair<std::string, Fidelity>> fidelity_names() { return kFidelities; }
 std::span<const std::pair<std::string, DataParallel>> data_parallel_names() { return kDataParallel; }
 
 std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
 std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgorithms, algorithm); }
-std::string_view to_string(Fidelity fidelity) { return name_of(kFidelities, fidelity); }
 std::string_view to_string(DataParallel data_parallel) { return name_of(kDataParallel, data_parallel); }
 
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {

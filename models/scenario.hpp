@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/calibrated_parameters.hpp"
+#include "models/fidelity.hpp"
 #include "models/framework.hpp"
 #include "models/nccl_tuning.hpp"
 #include "models/nic_catalog.hpp"
@@ -40,13 +41,6 @@ enum class VirtualizationMode {
 enum class AllreduceAlgorithm {
   ring,          ///< NCCL-style ring: reduce-scatter then allgather over all ranks
   hierarchical,  ///< intra-host reduce-scatter, inter-host allreduce, intra-host allgather
-};
-
-/// How collectives are simulated (docs/design.md, "Fidelity levels").
-enum class Fidelity {
-  step,      ///< every ring step of every rank is a SimGrid communication, O(N^2)
-  flow,      ///< each rank's share of a collective phase is one flow plus the step latencies, O(N)
-  analytic,  ///< closed form with the bottleneck bandwidth found on the topology graph, O(1)
 };
 
 /// Leaf-spine fabric joining the racks: one leaf (top-of-rack) switch per rack (per rack and NIC with rail_optimized),
@@ -360,13 +354,11 @@ struct Scenario {
 /// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names();
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
-std::span<const std::pair<std::string, Fidelity>> fidelity_names();
 std::span<const std::pair<std::string, DataParallel>> data_parallel_names();
 
 /// The scenario spelling of each enumerator.
 std::string_view to_string(VirtualizationMode mode);
 std::string_view to_string(AllreduceAlgorithm algorithm);
-std::string_view to_string(Fidelity fidelity);
 std::string_view to_string(DataParallel data_parallel);
 
 /// The job's ranks on each host it uses, by host index (GPU g sits in host g / gpus_per_host): a VM is a job's group

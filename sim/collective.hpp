@@ -37,7 +37,7 @@
 #include <simgrid/s4u/Semaphore.hpp>
 
 #include "models/nccl_tuning.hpp"
-#include "models/scenario.hpp"
+#include "models/fidelity.hpp"
 
 namespace vtsim::sim {
 
