@@ -8,13 +8,13 @@
 
 namespace vtsim::sim {
 
-std::optional<std::string> reduction_blocker(const Scenario& scenario, const JobConfig& job, bool tracing) {
-  if (!scenario.simulation.reduce_ranks) return "simulation.reduce_ranks is false";
-  if (job.parallelism && scenario.simulation.fidelity != Fidelity::analytic) {
+std::optional<std::string> reduction_blocker(const ReductionContext& context) {
+  if (!context.reduce_ranks) return "simulation.reduce_ranks is false";
+  if (context.model_parallel && context.fidelity != Fidelity::analytic) {
     return "tensor, pipeline or sharded parallelism at flow or step fidelity";
   }
-  if (!scenario.events.empty()) return "vSphere events";
-  if (tracing) return "a trace (one track per rank)";
+  if (context.events) return "vSphere events";
+  if (context.tracing) return "a trace (one track per rank)";
   return std::nullopt;
 }
 

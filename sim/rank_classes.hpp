@@ -32,15 +32,23 @@
 #include <string>
 #include <vector>
 
-#include "models/scenario.hpp"
+#include "models/fidelity.hpp"
 #include "models/variability.hpp"
 
 namespace vtsim::sim {
 
-/// Why the ranks of `job` cannot run as classes in `scenario` (with a trace when `tracing`); nullopt when they can.
-/// Under tensor, pipeline or sharded parallelism they can at analytic fidelity only, as tensor groups
-/// (tensor_group_classes).
-std::optional<std::string> reduction_blocker(const Scenario& scenario, const JobConfig& job, bool tracing);
+/// What decides whether a job's ranks may run as classes.
+struct ReductionContext {
+  bool reduce_ranks = true;     ///< simulation.reduce_ranks
+  bool model_parallel = false;  ///< the job has tensor, pipeline or sharded parallelism
+  Fidelity fidelity = Fidelity::flow;
+  bool events = false;   ///< the scenario has vSphere events
+  bool tracing = false;  ///< a trace is written (one track per rank)
+};
+
+/// Why a job's ranks cannot run as classes in `context`; nullopt when they can. Under tensor, pipeline or sharded
+/// parallelism they can at analytic fidelity only, as tensor groups (tensor_group_classes).
+std::optional<std::string> reduction_blocker(const ReductionContext& context);
 
 /// The classes of alike ranks: positions with the same `rank_speed`, no scheduler (`time_sliced` false) and the same
 /// memory status (`memory_gpu` >= 0 or not), each class's positions in order, classes by their first position.

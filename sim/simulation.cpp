@@ -501,7 +501,11 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   }
   std::vector<bool> time_sliced;
   for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
-  if (const auto blocker = reduction_blocker(scenario, config, tracing)) {
+  if (const auto blocker = reduction_blocker({.reduce_ranks = scenario.simulation.reduce_ranks,
+                                              .model_parallel = config.parallelism.has_value(),
+                                              .fidelity = scenario.simulation.fidelity,
+                                              .events = !scenario.events.empty(),
+                                              .tracing = tracing})) {
     active.not_reduced = *blocker;
   } else if (!active.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
