@@ -19,20 +19,14 @@ const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAlgorithms = {{
     {"ring", AllreduceAlgorithm::ring},
     {"hierarchical", AllreduceAlgorithm::hierarchical},
 }};
-const std::array<std::pair<std::string, DataParallel>, 2> kDataParallel = {{
-    {"horovod", DataParallel::horovod},
-    {"pytorch_ddp", DataParallel::pytorch_ddp},
-}};
 
 }  // namespace
 
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names() { return kModes; }
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAlgorithms; }
-std::span<const std::pair<std::string, DataParallel>> data_parallel_names() { return kDataParallel; }
 
 std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
 std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgorithms, algorithm); }
-std::string_view to_string(DataParallel data_parallel) { return name_of(kDataParallel, data_parallel); }
 
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
   std::map<int, int> ranks;

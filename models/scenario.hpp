@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/calibrated_parameters.hpp"
+#include "models/data_parallel.hpp"
 #include "models/fidelity.hpp"
 #include "models/framework.hpp"
 #include "models/nccl_tuning.hpp"
@@ -176,12 +177,6 @@ struct HorovodConfig {
   double cycle_time_s = 5e-3;
   /// Default ring.
   AllreduceAlgorithm allreduce = AllreduceAlgorithm::ring;
-};
-
-/// How a data-parallel job reduces its gradients.
-enum class DataParallel {
-  horovod,      ///< Horovod: a coordinator fuses the gradients ready on every rank each cycle (HorovodConfig)
-  pytorch_ddp,  ///< PyTorch DistributedDataParallel: fixed buckets, each reduced as soon as it fills (DdpConfig)
 };
 
 /// PyTorch DistributedDataParallel settings of one job.
@@ -354,12 +349,10 @@ struct Scenario {
 /// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names();
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
-std::span<const std::pair<std::string, DataParallel>> data_parallel_names();
 
 /// The scenario spelling of each enumerator.
 std::string_view to_string(VirtualizationMode mode);
 std::string_view to_string(AllreduceAlgorithm algorithm);
-std::string_view to_string(DataParallel data_parallel);
 
 /// The job's ranks on each host it uses, by host index (GPU g sits in host g / gpus_per_host): a VM is a job's group
 /// of ranks on one host. REQUIRES: gpus_per_host >= 1.

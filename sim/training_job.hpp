@@ -28,7 +28,7 @@
 
 #include "models/compute_model.hpp"
 #include "models/model_partition.hpp"
-#include "models/scenario.hpp"
+#include "models/data_parallel.hpp"
 #include "models/variability.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
