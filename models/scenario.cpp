@@ -15,7 +15,7 @@ const std::array<std::pair<std::string, VirtualizationMode>, 4> kModes = {{
     {"vgpu", VirtualizationMode::vgpu},
     {"mig", VirtualizationMode::mig},
 }};
-const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAlgorithms = {{
+const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAllreduceAlgorithms = {{
     {"ring", AllreduceAlgorithm::ring},
     {"hierarchical", AllreduceAlgorithm::hierarchical},
 }};
@@ -23,10 +23,10 @@ const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAlgorithms = {{
 }  // namespace
 
 std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names() { return kModes; }
-std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAlgorithms; }
+std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAllreduceAlgorithms; }
 
 std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
-std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAlgorithms, algorithm); }
+std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAllreduceAlgorithms, algorithm); }
 
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
   std::map<int, int> ranks;

@@ -36,8 +36,8 @@
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
-#include "models/nccl_tuning.hpp"
 #include "models/fidelity.hpp"
+#include "models/nccl_tuning.hpp"
 
 namespace vtsim::sim {
 

@@ -1,6 +1,7 @@
 #include "sim/gpu_sharing.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace vtsim::sim {
 
@@ -11,7 +12,8 @@ GpuSharing::GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int tr
     shared.names = sliced.setup.vgpu_names;
     shared.scheduler = std::make_unique<TimeSliceScheduler>(std::move(sliced.setup), trace, trace_pid, sliced.gpu);
     if (trace != nullptr) trace->name_thread(trace_pid, sliced.gpu, "GPU " + std::to_string(sliced.gpu));
-    gpus_.emplace(sliced.gpu, std::move(shared));
+    [[maybe_unused]] const bool added = gpus_.emplace(sliced.gpu, std::move(shared)).second;
+    assert(added && "each GPU once");
   }
   if (trace != nullptr && !gpus_.empty()) trace->name_process(trace_pid, "time-sliced GPUs");
 }

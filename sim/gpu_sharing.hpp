@@ -25,7 +25,7 @@ struct SlicedGpu {
 class GpuSharing {
  public:
   /// Creates a scheduler for each of `gpus` (the GPUs that need one, simulation.cpp decides which). `trace` may be
-  /// null; each scheduler draws on track (trace_pid, gpu index).
+  /// null; each scheduler draws on track (trace_pid, gpu index). REQUIRES: distinct GPUs, in ascending order.
   GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int trace_pid);
 
   /// Starts the schedulers' actors. REQUIRES: a running engine whose platform is `platform`.

@@ -45,7 +45,11 @@ std::vector<int> migrating_hosts(const std::vector<OperationEvent>& events) {
 OperationsRunner::OperationsRunner(OperationsPlan plan, const Platform& platform, std::vector<OperatedJob> jobs,
                                    TraceRecorder* trace, int trace_pid)
     : plan_(std::move(plan)), platform_(platform), jobs_(std::move(jobs)), trace_(trace), trace_pid_(trace_pid) {
-  for (const OperationEvent& event : plan_.events) outcomes_.push_back({event.type, event.host, false, 0, {}, {}});
+  for (const OperationEvent& event : plan_.events) {
+    assert(event.type != EventType::vmotion ||
+           (static_cast<std::size_t>(event.job) < jobs_.size() && jobs_[static_cast<std::size_t>(event.job)].job));
+    outcomes_.push_back({event.type, event.host, false, 0, {}, {}});
+  }
 }
 
 void OperationsRunner::start() {

@@ -63,8 +63,8 @@ struct EventOutcome {
   std::vector<FailureImpact> failures;  ///< host_failure
 };
 
-/// Per scenario job, what the operations need: the running job (null for idle jobs), its name, the device memory one
-/// rank uses, the checkpoint's size and the rate its storage reads it back at.
+/// Per scenario job, what the operations need: the running job (null for idle jobs, whose other fields are unset),
+/// its name, the device memory one rank uses, the checkpoint's size and the rate its storage reads it back at.
 struct OperatedJob {
   TrainingJob* job = nullptr;
   std::string name;
@@ -83,8 +83,8 @@ struct OperationsPlan {
 /// Runs the scenario's events. Create after the jobs have started, before the engine runs.
 class OperationsRunner {
  public:
-  /// `jobs` has one entry per scenario job. `trace` (may be null) receives each event's spans on a thread of its own
-  /// (the event's index) of process `trace_pid`.
+  /// `jobs` has one entry per scenario job; a vMotion event's job runs. `trace` (may be null) receives each event's
+  /// spans on a thread of its own (the event's index) of process `trace_pid`.
   OperationsRunner(OperationsPlan plan, const Platform& platform, std::vector<OperatedJob> jobs, TraceRecorder* trace,
                    int trace_pid);
 

@@ -685,7 +685,6 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
   return ports;
 }
 
-
 /// The GPUs whose vGPUs a scheduler time-slices, in vgpu mode: those with several vGPUs, or with one under fixed share
 /// with a profile that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their
 /// vGPUs.
@@ -715,6 +714,7 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
   }
   return sliced;
 }
+
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {

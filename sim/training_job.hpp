@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "models/compute_model.hpp"
-#include "models/model_partition.hpp"
 #include "models/data_parallel.hpp"
+#include "models/model_partition.hpp"
 #include "models/variability.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
