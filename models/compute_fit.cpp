@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <optional>
 #include <set>
 
@@ -418,9 +419,9 @@ void add_depth_overhead_note(const GpuSpec& gpu, PrecisionPath path, KernelKind 
                            "kernel model's " + std::string(to_string(family)) + " constant, fitted to measured "
                            "kernels on " + fitted_kernel_parameters().gpu_list(family);
   if (measured) {
-    resolved.sources.push_back(note);
+    resolved.add(Source::fitted, note);
   } else {
-    resolved.uncalibrated.push_back(note + ", none of them " + gpu.architecture + " (not measured on it)");
+    resolved.add(Source::uncalibrated, note + ", none of them " + gpu.architecture + " (not measured on it)");
   }
 }
 
@@ -429,10 +430,12 @@ void add_depth_overhead_note(const GpuSpec& gpu, PrecisionPath path, KernelKind 
 void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& wanted, const GpuSpec& gpu,
                          ResolvedCompute& resolved) {
   EfficiencyProvenance provenance = provenance_of(found, wanted, gpu);
-  auto& list = provenance.kind == EfficiencyProvenance::Kind::fitted    ? resolved.sources
-               : provenance.kind == EfficiencyProvenance::Kind::refused ? resolved.refused
-                                                                        : resolved.uncalibrated;
-  list.push_back(std::move(provenance.note));
+  if (provenance.kind == EfficiencyProvenance::Kind::refused) {
+    resolved.refused.push_back(std::move(provenance.note));
+  } else {
+    resolved.add(provenance.kind == EfficiencyProvenance::Kind::fitted ? Source::fitted : Source::uncalibrated,
+                 std::move(provenance.note));
+  }
 }
 
 }  // namespace
@@ -638,10 +641,10 @@ void resolve_data_loading(const GpuSpec& gpu, const Workload& workload, int batc
   double& batch_s = resolved.parameters.data_loading_s;
   if (host.data_loader == DataLoader::synthetic) {
     batch_s = 0;
-    resolved.sources.push_back("data loading: none (synthetic data)");
+    resolved.add(Source::scenario, "data loading: none (synthetic data)");
     return;
   }
-  if (host.cpu_cores_uncalibrated) resolved.uncalibrated.push_back("CPU cores: " + host.cpu_cores_what);
+  if (host.cpu_cores_uncalibrated) resolved.add(Source::uncalibrated, "CPU cores: " + host.cpu_cores_what);
   const double loader_cores =
       vm_cpu_budget(host.cpu_cores, host.ranks_per_vm, host.tcp_between_hosts).loader_cores / host.ranks_per_vm;
   const std::string cores = format_number(loader_cores) + " loader cores per rank (" + host.cpu_cores_what + ", " +
@@ -654,14 +657,16 @@ void resolve_data_loading(const GpuSpec& gpu, const Workload& workload, int batc
     assert(rate && "the loader refuses a gpu loader without a rate");
     const double cpu_s_per_sample = host.data_loading_cpu_s_per_sample.value_or(0.0);
     batch_s = std::max(batch / rate->images_per_s, batch * cpu_s_per_sample / loader_cores);
-    resolved.sources.push_back("data loading on the GPU (DALI): " + format_number(rate->images_per_s) +
-                               " images/s per GPU: " + rate->source);
+    resolved.add(
+        host.data_loader_images_per_s ? Source::scenario : Source::published,
+        "data loading on the GPU (DALI): " + format_number(rate->images_per_s) + " images/s per GPU: " + rate->source);
     const std::string cpu_part = "DALI's CPU part " + format_number(cpu_s_per_sample * 1e3) + " ms per image, " + cores;
     if (host.data_loading_cpu_s_per_sample) {
-      resolved.sources.push_back(cpu_part + ": CPU time given in the scenario");
+      resolved.add(Source::scenario, cpu_part + ": CPU time given in the scenario");
     } else {
-      resolved.uncalibrated.push_back(cpu_part + ": uncalibrated default (file reads and the hybrid decoder's Huffman "
-                                      "stage not costed)");
+      resolved.add(Source::uncalibrated, cpu_part +
+                                             ": uncalibrated default (file reads and the hybrid decoder's Huffman "
+                                             "stage not costed)");
     }
     return;
   }
@@ -671,9 +676,9 @@ void resolve_data_loading(const GpuSpec& gpu, const Workload& workload, int batc
   const std::string loading =
       "data loading " + format_number(cpu_s_per_sample * 1e3) + " ms CPU per " + workload.sample_unit + ", " + cores;
   if (host.data_loading_cpu_s_per_sample) {
-    resolved.sources.push_back(loading + ": CPU time given in the scenario");
+    resolved.add(Source::scenario, loading + ": CPU time given in the scenario");
   } else {
-    resolved.uncalibrated.push_back(loading + ": uncalibrated default");
+    resolved.add(Source::uncalibrated, loading + ": uncalibrated default");
   }
 }
 
@@ -685,6 +690,26 @@ double data_loading_s(const GpuSpec& gpu, const Workload& workload, int batch, c
   resolve_data_loading(gpu, workload, batch, host, 1 + host.vm_cpu_overhead, resolved);
   return resolved.parameters.data_loading_s;
 }
+
+namespace {
+
+std::vector<std::string> texts_of(const std::vector<SourcedNote>& notes, std::initializer_list<Source> sources) {
+  std::vector<std::string> texts;
+  for (const SourcedNote& note : notes) {
+    if (std::find(sources.begin(), sources.end(), note.source) != sources.end()) texts.push_back(note.text);
+  }
+  return texts;
+}
+
+}  // namespace
+
+std::vector<std::string> ResolvedCompute::sources() const {
+  return texts_of(notes, {Source::fitted, Source::published, Source::scenario});
+}
+
+std::vector<std::string> ResolvedCompute::uncalibrated() const { return texts_of(notes, {Source::uncalibrated}); }
+
+std::vector<std::string> ResolvedCompute::calibrated() const { return texts_of(notes, {Source::measured}); }
 
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration) {
@@ -714,11 +739,11 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   parameters.convolution_depth_overhead = depth_overhead(gpu.architecture, path, KernelKind::convolution);
   if (runs(KernelKind::convolution)) add_depth_overhead_note(gpu, path, KernelKind::convolution, resolved);
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
-    resolved.sources.push_back(
-        "memory format " + std::string(to_string(workload.layout)) +
-        (workload.layout == TensorLayout::nchw
-             ? ": cuDNN's transposes around each 16-bit convolution counted (docs/compute-model.md, \"Memory layout\")"
-             : ": 16-bit convolutions without transposes"));
+    resolved.add(Source::published,
+                 "memory format " + std::string(to_string(workload.layout)) +
+                     (workload.layout == TensorLayout::nchw ? ": cuDNN's transposes around each 16-bit convolution "
+                                                              "counted (docs/compute-model.md, \"Memory layout\")"
+                                                            : ": 16-bit convolutions without transposes"));
   }
 
   // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
@@ -736,16 +761,17 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
       parameters.gemm_efficiency = std::min(1.0, parameters.gemm_efficiency * ratio);
       parameters.convolution_efficiency =
           std::min(efficiency_cap(KernelKind::convolution), parameters.convolution_efficiency * ratio);
-      resolved.calibrated.push_back("GEMM and convolution efficiencies x " + format_number(ratio) +
-                                    ": measured large-GEMM efficiency " + format_number(measured->second.value) +
-                                    (gemm->kernel_derived ? " in place of the kernel model's derived "
-                                                          : " against the published ") +
-                                    format_number(*reference) + " for " + gpu.architecture + " (" +
-                                    measured->second.provenance + ")");
+      resolved.add(Source::measured,
+                   "GEMM and convolution efficiencies x " + format_number(ratio) + ": measured large-GEMM efficiency " +
+                       format_number(measured->second.value) +
+                       (gemm->kernel_derived ? " in place of the kernel model's derived " : " against the published ") +
+                       format_number(*reference) + " for " + gpu.architecture + " (" + measured->second.provenance +
+                       ")");
     } else {
-      resolved.uncalibrated.push_back("the profile's large-GEMM efficiency " + format_number(measured->second.value) +
-                                      " is not used: no published large-GEMM figure for " + gpu.architecture + " " +
-                                      std::string(to_string(path)) + " to compare it with");
+      resolved.add(Source::uncalibrated, "the profile's large-GEMM efficiency " +
+                                             format_number(measured->second.value) +
+                                             " is not used: no published large-GEMM figure for " + gpu.architecture +
+                                             " " + std::string(to_string(path)) + " to compare it with");
     }
   }
 
@@ -762,47 +788,51 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     // nodes. The host's one launch per replay (and per-replay fixed cost) is not counted.
     if (measured_host && measured_host->graph_node_s) {
       parameters.host_dispatch_s = measured_host->graph_node_s->value;
-      resolved.calibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                    " us per kernel under CUDA Graphs: " + measured_host->graph_node_s->provenance);
+      resolved.add(Source::measured,
+                   "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                       " us per kernel under CUDA Graphs: " + measured_host->graph_node_s->provenance);
     } else {
       parameters.host_dispatch_s = kCudaGraphNodeS;
-      resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                      " us per kernel under CUDA Graphs: a replayed graph's cost per node, measured "
-                                      "on one H200 host (data/measured/h200-sxm-2026-12-04-host), not on this one "
-                                      "(uncalibrated; docs/compute-model.md)");
+      resolved.add(Source::uncalibrated,
+                   "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                       " us per kernel under CUDA Graphs: a replayed graph's cost per node, measured "
+                       "on one H200 host (data/measured/h200-sxm-2026-12-04-host), not on this one "
+                       "(uncalibrated; docs/compute-model.md)");
     }
   } else if (host.host_dispatch_s) {
     parameters.host_dispatch_s = *host.host_dispatch_s;
-    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                               " us per kernel: given in the scenario");
+    resolved.add(Source::scenario, "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                       " us per kernel: given in the scenario");
   } else if (measured_host) {
     parameters.host_dispatch_s = measured_host->eager_s.value;
-    resolved.calibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                  " us per kernel: " + measured_host->eager_s.provenance);
+    resolved.add(Source::measured, "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                       " us per kernel: " + measured_host->eager_s.provenance);
   } else if (dispatch != fit.host_dispatch_s.end()) {
     parameters.host_dispatch_s = dispatch->second * vm_factor;
-    resolved.sources.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) + " us per kernel (" +
-                               std::string(to_string(framework)) + "): fitted to published single-device rows" +
-                               (vm_factor > 1 ? ", with the VM's CPU overhead" : ""));
+    resolved.add(Source::fitted, "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                     " us per kernel (" + std::string(to_string(framework)) +
+                                     "): fitted to published single-device rows" +
+                                     (vm_factor > 1 ? ", with the VM's CPU overhead" : ""));
   } else {
     double sum = 0.0;
     for (const auto& entry : fit.host_dispatch_s) sum += entry.second;
     parameters.host_dispatch_s =
         vm_factor * sum / static_cast<double>(std::max<std::size_t>(1, fit.host_dispatch_s.size()));
-    resolved.uncalibrated.push_back("host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
-                                    " us per kernel: " + std::string(to_string(framework)) +
-                                    " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
+    resolved.add(Source::uncalibrated, "host dispatch " + format_number(parameters.host_dispatch_s * 1e6) +
+                                           " us per kernel: " + std::string(to_string(framework)) +
+                                           " has no published rows, the mean of the fitted frameworks' (uncalibrated)");
   }
 
   parameters.memory_efficiency = kMemoryEfficiency;
   if (calibration.memory_bandwidth_Bps) {
     parameters.memory_efficiency = std::min(1.0, calibration.memory_bandwidth_Bps->value / gpu.memory_bandwidth_Bps);
-    resolved.calibrated.push_back("memory efficiency " + format_number(parameters.memory_efficiency) +
-                                  " (memory-bound kernels): " + calibration.memory_bandwidth_Bps->provenance);
+    resolved.add(Source::measured, "memory efficiency " + format_number(parameters.memory_efficiency) +
+                                       " (memory-bound kernels): " + calibration.memory_bandwidth_Bps->provenance);
   } else {
-    resolved.uncalibrated.push_back("memory efficiency " + format_number(kMemoryEfficiency) +
-                                    ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)" +
-                                    " for memory-bound kernels other than the measured passes below");
+    resolved.add(Source::uncalibrated,
+                 "memory efficiency " + format_number(kMemoryEfficiency) +
+                     ": uncalibrated default (published copy bandwidths reach 0.74-0.87 of datasheet)" +
+                     " for memory-bound kernels other than the measured passes below");
     parameters.pass_memory_efficiency = measured_pass_efficiencies(gpu);
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     const KernelDevice device = kernel_device(gpu, fitted.clocks);
@@ -816,39 +846,42 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                " of the memory bandwidth: the kernel model's, fitted to measured kernels on " + gpus;
       const double share = device.memory_share(family);
       if (measured_here) {
-        resolved.sources.push_back(note + (share != 1.0 ? ", at the share of the best card's bandwidth its long passes "
-                                                          "sustained there (" + format_number(share) + ")"
-                                                        : std::string()));
+        resolved.add(Source::fitted,
+                     note + (share != 1.0 ? ", at the share of the best card's bandwidth its long passes "
+                                            "sustained there (" +
+                                                format_number(share) + ")"
+                                          : std::string()));
       } else {
-        resolved.uncalibrated.push_back(note + " (derived: none measured on " + gpu.id + ")");
+        resolved.add(Source::uncalibrated, note + " (derived: none measured on " + gpu.id + ")");
       }
     }
   }
   if (std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) { return l.bias_tensors > 0; })) {
-    resolved.uncalibrated.push_back(
-        "bias gradients (sums of the output gradient over its rows) at " +
-        format_number(parameters.memory_efficiency_of(MemoryPass::bias_gradient)) +
-        " of the memory bandwidth: the layer norm family's, taken for a reduction; no column reduction was measured "
-        "(on the H200 BERT-large's took 1.7x what this gives)");
+    resolved.add(Source::uncalibrated, "bias gradients (sums of the output gradient over its rows) at " +
+                                           format_number(parameters.memory_efficiency_of(MemoryPass::bias_gradient)) +
+                                           " of the memory bandwidth: the layer norm family's, taken for a reduction; "
+                                           "no column reduction was measured "
+                                           "(on the H200 BERT-large's took 1.7x what this gives)");
   }
   parameters.kernel_fixed_s = kKernelFixedS;
   if (calibration.kernel_launch_s) {
     parameters.kernel_fixed_s = calibration.kernel_launch_s->value;
-    resolved.calibrated.push_back("kernel fixed cost " + format_number(parameters.kernel_fixed_s * 1e6) +
-                                  " us (every kernel): " + calibration.kernel_launch_s->provenance);
+    resolved.add(Source::measured, "kernel fixed cost " + format_number(parameters.kernel_fixed_s * 1e6) +
+                                       " us (every kernel): " + calibration.kernel_launch_s->provenance);
   } else {
-    resolved.uncalibrated.push_back("kernel fixed cost " + format_number(kKernelFixedS * 1e6) +
-                                    " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
+    resolved.add(Source::uncalibrated, "kernel fixed cost " + format_number(kKernelFixedS * 1e6) +
+                                           " us: uncalibrated default (empty-kernel launch rate, U. Virginia)");
   }
 
   if (host.vm_cpu_overhead > 0) {
     const std::string overhead = "VM CPU overhead " + format_number(host.vm_cpu_overhead * 100) +
                                  "% on the fitted host dispatch and the default loading time";
     if (host.vm_cpu_overhead_stated) {
-      resolved.sources.push_back(overhead + ": given in the scenario");
+      resolved.add(Source::scenario, overhead + ": given in the scenario");
     } else {
-      resolved.uncalibrated.push_back(overhead + ": uncalibrated default (published VM results: within 0-6% of bare "
-                                      "metal, VMware MLPerf 2021, Dell vGPU white paper)");
+      resolved.add(Source::uncalibrated, overhead +
+                                             ": uncalibrated default (published VM results: within 0-6% of bare "
+                                             "metal, VMware MLPerf 2021, Dell vGPU white paper)");
     }
   }
   resolve_data_loading(gpu, workload, batch, host, vm_factor, resolved);

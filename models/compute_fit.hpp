@@ -21,6 +21,7 @@
 #include "models/compute_model.hpp"
 #include "models/framework.hpp"
 #include "models/gpu_catalog.hpp"
+#include "models/param.hpp"
 
 namespace vtsim {
 
@@ -96,16 +97,25 @@ double default_memory_efficiency();
 /// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.
 double data_loading_cpu_s_per_sample(const Workload& workload);
 
-/// Parameters for one job, each value with where it came from (one line each, in one of three lists).
+/// Parameters for one job, each value with where it came from (one note each, with its source).
 struct ResolvedCompute {
   ComputeParameters parameters;
-  std::vector<std::string> sources;  ///< values fitted to published rows (naming their GPUs) or given in the scenario
-  std::vector<std::string> uncalibrated;  ///< defaults without a measurement, and values transferred from elsewhere
-  std::vector<std::string> calibrated;    ///< taken from the scenario's calibration profile, with its provenance
+  /// In the order the model resolved them: fitted (to published rows or measured kernels, naming their GPUs),
+  /// published, stated in the scenario, measured by the calibration profile (with its provenance), or uncalibrated
+  /// (defaults without a measurement, and values transferred from elsewhere).
+  std::vector<SourcedNote> notes;
   /// What the model cannot give this GPU: an efficiency the job needs that only another architecture's fitted value
   /// would supply, on an architecture without published rows (Ada, Blackwell; EfficiencyProvenance::Kind::refused).
   /// A job planner refuses the job with it.
   std::vector<std::string> refused;
+
+  void add(Source source, std::string text) { notes.push_back({.source = source, .text = std::move(text)}); }
+  /// The fitted, published and stated notes, in order (a result's compute "sources").
+  std::vector<std::string> sources() const;
+  /// The uncalibrated notes, in order.
+  std::vector<std::string> uncalibrated() const;
+  /// The notes the calibration profile measured, in order.
+  std::vector<std::string> calibrated() const;
 };
 
 /// What a job on `gpu` in `precision` under `framework` runs at: the fit's values for its architecture and path (an

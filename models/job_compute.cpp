@@ -132,38 +132,40 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Host
   compute.single_gpu_step_s = compute.kernels.total_s();
   compute.single_gpu_busy_s = compute.kernels.gpu_busy_s;
   compute.single_gpu_reference = "one GPU, the traced iteration, alone (closed form)";
-  std::erase_if(compute.resolved.sources, host_side_line);
-  std::erase_if(compute.resolved.uncalibrated, host_side_line);
-  std::erase_if(compute.resolved.calibrated, host_side_line);
+  std::erase_if(compute.resolved.notes, [](const SourcedNote& note) { return host_side_line(note.text); });
   const TracedIteration& cut = *trace.iteration;
-  compute.resolved.sources.insert(
-      compute.resolved.sources.begin(),
-      "kernel and host times: traced in " + trace.path + ", ProfilerStep#" + std::to_string(trace.step) +
-          ", measured on the " + traced_gpu.id + " (" + std::to_string(cut.kernels) + " kernels; iteration " +
-          format_number(cut.iteration_s * 1e3, "%.4g") + " ms as traced on " + std::to_string(cut.traced_ranks) +
-          " rank(s), of which " + format_number(cut.exposed_communication_s * 1e3, "%.4g") +
-          " ms waiting for allreduces after backward" +
-          (cut.skipped_collectives > 0
-               ? "; " + std::to_string(cut.skipped_collectives) + " broadcasts and barriers not replayed"
-               : "") +
-          ")");
+  // The trace's notes come first, before the fitted constants it is rescaled by.
+  auto& notes = compute.resolved.notes;
+  notes.insert(notes.begin(),
+               SourcedNote{.source = Source::scenario,
+                           .text = "kernel and host times: traced in " + trace.path + ", ProfilerStep#" +
+                                   std::to_string(trace.step) + ", measured on the " + traced_gpu.id + " (" +
+                                   std::to_string(cut.kernels) + " kernels; iteration " +
+                                   format_number(cut.iteration_s * 1e3, "%.4g") + " ms as traced on " +
+                                   std::to_string(cut.traced_ranks) + " rank(s), of which " +
+                                   format_number(cut.exposed_communication_s * 1e3, "%.4g") +
+                                   " ms waiting for allreduces after backward" +
+                                   (cut.skipped_collectives > 0 ? "; " + std::to_string(cut.skipped_collectives) +
+                                                                      " broadcasts and barriers not replayed"
+                                                                : "") +
+                                   ")"});
   const bool rescaled = scale.matrix != 1 || scale.convolution != 1 || scale.memory != 1 ||
                         scale.from_kernel_fixed_s != scale.to_kernel_fixed_s;
   if (rescaled) {
-    compute.resolved.sources.insert(
-        compute.resolved.sources.begin() + 1,
-        "traced kernels rescaled from the " + traced_gpu.id + " by the compute model (docs/traces.md): GEMM x " +
-            format_number(scale.matrix, "%.4g") + ", convolution x " + format_number(scale.convolution, "%.4g") +
-            ", memory-bound x " + format_number(scale.memory, "%.4g") + " above a fixed cost of " +
-            format_number(scale.from_kernel_fixed_s * 1e6) + " us (" + format_number(scale.to_kernel_fixed_s * 1e6) +
-            " us here)");
+    notes.insert(
+        notes.begin() + 1,
+        SourcedNote{.source = Source::fitted,
+                    .text = "traced kernels rescaled from the " + traced_gpu.id +
+                            " by the compute model (docs/traces.md): GEMM x " + format_number(scale.matrix, "%.4g") +
+                            ", convolution x " + format_number(scale.convolution, "%.4g") + ", memory-bound x " +
+                            format_number(scale.memory, "%.4g") + " above a fixed cost of " +
+                            format_number(scale.from_kernel_fixed_s * 1e6) + " us (" +
+                            format_number(scale.to_kernel_fixed_s * 1e6) + " us here)"});
     // The traced GPU's constants that the target does not share (an identical default is listed once).
-    for (const std::string& note : traced.uncalibrated) {
-      if (host_side_line(note) || std::ranges::find(compute.resolved.uncalibrated, note) !=
-                                      compute.resolved.uncalibrated.end()) {
-        continue;
-      }
-      compute.resolved.uncalibrated.push_back("on the traced " + traced_gpu.id + ": " + note);
+    const std::vector<std::string> target_uncalibrated = compute.resolved.uncalibrated();
+    for (const std::string& note : traced.uncalibrated()) {
+      if (host_side_line(note) || std::ranges::find(target_uncalibrated, note) != target_uncalibrated.end()) continue;
+      compute.resolved.add(Source::uncalibrated, "on the traced " + traced_gpu.id + ": " + note);
     }
   }
 }

@@ -24,7 +24,7 @@ struct SlicedGpu {
 /// The schedulers of a scenario's time-sliced GPUs and where each job's rank sits on them.
 class GpuSharing {
  public:
-  /// Creates a scheduler for each of `gpus` (the GPUs that need one, simulation.cpp decides which). `trace` may be
+  /// Creates a scheduler for each of `gpus` (the GPUs that need one, sim/resolve.cpp decides which). `trace` may be
   /// null; each scheduler draws on track (trace_pid, gpu index). REQUIRES: distinct GPUs, in ascending order.
   GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int trace_pid);
 

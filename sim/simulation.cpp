@@ -1,14 +1,11 @@
 #include "sim/simulation.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cassert>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <optional>
 #include <set>
 #include <sstream>
 
@@ -18,15 +15,10 @@
 #include "models/atomic_file.hpp"
 #include "models/collective_model.hpp"
 #include "models/ddp_buckets.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/interference.hpp"
 #include "models/job_compute.hpp"
 #include "models/link_defaults.hpp"
-#include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/variability.hpp"
-#include "models/vgpu_catalog.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/flow_analysis.hpp"
@@ -35,6 +27,7 @@
 #include "sim/operations.hpp"
 #include "sim/platform.hpp"
 #include "sim/rank_classes.hpp"
+#include "sim/resolve.hpp"
 #include "sim/topology.hpp"
 #include "sim/training_job.hpp"
 
@@ -47,12 +40,6 @@ namespace sg4 = simgrid::s4u;
 constexpr int kLinksTracePid = 0;
 constexpr int kGpusTracePid = 1;
 constexpr int kFirstJobTracePid = 2;  // then one per job, then the vSphere operations
-
-std::string format_fraction(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
 
 std::vector<LinkClassResult> link_class_results(const Topology& topology,
                                                 const std::vector<std::vector<std::pair<GpuFlow, double>>>& traffic,
@@ -250,7 +237,7 @@ JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompu
   result.device_memory_bytes = compute.device.memory_bytes;
   result.compute_parameters = compute.resolved.parameters;
   result.kernels_per_step = compute.kernels.kernels;
-  result.compute_sources = compute.resolved.sources;
+  result.compute_sources = compute.resolved.sources();
   result.gpu_busy_fraction_alone = compute.single_gpu_busy_s / compute.single_gpu_step_s;
   result.device_time_by_class = compute.kernels.by_class;
   JobOperations& operations = result.operations;
@@ -280,199 +267,32 @@ double slowdown_during(const TrainingJob& job, double from_s, double to_s, doubl
   return std::max(0.0, extra);
 }
 
-/// A job that runs (idle jobs only hold their vGPUs): its place in the scenario and what it computes.
-struct ActiveJob {
-  std::size_t index;
-  JobCompute compute;
-  JobRings rings;
-  std::optional<NcclCommunicator> nccl;  ///< what NCCL sees of the job's ranks (none for one rank)
+/// A job as it runs: what resolve() gave it, and what its simulation adds.
+struct RunningJob {
+  const ResolvedJob* resolved = nullptr;
   std::unique_ptr<TrainingJob> job;
-  std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
-  NcclChoiceCounts nccl_choices;                    ///< NCCL's algorithm and protocol per allreduce, all iterations
-  int nccl_channels = 0;                            ///< channels the job's collectives run (0: one rank, none)
-  double collective_sm_share = 0;                   ///< of the device's compute, while a collective runs
-  double collective_memory_demand_Bps = 0;          ///< of its GPU's memory, per rank, while a collective runs
-  double negotiation_s = 0;                         ///< Horovod: its coordinator's cost per tick (0 otherwise)
-  std::optional<ModelParallelLayout> layout;        ///< tensor, pipeline or sharded parallelism
-  std::string not_reduced;                          ///< why its ranks do not run as classes ("" when they do)
+  NcclChoiceCounts nccl_choices;  ///< NCCL's algorithm and protocol per allreduce, all iterations
+  std::string not_reduced;        ///< why its ranks do not run as classes ("" when they do)
 };
 
-std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const std::vector<ActiveJob>& active,
-                                               const std::set<LinkClass>& classes_used, bool time_sliced) {
-  std::set<std::string> notes;
-  std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
-  for (const ActiveJob& job : active) {
-    for (const std::string& note : job.compute.resolved.uncalibrated) {
-      std::string& names = jobs_by_note[note];
-      names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
-    }
-  }
-  for (const ActiveJob& job : active) {
-    if (!job.compute.spread.uncalibrated || job.compute.kernels.kernels == 0) continue;
-    std::string& names = jobs_by_note["step-time spread " + std::to_string(static_cast<int>(std::lround(
-                                          job.compute.spread.cv * 100))) + "%: " + job.compute.spread.source];
-    names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
-  }
-  for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
-  std::map<int, int> vgpus_on_gpu;
-  for (const JobConfig& job : scenario.jobs) {
-    for (const int gpu : job.gpu_ids) ++vgpus_on_gpu[gpu];
-  }
-  const bool lone_vgpu = std::any_of(vgpus_on_gpu.begin(), vgpus_on_gpu.end(),
-                                     [](const auto& gpu) { return gpu.second == 1; });
-  if (scenario.virtualization.mode == VirtualizationMode::vgpu && lone_vgpu) {
-    // VMware's whole-system figure cannot separate a GPU-side cost from the host side's (the VM's CPU overhead).
-    notes.insert("vGPU on a GPU it holds alone: no GPU-side cost (NVIDIA's default best-effort scheduler moves to "
-                 "another VM only when one has work, vGPU knowledge base; equal and fixed share give a lone "
-                 "full-framebuffer vGPU the whole GPU, NVIDIA AI Enterprise 5.0 user guide 7); the hypervisor's "
-                 "memory management of the framebuffer has no published figure and is not costed; measured "
-                 "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
-                 "Oct 2021)");
-  }
-  if (time_sliced && !scenario.calibration.context_switch_s) {
-    notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
-                 " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
-  }
-  for (const ActiveJob& job : active) {
-    if (job.negotiation_s <= 0 || scenario.calibration.horovod_negotiation_message_s) continue;
-    notes.insert("Horovod negotiation of " + scenario.jobs[job.index].name + ": " +
-                 format_fraction(job.negotiation_s * 1e6) +
-                 " us per tick, 2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure");
-  }
-  for (const ActiveJob& job : active) {
-    if (job.nccl_channels == 0 || scenario.calibration.collective_sm_share) continue;
-    notes.insert("collective SM share of " + scenario.jobs[job.index].name + " " +
-                 format_fraction(job.collective_sm_share) + ": " + std::to_string(job.nccl_channels) +
-                 " NCCL channels, one SM each, no measurement (models/interference.hpp)");
-  }
-  for (const ActiveJob& job : active) {
-    if (!job.nccl || nccl_channel_bandwidth_fraction(*job.nccl) >= 1) continue;
-    NcclCommunicator own = *job.nccl;
-    own.forced_channels.reset();
-    notes.insert("forced NCCL channels of " + scenario.jobs[job.index].name + ": " +
-                 std::to_string(nccl_running_channels(*job.nccl)) + " of NCCL's " +
-                 std::to_string(nccl_running_channels(own)) + " move " +
-                 format_fraction(nccl_channel_bandwidth_fraction(*job.nccl)) +
-                 " of its bandwidth, assumed: no measured sweep (docs/nccl-model.md, \"Channels\")");
-  }
-  for (const ActiveJob& job : active) {
-    if (job.collective_memory_demand_Bps <= 0 || scenario.virtualization.mode == VirtualizationMode::mig) continue;
-    notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
-                 format_fraction(job.collective_memory_demand_Bps / 1e9) +
-                 " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
-                 "measurement of the split (models/interference.hpp)");
-  }
-  for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
-    if (classes_used.count(entry.link_class) == 0) continue;
-    notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
-  }
-  const auto has = [&](EventType type) {
-    return std::any_of(scenario.events.begin(), scenario.events.end(),
-                       [type](const OperationEvent& event) { return event.type == type; });
-  };
-  const bool default_storage = std::any_of(active.begin(), active.end(), [&](const ActiveJob& job) {
-    const CheckpointConfig& checkpoint = scenario.jobs[job.index].checkpoint;
-    return checkpoint.interval_iterations > 0 && !checkpoint.storage_stated;
-  });
-  for (const std::string& note : uncalibrated_operations(scenario.operations, has(EventType::vmotion) ||
-                                                         has(EventType::maintenance), has(EventType::host_failure),
-                                                         default_storage)) {
-    notes.insert(note);
-  }
-  if (scenario.simulation.fidelity == Fidelity::analytic && active.size() > 1 && !classes_used.empty()) {
-    notes.insert("analytic fidelity: each job's collectives are timed on its own bottleneck; contention between the " +
-                 std::to_string(active.size()) + " jobs on shared links is not modelled (use flow)");
-  }
-  return {notes.begin(), notes.end()};
-}
-
-
-/// The values a calibration profile supplied to this run, each with where it was measured.
-std::vector<std::string> calibrated_values(const Scenario& scenario, const std::vector<ActiveJob>& active) {
-  if (scenario.calibration_profile.empty()) return {};
-  std::set<std::string> used;
-  const CalibratedParameters& calibration = scenario.calibration;
-  for (const ClassDefault& entry : link_defaults_for(scenario)) {
-    const CalibratedLink* measured = nullptr;
-    switch (entry.link_class) {
-      case LinkClass::nvlink: measured = &calibration.nvlink; break;
-      case LinkClass::pcie: measured = &calibration.pcie; break;
-      case LinkClass::host_memory: measured = &calibration.host_memory; break;
-      case LinkClass::nic: measured = calibration.nic_for(scenario.cluster.transport); break;
-      case LinkClass::fabric:
-      case LinkClass::tcp_stack: break;
-    }
-    if (measured != nullptr && (measured->bandwidth_Bps || measured->latency_s)) {
-      used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
-    }
-  }
-  for (const ActiveJob& job : active) {
-    for (const std::string& value : job.compute.resolved.calibrated) used.insert(value);
-  }
-  if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
-    used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
-  }
-  for (const std::string& mismatch : calibration.mismatches) {
-    used.insert("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): " + mismatch);
-  }
-  if (calibration.collective_sm_share) used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
-  if (calibration.horovod_negotiation_message_s &&
-      std::any_of(active.begin(), active.end(), [](const ActiveJob& job) { return job.negotiation_s > 0; })) {
-    used.insert("Horovod negotiation: " + calibration.horovod_negotiation_message_s->provenance);
-  }
-  if (calibration.step_time_cv && scenario.simulation.variability) {
-    for (const ActiveJob& job : active) {
-      if (!scenario.jobs[job.index].step_time_cv) {
-        used.insert("step-time spread: " + calibration.step_time_cv->provenance);
-        break;
-      }
-    }
-  }
-  return {used.begin(), used.end()};
-}
-
-/// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send, at
-/// the share of the communicator's bandwidth they reach.
-double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
-  return kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9 *
-         nccl_channel_bandwidth_fraction(nccl);
-}
-
-/// Horovod's negotiation per coordinator tick: with its response cache (on by default) the ranks agree on the ready
-/// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
-/// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
-/// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
-/// A calibration profile's Horovod timelines measure a message's cost instead (models/calibrated_parameters.hpp).
-double horovod_negotiation_s(const JobRings& rings, const Topology& topology, const CalibratedParameters& calibration) {
-  double message_s = 0;
-  if (calibration.horovod_negotiation_message_s) {
-    message_s = calibration.horovod_negotiation_message_s->value;
-  } else {
-    for (const GpuFlow& flow : ring_flows(rings.ring)) {
-      message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
-    }
-  }
-  const double ranks = static_cast<double>(rings.ring.size());
-  return 2 * std::ceil(std::log2(ranks)) * message_s;
-}
-
-/// The plan of one active job: its ranks on the platform, its kernels, gradients and allreduce.
-JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& topology, const Platform& platform,
-                 const GpuSharing& sharing, const std::map<int, int>& ranks_per_gpu, double gpu_memory_Bps,
-                 bool tracing) {
+/// The plan of one running job: its ranks on the platform, its kernels, gradients and allreduce.
+JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& running, const Platform& platform,
+                 const GpuSharing& sharing, bool tracing) {
+  const ResolvedJob& active = *running.resolved;
+  const Topology& topology = run.topology;
   const JobConfig& config = scenario.jobs[active.index];
   const JobRings& rings = active.rings;
   JobPlan plan;
   plan.name = config.name;
   plan.platform = &platform;
-  plan.memory_Bps = gpu_memory_Bps;
+  plan.memory_Bps = run.gpu_memory_Bps;
   for (int g : rings.ring) {
     plan.rank_hosts.push_back(platform.gpu_host(g));
     const auto [scheduler, vgpu] = sharing.slot(g, active.index);
     plan.rank_schedulers.push_back(scheduler);
     plan.rank_vgpus.push_back(vgpu);
     // The memory link is the rank's alone when no other rank runs on its GPU.
-    const bool alone = scheduler == nullptr && ranks_per_gpu.at(g) == 1 && plan.memory_Bps > 0;
+    const bool alone = scheduler == nullptr && run.ranks_per_gpu.at(g) == 1 && plan.memory_Bps > 0;
     plan.rank_memory_gpu.push_back(alone ? g : -1);
     plan.rank_host_index.push_back(g / scenario.cluster.host.gpus);
   }
@@ -480,10 +300,8 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
   plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
   plan.host_times_traced = config.trace.has_value();
   const std::vector<Layer>& layers = active.compute.workload.layers;
-  double gradient_bytes = 0;
   for (std::size_t l = layers.size(); l-- > 0;) {
     if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
-    gradient_bytes += layers[l].gradient_bytes();
   }
   plan.data_parallel = config.data_parallel;
   plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
@@ -506,7 +324,7 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
                                               .fidelity = scenario.simulation.fidelity,
                                               .events = !scenario.events.empty(),
                                               .tracing = tracing})) {
-    active.not_reduced = *blocker;
+    running.not_reduced = *blocker;
   } else if (!active.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
     plan.every_rank_communicates = scenario.simulation.fidelity != Fidelity::analytic;
@@ -520,59 +338,37 @@ JobPlan plan_job(const Scenario& scenario, ActiveJob& active, const Topology& to
     plan.buckets = traced_buckets ? ddp_buckets_in_backward_order(bytes, 0, 0)
                                   : ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes,
                                                                   config.ddp.bucket_cap_bytes);
-  } else if (rings.ring.size() > 1 && !active.layout) {
-    active.negotiation_s = horovod_negotiation_s(rings, topology, scenario.calibration);
-    plan.negotiation_s = active.negotiation_s;
+  } else if (active.negotiation_s) {
+    plan.negotiation_s = active.negotiation_s->value;
   }
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
   plan.checkpoint_interval = config.checkpoint.interval_iterations;
   plan.checkpoint_write_s = checkpoint_bytes(config, active.compute) / config.checkpoint.storage_Bps;
-  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
-  const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
-                             ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
-                             : gpu.sm_count;
   if (active.nccl) {
-    const NcclCommunicator& nccl = *active.nccl;
-    active.nccl_channels = nccl_running_channels(nccl);
-    active.collective_sm_share = scenario.calibration.collective_sm_share
-                                     ? scenario.calibration.collective_sm_share->value
-                                     : collective_sm_share(active.nccl_channels, device_sms);
-    plan.collective_sm_share = active.collective_sm_share;
-    // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
-    active.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
+    plan.collective_sm_share = active.collective_sm_share->value;
     plan.collective_memory_demand_Bps = active.collective_memory_demand_Bps;
     if (active.layout) {
       plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
-                                                     platform, &active.nccl_choices);
-      active.traffic = model_parallel_traffic(scenario, active.index, active.compute, *active.layout);
+                                                     platform, &running.nccl_choices);
     } else {
-      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, nccl,
-                                      &active.nccl_choices);
-      for (const auto& [flow, share] : job_flows(config, rings)) {
-        active.traffic.push_back({flow, share * gradient_bytes});
-      }
+      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, *active.nccl,
+                                      &running.nccl_choices);
     }
   } else if (active.layout) {
     plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
-                                                   platform, &active.nccl_choices);
+                                                   platform, &running.nccl_choices);
   }
-  if (plan.model_parallel && active.not_reduced.empty()) {
+  if (plan.model_parallel && running.not_reduced.empty()) {
     const ModelParallelPlan& mp = *plan.model_parallel;
     if (auto groups = tensor_group_classes(mp.rank_tensor_group, mp.rank_tensor_position, plan.rank_speed,
                                            time_sliced, plan.rank_memory_gpu)) {
       plan.rank_classes = std::move(*groups);
     } else {
-      active.not_reduced = "the ranks of a tensor group differ (speed, time slicing or memory)";
+      running.not_reduced = "the ranks of a tensor group differ (speed, time slicing or memory)";
     }
   }
-  std::set<int> classes;
-  for (const auto& [flow, bytes] : active.traffic) {
-    for (const Hop& hop : topology.route(flow.src, flow.dst, flow.flow)) {
-      classes.insert(static_cast<int>(topology.links()[static_cast<std::size_t>(hop.link)].link_class));
-    }
-  }
-  plan.link_class_tracks.assign(classes.begin(), classes.end());
+  for (LinkClass link_class : active.link_classes) plan.link_class_tracks.push_back(static_cast<int>(link_class));
   plan.links_trace_pid = kLinksTracePid;
   return plan;
 }
@@ -588,7 +384,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double window_end_
 }
 
 /// What each event cost each job, and each job's time to train without its events.
-std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes, const std::vector<ActiveJob>& active,
+std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes, const std::vector<RunningJob>& active,
                                        std::vector<JobResult>& jobs) {
   const auto job_position = [&](const std::string& name) {
     const auto found = std::find_if(jobs.begin(), jobs.end(), [&](const JobResult& job) { return job.name == name; });
@@ -649,72 +445,6 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
   return results;
 }
 
-// Each job that runs, with its compute planned (its memory fit checked).
-std::vector<ActiveJob> plan_computes(const Scenario& scenario) {
-  std::vector<ActiveJob> active;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    if (scenario.jobs[j].idle) continue;
-    active.push_back({j, plan_job_compute(scenario, j), {}, {}, nullptr, {}, {}, 0, 0.0, 0.0, 0.0, {}, {}});
-  }
-  return active;
-}
-
-// Each job's rings over `topology`, its model-parallel layout and its NCCL communicator (a forced algorithm or protocol
-// NCCL would refuse is an input error here); returns the ports whose flows leave their racks.
-std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, const Topology& topology,
-                                                    std::vector<ActiveJob>& active) {
-  std::vector<std::pair<int, int>> ports;
-  for (ActiveJob& job : active) {
-    const JobConfig& config = scenario.jobs[job.index];
-    job.rings = job_rings(scenario, job.index, topology);
-    if (config.parallelism) {
-      // Ranks in Megatron-LM's order; NCCL's view is that of the group reducing gradients.
-      job.layout = model_parallel_layout(scenario, job.index, topology);
-      job.rings.ring = job.layout->rank_gpu;
-      if (job.rings.ring.size() < 2) continue;
-      job.nccl = model_parallel_communicator(scenario, job.index, *job.layout, topology);
-      const auto more = model_parallel_ports(config, *job.layout, topology);
-      ports.insert(ports.end(), more.begin(), more.end());
-      continue;
-    }
-    if (job.rings.ring.size() < 2) continue;
-    job.nccl = job_nccl_communicator(scenario, job.index, job.rings, topology);
-    const auto more = cross_rack_ports(config, job.rings, topology);
-    ports.insert(ports.end(), more.begin(), more.end());
-  }
-  return ports;
-}
-
-/// The GPUs whose vGPUs a scheduler time-slices, in vgpu mode: those with several vGPUs, or with one under fixed share
-/// with a profile that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their
-/// vGPUs.
-std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
-  std::vector<SlicedGpu> sliced;
-  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return sliced;
-  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
-  }
-  const SchedulerConfig& config = scenario.virtualization.scheduler;
-  for (const auto& [gpu, jobs] : jobs_on_gpu) {
-    const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
-    const bool fixed = config.policy == SchedulerPolicy::fixed_share;
-    const int vgpus = static_cast<int>(jobs.size());
-    if (vgpus == 1 && !(fixed && profile.max_per_gpu > 1)) continue;  // one vGPU with the whole GPU: nothing to slice
-    SlicedGpu gpu_sliced{.gpu = gpu, .setup = {}, .jobs = jobs};
-    gpu_sliced.setup.policy = config.policy;
-    gpu_sliced.setup.time_slice_s = config.time_slice_s;
-    gpu_sliced.setup.context_switch_s = config.context_switch_s;
-    gpu_sliced.setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
-    for (std::size_t j : jobs) {
-      const JobConfig& job = scenario.jobs[j];
-      gpu_sliced.setup.vgpu_names.push_back(job.name + (job.idle ? " (idle)" : ""));
-    }
-    sliced.push_back(std::move(gpu_sliced));
-  }
-  return sliced;
-}
-
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
@@ -724,9 +454,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   };
   WallClock wall_clock;
   auto phase_start = Clock::now();
-  std::vector<ActiveJob> active = plan_computes(scenario);
-  const Topology topology(scenario);
-  const std::vector<std::pair<int, int>> ports = plan_communication(scenario, topology, active);
+  const ResolvedRun run = resolve(scenario);
+  std::vector<RunningJob> active;
+  for (const ResolvedJob& job : run.jobs) {
+    active.push_back({.resolved = &job, .job = nullptr, .nccl_choices = {}, .not_reduced = {}});
+  }
 
   wall_clock.plan_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -742,33 +474,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     const auto* comm = dynamic_cast<const sg4::Comm*>(&activity);
     if (comm != nullptr && comm->get_dst_data() == nullptr) ++communications;
   });
-  // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
-  // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
-  // which one link per GPU cannot stand for: not modelled there.
-  double gpu_memory_Bps = 0;
-  std::map<int, int> ranks_per_gpu;
-  for (const ActiveJob& job : active) {
-    for (int g : job.rings.ring) ++ranks_per_gpu[g];
-    if (scenario.virtualization.mode == VirtualizationMode::mig) continue;
-    gpu_memory_Bps = std::max(gpu_memory_Bps, job.compute.device.memory_bandwidth_Bps *
-                                                  job.compute.resolved.parameters.memory_efficiency);
-  }
-  // The memory links only ever narrow a collective whose demand exceeds half the memory (max-min meets a smaller one
-  // in full); without such a job they would only slow the simulation down, so the platform goes without them.
-  bool memory_can_bind = false;
-  for (const ActiveJob& job : active) {
-    if (job.nccl) memory_can_bind |= collective_memory_demand_Bps(*job.nccl) > gpu_memory_Bps / 2;
-  }
-  // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
-  const double migration_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps *
-                               transport_spec(Transport::tcp).bandwidth_efficiency;
-  // Analytic collectives take their times from the topology; only pipeline transfers (model parallelism) are flows
-  // between GPUs there, so without them the platform needs no routes between GPUs.
-  const bool flows_between_gpus =
-      scenario.simulation.fidelity != Fidelity::analytic ||
-      std::any_of(active.begin(), active.end(), [](const ActiveJob& job) { return job.layout.has_value(); });
-  const Platform platform(topology, ports, memory_can_bind ? gpu_memory_Bps : 0.0, migrating_hosts(scenario.events),
-                          migration_Bps, flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
+  const Platform platform(run.topology, run.cross_rack_ports, run.memory_can_bind ? run.gpu_memory_Bps : 0.0,
+                          migrating_hosts(scenario.events), run.migration_Bps,
+                          run.flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();
 
@@ -781,29 +489,27 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       trace.name_thread(kLinksTracePid, static_cast<int>(c), std::string(to_string(c)));
     }
   }
-  GpuSharing sharing(time_sliced_gpus(scenario), tracer, kGpusTracePid);
-  std::set<LinkClass> classes_used;
+  GpuSharing sharing(run.sliced_gpus, tracer, kGpusTracePid);
   // Every actor is counted before the first one is created: how their stacks are allocated depends on how many.
   std::size_t actors = sharing.actor_count() + scenario.events.size();
   for (std::size_t a = 0; a < active.size(); ++a) {
-    JobPlan plan =
-        plan_job(scenario, active[a], topology, platform, sharing, ranks_per_gpu, gpu_memory_Bps, tracer != nullptr);
-    for (int c : plan.link_class_tracks) classes_used.insert(static_cast<LinkClass>(c));
+    JobPlan plan = plan_job(scenario, run, active[a], platform, sharing, tracer != nullptr);
     active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     actors += active[a].job->actor_count();
   }
   configure_stacks(actors);
   sharing.start(platform);
-  for (ActiveJob& job : active) job.job->start();
+  for (RunningJob& job : active) job.job->start();
   assert(engine.get_actor_count() <= actors && "every actor counted");
   std::vector<OperatedJob> operated(scenario.jobs.size());
-  for (ActiveJob& job : active) {
-    const JobConfig& config = scenario.jobs[job.index];
-    operated[job.index] = {.job = job.job.get(),
-                           .name = config.name,
-                           .memory_per_rank_bytes = job.compute.memory.total_bytes(),
-                           .checkpoint_bytes = checkpoint_bytes(config, job.compute),
-                           .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
+  for (RunningJob& job : active) {
+    const ResolvedJob& resolved = *job.resolved;
+    const JobConfig& config = scenario.jobs[resolved.index];
+    operated[resolved.index] = {.job = job.job.get(),
+                                .name = config.name,
+                                .memory_per_rank_bytes = resolved.compute.memory.total_bytes(),
+                                .checkpoint_bytes = checkpoint_bytes(config, resolved.compute),
+                                .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
   }
   // A stun moves the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
   OperationsRunner operations({.events = scenario.events,
@@ -827,7 +533,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   std::vector<double> step_s;
   // With several jobs, figures cover the window in which all of them run: up to the first job's end.
   double window_end = result.simulated_time_s;
-  for (const ActiveJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
+  for (const RunningJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
   std::map<std::string, std::vector<std::pair<double, double>>> precopies;  // per job
   for (const EventOutcome& outcome : operations.outcomes()) {
     for (const VmMigration& migration : outcome.migrations) {
@@ -836,11 +542,12 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       precopies[migration.job].emplace_back(migration.precopy_start_s, end_s);
     }
   }
-  for (const ActiveJob& job : active) {
-    result.jobs.push_back(
-        job_result(scenario, job.index, job.compute, *job.job, window_end, precopies[scenario.jobs[job.index].name]));
+  for (const RunningJob& job : active) {
+    const ResolvedJob& resolved = *job.resolved;
+    result.jobs.push_back(job_result(scenario, resolved.index, resolved.compute, *job.job, window_end,
+                                     precopies[scenario.jobs[resolved.index].name]));
     result.jobs.back().not_reduced = job.not_reduced;
-    const JobConfig& config = scenario.jobs[job.index];
+    const JobConfig& config = scenario.jobs[resolved.index];
     if (config.nccl_algorithm) result.jobs.back().nccl_forced_algorithm = to_string(*config.nccl_algorithm);
     if (config.nccl_protocol) result.jobs.back().nccl_forced_protocol = to_string(*config.nccl_protocol);
     if (config.nccl_channels) result.jobs.back().nccl_forced_channels = *config.nccl_channels;
@@ -848,15 +555,16 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       result.jobs.back().nccl_choices_per_step[choice] =
           static_cast<double>(calls) / result.jobs.back().operations.iterations_run;
     }
-    traffic.push_back(job.traffic);
+    traffic.push_back(resolved.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }
   result.events = event_results(operations.outcomes(), active, result.jobs);
-  result.link_classes = link_class_results(topology, traffic, step_s);
+  result.link_classes = link_class_results(run.topology, traffic, step_s);
   result.gpus = gpu_results(sharing, window_end);
-  result.uncalibrated = uncalibrated_defaults(scenario, active, classes_used, !result.gpus.empty());
+  assert(result.gpus.size() == run.sliced_gpus.size());
+  result.uncalibrated = run.uncalibrated;
   result.calibration_profile = scenario.calibration_profile;
-  result.calibrated = calibrated_values(scenario, active);
+  result.calibrated = run.calibrated;
   if (tracer != nullptr) {
     std::ostringstream text;
     trace.write(text);
@@ -865,12 +573,6 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   wall_clock.results_s = seconds_since(phase_start);
   result.wall_clock = wall_clock;
   return result;
-}
-
-void check_runs(const Scenario& scenario) {
-  std::vector<ActiveJob> active = plan_computes(scenario);
-  const Topology topology(scenario);
-  plan_communication(scenario, topology, active);
 }
 
 }  // namespace vtsim::sim

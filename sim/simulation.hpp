@@ -15,14 +15,10 @@ struct SimulationOptions {
 };
 
 /// Simulates `scenario` and returns its figures. Throws InputError for a scenario that validates but cannot run
-/// (a job that does not fit in memory, a combination not modelled).
+/// (a job that does not fit in memory, a combination not modelled): resolve() (sim/resolve.hpp) raises it before
+/// the engine starts.
 /// REQUIRES: no other simulation has run in this process: SimGrid allows one engine per process, so callers that
 /// simulate several scenarios run each in its own process.
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
-
-/// Everything `simulate` decides before it simulates: each job's compute (its memory fit), the topology, each job's
-/// rings, model-parallel layout and NCCL communicator (a forced algorithm or protocol NCCL would refuse). Throws the
-/// InputError `simulate` would for such a scenario; runs no SimGrid engine (`vtsim check` calls it).
-void check_runs(const Scenario& scenario);
 
 }  // namespace vtsim::sim

@@ -2,12 +2,13 @@
 
 #include <iostream>
 #include <memory>
+#include <utility>
 
 #include "models/json_reader.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/scenario_writer.hpp"
-#include "sim/simulation.hpp"
+#include "sim/resolve.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/default_scenario.hpp"
@@ -32,10 +33,55 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
   return scenario;
 }
 
-Scenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides) {
+CheckedScenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   Scenario scenario = load_scenario_or_default(file, overrides);
-  sim::check_runs(scenario);
-  return scenario;
+  sim::ResolvedRun run = sim::resolve(scenario);
+  return {std::move(scenario), std::move(run)};
+}
+
+nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::ResolvedRun& run) {
+  nlohmann::json values = nlohmann::json::array();
+  for (const SourcedValue& value : run.values) {
+    values.push_back({{"what", value.what},
+                      {"value", value.value},
+                      {"source", std::string(to_string(value.source))},
+                      {"note", value.note}});
+  }
+  nlohmann::json jobs = nlohmann::json::array();
+  for (const sim::ResolvedJob& job : run.jobs) {
+    nlohmann::json compute = nlohmann::json::array();
+    for (const SourcedNote& note : job.compute.resolved.notes) {
+      compute.push_back({{"source", std::string(to_string(note.source))}, {"note", note.text}});
+    }
+    jobs.push_back({{"name", scenario.jobs[job.index].name}, {"compute", compute}});
+  }
+  return {{"scenario", scenario.name},
+          {"values", values},
+          {"jobs", jobs},
+          {"calibration_profile", scenario.calibration_profile},
+          {"calibrated", run.calibrated},
+          {"uncalibrated_defaults", run.uncalibrated}};
+}
+
+void print_resolved_sources(std::ostream& out, const Scenario& scenario, const sim::ResolvedRun& run) {
+  out << "resolved values of " << scenario.name
+      << ", each with its source (published, scenario, measured, fitted or uncalibrated):\n";
+  for (const SourcedValue& value : run.values) {
+    out << "  " << value.what << ": " << value.value << " [" << to_string(value.source) << "] " << value.note << '\n';
+  }
+  const auto list = [&out](const std::string& title, const std::vector<std::string>& lines) {
+    if (lines.empty()) return;
+    out << title << '\n';
+    for (const std::string& line : lines) out << "  - " << line << '\n';
+  };
+  for (const sim::ResolvedJob& job : run.jobs) {
+    out << "\ncompute of " << scenario.jobs[job.index].name << " (its uncalibrated values are listed below):\n";
+    for (const SourcedNote& note : job.compute.resolved.notes) {
+      if (note.source != Source::uncalibrated) out << "  - [" << to_string(note.source) << "] " << note.text << '\n';
+    }
+  }
+  list("\nuncalibrated defaults used (no measurement behind them):", run.uncalibrated);
+  list("\ncalibrated from " + scenario.calibration_profile + ":", run.calibrated);
 }
 
 void print_resolved_scenario(std::ostream& out, const Scenario& scenario) {
@@ -46,6 +92,8 @@ Command add_check_command(CLI::App& parent) {
   struct Options {
     std::string scenario;
     std::vector<std::string> overrides;
+    bool sources = false;
+    std::string format = "text";
   };
   auto options = std::make_shared<Options>();
   CLI::App* app = parent.add_subcommand(
@@ -60,9 +108,23 @@ Command add_check_command(CLI::App& parent) {
   auto allow_mismatch = std::make_shared<bool>(false);
   app->add_flag("--allow-mismatch", *allow_mismatch,
                 "Use a calibration profile measured on another box (the same as --set calibration_allow_mismatch=true)");
+  CLI::Option* sources = app->add_flag(
+      "--sources", options->sources,
+      "Print the values the run resolves (hardware, links, collectives, the compute model's constants) with where "
+      "each came from, instead of the scenario");
+  app->add_option("--format", options->format, "with --sources: text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->needs(sources);
   return {app, [options, allow_mismatch] {
             if (*allow_mismatch) options->overrides.push_back("calibration_allow_mismatch=true");
-            print_resolved_scenario(std::cout, checked_scenario(options->scenario, options->overrides));
+            const CheckedScenario checked = checked_scenario(options->scenario, options->overrides);
+            if (!options->sources) {
+              print_resolved_scenario(std::cout, checked.scenario);
+            } else if (options->format == "json") {
+              std::cout << resolved_sources_json(checked.scenario, checked.run).dump(2) << '\n';
+            } else {
+              print_resolved_sources(std::cout, checked.scenario, checked.run);
+            }
           }};
 }
 

@@ -206,6 +206,33 @@ TEST(PublishedRows, NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak) {
   }
 }
 
+TEST(ResolveCompute, EachNoteCarriesItsSourceAndTheListsAreItsFilters) {
+  // An A100 in fp16: its GEMM efficiency is fitted to Ampere's published rows; a dispatch cost the scenario states is
+  // the scenario's; a launch cost the profile measured is measured; the memory efficiency is an uncalibrated default.
+  HostSide host;
+  host.host_dispatch_s = 12e-6;
+  CalibratedParameters calibration;
+  calibration.kernel_launch_s = CalibratedValue{4e-6, "test profile: empty kernels"};
+  const ResolvedCompute resolved =
+      resolve_compute(*find_gpu("a100-40gb-sxm4"), Precision::fp16, *make_workload("resnet-50"), 64, host,
+                      known_parameters(), calibration);
+  const auto source_of = [&](const std::string& start) {
+    const auto note =
+        std::ranges::find_if(resolved.notes, [&](const SourcedNote& n) { return n.text.starts_with(start); });
+    EXPECT_NE(note, resolved.notes.end()) << start;
+    return note == resolved.notes.end() ? Source::published : note->source;
+  };
+  EXPECT_EQ(source_of("Ampere tensor16 GEMM efficiency"), Source::fitted);
+  EXPECT_EQ(source_of("host dispatch 12 us per kernel: given in the scenario"), Source::scenario);
+  EXPECT_EQ(source_of("kernel fixed cost 4 us (every kernel): test profile"), Source::measured);
+  EXPECT_EQ(source_of("memory efficiency 0.8"), Source::uncalibrated);
+  // The three lists a result prints are the notes filtered by source, each note in exactly one.
+  EXPECT_EQ(resolved.sources().size() + resolved.calibrated().size() + resolved.uncalibrated().size(),
+            resolved.notes.size());
+  EXPECT_EQ(resolved.calibrated(), std::vector<std::string>{"kernel fixed cost 4 us (every kernel): test profile: "
+                                                            "empty kernels"});
+}
+
 TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFitAndSaysSo) {
   const GpuSpec& h100 = *find_gpu("h100-sxm5");
   const Workload rn50 = *make_workload("resnet-50");
@@ -224,14 +251,14 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
                    convolution.peak_efficiency * std::min(1.0, 64.0 / convolution.tile_knee));
   EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
   const auto says = [](const ResolvedCompute& r, const std::string& what) {
-    return std::any_of(r.uncalibrated.begin(), r.uncalibrated.end(),
-                       [&](const std::string& note) { return note.find(what) != std::string::npos; });
+    return std::ranges::any_of(r.uncalibrated(),
+                               [&](const std::string& note) { return note.find(what) != std::string::npos; });
   };
   EXPECT_TRUE(says(resolved, "Hopper tensor16 GEMM efficiency"));
   EXPECT_TRUE(says(resolved, "Hopper tensor16 convolution efficiency"));
   EXPECT_TRUE(says(resolved, "derived by the kernel model"));
   EXPECT_FALSE(says(resolved, "transferred"));
-  EXPECT_TRUE(resolved.calibrated.empty());
+  EXPECT_TRUE(resolved.calibrated().empty());
   // TF32 has no kernel constants: Ampere's fit, the nearest generation with TF32 rows, transferred (Hopper has
   // published rows, so the transfer is not refused).
   ComputeFit with_tf32 = fit;
@@ -272,13 +299,13 @@ TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
   const auto mentions = [](const std::vector<std::string>& notes, const std::string& text) {
     return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
   };
-  EXPECT_TRUE(mentions(a100.sources, "layer_norm passes"));
-  EXPECT_TRUE(mentions(a100.sources, "sustained there"));
+  EXPECT_TRUE(mentions(a100.sources(), "layer_norm passes"));
+  EXPECT_TRUE(mentions(a100.sources(), "sustained there"));
   const ResolvedCompute h100 = resolved("h100-sxm5", CalibratedParameters{});
   EXPECT_DOUBLE_EQ(h100.parameters.memory_efficiency_of(MemoryPass::elementwise),
                    kernels.of(KernelFamily::elementwise).memory_efficiency);
-  EXPECT_TRUE(mentions(h100.uncalibrated, "layer_norm passes"));
-  EXPECT_TRUE(mentions(h100.uncalibrated, "none measured on h100-sxm5"));
+  EXPECT_TRUE(mentions(h100.uncalibrated(), "layer_norm passes"));
+  EXPECT_TRUE(mentions(h100.uncalibrated(), "none measured on h100-sxm5"));
   CalibratedParameters measured;
   measured.memory_bandwidth_Bps = CalibratedValue{1.2e12, "a test's copy"};
   const ResolvedCompute profiled = resolved("a100-40gb-pcie", measured);
@@ -313,10 +340,10 @@ TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
     return std::any_of(list.begin(), list.end(),
                        [](const std::string& n) { return n.find("GEMM depth overhead") == 0; });
   };
-  EXPECT_TRUE(says(notes("v100-sxm2-32gb").sources));
-  EXPECT_FALSE(says(notes("v100-sxm2-32gb").uncalibrated));
-  EXPECT_TRUE(says(notes("a100-80gb-sxm4").uncalibrated));
-  EXPECT_FALSE(says(notes("a100-80gb-sxm4").sources));
+  EXPECT_TRUE(says(notes("v100-sxm2-32gb").sources()));
+  EXPECT_FALSE(says(notes("v100-sxm2-32gb").uncalibrated()));
+  EXPECT_TRUE(says(notes("a100-80gb-sxm4").uncalibrated()));
+  EXPECT_FALSE(says(notes("a100-80gb-sxm4").sources()));
 }
 
 TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerNode) {
@@ -333,7 +360,7 @@ TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerN
   // not slowed by the VM: the GPU submits.
   EXPECT_DOUBLE_EQ(graphs.parameters.host_dispatch_s, 0.556e-6);
   bool said = false;
-  for (const std::string& note : graphs.uncalibrated) said |= note.find("under CUDA Graphs") != std::string::npos;
+  for (const std::string& note : graphs.uncalibrated()) said |= note.find("under CUDA Graphs") != std::string::npos;
   EXPECT_TRUE(said);
   // Every kernel's fixed device cost (3 us) exceeds it, so at batch 1 the device paces the step, not the host:
   // the step is the sum of the kernels' device times.
@@ -365,7 +392,7 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   };
   const ResolvedCompute derived = resolve("l40s", Precision::fp16, bert);
   EXPECT_TRUE(derived.refused.empty());
-  EXPECT_TRUE(std::any_of(derived.uncalibrated.begin(), derived.uncalibrated.end(), [](const std::string& note) {
+  EXPECT_TRUE(std::ranges::any_of(derived.uncalibrated(), [](const std::string& note) {
     return note.find("Ada tensor16 GEMM efficiency") == 0 && note.find("derived by the kernel model") != std::string::npos;
   }));
   const ResolvedCompute convolution = resolve("l4", Precision::fp16, rn50);
@@ -375,7 +402,7 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   EXPECT_DOUBLE_EQ(convolution.parameters.convolution_efficiency,
                    tensor.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / tensor.tile_knee));
   EXPECT_DOUBLE_EQ(convolution.parameters.convolution_depth_overhead, tensor.k_overhead);
-  EXPECT_TRUE(std::any_of(convolution.uncalibrated.begin(), convolution.uncalibrated.end(), [](const std::string& n) {
+  EXPECT_TRUE(std::ranges::any_of(convolution.uncalibrated(), [](const std::string& n) {
     return n.find("Ada tensor16 convolution efficiency") == 0 &&
            n.find("derived by the kernel model") != std::string::npos;
   }));
@@ -399,8 +426,7 @@ TEST(ResolveCompute, AProfilesMeasuredHostReplacesTheFittedDispatchForTheFramewo
   host.vm_cpu_overhead = 0.02;
   // Listed as calibrated: a measurement, with its provenance.
   const auto sourced = [](const ResolvedCompute& r, const std::string& text) {
-    return std::any_of(r.calibrated.begin(), r.calibrated.end(),
-                       [&](const std::string& s) { return s.find(text) != std::string::npos; });
+    return std::ranges::any_of(r.calibrated(), [&](const std::string& s) { return s.find(text) != std::string::npos; });
   };
   // PyTorch eager: the measured 33.46 us as measured (on the host it describes, VM or not), not 40 us x 1.02.
   const ResolvedCompute eager = resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, calibration);
@@ -445,7 +471,7 @@ TEST(ResolveCompute, ADerivedEfficiencyRunsAtTheSustainedClockTheKernelDataMeasu
                                                                       std::min(1.0, 64.0 / gemm.tile_knee)));
   EXPECT_DOUBLE_EQ(sxm4.parameters.gemm_efficiency, at_boost);
   bool says_clock = false;
-  for (const std::string& note : pcie.uncalibrated) {
+  for (const std::string& note : pcie.uncalibrated()) {
     says_clock |= note.find("sustained clock measured") != std::string::npos;
   }
   EXPECT_TRUE(says_clock);
@@ -505,9 +531,9 @@ TEST(ResolveCompute, AProfileGemmEfficiencyWithoutAPublishedReferenceIsNotUsedAn
   calibration.gemm_flop_efficiency[Precision::fp16] = {0.78, "p.json: gemm"};
   const ResolvedCompute resolved = resolve_compute(v100, Precision::fp16, rn50, 64, HostSide{}, fit, calibration);
   EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 0.55);  // Volta's fitted value, unchanged
-  EXPECT_TRUE(resolved.calibrated.empty());
+  EXPECT_TRUE(resolved.calibrated().empty());
   bool said = false;
-  for (const std::string& note : resolved.uncalibrated) said |= note.find("is not used") != std::string::npos;
+  for (const std::string& note : resolved.uncalibrated()) said |= note.find("is not used") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -525,8 +551,8 @@ TEST(ResolveCompute, AProfileGemmEfficiencyReplacesTheKernelModelsDerivation) {
   EXPECT_NEAR(resolved.parameters.gemm_efficiency, 0.756, 1e-12);
   EXPECT_NEAR(resolved.parameters.convolution_efficiency,
               derived.parameters.convolution_efficiency * 0.756 / derived.parameters.gemm_efficiency, 1e-12);
-  ASSERT_EQ(resolved.calibrated.size(), 1u);
-  EXPECT_NE(resolved.calibrated[0].find("in place of the kernel model's derived"), std::string::npos);
+  ASSERT_EQ(resolved.calibrated().size(), 1u);
+  EXPECT_NE(resolved.calibrated()[0].find("in place of the kernel model's derived"), std::string::npos);
 }
 
 TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
@@ -544,13 +570,13 @@ TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   EXPECT_NEAR(resolved.parameters.convolution_efficiency, 0.21 * ratio, 1e-12);
   EXPECT_DOUBLE_EQ(resolved.parameters.kernel_fixed_s, 4.5e-6);
   EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
-  ASSERT_EQ(resolved.calibrated.size(), 2u);
+  ASSERT_EQ(resolved.calibrated().size(), 2u);
   // The fitted efficiencies the profile scaled keep their own line; the fixed cost is no longer a default: what is
   // left uncalibrated is the memory efficiency, the measured passes' (derived: the kernel data have no SXM4 A100),
   // the GEMMs' and the convolutions' depth overheads (fitted on a V100 and a T4), the classifier's bias gradient (a
   // reduction taken at the layer norm family's efficiency) and data loading, which the profile did not measure.
   std::set<std::string> defaults;
-  for (const std::string& note : resolved.uncalibrated)
+  for (const std::string& note : resolved.uncalibrated())
     defaults.insert(note.substr(0, note.find(' ', note.find(' ') + 1)));
   EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading", "elementwise passes",
                                              "layer_norm passes", "softmax passes", "GEMM depth",

@@ -43,14 +43,17 @@ inline nlohmann::json simulate_in_child(const Scenario& scenario) {
 }
 
 /// 8 one-GPU A100 hosts in a rack on ConnectX-5 100 GbE RoCE v2, training ResNet-50: every ring step crosses two
-/// NICs, the bottleneck of identical routes.
-inline Scenario eight_hosts() {
-  return scenario_of({{"cluster",
-                       {{"hosts_per_rack", 8},
-                        {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
-                        {"transport", "roce_v2"}}},
-                      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
+/// NICs, the bottleneck of identical routes. As JSON, for tests that change it with overrides.
+inline nlohmann::json eight_hosts_json() {
+  return {{"cluster",
+           {{"hosts_per_rack", 8},
+            {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
+            {"transport", "roce_v2"}}},
+          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}};
 }
+
+/// eight_hosts_json() as a scenario.
+inline Scenario eight_hosts() { return scenario_of(eight_hosts_json()); }
 
 /// A SimGrid engine configured as simulations configure theirs, for a test's child process (one engine per process).
 inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {

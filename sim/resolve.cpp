@@ -1,0 +1,428 @@
+#include "sim/resolve.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "models/collective_model.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/interference.hpp"
+#include "models/mig_catalog.hpp"
+#include "models/nic_catalog.hpp"
+#include "models/number_text.hpp"
+#include "models/operations.hpp"
+#include "models/vgpu_catalog.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+std::string format_fraction(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// Each job that runs, with its compute planned (its memory fit checked).
+std::vector<ResolvedJob> plan_computes(const Scenario& scenario) {
+  std::vector<ResolvedJob> jobs;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    if (scenario.jobs[j].idle) continue;
+    ResolvedJob job;
+    job.index = j;
+    job.compute = plan_job_compute(scenario, j);
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+// Each job's rings over `topology`, its model-parallel layout and its NCCL communicator (a forced algorithm or protocol
+// NCCL would refuse is an input error here); returns the ports whose flows leave their racks.
+std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, const Topology& topology,
+                                                    std::vector<ResolvedJob>& jobs) {
+  std::vector<std::pair<int, int>> ports;
+  for (ResolvedJob& job : jobs) {
+    const JobConfig& config = scenario.jobs[job.index];
+    job.rings = job_rings(scenario, job.index, topology);
+    if (config.parallelism) {
+      // Ranks in Megatron-LM's order; NCCL's view is that of the group reducing gradients.
+      job.layout = model_parallel_layout(scenario, job.index, topology);
+      job.rings.ring = job.layout->rank_gpu;
+      if (job.rings.ring.size() < 2) continue;
+      job.nccl = model_parallel_communicator(scenario, job.index, *job.layout, topology);
+      const auto more = model_parallel_ports(config, *job.layout, topology);
+      ports.insert(ports.end(), more.begin(), more.end());
+      continue;
+    }
+    if (job.rings.ring.size() < 2) continue;
+    job.nccl = job_nccl_communicator(scenario, job.index, job.rings, topology);
+    const auto more = cross_rack_ports(config, job.rings, topology);
+    ports.insert(ports.end(), more.begin(), more.end());
+  }
+  return ports;
+}
+
+/// Horovod's negotiation per coordinator tick: with its response cache (on by default) the ranks agree on the ready
+/// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
+/// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
+/// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
+/// A calibration profile's Horovod timelines measure a message's cost instead (models/calibrated_parameters.hpp).
+Param<double> horovod_negotiation_s(const JobRings& rings, const Topology& topology,
+                                    const CalibratedParameters& calibration) {
+  Param<double> message_s{.value = 0, .source = Source::uncalibrated, .note = ""};
+  if (calibration.horovod_negotiation_message_s) {
+    message_s = {.value = calibration.horovod_negotiation_message_s->value,
+                 .source = Source::measured,
+                 .note = calibration.horovod_negotiation_message_s->provenance};
+  } else {
+    for (const GpuFlow& flow : ring_flows(rings.ring)) {
+      message_s.value = std::max(message_s.value, topology.latency_s(topology.route(flow.src, flow.dst)));
+    }
+    message_s.note = "2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure";
+  }
+  const double ranks = static_cast<double>(rings.ring.size());
+  message_s.value *= 2 * std::ceil(std::log2(ranks));
+  return message_s;
+}
+
+/// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send, at
+/// the share of the communicator's bandwidth they reach.
+double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
+  return kHbmBytesPerWireByte * nccl.channels * nccl.channel_bandwidth_GBps * 1e9 *
+         nccl_channel_bandwidth_fraction(nccl);
+}
+
+/// What the job's collectives and coordinator cost besides their transfers, and what its traffic crosses.
+void plan_collectives(const Scenario& scenario, const Topology& topology, ResolvedJob& job) {
+  const JobConfig& config = scenario.jobs[job.index];
+  if (config.data_parallel != DataParallel::pytorch_ddp && job.rings.ring.size() > 1 && !job.layout) {
+    job.negotiation_s = horovod_negotiation_s(job.rings, topology, scenario.calibration);
+  }
+  if (job.nccl) {
+    const NcclCommunicator& nccl = *job.nccl;
+    const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+    const int device_sms = scenario.virtualization.mode == VirtualizationMode::mig
+                               ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
+                               : gpu.sm_count;
+    job.nccl_channels = nccl_running_channels(nccl);
+    const auto& measured = scenario.calibration.collective_sm_share;
+    job.collective_sm_share =
+        measured ? Param<double>{.value = measured->value, .source = Source::measured, .note = measured->provenance}
+                 : Param<double>{.value = collective_sm_share(job.nccl_channels, device_sms),
+                                 .source = Source::uncalibrated,
+                                 .note = std::to_string(job.nccl_channels) +
+                                         " NCCL channels, one SM each, no measurement (models/interference.hpp)"};
+    // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
+    job.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
+    if (job.layout) {
+      job.traffic = model_parallel_traffic(scenario, job.index, job.compute, *job.layout);
+    } else {
+      const std::vector<Layer>& layers = job.compute.workload.layers;
+      double gradient_bytes = 0;  // summed as the engine orders the tensors: last layer first
+      for (std::size_t l = layers.size(); l-- > 0;) gradient_bytes += layers[l].gradient_bytes();
+      for (const auto& [flow, share] : job_flows(config, job.rings)) {
+        job.traffic.push_back({flow, share * gradient_bytes});
+      }
+    }
+  }
+  for (const auto& [flow, bytes] : job.traffic) {
+    for (const Hop& hop : topology.route(flow.src, flow.dst, flow.flow)) {
+      job.link_classes.insert(topology.links()[static_cast<std::size_t>(hop.link)].link_class);
+    }
+  }
+}
+
+/// The GPUs whose vGPUs a scheduler time-slices, in vgpu mode: those with several vGPUs, or with one under fixed share
+/// with a profile that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their
+/// vGPUs.
+std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
+  std::vector<SlicedGpu> sliced;
+  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return sliced;
+  std::map<int, std::vector<std::size_t>> jobs_on_gpu;
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
+  }
+  const SchedulerConfig& config = scenario.virtualization.scheduler;
+  for (const auto& [gpu, jobs] : jobs_on_gpu) {
+    const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
+    const bool fixed = config.policy == SchedulerPolicy::fixed_share;
+    const int vgpus = static_cast<int>(jobs.size());
+    if (vgpus == 1 && !(fixed && profile.max_per_gpu > 1)) continue;  // one vGPU with the whole GPU: nothing to slice
+    SlicedGpu gpu_sliced{.gpu = gpu, .setup = {}, .jobs = jobs};
+    gpu_sliced.setup.policy = config.policy;
+    gpu_sliced.setup.time_slice_s = config.time_slice_s;
+    gpu_sliced.setup.context_switch_s = config.context_switch_s;
+    gpu_sliced.setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
+    for (std::size_t j : jobs) {
+      const JobConfig& job = scenario.jobs[j];
+      gpu_sliced.setup.vgpu_names.push_back(job.name + (job.idle ? " (idle)" : ""));
+    }
+    sliced.push_back(std::move(gpu_sliced));
+  }
+  return sliced;
+}
+
+/// The calibration profile's measurement of `link_class`'s links, if the profile has one (null otherwise).
+const CalibratedLink* measured_link(const Scenario& scenario, LinkClass link_class) {
+  const CalibratedParameters& calibration = scenario.calibration;
+  const CalibratedLink* measured = nullptr;
+  switch (link_class) {
+    case LinkClass::nvlink: measured = &calibration.nvlink; break;
+    case LinkClass::pcie: measured = &calibration.pcie; break;
+    case LinkClass::host_memory: measured = &calibration.host_memory; break;
+    case LinkClass::nic: measured = calibration.nic_for(scenario.cluster.transport); break;
+    case LinkClass::fabric:
+    case LinkClass::tcp_stack: break;
+  }
+  return measured != nullptr && (measured->bandwidth_Bps || measured->latency_s) ? measured : nullptr;
+}
+
+std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const ResolvedRun& run) {
+  std::set<std::string> notes;
+  std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
+  for (const ResolvedJob& job : run.jobs) {
+    for (const std::string& note : job.compute.resolved.uncalibrated()) {
+      std::string& names = jobs_by_note[note];
+      names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
+    }
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (!job.compute.spread.uncalibrated || job.compute.kernels.kernels == 0) continue;
+    std::string& names =
+        jobs_by_note["step-time spread " + std::to_string(static_cast<int>(std::lround(job.compute.spread.cv * 100))) +
+                     "%: " + job.compute.spread.source];
+    names += (names.empty() ? "" : ", ") + scenario.jobs[job.index].name;
+  }
+  for (const auto& [note, names] : jobs_by_note) notes.insert("compute of " + names + ": " + note);
+  std::map<int, int> vgpus_on_gpu;
+  for (const JobConfig& job : scenario.jobs) {
+    for (const int gpu : job.gpu_ids) ++vgpus_on_gpu[gpu];
+  }
+  const bool lone_vgpu =
+      std::any_of(vgpus_on_gpu.begin(), vgpus_on_gpu.end(), [](const auto& gpu) { return gpu.second == 1; });
+  if (scenario.virtualization.mode == VirtualizationMode::vgpu && lone_vgpu) {
+    // VMware's whole-system figure cannot separate a GPU-side cost from the host side's (the VM's CPU overhead).
+    notes.insert(
+        "vGPU on a GPU it holds alone: no GPU-side cost (NVIDIA's default best-effort scheduler moves to "
+        "another VM only when one has work, vGPU knowledge base; equal and fixed share give a lone "
+        "full-framebuffer vGPU the whole GPU, NVIDIA AI Enterprise 5.0 user guide 7); the hypervisor's "
+        "memory management of the framebuffer has no published figure and is not costed; measured "
+        "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
+        "Oct 2021)");
+  }
+  if (!run.sliced_gpus.empty() && !scenario.calibration.context_switch_s) {
+    notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
+                 " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (!job.negotiation_s || job.negotiation_s->source != Source::uncalibrated || job.negotiation_s->value <= 0) {
+      continue;
+    }
+    notes.insert("Horovod negotiation of " + scenario.jobs[job.index].name + ": " +
+                 format_fraction(job.negotiation_s->value * 1e6) + " us per tick, " + job.negotiation_s->note);
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (job.nccl_channels == 0 || job.collective_sm_share->source != Source::uncalibrated) continue;
+    notes.insert("collective SM share of " + scenario.jobs[job.index].name + " " +
+                 format_fraction(job.collective_sm_share->value) + ": " + job.collective_sm_share->note);
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (!job.nccl || nccl_channel_bandwidth_fraction(*job.nccl) >= 1) continue;
+    NcclCommunicator own = *job.nccl;
+    own.forced_channels.reset();
+    notes.insert("forced NCCL channels of " + scenario.jobs[job.index].name + ": " +
+                 std::to_string(nccl_running_channels(*job.nccl)) + " of NCCL's " +
+                 std::to_string(nccl_running_channels(own)) + " move " +
+                 format_fraction(nccl_channel_bandwidth_fraction(*job.nccl)) +
+                 " of its bandwidth, assumed: no measured sweep (docs/nccl-model.md, \"Channels\")");
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (job.collective_memory_demand_Bps <= 0 || scenario.virtualization.mode == VirtualizationMode::mig) continue;
+    notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
+                 format_fraction(job.collective_memory_demand_Bps / 1e9) +
+                 " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
+                 "measurement of the split (models/interference.hpp)");
+  }
+  for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
+    if (run.link_classes.count(entry.link_class) == 0) continue;
+    notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+  }
+  const auto has = [&](EventType type) {
+    return std::any_of(scenario.events.begin(), scenario.events.end(),
+                       [type](const OperationEvent& event) { return event.type == type; });
+  };
+  const bool default_storage = std::any_of(run.jobs.begin(), run.jobs.end(), [&](const ResolvedJob& job) {
+    const CheckpointConfig& checkpoint = scenario.jobs[job.index].checkpoint;
+    return checkpoint.interval_iterations > 0 && !checkpoint.storage_stated;
+  });
+  for (const std::string& note :
+       uncalibrated_operations(scenario.operations, has(EventType::vmotion) || has(EventType::maintenance),
+                               has(EventType::host_failure), default_storage)) {
+    notes.insert(note);
+  }
+  if (scenario.simulation.fidelity == Fidelity::analytic && run.jobs.size() > 1 && !run.link_classes.empty()) {
+    notes.insert("analytic fidelity: each job's collectives are timed on its own bottleneck; contention between the " +
+                 std::to_string(run.jobs.size()) + " jobs on shared links is not modelled (use flow)");
+  }
+  return {notes.begin(), notes.end()};
+}
+
+/// The values a calibration profile supplied to this run, each with where it was measured.
+std::vector<std::string> calibrated_values(const Scenario& scenario, const ResolvedRun& run) {
+  if (scenario.calibration_profile.empty()) return {};
+  std::set<std::string> used;
+  const CalibratedParameters& calibration = scenario.calibration;
+  for (const ClassDefault& entry : link_defaults_for(scenario)) {
+    if (measured_link(scenario, entry.link_class) != nullptr) {
+      used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
+    }
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    for (const std::string& value : job.compute.resolved.calibrated()) used.insert(value);
+  }
+  if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
+    used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
+  }
+  for (const std::string& mismatch : calibration.mismatches) {
+    used.insert("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): " + mismatch);
+  }
+  if (calibration.collective_sm_share) {
+    used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    if (job.negotiation_s && job.negotiation_s->source == Source::measured && job.negotiation_s->value > 0) {
+      used.insert("Horovod negotiation: " + job.negotiation_s->note);
+      break;
+    }
+  }
+  if (calibration.step_time_cv && scenario.simulation.variability) {
+    for (const ResolvedJob& job : run.jobs) {
+      if (!scenario.jobs[job.index].step_time_cv) {
+        used.insert("step-time spread: " + calibration.step_time_cv->provenance);
+        break;
+      }
+    }
+  }
+  return {used.begin(), used.end()};
+}
+
+/// The run's values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic
+/// crosses, the vGPU scheduler's switch, and per job what its collectives and coordinator cost beyond their transfers.
+std::vector<SourcedValue> resolved_values(const Scenario& scenario, const ResolvedRun& run) {
+  std::vector<SourcedValue> values;
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  values.push_back({.what = "GPU", .value = gpu.name, .source = Source::published, .note = gpu.source});
+  if (run.topology.has_nics()) {
+    const NicSpec& nic = *find_nic(scenario.cluster.host.nic_model);
+    values.push_back({.what = "NIC", .value = nic.name, .source = Source::published, .note = nic.source});
+  }
+  for (const ClassDefault& entry : link_defaults_for(scenario)) {
+    if (run.link_classes.count(entry.link_class) == 0) continue;
+    const Source source = entry.value.uncalibrated                               ? Source::uncalibrated
+                          : measured_link(scenario, entry.link_class) != nullptr ? Source::measured
+                                                                                 : Source::published;
+    values.push_back({.what = std::string(to_string(entry.link_class)) + " links",
+                      .value = format_number(entry.value.bandwidth_Bps / 1e9) + " GB/s per direction, " +
+                               format_number(entry.value.latency_s * 1e6) + " us",
+                      .source = source,
+                      .note = entry.value.source});
+  }
+  if (!run.sliced_gpus.empty()) {
+    const auto& measured = scenario.calibration.context_switch_s;
+    values.push_back({.what = "vGPU context switch",
+                      .value = format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) + " us",
+                      .source = measured ? Source::measured : Source::uncalibrated,
+                      .note = measured ? measured->provenance
+                                       : "no published figure; measure it (models/scenario.hpp SchedulerConfig)"});
+  }
+  for (const ResolvedJob& job : run.jobs) {
+    const JobConfig& config = scenario.jobs[job.index];
+    const std::string of = " of " + config.name;
+    values.push_back({.what = "device" + of,
+                      .value = job.compute.device_name,
+                      .source = Source::published,
+                      .note = "the catalog's GPU, vGPU or MIG profile (vtsim catalog)"});
+    if (job.compute.kernels.kernels > 0) {
+      const StepTimeSpread& spread = job.compute.spread;
+      values.push_back({.what = "step-time spread" + of,
+                        .value = format_number(spread.cv * 100) + "%",
+                        .source = spread.uncalibrated                                       ? Source::uncalibrated
+                                  : !scenario.simulation.variability || config.step_time_cv ? Source::scenario
+                                                                                            : Source::measured,
+                        .note = spread.source});
+    }
+    if (job.nccl) {
+      values.push_back({.what = "NCCL channels" + of,
+                        .value = std::to_string(job.nccl_channels),
+                        .source = config.nccl_channels ? Source::scenario : Source::published,
+                        .note = config.nccl_channels
+                                    ? "nccl.channels"
+                                    : "NCCL's own count (models/nccl_tuning.hpp, from NCCL's source)"});
+      values.push_back({.what = "collective SM share" + of,
+                        .value = format_fraction(job.collective_sm_share->value),
+                        .source = job.collective_sm_share->source,
+                        .note = job.collective_sm_share->note});
+    }
+    if (job.negotiation_s) {
+      values.push_back({.what = "Horovod negotiation" + of,
+                        .value = format_fraction(job.negotiation_s->value * 1e6) + " us per tick",
+                        .source = job.negotiation_s->source,
+                        .note = job.negotiation_s->note});
+    }
+  }
+  return values;
+}
+
+}  // namespace
+
+ResolvedRun resolve(const Scenario& scenario) {
+  std::vector<ResolvedJob> jobs = plan_computes(scenario);
+  ResolvedRun run{.topology = Topology(scenario),
+                  .jobs = {},
+                  .cross_rack_ports = {},
+                  .sliced_gpus = {},
+                  .ranks_per_gpu = {},
+                  .gpu_memory_Bps = 0,
+                  .memory_can_bind = false,
+                  .migration_Bps = 0,
+                  .flows_between_gpus = true,
+                  .link_classes = {},
+                  .values = {},
+                  .uncalibrated = {},
+                  .calibrated = {}};
+  run.cross_rack_ports = plan_communication(scenario, run.topology, jobs);
+  run.jobs = std::move(jobs);
+  for (ResolvedJob& job : run.jobs) {
+    plan_collectives(scenario, run.topology, job);
+    run.link_classes.insert(job.link_classes.begin(), job.link_classes.end());
+  }
+  run.sliced_gpus = time_sliced_gpus(scenario);
+  // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
+  // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
+  // which one link per GPU cannot stand for: not modelled there.
+  for (const ResolvedJob& job : run.jobs) {
+    for (int g : job.rings.ring) ++run.ranks_per_gpu[g];
+    if (scenario.virtualization.mode == VirtualizationMode::mig) continue;
+    run.gpu_memory_Bps = std::max(run.gpu_memory_Bps, job.compute.device.memory_bandwidth_Bps *
+                                                          job.compute.resolved.parameters.memory_efficiency);
+  }
+  // The memory links only ever narrow a collective whose demand exceeds half the memory (max-min meets a smaller one
+  // in full); without such a job they would only slow the simulation down, so the platform goes without them.
+  for (const ResolvedJob& job : run.jobs) {
+    if (job.nccl) run.memory_can_bind |= collective_memory_demand_Bps(*job.nccl) > run.gpu_memory_Bps / 2;
+  }
+  // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
+  run.migration_Bps =
+      find_nic(scenario.cluster.host.nic_model)->line_rate_Bps * transport_spec(Transport::tcp).bandwidth_efficiency;
+  // Analytic collectives take their times from the topology; only pipeline transfers (model parallelism) are flows
+  // between GPUs there, so without them the platform needs no routes between GPUs.
+  run.flows_between_gpus =
+      scenario.simulation.fidelity != Fidelity::analytic ||
+      std::any_of(run.jobs.begin(), run.jobs.end(), [](const ResolvedJob& job) { return job.layout.has_value(); });
+  run.uncalibrated = uncalibrated_defaults(scenario, run);
+  run.calibrated = calibrated_values(scenario, run);
+  run.values = resolved_values(scenario, run);
+  return run;
+}
+
+}  // namespace vtsim::sim

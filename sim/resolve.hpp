@@ -1,0 +1,72 @@
+#pragma once
+// Resolving a scenario: everything `simulate` decides before it builds an engine, each value with its source
+// (models/param.hpp). resolve() is the last place an input error can come from for a scenario the loader accepted
+// (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
+// refuses what `vtsim run` would. It runs no SimGrid engine.
+//
+// Issue 29 item 1, first step: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
+// "uncalibrated_defaults" lists of a result are made here once. The compute model's own notes are still three string
+// lists (ResolvedCompute); the engine's parts below still read the Scenario.
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/job_compute.hpp"
+#include "models/link_defaults.hpp"
+#include "models/param.hpp"
+#include "models/scenario.hpp"
+#include "sim/communicators.hpp"
+#include "sim/gpu_sharing.hpp"
+#include "sim/model_parallel_plan.hpp"
+#include "sim/topology.hpp"
+
+namespace vtsim::sim {
+
+/// A job that runs (idle jobs only hold their vGPUs), as resolved.
+struct ResolvedJob {
+  std::size_t index = 0;  ///< its place in scenario.jobs
+  JobCompute compute;     ///< its kernels, memory fit and host side
+  JobRings rings;         ///< its ranks' GPUs and rings (rank order: Megatron-LM's under model parallelism)
+  std::optional<ModelParallelLayout> layout;        ///< tensor, pipeline or sharded parallelism
+  std::optional<NcclCommunicator> nccl;             ///< what NCCL sees of the job's ranks (none for one rank)
+  std::vector<std::pair<GpuFlow, double>> traffic;  ///< bytes each flow carries per iteration
+  std::set<LinkClass> link_classes;                 ///< the classes of the links its traffic crosses
+  int nccl_channels = 0;                            ///< channels its collectives run (0 without a communicator)
+  /// Of the device's compute while a collective runs (with a communicator): measured, or one SM per channel.
+  std::optional<Param<double>> collective_sm_share;
+  double collective_memory_demand_Bps = 0;  ///< of its GPU's memory, per rank, while a collective runs
+  /// Horovod's coordinator's cost per tick (a data-parallel Horovod job of several ranks): measured per message, or
+  /// 2 ceil(log2 N) messages at the ranks' largest neighbour latency.
+  std::optional<Param<double>> negotiation_s;
+};
+
+/// Everything a run of a scenario uses that is decided before it is simulated.
+struct ResolvedRun {
+  Topology topology;
+  std::vector<ResolvedJob> jobs;                      ///< the jobs that run, in scenario order
+  std::vector<std::pair<int, int>> cross_rack_ports;  ///< (GPU, uplink port) hosts of flows leaving their racks
+  std::vector<SlicedGpu> sliced_gpus;                 ///< the GPUs whose vGPUs a scheduler time-slices
+  std::map<int, int> ranks_per_gpu;                   ///< ranks of all jobs on each GPU that has any
+  /// Achievable memory bandwidth of the GPUs (the datasheet's times the compute model's memory efficiency), the
+  /// largest over the jobs outside MIG; 0 when every job runs on MIG.
+  double gpu_memory_Bps = 0;
+  /// Whether some job's collective asks more than half of gpu_memory_Bps (only then can the memory links bind).
+  bool memory_can_bind = false;
+  double migration_Bps = 0;        ///< a vMotion pre-copy's rate over a host's NIC (TCP)
+  bool flows_between_gpus = true;  ///< whether the platform needs routes between GPUs (not for analytic data parallel)
+  std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
+  std::vector<SourcedValue> values;       ///< the run's resolved values with their sources, for display
+  std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
+  std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
+};
+
+/// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
+/// REQUIRES: a scenario the loader accepted.
+ResolvedRun resolve(const Scenario& scenario);
+
+}  // namespace vtsim::sim

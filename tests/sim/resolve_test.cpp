@@ -1,0 +1,117 @@
+// sim::resolve: what a run decides before it simulates, each value with its source.
+
+#include "sim/resolve.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "models/error.hpp"
+#include "sim_test_support.hpp"
+
+namespace vtsim::sim {
+namespace {
+
+using testing::eight_hosts;
+using testing::eight_hosts_json;
+using testing::scenario_of;
+
+/// The value `what` of `run`; fails the test when the run has none.
+SourcedValue value_of(const ResolvedRun& run, const std::string& what) {
+  const auto found =
+      std::find_if(run.values.begin(), run.values.end(), [&](const SourcedValue& value) { return value.what == what; });
+  EXPECT_NE(found, run.values.end()) << what;
+  return found == run.values.end() ? SourcedValue{} : *found;
+}
+
+bool has_value(const ResolvedRun& run, const std::string& what) {
+  return std::any_of(run.values.begin(), run.values.end(),
+                     [&](const SourcedValue& value) { return value.what == what; });
+}
+
+TEST(Resolve, ForcedChannelsComeFromTheScenarioAndSetTheSmShareOneSmEach) {
+  const ResolvedRun forced = resolve(scenario_of(eight_hosts_json(), {"jobs[0].nccl.channels=4"}));
+  const SourcedValue channels = value_of(forced, "NCCL channels of job0");
+  EXPECT_EQ(channels.value, "4");
+  EXPECT_EQ(channels.source, Source::scenario);
+  // One SM per channel of the A100's 108 (A100 whitepaper), no measurement behind it.
+  ASSERT_TRUE(forced.jobs[0].collective_sm_share.has_value());
+  EXPECT_DOUBLE_EQ(forced.jobs[0].collective_sm_share->value, 4.0 / 108);
+  EXPECT_EQ(forced.jobs[0].collective_sm_share->source, Source::uncalibrated);
+  EXPECT_EQ(value_of(resolve(eight_hosts()), "NCCL channels of job0").source, Source::published);
+}
+
+TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
+  Scenario scenario = eight_hosts();
+  scenario.calibration.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
+  scenario.calibration_profile = "test-profile.json";
+  const ResolvedRun run = resolve(scenario);
+  EXPECT_EQ(run.jobs[0].collective_sm_share->value, 0.07);
+  EXPECT_EQ(value_of(run, "collective SM share of job0").source, Source::measured);
+  EXPECT_NE(std::find(run.calibrated.begin(), run.calibrated.end(), "collective SM share: test profile: overlap probe"),
+            run.calibrated.end());
+  for (const std::string& note : run.uncalibrated) EXPECT_EQ(note.find("collective SM share"), std::string::npos);
+}
+
+TEST(Resolve, HorovodNegotiationIsTwoMessagesPerTreeLevel) {
+  // Every ring neighbour sits on another one-GPU host of the rack: the same largest neighbour latency for 8 ranks
+  // and for 4, so the ticks cost 2 ceil(log2 8) = 6 against 2 ceil(log2 4) = 4 messages.
+  const ResolvedRun eight = resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod"}));
+  const ResolvedRun four =
+      resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod", "jobs[0].gpus=4"}));
+  ASSERT_TRUE(eight.jobs[0].negotiation_s.has_value());
+  ASSERT_TRUE(four.jobs[0].negotiation_s.has_value());
+  EXPECT_NEAR(eight.jobs[0].negotiation_s->value / four.jobs[0].negotiation_s->value, 6.0 / 4.0, 1e-12);
+  EXPECT_EQ(eight.jobs[0].negotiation_s->source, Source::uncalibrated);
+  // DDP has no coordinator.
+  EXPECT_FALSE(resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=pytorch_ddp"})).jobs[0].negotiation_s);
+}
+
+TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
+  // ConnectX-5 100 GbE at RoCE v2's 0.97: 12.125 GB/s, shown to 3 significant digits.
+  const SourcedValue catalog = value_of(resolve(eight_hosts()), "nic links");
+  EXPECT_EQ(catalog.value.rfind("12.1 GB/s per direction, ", 0), 0u) << catalog.value;
+  EXPECT_NE(catalog.source, Source::measured);
+  Scenario calibrated = eight_hosts();
+  calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
+                                                      CalibratedValue{4e-6, "test profile: ib_write_lat"}};
+  calibrated.calibration_profile = "test-profile.json";
+  const SourcedValue measured = value_of(resolve(calibrated), "nic links");
+  EXPECT_EQ(measured.value.rfind("5 GB/s per direction, ", 0), 0u) << measured.value;
+  EXPECT_EQ(measured.source, Source::measured);
+  // NVLink is not built on one-GPU hosts: no line for it.
+  EXPECT_FALSE(has_value(resolve(eight_hosts()), "nvlink links"));
+}
+
+TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
+  const auto spread = [](const std::vector<std::string>& overrides) {
+    return value_of(resolve(scenario_of(eight_hosts_json(), overrides)), "step-time spread of job0");
+  };
+  EXPECT_EQ(spread({}).source, Source::scenario);  // scenario_of turns variability off
+  EXPECT_EQ(spread({}).value, "0%");
+  EXPECT_EQ(spread({"simulation.variability=true"}).source, Source::uncalibrated);
+  const SourcedValue stated = spread({"simulation.variability=true", "jobs[0].step_time_cv=0.05"});
+  EXPECT_EQ(stated.source, Source::scenario);
+  EXPECT_EQ(stated.value, "5%");
+}
+
+TEST(Resolve, ItsListsAreTheOnesTheSimulatedResultReports) {
+  // check --sources shows what run would list: the same lists, made once.
+  const Scenario scenario = scenario_of(eight_hosts_json(), {"simulation.variability=true", "jobs[0].iterations=2"});
+  const ResolvedRun run = resolve(scenario);
+  const nlohmann::json result = testing::simulate_in_child(scenario);
+  EXPECT_EQ(nlohmann::json(run.uncalibrated), result.at("uncalibrated_defaults"));
+  EXPECT_FALSE(run.uncalibrated.empty());
+}
+
+TEST(Resolve, RefusesAJobThatDoesNotFitAsRunWould) {
+  // BERT-large at batch 32 needs 24.7 GiB per GPU (cli.check_refuses_a_job_that_does_not_fit): not on a 10 GB vGPU.
+  const Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
+                                         {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "A100X-10C"}}},
+                                         {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 32}}}}});
+  EXPECT_THROW(static_cast<void>(resolve(scenario)), InputError);
+}
+
+}  // namespace
+}  // namespace vtsim::sim
