@@ -739,7 +739,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   parameters.convolution_depth_overhead = depth_overhead(gpu.architecture, path, KernelKind::convolution);
   if (runs(KernelKind::convolution)) add_depth_overhead_note(gpu, path, KernelKind::convolution, resolved);
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
-    resolved.add(Source::published,
+    resolved.add(workload.layout_stated ? Source::scenario : Source::published,
                  "memory format " + std::string(to_string(workload.layout)) +
                      (workload.layout == TensorLayout::nchw ? ": cuDNN's transposes around each 16-bit convolution "
                                                               "counted (docs/compute-model.md, \"Memory layout\")"

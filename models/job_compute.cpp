@@ -23,7 +23,10 @@ Workload job_workload(const JobConfig& job) {
                                       : *make_workload(job.workload_id);
   if (job.optimizer) workload.optimizer = *job.optimizer;
   use_framework(workload, job.framework);
-  if (job.memory_format) workload.layout = *job.memory_format;
+  if (job.memory_format) {
+    workload.layout = *job.memory_format;
+    workload.layout_stated = true;
+  }
   if (job.optimizer_implementation) {
     // The loader refused the implementations that are not counted (optimizer_kernels_for's reason).
     workload.optimizer_kernels =

@@ -1,5 +1,7 @@
 #include "models/param.hpp"
 
+#include <cassert>
+
 namespace vtsim {
 
 std::string_view to_string(Source source) {
@@ -10,6 +12,7 @@ std::string_view to_string(Source source) {
     case Source::fitted: return "fitted";
     case Source::uncalibrated: return "uncalibrated";
   }
+  assert(false && "every Source has a spelling");
   return "uncalibrated";
 }
 

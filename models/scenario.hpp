@@ -138,6 +138,7 @@ struct SchedulerConfig {
   /// Cost of one switch between vGPUs. Default: the calibration profile's measured context switch, else 100 us,
   /// uncalibrated: no primary source gives it (docs/hardware-facts.md); measure it with `vtsim calibrate probe gpu`.
   double context_switch_s = 100e-6;
+  bool context_switch_stated = false;  ///< the scenario gives context_switch_us (over the profile's measurement)
 };
 
 /// How the GPUs are virtualized.

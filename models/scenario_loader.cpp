@@ -272,6 +272,7 @@ SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_ti
   if (auto slice = scheduler.get("time_slice_ms")) config.time_slice_s = slice->as_number(1.0, 30.0) * units::kSecondsPerMs;
   if (auto cost = scheduler.get("context_switch_us")) {
     config.context_switch_s = cost->as_number(0.0, 100000.0) * units::kSecondsPerUs;
+    config.context_switch_stated = true;
   }
   scheduler.finish();
   return config;

@@ -197,6 +197,7 @@ struct Workload {
   OptimizerKernels optimizer_kernels = OptimizerKernels::multi_tensor;  ///< set per job by use_framework
   /// Convolutions' activation layout: set per job by use_framework (the framework's default), or as the job states it.
   TensorLayout layout = TensorLayout::nhwc;
+  bool layout_stated = false;  ///< the job states it (jobs[].memory_format)
   /// Under mixed precision its fp32 weights are cast to 16 bits at every forward (PyTorch's autocast, as
   /// DeepLearningExamples' CNN code trains and infers with torch.cuda.amp) rather than kept in 16 bits (Apex's O2,
   /// model.half(), Megatron-LM's Float16Module, as NVIDIA's BERT and Megatron-LM run transformers): set per job by

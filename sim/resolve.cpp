@@ -67,22 +67,23 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
 /// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
 /// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
 /// A calibration profile's Horovod timelines measure a message's cost instead (models/calibrated_parameters.hpp).
+/// The tick's source is its message's: measured (the note is then the profile's provenance) or uncalibrated.
 Param<double> horovod_negotiation_s(const JobRings& rings, const Topology& topology,
                                     const CalibratedParameters& calibration) {
-  Param<double> message_s{.value = 0, .source = Source::uncalibrated, .note = ""};
+  Param<double> tick{.value = 0, .source = Source::uncalibrated, .note = ""};  // one message's cost, until the end
   if (calibration.horovod_negotiation_message_s) {
-    message_s = {.value = calibration.horovod_negotiation_message_s->value,
-                 .source = Source::measured,
-                 .note = calibration.horovod_negotiation_message_s->provenance};
+    tick = {.value = calibration.horovod_negotiation_message_s->value,
+            .source = Source::measured,
+            .note = calibration.horovod_negotiation_message_s->provenance};
   } else {
     for (const GpuFlow& flow : ring_flows(rings.ring)) {
-      message_s.value = std::max(message_s.value, topology.latency_s(topology.route(flow.src, flow.dst)));
+      tick.value = std::max(tick.value, topology.latency_s(topology.route(flow.src, flow.dst)));
     }
-    message_s.note = "2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure";
+    tick.note = "2 ceil(log2 N) messages at the ranks' largest neighbour latency, no published figure";
   }
   const double ranks = static_cast<double>(rings.ring.size());
-  message_s.value *= 2 * std::ceil(std::log2(ranks));
-  return message_s;
+  tick.value *= 2 * std::ceil(std::log2(ranks));
+  return tick;
 }
 
 /// What a collective of `nccl`'s channels asks of each rank's GPU memory: 3 bytes per byte its channels send, at
@@ -210,7 +211,8 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
         "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
         "Oct 2021)");
   }
-  if (!run.sliced_gpus.empty() && !scenario.calibration.context_switch_s) {
+  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
+  if (!run.sliced_gpus.empty() && !scenario.calibration.context_switch_s && !scheduler.context_switch_stated) {
     notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
                  " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
   }
@@ -273,21 +275,26 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
   std::set<std::string> used;
   const CalibratedParameters& calibration = scenario.calibration;
   for (const ClassDefault& entry : link_defaults_for(scenario)) {
-    if (measured_link(scenario, entry.link_class) != nullptr) {
+    if (run.link_classes.count(entry.link_class) > 0 && measured_link(scenario, entry.link_class) != nullptr) {
       used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
     }
   }
   for (const ResolvedJob& job : run.jobs) {
     for (const std::string& value : job.compute.resolved.calibrated()) used.insert(value);
   }
-  if (calibration.context_switch_s && scenario.virtualization.mode == VirtualizationMode::vgpu) {
+  // Only a time-sliced GPU switches; a switch the scenario states replaces the profile's.
+  if (calibration.context_switch_s && !run.sliced_gpus.empty() &&
+      !scenario.virtualization.scheduler.context_switch_stated) {
     used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
   }
   for (const std::string& mismatch : calibration.mismatches) {
     used.insert("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): " + mismatch);
   }
-  if (calibration.collective_sm_share) {
-    used.insert("collective SM share: " + calibration.collective_sm_share->provenance);
+  for (const ResolvedJob& job : run.jobs) {  // a job with a communicator runs collectives beside its kernels
+    if (job.collective_sm_share && job.collective_sm_share->source == Source::measured) {
+      used.insert("collective SM share: " + job.collective_sm_share->note);
+      break;
+    }
   }
   for (const ResolvedJob& job : run.jobs) {
     if (job.negotiation_s && job.negotiation_s->source == Source::measured && job.negotiation_s->value > 0) {
@@ -318,9 +325,14 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
   }
   for (const ClassDefault& entry : link_defaults_for(scenario)) {
     if (run.link_classes.count(entry.link_class) == 0) continue;
-    const Source source = entry.value.uncalibrated                               ? Source::uncalibrated
-                          : measured_link(scenario, entry.link_class) != nullptr ? Source::measured
-                                                                                 : Source::published;
+    // Measured when the profile measured both figures; a partly measured link takes the rest's source (its note
+    // says which figure was measured).
+    const CalibratedLink* measured = measured_link(scenario, entry.link_class);
+    const bool stated = entry.link_class == LinkClass::tcp_stack && scenario.virtualization.tcp_core_Bps;
+    const Source source = measured != nullptr && measured->bandwidth_Bps && measured->latency_s ? Source::measured
+                          : entry.value.uncalibrated                                            ? Source::uncalibrated
+                          : stated                                                              ? Source::scenario
+                                                                                                : Source::published;
     values.push_back({.what = std::string(to_string(entry.link_class)) + " links",
                       .value = format_number(entry.value.bandwidth_Bps / 1e9) + " GB/s per direction, " +
                                format_number(entry.value.latency_s * 1e6) + " us",
@@ -328,12 +340,17 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
                       .note = entry.value.source});
   }
   if (!run.sliced_gpus.empty()) {
+    const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
     const auto& measured = scenario.calibration.context_switch_s;
-    values.push_back({.what = "vGPU context switch",
-                      .value = format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) + " us",
-                      .source = measured ? Source::measured : Source::uncalibrated,
-                      .note = measured ? measured->provenance
-                                       : "no published figure; measure it (models/scenario.hpp SchedulerConfig)"});
+    values.push_back(
+        {.what = "vGPU context switch",
+         .value = format_fraction(scheduler.context_switch_s * 1e6) + " us",
+         .source = scheduler.context_switch_stated ? Source::scenario
+                   : measured                      ? Source::measured
+                                                   : Source::uncalibrated,
+         .note = scheduler.context_switch_stated ? "virtualization.scheduler.context_switch_us"
+                 : measured                      ? measured->provenance
+                                                 : "no published figure; measure it (models/scenario.hpp SchedulerConfig)"});
   }
   for (const ResolvedJob& job : run.jobs) {
     const JobConfig& config = scenario.jobs[job.index];
@@ -367,7 +384,9 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
       values.push_back({.what = "Horovod negotiation" + of,
                         .value = format_fraction(job.negotiation_s->value * 1e6) + " us per tick",
                         .source = job.negotiation_s->source,
-                        .note = job.negotiation_s->note});
+                        .note = job.negotiation_s->source == Source::measured
+                                    ? "2 ceil(log2 N) messages at the measured cost of one: " + job.negotiation_s->note
+                                    : job.negotiation_s->note});
     }
   }
   return values;
@@ -384,6 +403,7 @@ ResolvedRun resolve(const Scenario& scenario) {
                   .ranks_per_gpu = {},
                   .gpu_memory_Bps = 0,
                   .memory_can_bind = false,
+                  .vmotion_line_rate_Bps = 0,
                   .migration_Bps = 0,
                   .flows_between_gpus = true,
                   .link_classes = {},
@@ -411,9 +431,10 @@ ResolvedRun resolve(const Scenario& scenario) {
   for (const ResolvedJob& job : run.jobs) {
     if (job.nccl) run.memory_can_bind |= collective_memory_demand_Bps(*job.nccl) > run.gpu_memory_Bps / 2;
   }
-  // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams).
-  run.migration_Bps =
-      find_nic(scenario.cluster.host.nic_model)->line_rate_Bps * transport_spec(Transport::tcp).bandwidth_efficiency;
+  // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams); a stun moves
+  // the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
+  run.vmotion_line_rate_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps;
+  run.migration_Bps = run.vmotion_line_rate_Bps * transport_spec(Transport::tcp).bandwidth_efficiency;
   // Analytic collectives take their times from the topology; only pipeline transfers (model parallelism) are flows
   // between GPUs there, so without them the platform needs no routes between GPUs.
   run.flows_between_gpus =

@@ -5,8 +5,9 @@
 // refuses what `vtsim run` would. It runs no SimGrid engine.
 //
 // Issue 29 item 1, first step: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
-// "uncalibrated_defaults" lists of a result are made here once. The compute model's own notes are still three string
-// lists (ResolvedCompute); the engine's parts below still read the Scenario.
+// "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute model's notes
+// are ResolvedCompute's SourcedNotes). Still to do: the topology, the communicators and the engine read the Scenario,
+// and catalogs, themselves (item 2).
 
 #include <cstddef>
 #include <map>
@@ -57,7 +58,8 @@ struct ResolvedRun {
   double gpu_memory_Bps = 0;
   /// Whether some job's collective asks more than half of gpu_memory_Bps (only then can the memory links bind).
   bool memory_can_bind = false;
-  double migration_Bps = 0;        ///< a vMotion pre-copy's rate over a host's NIC (TCP)
+  double vmotion_line_rate_Bps = 0;  ///< the line rate of a host's NIC, which vMotion's stuns and pre-copies use
+  double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP)
   bool flows_between_gpus = true;  ///< whether the platform needs routes between GPUs (not for analytic data parallel)
   std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
   std::vector<SourcedValue> values;       ///< the run's resolved values with their sources, for display

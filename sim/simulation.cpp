@@ -17,7 +17,6 @@
 #include "models/ddp_buckets.hpp"
 #include "models/job_compute.hpp"
 #include "models/link_defaults.hpp"
-#include "models/nic_catalog.hpp"
 #include "models/variability.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
@@ -278,17 +277,17 @@ struct RunningJob {
 /// The plan of one running job: its ranks on the platform, its kernels, gradients and allreduce.
 JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& running, const Platform& platform,
                  const GpuSharing& sharing, bool tracing) {
-  const ResolvedJob& active = *running.resolved;
+  const ResolvedJob& job = *running.resolved;
   const Topology& topology = run.topology;
-  const JobConfig& config = scenario.jobs[active.index];
-  const JobRings& rings = active.rings;
+  const JobConfig& config = scenario.jobs[job.index];
+  const JobRings& rings = job.rings;
   JobPlan plan;
   plan.name = config.name;
   plan.platform = &platform;
   plan.memory_Bps = run.gpu_memory_Bps;
   for (int g : rings.ring) {
     plan.rank_hosts.push_back(platform.gpu_host(g));
-    const auto [scheduler, vgpu] = sharing.slot(g, active.index);
+    const auto [scheduler, vgpu] = sharing.slot(g, job.index);
     plan.rank_schedulers.push_back(scheduler);
     plan.rank_vgpus.push_back(vgpu);
     // The memory link is the rank's alone when no other rank runs on its GPU.
@@ -296,10 +295,10 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
     plan.rank_memory_gpu.push_back(alone ? g : -1);
     plan.rank_host_index.push_back(g / scenario.cluster.host.gpus);
   }
-  plan.kernels = active.compute.kernels;
-  plan.data_loading_s = active.compute.resolved.parameters.data_loading_s;
+  plan.kernels = job.compute.kernels;
+  plan.data_loading_s = job.compute.resolved.parameters.data_loading_s;
   plan.host_times_traced = config.trace.has_value();
-  const std::vector<Layer>& layers = active.compute.workload.layers;
+  const std::vector<Layer>& layers = job.compute.workload.layers;
   for (std::size_t l = layers.size(); l-- > 0;) {
     if (layers[l].gradient_bytes() > 0) plan.tensors.push_back({static_cast<int>(l), layers[l].gradient_bytes()});
   }
@@ -307,12 +306,12 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
   plan.fusion_threshold_bytes = config.horovod.fusion_threshold_bytes;
   plan.cycle_time_s = config.horovod.cycle_time_s;
   plan.micro_batches = config.gradient_accumulation;
-  plan.step_time_cv = active.compute.spread.cv;
+  plan.step_time_cv = job.compute.spread.cv;
   plan.stalls = scenario.simulation.variability ? scenario.simulation.stalls : StallConfig{};
   plan.seed = scenario.simulation.seed;
   for (std::size_t position = 0; position < rings.ring.size(); ++position) {
     // One stream per (job, rank) for the per-iteration draws; one per GPU for its fixed speed, shared by the jobs on it.
-    plan.rank_streams.push_back((static_cast<std::uint64_t>(active.index) << 32) + position + 1);
+    plan.rank_streams.push_back((static_cast<std::uint64_t>(job.index) << 32) + position + 1);
     const auto gpu = static_cast<std::uint64_t>(rings.ring[position]);
     const double spread = scenario.simulation.variability ? scenario.simulation.gpu_speed_cv : 0.0;
     plan.rank_speed.push_back(ComputeNoise(scenario.simulation.seed, ~gpu, spread, {}).next_multiplier());
@@ -325,7 +324,7 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
                                               .events = !scenario.events.empty(),
                                               .tracing = tracing})) {
     running.not_reduced = *blocker;
-  } else if (!active.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
+  } else if (!job.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
     plan.every_rank_communicates = scenario.simulation.fidelity != Fidelity::analytic;
   }
@@ -338,25 +337,25 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
     plan.buckets = traced_buckets ? ddp_buckets_in_backward_order(bytes, 0, 0)
                                   : ddp_buckets_in_backward_order(bytes, config.ddp.first_bucket_bytes,
                                                                   config.ddp.bucket_cap_bytes);
-  } else if (active.negotiation_s) {
-    plan.negotiation_s = active.negotiation_s->value;
+  } else if (job.negotiation_s) {
+    plan.negotiation_s = job.negotiation_s->value;
   }
   plan.iterations = config.iterations;
   plan.warmup_iterations = config.warmup_iterations;
   plan.checkpoint_interval = config.checkpoint.interval_iterations;
-  plan.checkpoint_write_s = checkpoint_bytes(config, active.compute) / config.checkpoint.storage_Bps;
-  if (active.nccl) {
-    plan.collective_sm_share = active.collective_sm_share->value;
-    plan.collective_memory_demand_Bps = active.collective_memory_demand_Bps;
-    if (active.layout) {
-      plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
+  plan.checkpoint_write_s = checkpoint_bytes(config, job.compute) / config.checkpoint.storage_Bps;
+  if (job.nccl) {
+    plan.collective_sm_share = job.collective_sm_share->value;
+    plan.collective_memory_demand_Bps = job.collective_memory_demand_Bps;
+    if (job.layout) {
+      plan.model_parallel = make_model_parallel_plan(scenario, job.index, job.compute, *job.layout, topology,
                                                      platform, &running.nccl_choices);
     } else {
-      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, *active.nccl,
+      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, *job.nccl,
                                       &running.nccl_choices);
     }
-  } else if (active.layout) {
-    plan.model_parallel = make_model_parallel_plan(scenario, active.index, active.compute, *active.layout, topology,
+  } else if (job.layout) {
+    plan.model_parallel = make_model_parallel_plan(scenario, job.index, job.compute, *job.layout, topology,
                                                    platform, &running.nccl_choices);
   }
   if (plan.model_parallel && running.not_reduced.empty()) {
@@ -368,7 +367,7 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
       running.not_reduced = "the ranks of a tensor group differ (speed, time slicing or memory)";
     }
   }
-  for (LinkClass link_class : active.link_classes) plan.link_class_tracks.push_back(static_cast<int>(link_class));
+  for (LinkClass link_class : job.link_classes) plan.link_class_tracks.push_back(static_cast<int>(link_class));
   plan.links_trace_pid = kLinksTracePid;
   return plan;
 }
@@ -384,7 +383,7 @@ std::vector<GpuResult> gpu_results(const GpuSharing& sharing, double window_end_
 }
 
 /// What each event cost each job, and each job's time to train without its events.
-std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes, const std::vector<RunningJob>& active,
+std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes, const std::vector<RunningJob>& running,
                                        std::vector<JobResult>& jobs) {
   const auto job_position = [&](const std::string& name) {
     const auto found = std::find_if(jobs.begin(), jobs.end(), [&](const JobResult& job) { return job.name == name; });
@@ -399,7 +398,7 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
     EventResult event{std::string(to_string(outcome.type)), outcome.host, outcome.reached, outcome.at_s, {}};
     for (const VmMigration& migration : outcome.migrations) {
       const std::size_t j = job_position(migration.job);
-      const TrainingJob& job = *active[j].job;
+      const TrainingJob& job = *running[j].job;
       EventCost cost;
       cost.job = migration.job;
       // A pre-copy the job outlived ran until its end.
@@ -430,7 +429,7 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
       cost.lost_since_s = failure.lost_since_s;
       cost.resumed_s = failure.resumed_s;
       cost.extended = failure.extended;
-      cost.completed = active[j].job->pause_taken(failure.restart);
+      cost.completed = running[j].job->pause_taken(failure.restart);
       if (cost.completed) {
         // The work since the checkpoint and the restart; for a failure while the job was already down, the time it
         // kept the job down beyond the earlier restart's end.
@@ -455,9 +454,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   WallClock wall_clock;
   auto phase_start = Clock::now();
   const ResolvedRun run = resolve(scenario);
-  std::vector<RunningJob> active;
+  std::vector<RunningJob> running;
   for (const ResolvedJob& job : run.jobs) {
-    active.push_back({.resolved = &job, .job = nullptr, .nccl_choices = {}, .not_reduced = {}});
+    running.push_back({.resolved = &job, .job = nullptr, .nccl_choices = {}, .not_reduced = {}});
   }
 
   wall_clock.plan_s = seconds_since(phase_start);
@@ -492,17 +491,17 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   GpuSharing sharing(run.sliced_gpus, tracer, kGpusTracePid);
   // Every actor is counted before the first one is created: how their stacks are allocated depends on how many.
   std::size_t actors = sharing.actor_count() + scenario.events.size();
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    JobPlan plan = plan_job(scenario, run, active[a], platform, sharing, tracer != nullptr);
-    active[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
-    actors += active[a].job->actor_count();
+  for (std::size_t a = 0; a < running.size(); ++a) {
+    JobPlan plan = plan_job(scenario, run, running[a], platform, sharing, tracer != nullptr);
+    running[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
+    actors += running[a].job->actor_count();
   }
   configure_stacks(actors);
   sharing.start(platform);
-  for (RunningJob& job : active) job.job->start();
+  for (RunningJob& job : running) job.job->start();
   assert(engine.get_actor_count() <= actors && "every actor counted");
   std::vector<OperatedJob> operated(scenario.jobs.size());
-  for (RunningJob& job : active) {
+  for (RunningJob& job : running) {
     const ResolvedJob& resolved = *job.resolved;
     const JobConfig& config = scenario.jobs[resolved.index];
     operated[resolved.index] = {.job = job.job.get(),
@@ -511,12 +510,11 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
                                 .checkpoint_bytes = checkpoint_bytes(config, resolved.compute),
                                 .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
   }
-  // A stun moves the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
   OperationsRunner operations({.events = scenario.events,
                                .config = scenario.operations,
-                               .vmotion_line_rate_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps},
+                               .vmotion_line_rate_Bps = run.vmotion_line_rate_Bps},
                               platform, std::move(operated), tracer,
-                              kFirstJobTracePid + static_cast<int>(active.size()));
+                              kFirstJobTracePid + static_cast<int>(running.size()));
   operations.start();
   wall_clock.actors_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -533,7 +531,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   std::vector<double> step_s;
   // With several jobs, figures cover the window in which all of them run: up to the first job's end.
   double window_end = result.simulated_time_s;
-  for (const RunningJob& job : active) window_end = std::min(window_end, job_end_s(*job.job));
+  for (const RunningJob& job : running) window_end = std::min(window_end, job_end_s(*job.job));
   std::map<std::string, std::vector<std::pair<double, double>>> precopies;  // per job
   for (const EventOutcome& outcome : operations.outcomes()) {
     for (const VmMigration& migration : outcome.migrations) {
@@ -542,7 +540,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
       precopies[migration.job].emplace_back(migration.precopy_start_s, end_s);
     }
   }
-  for (const RunningJob& job : active) {
+  for (const RunningJob& job : running) {
     const ResolvedJob& resolved = *job.resolved;
     result.jobs.push_back(job_result(scenario, resolved.index, resolved.compute, *job.job, window_end,
                                      precopies[scenario.jobs[resolved.index].name]));
@@ -558,7 +556,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     traffic.push_back(resolved.traffic);
     step_s.push_back(result.jobs.back().step.mean_s);
   }
-  result.events = event_results(operations.outcomes(), active, result.jobs);
+  result.events = event_results(operations.outcomes(), running, result.jobs);
   result.link_classes = link_class_results(run.topology, traffic, step_s);
   result.gpus = gpu_results(sharing, window_end);
   assert(result.gpus.size() == run.sliced_gpus.size());

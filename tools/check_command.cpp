@@ -67,7 +67,8 @@ void print_resolved_sources(std::ostream& out, const Scenario& scenario, const s
   out << "resolved values of " << scenario.name
       << ", each with its source (published, scenario, measured, fitted or uncalibrated):\n";
   for (const SourcedValue& value : run.values) {
-    out << "  " << value.what << ": " << value.value << " [" << to_string(value.source) << "] " << value.note << '\n';
+    out << "  " << value.what << ": " << value.value << " [" << to_string(value.source) << "]"
+        << (value.note.empty() ? "" : " ") << value.note << '\n';
   }
   const auto list = [&out](const std::string& title, const std::vector<std::string>& lines) {
     if (lines.empty()) return;

@@ -54,6 +54,34 @@ TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
   for (const std::string& note : run.uncalibrated) EXPECT_EQ(note.find("collective SM share"), std::string::npos);
 }
 
+TEST(Resolve, AProfileValueNoJobUsesIsNotListedAsCalibrated) {
+  // One rank has no communicator, so no collective runs beside its kernels: the profile's SM share is not used.
+  Scenario lone = scenario_of(eight_hosts_json(), {"jobs[0].gpus=1"});
+  lone.calibration.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
+  lone.calibration_profile = "test-profile.json";
+  EXPECT_TRUE(resolve(lone).calibrated.empty());
+  // A vGPU alone on its T4 is never switched out (best effort): the profile's context switch is not used; two
+  // tenants on it are time-sliced and switch.
+  const auto tenants = [](int copies, const std::vector<std::string>& overrides) {
+    Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
+                                     {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "T4-8C"}}},
+                                     {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 16}, {"copies", copies}}}}},
+                                    overrides);
+    scenario.calibration.context_switch_s = CalibratedValue{50e-6, "test profile: switch probe"};
+    scenario.calibration_profile = "test-profile.json";
+    return resolve(scenario);
+  };
+  EXPECT_TRUE(tenants(1, {}).calibrated.empty());
+  EXPECT_EQ(tenants(2, {}).calibrated, std::vector<std::string>{"vGPU context switch: test profile: switch probe"});
+  EXPECT_EQ(value_of(tenants(2, {}), "vGPU context switch").source, Source::measured);
+  // A switch the scenario states replaces the profile's: the scenario's, not listed as calibrated.
+  const ResolvedRun stated = tenants(2, {"virtualization.scheduler.context_switch_us=20"});
+  const SourcedValue switch_cost = value_of(stated, "vGPU context switch");
+  EXPECT_EQ(switch_cost.value, "20 us");
+  EXPECT_EQ(switch_cost.source, Source::scenario);
+  EXPECT_TRUE(stated.calibrated.empty());
+}
+
 TEST(Resolve, HorovodNegotiationIsTwoMessagesPerTreeLevel) {
   // Every ring neighbour sits on another one-GPU host of the rack: the same largest neighbour latency for 8 ranks
   // and for 4, so the ticks cost 2 ceil(log2 8) = 6 against 2 ceil(log2 4) = 4 messages.
@@ -72,7 +100,7 @@ TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
   // ConnectX-5 100 GbE at RoCE v2's 0.97: 12.125 GB/s, shown to 3 significant digits.
   const SourcedValue catalog = value_of(resolve(eight_hosts()), "nic links");
   EXPECT_EQ(catalog.value.rfind("12.1 GB/s per direction, ", 0), 0u) << catalog.value;
-  EXPECT_NE(catalog.source, Source::measured);
+  EXPECT_EQ(catalog.source, Source::published);
   Scenario calibrated = eight_hosts();
   calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
                                                       CalibratedValue{4e-6, "test profile: ib_write_lat"}};
@@ -94,15 +122,12 @@ TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
   const SourcedValue stated = spread({"simulation.variability=true", "jobs[0].step_time_cv=0.05"});
   EXPECT_EQ(stated.source, Source::scenario);
   EXPECT_EQ(stated.value, "5%");
-}
-
-TEST(Resolve, ItsListsAreTheOnesTheSimulatedResultReports) {
-  // check --sources shows what run would list: the same lists, made once.
-  const Scenario scenario = scenario_of(eight_hosts_json(), {"simulation.variability=true", "jobs[0].iterations=2"});
-  const ResolvedRun run = resolve(scenario);
-  const nlohmann::json result = testing::simulate_in_child(scenario);
-  EXPECT_EQ(nlohmann::json(run.uncalibrated), result.at("uncalibrated_defaults"));
-  EXPECT_FALSE(run.uncalibrated.empty());
+  Scenario profiled = scenario_of(eight_hosts_json(), {"simulation.variability=true"});
+  profiled.calibration.step_time_cv = CalibratedValue{0.03, "test profile: step-time log"};
+  profiled.calibration_profile = "test-profile.json";
+  const SourcedValue measured = value_of(resolve(profiled), "step-time spread of job0");
+  EXPECT_EQ(measured.source, Source::measured);
+  EXPECT_EQ(measured.note, "test profile: step-time log");
 }
 
 TEST(Resolve, RefusesAJobThatDoesNotFitAsRunWould) {
