@@ -9,12 +9,6 @@
 namespace vtsim {
 namespace {
 
-const std::array<std::pair<std::string, VirtualizationMode>, 4> kModes = {{
-    {"bare_metal", VirtualizationMode::bare_metal},
-    {"passthrough", VirtualizationMode::passthrough},
-    {"vgpu", VirtualizationMode::vgpu},
-    {"mig", VirtualizationMode::mig},
-}};
 const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAllreduceAlgorithms = {{
     {"ring", AllreduceAlgorithm::ring},
     {"hierarchical", AllreduceAlgorithm::hierarchical},
@@ -22,10 +16,8 @@ const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAllreduceAlgori
 
 }  // namespace
 
-std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names() { return kModes; }
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAllreduceAlgorithms; }
 
-std::string_view to_string(VirtualizationMode mode) { return name_of(kModes, mode); }
 std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAllreduceAlgorithms, algorithm); }
 
 std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {

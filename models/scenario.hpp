@@ -9,9 +9,9 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
-#include <string>
 #include <vector>
 
 #include "models/calibrated_parameters.hpp"
@@ -26,17 +26,10 @@
 #include "models/scheduler_policy.hpp"
 #include "models/traced_iteration.hpp"
 #include "models/variability.hpp"
+#include "models/virtualization_mode.hpp"
 #include "models/workload_catalog.hpp"
 
 namespace vtsim {
-
-/// How a GPU is handed to the workload.
-enum class VirtualizationMode {
-  bare_metal,   ///< no hypervisor
-  passthrough,  ///< whole GPU passed through to a VM (DirectPath I/O)
-  vgpu,         ///< NVIDIA vGPU, time-sliced
-  mig,          ///< NVIDIA MIG instances (MIG-backed vGPU)
-};
 
 /// Allreduce algorithm used by the Horovod-like coordinator.
 enum class AllreduceAlgorithm {
@@ -348,11 +341,9 @@ struct Scenario {
 };
 
 /// Spellings of each enumeration in scenario JSON, paired with the value (the first spelling is the canonical one).
-std::span<const std::pair<std::string, VirtualizationMode>> virtualization_mode_names();
 std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names();
 
 /// The scenario spelling of each enumerator.
-std::string_view to_string(VirtualizationMode mode);
 std::string_view to_string(AllreduceAlgorithm algorithm);
 
 /// The job's ranks on each host it uses, by host index (GPU g sits in host g / gpus_per_host): a VM is a job's group

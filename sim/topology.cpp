@@ -18,7 +18,9 @@
 
 #include "models/gpu_catalog.hpp"
 #include "models/interconnect_catalog.hpp"
+#include "models/link_defaults.hpp"
 #include "models/nic_catalog.hpp"
+#include "models/scenario.hpp"
 #include "models/vgpu_catalog.hpp"
 
 namespace vtsim::sim {
@@ -118,32 +120,13 @@ struct Topology::Builder {
     return index;
   }
 
-  /// Per GPU, its rank's share of the VM's TCP stack: the VM is the GPU's job's ranks on its host (the first job
-  /// listing the GPU; a GPU no job uses counts as in a VM of the whole host); on bare metal, the job's part of the
-  /// host's cores.
-  void add_tcp_stacks(const Scenario& scenario) {
-    const TransportSpec& transport = transport_spec(scenario.cluster.transport);
-    if (transport.stack_core_Bps <= 0 || topology.nics_per_host_ == 0 || topology.host_count_ < 2) return;
+  /// Per GPU, its rank's share of the VM's TCP stack (TopologySpec::tcp_stacks), off the graph.
+  void add_tcp_stacks(const std::vector<LinkDefault>& stacks) {
     const int gpus = topology.gpus_per_host_;
-    // Per GPU, the ranks of its VM and their cores; 0 where no job lists the GPU.
-    std::vector<std::pair<int, int>> vm(static_cast<std::size_t>(topology.gpu_count_), {0, 0});
-    for (const JobConfig& job : scenario.jobs) {
-      std::map<int, std::pair<int, int>> on_host;  // host -> (the job's ranks there, their cores)
-      for (const auto& [host, ranks] : ranks_per_host(job, gpus)) {
-        on_host[host] = {ranks, job_cpu_cores(scenario, job, host).cores};
-      }
-      for (int g : job.gpu_ids) {
-        std::pair<int, int>& entry = vm[static_cast<std::size_t>(g)];
-        if (entry.first == 0) entry = on_host[g / gpus];
-      }
-    }
-    for (int g = 0; g < topology.gpu_count_; ++g) {
-      const auto [listed, cores] = vm[static_cast<std::size_t>(g)];
-      const LinkDefault stack = listed > 0 ? tcp_stack_default(scenario, cores, listed)
-                                           : tcp_stack_default(scenario, whole_host_cpu_cores(scenario), gpus);
+    for (int g = 0; g < static_cast<int>(stacks.size()); ++g) {
       topology.tcp_stack_links_.push_back(add_loose_link(
           static_cast<Vertex>(g), "host" + std::to_string(g / gpus) + "/gpu" + std::to_string(g % gpus) + "/tcp_stack",
-          stack));
+          stacks[static_cast<std::size_t>(g)]));
     }
   }
 
@@ -182,19 +165,17 @@ struct Topology::Builder {
     }
   }
 
-  void build(const Scenario& scenario) {
-    const ClusterConfig& cluster = scenario.cluster;
+  void build(const TopologySpec& spec) {
     const int gpus = topology.gpus_per_host_;
     const int nics = topology.nics_per_host_;
     // Catalog defaults, with whatever the scenario's calibration profile measured in their place.
-    const ScenarioLinks defaults = scenario_links(scenario);
-    const LinkDefault& pcie = defaults.pcie;
-    const LinkDefault& staging = defaults.host_memory;
-    const LinkDefault& nic_link = defaults.nic;
-    const LinkDefault& uplink = defaults.uplink;
-    const LinkDefault& nvlink = defaults.nvlink;
+    const LinkDefault& pcie = spec.pcie;
+    const LinkDefault& staging = spec.host_memory;
+    const LinkDefault& nic_link = spec.nic;
+    const LinkDefault& uplink = spec.uplink;
+    const LinkDefault& nvlink = spec.nvlink;
     // Half of one host-to-host message through one leaf on each of the two nic links of a route.
-    const double nic_latency_s = (nic_link.latency_s + cluster.fabric.switch_latency_s) / 2;
+    const double nic_latency_s = (nic_link.latency_s + spec.switch_latency_s) / 2;
 
     for (int g = 0; g < topology.gpu_count_; ++g) add_vertex(VertexKind::gpu);
     std::vector<Vertex> leaves;
@@ -217,7 +198,7 @@ struct Topology::Builder {
     }
     // PCIe switches, each with its GPUs (and NICs) and one x16 uplink to the root complex at the slots' generation.
     // The uplink adds no latency: a GPU-to-GPU step over PCIe pays the measured step's, through a switch or not.
-    const int per_switch = cluster.host.pcie_switch_gpus;
+    const int per_switch = spec.pcie_switch_gpus;
     const int switch_count = per_switch > 0 ? (gpus + per_switch - 1) / per_switch : 0;
     for (int host = 0; host < topology.host_count_; ++host) {
       const std::string prefix = "host" + std::to_string(host) + "/";
@@ -256,43 +237,96 @@ struct Topology::Builder {
                                                nic_link.bandwidth_Bps, nic_latency_s));
       }
     }
-    add_tcp_stacks(scenario);
+    add_tcp_stacks(spec.tcp_stacks);
   }
 };
 
-Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) {
+TopologySpec topology_spec(const Scenario& scenario) {
   const ClusterConfig& cluster = scenario.cluster;
   const GpuSpec* gpu = find_gpu(cluster.host.gpu_model);
   assert(gpu != nullptr && find_nic(cluster.host.nic_model) != nullptr && "a validated scenario");
-  rule_ = rules[static_cast<std::size_t>(scenario.virtualization.mode)];
-  assert(rule_.mode == scenario.virtualization.mode && "rules are in VirtualizationMode order");
-  nvlink_usable_ = cluster.host.nvlink_present && cluster.host.nvlink_enabled;
-  nvlink_layout_ = nvlink_usable_ ? vtsim::nvlink_layout(*gpu, cluster.host.gpus) : NvlinkLayout::none;
-  gpus_per_host_ = cluster.host.gpus;
-  hosts_per_rack_ = cluster.hosts_per_rack;
-  nics_per_host_ = cluster.host.nics;
-  rack_count_ = cluster.racks;
-  host_count_ = cluster.total_hosts();
-  gpu_count_ = cluster.total_gpus();
-  // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
-  spines_ = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0;
-  rails_ = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1;
-  pxn_ = transport_spec(cluster.transport).gpudirect_rdma;
-  pcie_switch_gpus_ = cluster.host.pcie_switch_gpus;
-  seed_ = scenario.simulation.seed;
-
-  if (rule_.nvlink_whole_gpu_same_vm) {
-    whole_gpu_jobs_.resize(static_cast<std::size_t>(gpu_count_));
-    for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-      const VgpuProfile* profile = find_vgpu_profile(scenario.jobs[j].vgpu_profile);
-      if (profile == nullptr || profile->max_per_gpu != 1) continue;
-      for (int id : scenario.jobs[j].gpu_ids) {
-        whole_gpu_jobs_[static_cast<std::size_t>(id)].push_back(static_cast<int>(j));
-      }
+  const ScenarioLinks links = scenario_links(scenario);
+  TopologySpec spec{
+      .mode = scenario.virtualization.mode,
+      .nvlink_usable = cluster.host.nvlink_present && cluster.host.nvlink_enabled,
+      .nvlink_layout = NvlinkLayout::none,
+      .gpus_per_host = cluster.host.gpus,
+      .hosts_per_rack = cluster.hosts_per_rack,
+      .racks = cluster.racks,
+      .nics_per_host = cluster.host.nics,
+      // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
+      .spines = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0,
+      .rails = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1,
+      .pxn = transport_spec(cluster.transport).gpudirect_rdma,
+      .pcie_switch_gpus = cluster.host.pcie_switch_gpus,
+      .seed = scenario.simulation.seed,
+      .switch_latency_s = cluster.fabric.switch_latency_s,
+      .nvlink = links.nvlink,
+      .pcie = links.pcie,
+      .host_memory = links.host_memory,
+      .nic = links.nic,
+      .uplink = links.uplink,
+      .tcp_stacks = {},
+      .whole_gpu_jobs = std::vector<std::vector<int>>(static_cast<std::size_t>(cluster.total_gpus()))};
+  if (spec.nvlink_usable) spec.nvlink_layout = vtsim::nvlink_layout(*gpu, cluster.host.gpus);
+  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
+    const VgpuProfile* profile = find_vgpu_profile(scenario.jobs[j].vgpu_profile);
+    if (profile == nullptr || profile->max_per_gpu != 1) continue;
+    for (int id : scenario.jobs[j].gpu_ids) {
+      spec.whole_gpu_jobs[static_cast<std::size_t>(id)].push_back(static_cast<int>(j));
     }
   }
+  // Per GPU, its rank's share of the VM's TCP stack: the VM is the GPU's job's ranks on its host (the first job
+  // listing the GPU; a GPU no job uses counts as in a VM of the whole host); on bare metal, the job's part of the
+  // host's cores.
+  const TransportSpec& transport = transport_spec(cluster.transport);
+  if (transport.stack_core_Bps <= 0 || cluster.host.nics == 0 || cluster.total_hosts() < 2) return spec;
+  const int gpus = cluster.host.gpus;
+  // Per GPU, the ranks of its VM and their cores; 0 where no job lists the GPU.
+  std::vector<std::pair<int, int>> vm(static_cast<std::size_t>(cluster.total_gpus()), {0, 0});
+  for (const JobConfig& job : scenario.jobs) {
+    std::map<int, std::pair<int, int>> on_host;  // host -> (the job's ranks there, their cores)
+    for (const auto& [host, ranks] : ranks_per_host(job, gpus)) {
+      on_host[host] = {ranks, job_cpu_cores(scenario, job, host).cores};
+    }
+    for (int g : job.gpu_ids) {
+      std::pair<int, int>& entry = vm[static_cast<std::size_t>(g)];
+      if (entry.first == 0) entry = on_host[g / gpus];
+    }
+  }
+  for (const auto& [listed, cores] : vm) {
+    spec.tcp_stacks.push_back(listed > 0 ? tcp_stack_default(scenario, cores, listed)
+                                         : tcp_stack_default(scenario, whole_host_cpu_cores(scenario), gpus));
+  }
+  return spec;
+}
+
+Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) : Topology(topology_spec(scenario), rules) {}
+
+Topology::Topology(const TopologySpec& spec, const P2pRuleTable& rules) {
+  rule_ = rules[static_cast<std::size_t>(spec.mode)];
+  assert(rule_.mode == spec.mode && "rules are in VirtualizationMode order");
+  nvlink_usable_ = spec.nvlink_usable;
+  nvlink_layout_ = spec.nvlink_layout;
+  gpus_per_host_ = spec.gpus_per_host;
+  hosts_per_rack_ = spec.hosts_per_rack;
+  nics_per_host_ = spec.nics_per_host;
+  rack_count_ = spec.racks;
+  host_count_ = spec.racks * spec.hosts_per_rack;
+  gpu_count_ = host_count_ * spec.gpus_per_host;
+  spines_ = spec.spines;
+  rails_ = spec.rails;
+  pxn_ = spec.pxn;
+  pcie_switch_gpus_ = spec.pcie_switch_gpus;
+  seed_ = spec.seed;
+  assert((spec.tcp_stacks.empty() || spec.tcp_stacks.size() == static_cast<std::size_t>(gpu_count_)) &&
+         "one TCP stack per GPU, or none");
+  if (rule_.nvlink_whole_gpu_same_vm) {
+    assert(spec.whole_gpu_jobs.size() == static_cast<std::size_t>(gpu_count_) && "the rule reads every GPU's jobs");
+    whole_gpu_jobs_ = spec.whole_gpu_jobs;
+  }
   auto graph = std::make_unique<Graph>();
-  Builder{*this, *graph}.build(scenario);
+  Builder{*this, *graph}.build(spec);
   graph_ = std::move(graph);
 }
 

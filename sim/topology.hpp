@@ -42,8 +42,12 @@
 #include <utility>
 #include <vector>
 
-#include "models/link_defaults.hpp"
-#include "models/scenario.hpp"
+#include "models/link_class.hpp"
+#include "models/virtualization_mode.hpp"
+
+namespace vtsim {
+struct Scenario;
+}  // namespace vtsim
 
 namespace vtsim::sim {
 
@@ -94,10 +98,36 @@ struct FlowRates {
   double slowest_Bps = std::numeric_limits<double>::infinity();  ///< infinity when there is no flow
 };
 
+/// What a topology is built from: the cluster's shape and each link class's figures, as resolved from a scenario.
+struct TopologySpec {
+  VirtualizationMode mode = VirtualizationMode::bare_metal;
+  bool nvlink_usable = false;                       ///< NVLink present and enabled
+  NvlinkLayout nvlink_layout = NvlinkLayout::none;  ///< none unless usable
+  int gpus_per_host = 1;
+  int hosts_per_rack = 1;
+  int racks = 1;
+  int nics_per_host = 0;
+  int spines = 0;    ///< spine switches: 0 for one rack; 1 under adaptive routing, which joins a leaf's uplinks
+  int rails = 1;     ///< NIC rails on rail-optimized cabling, else 1
+  bool pxn = false;  ///< the transport has GPUDirect RDMA (a flow may reach the NIC beside its destination over NVLink)
+  int pcie_switch_gpus = 0;  ///< GPUs per PCIe switch, 0 for none
+  std::uint64_t seed = 1;    ///< of the ECMP hash
+  double switch_latency_s = 0;
+  /// Each class's figures, with the calibration profile's measurements in place (models/link_defaults.hpp).
+  LinkDefault nvlink, pcie, host_memory, nic, uplink;
+  std::vector<LinkDefault> tcp_stacks;           ///< per GPU, its rank's share of its VM's TCP stack; empty without TCP
+  std::vector<std::vector<int>> whole_gpu_jobs;  ///< per GPU, the jobs holding it with a max_per_gpu 1 vGPU profile
+};
+
+/// The spec of `scenario`'s cluster. REQUIRES: a validated scenario.
+TopologySpec topology_spec(const Scenario& scenario);
+
 /// The cluster topology of a scenario. Move-only; deterministic (the same scenario gives the same links and routes).
 class Topology {
  public:
-  /// Builds the graph. REQUIRES: a validated scenario (throws nothing for one). `rules` replaces the P2P rule table.
+  /// Builds the graph. `rules` replaces the P2P rule table.
+  explicit Topology(const TopologySpec& spec, const P2pRuleTable& rules = default_p2p_rules());
+  /// Topology(topology_spec(scenario), rules). REQUIRES: a validated scenario (throws nothing for one).
   explicit Topology(const Scenario& scenario, const P2pRuleTable& rules = default_p2p_rules());
   ~Topology();
   Topology(Topology&&) noexcept;

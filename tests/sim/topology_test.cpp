@@ -467,3 +467,30 @@ TEST(Scale, SixteenThousandGpusBuildQuickly) {
 
 }  // namespace
 }  // namespace vtsim::sim
+
+namespace vtsim::sim {
+namespace {
+
+TEST(TopologySpec, AHandWrittenSpecBuildsWithoutAScenario) {
+  // Two one-GPU hosts in one rack, one NIC each, no NVLink: a route is PCIe, NIC, leaf, NIC, PCIe. Its bottleneck is
+  // the slower of the two link classes; its latency both PCIe links', the NIC message's and the leaf switch's once
+  // (each NIC link carries half of the NIC's and the switch's).
+  TopologySpec spec;
+  spec.gpus_per_host = 1;
+  spec.hosts_per_rack = 2;
+  spec.nics_per_host = 1;
+  spec.switch_latency_s = 0.3e-6;
+  spec.pcie = {.bandwidth_Bps = 25e9, .latency_s = 0.5e-6, .uncalibrated = false, .source = "test"};
+  spec.nic = {.bandwidth_Bps = 12e9, .latency_s = 2e-6, .uncalibrated = false, .source = "test"};
+  spec.whole_gpu_jobs.resize(2);
+  const Topology topology(spec);
+  EXPECT_EQ(topology.gpu_count(), 2);
+  EXPECT_EQ(topology.host_count(), 2);
+  const std::vector<Hop> route = topology.route(0, 1);
+  EXPECT_EQ(route.size(), 4u);
+  EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12e9);
+  EXPECT_NEAR(topology.latency_s(route), 2 * 0.5e-6 + 2e-6 + 0.3e-6, 1e-18);
+}
+
+}  // namespace
+}  // namespace vtsim::sim
