@@ -29,10 +29,6 @@ struct LinkDefault {
   std::string source;        ///< citation of both figures, or where an uncalibrated one came from
 };
 
-/// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S],
-/// docs/hardware-facts.md).
-inline constexpr double kNvlinkProtocolEfficiency = 0.8;
-
 /// How the NVLink ports of the GPUs in one host are joined.
 enum class NvlinkLayout {
   none,               ///< no usable NVLink (no NVLink on the GPU, not present, or one GPU per host)

@@ -19,6 +19,10 @@
 
 namespace vtsim {
 
+/// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S],
+/// docs/hardware-facts.md).
+inline constexpr double kNvlinkProtocolEfficiency = 0.8;
+
 /// The layout of `gpus_per_host` GPUs of model `gpu` when NVLink is present and enabled.
 NvlinkLayout nvlink_layout(const GpuSpec& gpu, int gpus_per_host);
 

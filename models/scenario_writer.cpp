@@ -39,9 +39,12 @@ nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization
       {"mode", std::string(to_string(virtualization.mode))},
       {"scheduler",
        {{"policy", std::string(to_string(virtualization.scheduler.policy))},
-        {"time_slice_ms", virtualization.scheduler.time_slice_s / units::kSecondsPerMs},
-        {"context_switch_us", virtualization.scheduler.context_switch_s / units::kSecondsPerUs}}},
+        {"time_slice_ms", virtualization.scheduler.time_slice_s / units::kSecondsPerMs}}},
   };
+  // Only a stated switch: the default stays the profile's measurement, else 100 us reported as uncalibrated.
+  if (virtualization.scheduler.context_switch_stated) {
+    json["scheduler"]["context_switch_us"] = virtualization.scheduler.context_switch_s / units::kSecondsPerUs;
+  }
   if (virtualization.mode != VirtualizationMode::bare_metal) json["vm_cpu_cores"] = virtualization.vm_cpu_cores;
   if (virtualization.vm_cpu_overhead) json["vm_cpu_overhead"] = *virtualization.vm_cpu_overhead;
   if (virtualization.tcp_core_Bps) {

@@ -6,8 +6,9 @@
 //
 // Issue 29 item 1, first step: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
 // "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute model's notes
-// are ResolvedCompute's SourcedNotes). Still to do: the topology, the communicators and the engine read the Scenario,
-// and catalogs, themselves (item 2).
+// are ResolvedCompute's SourcedNotes). Still to do (item 2): the communicators, the model-parallel plans and the
+// engine read the Scenario, and catalogs, themselves; the topology is built from a TopologySpec
+// (sim/topology.hpp), which topology_spec() still makes from the scenario.
 
 #include <cstddef>
 #include <map>
@@ -60,7 +61,8 @@ struct ResolvedRun {
   bool memory_can_bind = false;
   double vmotion_line_rate_Bps = 0;  ///< the line rate of a host's NIC, which vMotion's stuns and pre-copies use
   double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP)
-  bool flows_between_gpus = true;  ///< whether the platform needs routes between GPUs (not for analytic data parallel)
+  /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
+  bool flows_between_gpus = true;
   std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
   std::vector<SourcedValue> values;       ///< the run's resolved values with their sources, for display
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)

@@ -321,6 +321,9 @@ Topology::Topology(const TopologySpec& spec, const P2pRuleTable& rules) {
   seed_ = spec.seed;
   assert((spec.tcp_stacks.empty() || spec.tcp_stacks.size() == static_cast<std::size_t>(gpu_count_)) &&
          "one TCP stack per GPU, or none");
+  assert((spec.nvlink_usable || spec.nvlink_layout == NvlinkLayout::none) && "no NVLink layout without NVLink");
+  assert((spec.rails == 1 || spec.rails == spec.nics_per_host) && "one rail per NIC on rail-optimized cabling");
+  assert((spec.racks > 1 || spec.spines == 0) && "spines join racks");
   if (rule_.nvlink_whole_gpu_same_vm) {
     assert(spec.whole_gpu_jobs.size() == static_cast<std::size_t>(gpu_count_) && "the rule reads every GPU's jobs");
     whole_gpu_jobs_ = spec.whole_gpu_jobs;

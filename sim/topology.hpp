@@ -98,25 +98,31 @@ struct FlowRates {
   double slowest_Bps = std::numeric_limits<double>::infinity();  ///< infinity when there is no flow
 };
 
-/// What a topology is built from: the cluster's shape and each link class's figures, as resolved from a scenario.
+/// What a topology is built from: the cluster's shape and each link class's figures, as resolved from a scenario
+/// (topology_spec). Defaults: one bare-metal host of one GPU, nothing else.
 struct TopologySpec {
-  VirtualizationMode mode = VirtualizationMode::bare_metal;
+  VirtualizationMode mode = VirtualizationMode::bare_metal;  ///< picks the P2P rule
   bool nvlink_usable = false;                       ///< NVLink present and enabled
   NvlinkLayout nvlink_layout = NvlinkLayout::none;  ///< none unless usable
-  int gpus_per_host = 1;
-  int hosts_per_rack = 1;
-  int racks = 1;
-  int nics_per_host = 0;
+  int gpus_per_host = 1;                            ///< >= 1
+  int hosts_per_rack = 1;                           ///< >= 1
+  int racks = 1;                                    ///< >= 1
+  int nics_per_host = 0;                            ///< 0 when every job stays in one host
   int spines = 0;    ///< spine switches: 0 for one rack; 1 under adaptive routing, which joins a leaf's uplinks
-  int rails = 1;     ///< NIC rails on rail-optimized cabling, else 1
+  int rails = 1;     ///< 1, or nics_per_host on rail-optimized cabling (NIC r on its rack's leaf of rail r)
   bool pxn = false;  ///< the transport has GPUDirect RDMA (a flow may reach the NIC beside its destination over NVLink)
-  int pcie_switch_gpus = 0;  ///< GPUs per PCIe switch, 0 for none
-  std::uint64_t seed = 1;    ///< of the ECMP hash
-  double switch_latency_s = 0;
-  /// Each class's figures, with the calibration profile's measurements in place (models/link_defaults.hpp).
-  LinkDefault nvlink, pcie, host_memory, nic, uplink;
+  int pcie_switch_gpus = 0;     ///< GPUs per PCIe switch, 0 for none
+  std::uint64_t seed = 1;       ///< of the ECMP hash
+  double switch_latency_s = 0;  ///< one leaf or spine switch, added on the NIC links and the uplinks' figures
+  // Each class's figures, with the calibration profile's measurements in place (models/link_defaults.hpp).
+  LinkDefault nvlink;       ///< one NVLink connection of the layout
+  LinkDefault pcie;         ///< a GPU's x16 link
+  LinkDefault host_memory;  ///< a GPU's staging path through host memory
+  LinkDefault nic;          ///< a NIC port with its transport, before switches
+  LinkDefault uplink;       ///< a leaf-to-spine uplink
   std::vector<LinkDefault> tcp_stacks;           ///< per GPU, its rank's share of its VM's TCP stack; empty without TCP
-  std::vector<std::vector<int>> whole_gpu_jobs;  ///< per GPU, the jobs holding it with a max_per_gpu 1 vGPU profile
+  /// Per GPU, the jobs holding it with a max_per_gpu 1 vGPU profile (read only under vGPU's NVLink rule).
+  std::vector<std::vector<int>> whole_gpu_jobs;
 };
 
 /// The spec of `scenario`'s cluster. REQUIRES: a validated scenario.

@@ -285,6 +285,23 @@ TEST(ScenarioLoader, EveryShippedScenarioLoadsAndRoundTrips) {
   EXPECT_GE(count, 4);
 }
 
+TEST(ScenarioLoader, AContextSwitchIsStatedOnlyWhereTheScenarioGivesItAndRoundTripsSo) {
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "virtualization.mode", "vgpu");
+  const Scenario unstated = load(document);
+  EXPECT_FALSE(unstated.virtualization.scheduler.context_switch_stated);
+  EXPECT_DOUBLE_EQ(unstated.virtualization.scheduler.context_switch_s, 100e-6);  // the documented default
+  // Written back and loaded again, the default stays a default (not the scenario's).
+  EXPECT_FALSE(scenario_to_json(unstated)["virtualization"]["scheduler"].contains("context_switch_us"));
+  EXPECT_FALSE(load(scenario_to_json(unstated)).virtualization.scheduler.context_switch_stated);
+  set_json_path(document, "virtualization.scheduler.context_switch_us", 40);
+  const Scenario stated = load(document);
+  EXPECT_TRUE(stated.virtualization.scheduler.context_switch_stated);
+  const Scenario again = load(scenario_to_json(stated));
+  EXPECT_TRUE(again.virtualization.scheduler.context_switch_stated);
+  EXPECT_DOUBLE_EQ(again.virtualization.scheduler.context_switch_s, 40e-6);
+}
+
 TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(load(kMinimal).jobs[0].execution, Execution::eager);
   nlohmann::json document = kMinimal;

@@ -465,12 +465,6 @@ TEST(Scale, SixteenThousandGpusBuildQuickly) {
   EXPECT_DOUBLE_EQ(ring_Bps, kRoce100_Bps);
 }
 
-}  // namespace
-}  // namespace vtsim::sim
-
-namespace vtsim::sim {
-namespace {
-
 TEST(TopologySpec, AHandWrittenSpecBuildsWithoutAScenario) {
   // Two one-GPU hosts in one rack, one NIC each, no NVLink: a route is PCIe, NIC, leaf, NIC, PCIe. Its bottleneck is
   // the slower of the two link classes; its latency both PCIe links', the NIC message's and the leaf switch's once
@@ -482,7 +476,6 @@ TEST(TopologySpec, AHandWrittenSpecBuildsWithoutAScenario) {
   spec.switch_latency_s = 0.3e-6;
   spec.pcie = {.bandwidth_Bps = 25e9, .latency_s = 0.5e-6, .uncalibrated = false, .source = "test"};
   spec.nic = {.bandwidth_Bps = 12e9, .latency_s = 2e-6, .uncalibrated = false, .source = "test"};
-  spec.whole_gpu_jobs.resize(2);
   const Topology topology(spec);
   EXPECT_EQ(topology.gpu_count(), 2);
   EXPECT_EQ(topology.host_count(), 2);
