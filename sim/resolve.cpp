@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 
 #include "models/collective_model.hpp"
@@ -16,12 +15,6 @@
 
 namespace vtsim::sim {
 namespace {
-
-std::string format_fraction(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
 
 // Each job that runs, with its compute planned (its memory fit checked).
 std::vector<ResolvedJob> plan_computes(const Scenario& scenario) {
@@ -178,6 +171,25 @@ const CalibratedLink* measured_link(const Scenario& scenario, LinkClass link_cla
   return measured != nullptr && (measured->bandwidth_Bps || measured->latency_s) ? measured : nullptr;
 }
 
+/// The cost of one switch between vGPUs, where a GPU is time-sliced: the scenario's where it states one (it replaces
+/// the profile's), else the profile's measurement (the loader put it in the scheduler's setup), else the default.
+std::optional<Param<double>> context_switch(const Scenario& scenario, const std::vector<SlicedGpu>& sliced_gpus) {
+  if (sliced_gpus.empty()) return std::nullopt;
+  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
+  const auto& measured = scenario.calibration.context_switch_s;
+  if (scheduler.context_switch_stated) {
+    return Param<double>{.value = scheduler.context_switch_s,
+                         .source = Source::scenario,
+                         .note = "virtualization.scheduler.context_switch_us"};
+  }
+  if (measured) {
+    return Param<double>{.value = scheduler.context_switch_s, .source = Source::measured, .note = measured->provenance};
+  }
+  return Param<double>{.value = scheduler.context_switch_s,
+                       .source = Source::uncalibrated,
+                       .note = "no published figure; measure it (models/scenario.hpp SchedulerConfig)"};
+}
+
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const ResolvedRun& run) {
   std::set<std::string> notes;
   std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
@@ -211,22 +223,21 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
         "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
         "Oct 2021)");
   }
-  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
-  if (!run.sliced_gpus.empty() && !scenario.calibration.context_switch_s && !scheduler.context_switch_stated) {
-    notes.insert("vGPU context switch " + format_fraction(scenario.virtualization.scheduler.context_switch_s * 1e6) +
-                 " us: no published figure; measure it (models/scenario.hpp SchedulerConfig)");
+  if (run.context_switch_s && run.context_switch_s->source == Source::uncalibrated) {
+    notes.insert("vGPU context switch " + format_number(run.context_switch_s->value * 1e6) +
+                 " us: " + run.context_switch_s->note);
   }
   for (const ResolvedJob& job : run.jobs) {
     if (!job.negotiation_s || job.negotiation_s->source != Source::uncalibrated || job.negotiation_s->value <= 0) {
       continue;
     }
     notes.insert("Horovod negotiation of " + scenario.jobs[job.index].name + ": " +
-                 format_fraction(job.negotiation_s->value * 1e6) + " us per tick, " + job.negotiation_s->note);
+                 format_number(job.negotiation_s->value * 1e6) + " us per tick, " + job.negotiation_s->note);
   }
   for (const ResolvedJob& job : run.jobs) {
     if (job.nccl_channels == 0 || job.collective_sm_share->source != Source::uncalibrated) continue;
     notes.insert("collective SM share of " + scenario.jobs[job.index].name + " " +
-                 format_fraction(job.collective_sm_share->value) + ": " + job.collective_sm_share->note);
+                 format_number(job.collective_sm_share->value) + ": " + job.collective_sm_share->note);
   }
   for (const ResolvedJob& job : run.jobs) {
     if (!job.nccl || nccl_channel_bandwidth_fraction(*job.nccl) >= 1) continue;
@@ -235,13 +246,13 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
     notes.insert("forced NCCL channels of " + scenario.jobs[job.index].name + ": " +
                  std::to_string(nccl_running_channels(*job.nccl)) + " of NCCL's " +
                  std::to_string(nccl_running_channels(own)) + " move " +
-                 format_fraction(nccl_channel_bandwidth_fraction(*job.nccl)) +
+                 format_number(nccl_channel_bandwidth_fraction(*job.nccl)) +
                  " of its bandwidth, assumed: no measured sweep (docs/nccl-model.md, \"Channels\")");
   }
   for (const ResolvedJob& job : run.jobs) {
     if (job.collective_memory_demand_Bps <= 0 || scenario.virtualization.mode == VirtualizationMode::mig) continue;
     notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
-                 format_fraction(job.collective_memory_demand_Bps / 1e9) +
+                 format_number(job.collective_memory_demand_Bps / 1e9) +
                  " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
                  "measurement of the split (models/interference.hpp)");
   }
@@ -282,10 +293,8 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
   for (const ResolvedJob& job : run.jobs) {
     for (const std::string& value : job.compute.resolved.calibrated()) used.insert(value);
   }
-  // Only a time-sliced GPU switches; a switch the scenario states replaces the profile's.
-  if (calibration.context_switch_s && !run.sliced_gpus.empty() &&
-      !scenario.virtualization.scheduler.context_switch_stated) {
-    used.insert("vGPU context switch: " + calibration.context_switch_s->provenance);
+  if (run.context_switch_s && run.context_switch_s->source == Source::measured) {
+    used.insert("vGPU context switch: " + run.context_switch_s->note);
   }
   for (const std::string& mismatch : calibration.mismatches) {
     used.insert("MEASURED ON ANOTHER BOX (calibration_allow_mismatch): " + mismatch);
@@ -313,9 +322,9 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
   return {used.begin(), used.end()};
 }
 
-/// The run's values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic
-/// crosses, the vGPU scheduler's switch, and per job what its collectives and coordinator cost beyond their transfers.
-std::vector<SourcedValue> resolved_values(const Scenario& scenario, const ResolvedRun& run) {
+}  // namespace
+
+std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run) {
   std::vector<SourcedValue> values;
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
   values.push_back({.what = "GPU", .value = gpu.name, .source = Source::published, .note = gpu.source});
@@ -339,18 +348,11 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
                       .source = source,
                       .note = entry.value.source});
   }
-  if (!run.sliced_gpus.empty()) {
-    const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
-    const auto& measured = scenario.calibration.context_switch_s;
-    values.push_back(
-        {.what = "vGPU context switch",
-         .value = format_fraction(scheduler.context_switch_s * 1e6) + " us",
-         .source = scheduler.context_switch_stated ? Source::scenario
-                   : measured                      ? Source::measured
-                                                   : Source::uncalibrated,
-         .note = scheduler.context_switch_stated ? "virtualization.scheduler.context_switch_us"
-                 : measured                      ? measured->provenance
-                                                 : "no published figure; measure it (models/scenario.hpp SchedulerConfig)"});
+  if (run.context_switch_s) {
+    values.push_back({.what = "vGPU context switch",
+                      .value = format_number(run.context_switch_s->value * 1e6) + " us",
+                      .source = run.context_switch_s->source,
+                      .note = run.context_switch_s->note});
   }
   for (const ResolvedJob& job : run.jobs) {
     const JobConfig& config = scenario.jobs[job.index];
@@ -376,13 +378,13 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
                                     ? "nccl.channels"
                                     : "NCCL's own count (models/nccl_tuning.hpp, from NCCL's source)"});
       values.push_back({.what = "collective SM share" + of,
-                        .value = format_fraction(job.collective_sm_share->value),
+                        .value = format_number(job.collective_sm_share->value),
                         .source = job.collective_sm_share->source,
                         .note = job.collective_sm_share->note});
     }
     if (job.negotiation_s) {
       values.push_back({.what = "Horovod negotiation" + of,
-                        .value = format_fraction(job.negotiation_s->value * 1e6) + " us per tick",
+                        .value = format_number(job.negotiation_s->value * 1e6) + " us per tick",
                         .source = job.negotiation_s->source,
                         .note = job.negotiation_s->source == Source::measured
                                     ? "2 ceil(log2 N) messages at the measured cost of one: " + job.negotiation_s->note
@@ -392,14 +394,13 @@ std::vector<SourcedValue> resolved_values(const Scenario& scenario, const Resolv
   return values;
 }
 
-}  // namespace
-
 ResolvedRun resolve(const Scenario& scenario) {
   std::vector<ResolvedJob> jobs = plan_computes(scenario);
   ResolvedRun run{.topology = Topology(scenario),
                   .jobs = {},
                   .cross_rack_ports = {},
                   .sliced_gpus = {},
+                  .context_switch_s = std::nullopt,
                   .ranks_per_gpu = {},
                   .gpu_memory_Bps = 0,
                   .memory_can_bind = false,
@@ -407,7 +408,6 @@ ResolvedRun resolve(const Scenario& scenario) {
                   .migration_Bps = 0,
                   .flows_between_gpus = true,
                   .link_classes = {},
-                  .values = {},
                   .uncalibrated = {},
                   .calibrated = {}};
   run.cross_rack_ports = plan_communication(scenario, run.topology, jobs);
@@ -417,6 +417,7 @@ ResolvedRun resolve(const Scenario& scenario) {
     run.link_classes.insert(job.link_classes.begin(), job.link_classes.end());
   }
   run.sliced_gpus = time_sliced_gpus(scenario);
+  run.context_switch_s = context_switch(scenario, run.sliced_gpus);
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
   // which one link per GPU cannot stand for: not modelled there.
@@ -442,7 +443,6 @@ ResolvedRun resolve(const Scenario& scenario) {
       std::any_of(run.jobs.begin(), run.jobs.end(), [](const ResolvedJob& job) { return job.layout.has_value(); });
   run.uncalibrated = uncalibrated_defaults(scenario, run);
   run.calibrated = calibrated_values(scenario, run);
-  run.values = resolved_values(scenario, run);
   return run;
 }
 

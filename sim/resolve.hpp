@@ -53,6 +53,8 @@ struct ResolvedRun {
   std::vector<ResolvedJob> jobs;                      ///< the jobs that run, in scenario order
   std::vector<std::pair<int, int>> cross_rack_ports;  ///< (GPU, uplink port) hosts of flows leaving their racks
   std::vector<SlicedGpu> sliced_gpus;                 ///< the GPUs whose vGPUs a scheduler time-slices
+  /// The cost of one switch between vGPUs, where a GPU is time-sliced (none otherwise).
+  std::optional<Param<double>> context_switch_s;
   std::map<int, int> ranks_per_gpu;                   ///< ranks of all jobs on each GPU that has any
   /// Achievable memory bandwidth of the GPUs (the datasheet's times the compute model's memory efficiency), the
   /// largest over the jobs outside MIG; 0 when every job runs on MIG.
@@ -64,7 +66,6 @@ struct ResolvedRun {
   /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
   bool flows_between_gpus = true;
   std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
-  std::vector<SourcedValue> values;       ///< the run's resolved values with their sources, for display
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
   std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
 };
@@ -72,5 +73,10 @@ struct ResolvedRun {
 /// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.
 ResolvedRun resolve(const Scenario& scenario);
+
+/// `run`'s values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic crosses,
+/// the vGPU context switch, and per job its device, step-time spread and what its collectives and coordinator cost
+/// beyond their transfers. REQUIRES: run = resolve(scenario).
+std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run);
 
 }  // namespace vtsim::sim

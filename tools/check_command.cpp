@@ -41,7 +41,7 @@ CheckedScenario checked_scenario(const std::string& file, const std::vector<std:
 
 nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::ResolvedRun& run) {
   nlohmann::json values = nlohmann::json::array();
-  for (const SourcedValue& value : run.values) {
+  for (const SourcedValue& value : sim::sourced_values(scenario, run)) {
     values.push_back({{"what", value.what},
                       {"value", value.value},
                       {"source", std::string(to_string(value.source))},
@@ -66,7 +66,7 @@ nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::Resolv
 void print_resolved_sources(std::ostream& out, const Scenario& scenario, const sim::ResolvedRun& run) {
   out << "resolved values of " << scenario.name
       << ", each with its source (published, scenario, measured, fitted or uncalibrated):\n";
-  for (const SourcedValue& value : run.values) {
+  for (const SourcedValue& value : sim::sourced_values(scenario, run)) {
     out << "  " << value.what << ": " << value.value << " [" << to_string(value.source) << "]"
         << (value.note.empty() ? "" : " ") << value.note << '\n';
   }

@@ -17,29 +17,31 @@ using testing::eight_hosts;
 using testing::eight_hosts_json;
 using testing::scenario_of;
 
-/// The value `what` of `run`; fails the test when the run has none.
-SourcedValue value_of(const ResolvedRun& run, const std::string& what) {
+/// The value `what` of a run of `scenario` (sourced_values); fails the test when the run has none.
+SourcedValue value_of(const Scenario& scenario, const std::string& what) {
+  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario));
   const auto found =
-      std::find_if(run.values.begin(), run.values.end(), [&](const SourcedValue& value) { return value.what == what; });
-  EXPECT_NE(found, run.values.end()) << what;
-  return found == run.values.end() ? SourcedValue{} : *found;
+      std::find_if(values.begin(), values.end(), [&](const SourcedValue& value) { return value.what == what; });
+  EXPECT_NE(found, values.end()) << what;
+  return found == values.end() ? SourcedValue{} : *found;
 }
 
-bool has_value(const ResolvedRun& run, const std::string& what) {
-  return std::any_of(run.values.begin(), run.values.end(),
-                     [&](const SourcedValue& value) { return value.what == what; });
+bool has_value(const Scenario& scenario, const std::string& what) {
+  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario));
+  return std::any_of(values.begin(), values.end(), [&](const SourcedValue& value) { return value.what == what; });
 }
 
 TEST(Resolve, ForcedChannelsComeFromTheScenarioAndSetTheSmShareOneSmEach) {
-  const ResolvedRun forced = resolve(scenario_of(eight_hosts_json(), {"jobs[0].nccl.channels=4"}));
-  const SourcedValue channels = value_of(forced, "NCCL channels of job0");
+  const Scenario forced_channels = scenario_of(eight_hosts_json(), {"jobs[0].nccl.channels=4"});
+  const ResolvedRun forced = resolve(forced_channels);
+  const SourcedValue channels = value_of(forced_channels, "NCCL channels of job0");
   EXPECT_EQ(channels.value, "4");
   EXPECT_EQ(channels.source, Source::scenario);
   // One SM per channel of the A100's 108 (A100 whitepaper), no measurement behind it.
   ASSERT_TRUE(forced.jobs[0].collective_sm_share.has_value());
   EXPECT_DOUBLE_EQ(forced.jobs[0].collective_sm_share->value, 4.0 / 108);
   EXPECT_EQ(forced.jobs[0].collective_sm_share->source, Source::uncalibrated);
-  EXPECT_EQ(value_of(resolve(eight_hosts()), "NCCL channels of job0").source, Source::published);
+  EXPECT_EQ(value_of(eight_hosts(), "NCCL channels of job0").source, Source::published);
 }
 
 TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
@@ -48,7 +50,7 @@ TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
   scenario.calibration_profile = "test-profile.json";
   const ResolvedRun run = resolve(scenario);
   EXPECT_EQ(run.jobs[0].collective_sm_share->value, 0.07);
-  EXPECT_EQ(value_of(run, "collective SM share of job0").source, Source::measured);
+  EXPECT_EQ(value_of(scenario, "collective SM share of job0").source, Source::measured);
   EXPECT_NE(std::find(run.calibrated.begin(), run.calibrated.end(), "collective SM share: test profile: overlap probe"),
             run.calibrated.end());
   for (const std::string& note : run.uncalibrated) EXPECT_EQ(note.find("collective SM share"), std::string::npos);
@@ -69,17 +71,18 @@ TEST(Resolve, AProfileValueNoJobUsesIsNotListedAsCalibrated) {
                                     overrides);
     scenario.calibration.context_switch_s = CalibratedValue{50e-6, "test profile: switch probe"};
     scenario.calibration_profile = "test-profile.json";
-    return resolve(scenario);
+    return scenario;
   };
-  EXPECT_TRUE(tenants(1, {}).calibrated.empty());
-  EXPECT_EQ(tenants(2, {}).calibrated, std::vector<std::string>{"vGPU context switch: test profile: switch probe"});
+  EXPECT_TRUE(resolve(tenants(1, {})).calibrated.empty());
+  EXPECT_EQ(resolve(tenants(2, {})).calibrated,
+            std::vector<std::string>{"vGPU context switch: test profile: switch probe"});
   EXPECT_EQ(value_of(tenants(2, {}), "vGPU context switch").source, Source::measured);
   // A switch the scenario states replaces the profile's: the scenario's, not listed as calibrated.
-  const ResolvedRun stated = tenants(2, {"virtualization.scheduler.context_switch_us=20"});
+  const Scenario stated = tenants(2, {"virtualization.scheduler.context_switch_us=20"});
   const SourcedValue switch_cost = value_of(stated, "vGPU context switch");
   EXPECT_EQ(switch_cost.value, "20 us");
   EXPECT_EQ(switch_cost.source, Source::scenario);
-  EXPECT_TRUE(stated.calibrated.empty());
+  EXPECT_TRUE(resolve(stated).calibrated.empty());
 }
 
 TEST(Resolve, HorovodNegotiationIsTwoMessagesPerTreeLevel) {
@@ -98,23 +101,23 @@ TEST(Resolve, HorovodNegotiationIsTwoMessagesPerTreeLevel) {
 
 TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
   // ConnectX-5 100 GbE at RoCE v2's 0.97: 12.125 GB/s, shown to 3 significant digits.
-  const SourcedValue catalog = value_of(resolve(eight_hosts()), "nic links");
+  const SourcedValue catalog = value_of(eight_hosts(), "nic links");
   EXPECT_EQ(catalog.value.rfind("12.1 GB/s per direction, ", 0), 0u) << catalog.value;
   EXPECT_EQ(catalog.source, Source::published);
   Scenario calibrated = eight_hosts();
   calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
                                                       CalibratedValue{4e-6, "test profile: ib_write_lat"}};
   calibrated.calibration_profile = "test-profile.json";
-  const SourcedValue measured = value_of(resolve(calibrated), "nic links");
+  const SourcedValue measured = value_of(calibrated, "nic links");
   EXPECT_EQ(measured.value.rfind("5 GB/s per direction, ", 0), 0u) << measured.value;
   EXPECT_EQ(measured.source, Source::measured);
   // NVLink is not built on one-GPU hosts: no line for it.
-  EXPECT_FALSE(has_value(resolve(eight_hosts()), "nvlink links"));
+  EXPECT_FALSE(has_value(eight_hosts(), "nvlink links"));
 }
 
 TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
   const auto spread = [](const std::vector<std::string>& overrides) {
-    return value_of(resolve(scenario_of(eight_hosts_json(), overrides)), "step-time spread of job0");
+    return value_of(scenario_of(eight_hosts_json(), overrides), "step-time spread of job0");
   };
   EXPECT_EQ(spread({}).source, Source::scenario);  // scenario_of turns variability off
   EXPECT_EQ(spread({}).value, "0%");
@@ -125,7 +128,7 @@ TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
   Scenario profiled = scenario_of(eight_hosts_json(), {"simulation.variability=true"});
   profiled.calibration.step_time_cv = CalibratedValue{0.03, "test profile: step-time log"};
   profiled.calibration_profile = "test-profile.json";
-  const SourcedValue measured = value_of(resolve(profiled), "step-time spread of job0");
+  const SourcedValue measured = value_of(profiled, "step-time spread of job0");
   EXPECT_EQ(measured.source, Source::measured);
   EXPECT_EQ(measured.note, "test profile: step-time log");
 }
