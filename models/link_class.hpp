@@ -27,6 +27,8 @@ struct LinkDefault {
   double latency_s = 0;      ///< per message on the path this default describes, s
   bool uncalibrated = true;  ///< true when either figure is not backed by a published measurement or model
   std::string source;        ///< citation of both figures, or where an uncalibrated one came from
+  bool bandwidth_measured = false;  ///< the calibration profile measured the bandwidth (with_calibration)
+  bool latency_measured = false;    ///< the calibration profile measured the latency (with_calibration)
 };
 
 /// How the NVLink ports of the GPUs in one host are joined.

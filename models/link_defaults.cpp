@@ -163,10 +163,12 @@ LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated)
   std::string measured;
   if (calibrated.bandwidth_Bps) {
     base.bandwidth_Bps = calibrated.bandwidth_Bps->value;
+    base.bandwidth_measured = true;
     measured = "bandwidth from " + calibrated.bandwidth_Bps->provenance;
   }
   if (calibrated.latency_s) {
     base.latency_s = calibrated.latency_s->value;
+    base.latency_measured = true;
     measured += (measured.empty() ? "" : "; ") + std::string("latency from ") + calibrated.latency_s->provenance;
   }
   if (measured.empty()) return base;

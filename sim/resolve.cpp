@@ -156,21 +156,6 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
   return sliced;
 }
 
-/// The calibration profile's measurement of `link_class`'s links, if the profile has one (null otherwise).
-const CalibratedLink* measured_link(const Scenario& scenario, LinkClass link_class) {
-  const CalibratedParameters& calibration = scenario.calibration;
-  const CalibratedLink* measured = nullptr;
-  switch (link_class) {
-    case LinkClass::nvlink: measured = &calibration.nvlink; break;
-    case LinkClass::pcie: measured = &calibration.pcie; break;
-    case LinkClass::host_memory: measured = &calibration.host_memory; break;
-    case LinkClass::nic: measured = calibration.nic_for(scenario.cluster.transport); break;
-    case LinkClass::fabric:
-    case LinkClass::tcp_stack: break;
-  }
-  return measured != nullptr && (measured->bandwidth_Bps || measured->latency_s) ? measured : nullptr;
-}
-
 /// The cost of one switch between vGPUs, where a GPU is time-sliced: the scenario's where it states one (it replaces
 /// the profile's), else the profile's measurement (the loader put it in the scheduler's setup), else the default.
 std::optional<Param<double>> context_switch(const Scenario& scenario, const std::vector<SlicedGpu>& sliced_gpus) {
@@ -286,7 +271,8 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
   std::set<std::string> used;
   const CalibratedParameters& calibration = scenario.calibration;
   for (const ClassDefault& entry : link_defaults_for(scenario)) {
-    if (run.link_classes.count(entry.link_class) > 0 && measured_link(scenario, entry.link_class) != nullptr) {
+    const bool measured = entry.value.bandwidth_measured || entry.value.latency_measured;
+    if (run.link_classes.count(entry.link_class) > 0 && measured) {
       used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
     }
   }
@@ -336,12 +322,11 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
     if (run.link_classes.count(entry.link_class) == 0) continue;
     // Measured when the profile measured both figures; a partly measured link takes the rest's source (its note
     // says which figure was measured).
-    const CalibratedLink* measured = measured_link(scenario, entry.link_class);
     const bool stated = entry.link_class == LinkClass::tcp_stack && scenario.virtualization.tcp_core_Bps;
-    const Source source = measured != nullptr && measured->bandwidth_Bps && measured->latency_s ? Source::measured
-                          : entry.value.uncalibrated                                            ? Source::uncalibrated
-                          : stated                                                              ? Source::scenario
-                                                                                                : Source::published;
+    const Source source = entry.value.bandwidth_measured && entry.value.latency_measured ? Source::measured
+                          : entry.value.uncalibrated                                     ? Source::uncalibrated
+                          : stated                                                       ? Source::scenario
+                                                                                         : Source::published;
     values.push_back({.what = std::string(to_string(entry.link_class)) + " links",
                       .value = format_number(entry.value.bandwidth_Bps / 1e9) + " GB/s per direction, " +
                                format_number(entry.value.latency_s * 1e6) + " us",

@@ -184,5 +184,29 @@ TEST(LinkDefaultsFor, DisabledNvlinkIsNotListed) {
             (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory}));
 }
 
+TEST(WithCalibration, TakesWhatTheProfileMeasuredAndSaysWhich) {
+  const LinkDefault gen4 = pcie_default(4);
+  // Bandwidth only: the profile's 22 GB/s, the catalog's latency; not yet calibrated as a whole.
+  CalibratedLink bandwidth_only;
+  bandwidth_only.bandwidth_Bps = CalibratedValue{22e9, "p.json: copy"};
+  const LinkDefault half = with_calibration(gen4, bandwidth_only);
+  EXPECT_EQ(half.bandwidth_Bps, 22e9);
+  EXPECT_EQ(half.latency_s, gen4.latency_s);
+  EXPECT_TRUE(half.bandwidth_measured);
+  EXPECT_FALSE(half.latency_measured);
+  EXPECT_EQ(half.source, "bandwidth from p.json: copy; the rest: " + gen4.source);
+  // Both: measured, no longer uncalibrated.
+  CalibratedLink both = bandwidth_only;
+  both.latency_s = CalibratedValue{1.5e-6, "p.json: latency"};
+  const LinkDefault full = with_calibration(pcie_default(5), both);
+  EXPECT_TRUE(full.bandwidth_measured && full.latency_measured);
+  EXPECT_FALSE(full.uncalibrated);
+  EXPECT_EQ(full.latency_s, 1.5e-6);
+  // Nothing measured: the default as it was.
+  const LinkDefault none = with_calibration(gen4, CalibratedLink{});
+  EXPECT_FALSE(none.bandwidth_measured || none.latency_measured);
+  EXPECT_EQ(none.source, gen4.source);
+}
+
 }  // namespace
 }  // namespace vtsim
