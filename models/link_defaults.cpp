@@ -212,9 +212,12 @@ ScenarioLinks scenario_links(const Scenario& scenario) {
 }
 
 std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
+  return link_defaults_for(scenario, scenario_links(scenario));
+}
+
+std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const ScenarioLinks& links) {
   const ClusterConfig& cluster = scenario.cluster;
   const HostConfig& host = cluster.host;
-  const ScenarioLinks links = scenario_links(scenario);
   std::vector<ClassDefault> defaults;
   const int nvlink_links = nvlink_links_per_connection(*find_gpu(host.gpu_model), host.gpus);
   if (host.nvlink_present && host.nvlink_enabled && nvlink_links > 0) {

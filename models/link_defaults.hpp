@@ -81,6 +81,8 @@ struct ClassDefault {
 /// The defaults of the link classes the scenario's topology builds (whether or not a job's traffic crosses them),
 /// in LinkClass order, with the calibration profile applied. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).
 std::vector<ClassDefault> link_defaults_for(const Scenario& scenario);
+/// link_defaults_for(scenario) from `links` = scenario_links(scenario), already made.
+std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const ScenarioLinks& links);
 
 /// The uncalibrated ones among link_defaults_for(scenario).
 std::vector<ClassDefault> uncalibrated_link_defaults(const Scenario& scenario);

@@ -241,8 +241,8 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
                  " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
                  "measurement of the split (models/interference.hpp)");
   }
-  for (const ClassDefault& entry : uncalibrated_link_defaults(scenario)) {
-    if (run.link_classes.count(entry.link_class) == 0) continue;
+  for (const ClassDefault& entry : run.link_defaults) {
+    if (!entry.value.uncalibrated || run.link_classes.count(entry.link_class) == 0) continue;
     notes.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
   }
   const auto has = [&](EventType type) {
@@ -270,7 +270,7 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
   if (scenario.calibration_profile.empty()) return {};
   std::set<std::string> used;
   const CalibratedParameters& calibration = scenario.calibration;
-  for (const ClassDefault& entry : link_defaults_for(scenario)) {
+  for (const ClassDefault& entry : run.link_defaults) {
     const bool measured = entry.value.bandwidth_measured || entry.value.latency_measured;
     if (run.link_classes.count(entry.link_class) > 0 && measured) {
       used.insert(std::string(to_string(entry.link_class)) + " links: " + entry.value.source);
@@ -318,7 +318,7 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
     const NicSpec& nic = *find_nic(scenario.cluster.host.nic_model);
     values.push_back({.what = "NIC", .value = nic.name, .source = Source::published, .note = nic.source});
   }
-  for (const ClassDefault& entry : link_defaults_for(scenario)) {
+  for (const ClassDefault& entry : run.link_defaults) {
     if (run.link_classes.count(entry.link_class) == 0) continue;
     // Measured when the profile measured both figures; a partly measured link takes the rest's source (its note
     // says which figure was measured).
@@ -381,7 +381,9 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
 
 ResolvedRun resolve(const Scenario& scenario) {
   std::vector<ResolvedJob> jobs = plan_computes(scenario);
-  ResolvedRun run{.topology = Topology(scenario),
+  // The links' figures, made once: the topology's and the lists' alike.
+  const ScenarioLinks links = scenario_links(scenario);
+  ResolvedRun run{.topology = Topology(topology_spec(scenario, links)),
                   .jobs = {},
                   .cross_rack_ports = {},
                   .sliced_gpus = {},
@@ -393,6 +395,7 @@ ResolvedRun resolve(const Scenario& scenario) {
                   .migration_Bps = 0,
                   .flows_between_gpus = true,
                   .link_classes = {},
+                  .link_defaults = link_defaults_for(scenario, links),
                   .uncalibrated = {},
                   .calibrated = {}};
   run.cross_rack_ports = plan_communication(scenario, run.topology, jobs);

@@ -66,6 +66,8 @@ struct ResolvedRun {
   /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
   bool flows_between_gpus = true;
   std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
+  /// The figures of each link class the topology builds, the profile's measurements applied (link_defaults_for).
+  std::vector<ClassDefault> link_defaults;
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
   std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
 };

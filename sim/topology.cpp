@@ -241,11 +241,12 @@ struct Topology::Builder {
   }
 };
 
-TopologySpec topology_spec(const Scenario& scenario) {
+TopologySpec topology_spec(const Scenario& scenario) { return topology_spec(scenario, scenario_links(scenario)); }
+
+TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links) {
   const ClusterConfig& cluster = scenario.cluster;
   const GpuSpec* gpu = find_gpu(cluster.host.gpu_model);
   assert(gpu != nullptr && find_nic(cluster.host.nic_model) != nullptr && "a validated scenario");
-  const ScenarioLinks links = scenario_links(scenario);
   TopologySpec spec{
       .mode = scenario.virtualization.mode,
       .nvlink_usable = cluster.host.nvlink_present && cluster.host.nvlink_enabled,

@@ -47,6 +47,7 @@
 
 namespace vtsim {
 struct Scenario;
+struct ScenarioLinks;
 }  // namespace vtsim
 
 namespace vtsim::sim {
@@ -127,6 +128,8 @@ struct TopologySpec {
 
 /// The spec of `scenario`'s cluster. REQUIRES: a validated scenario.
 TopologySpec topology_spec(const Scenario& scenario);
+/// topology_spec(scenario) from `links` = scenario_links(scenario), already made.
+TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links);
 
 /// The cluster topology of a scenario. Move-only; deterministic (the same scenario gives the same links and routes).
 class Topology {
