@@ -139,7 +139,7 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
   const FabricConfig& fabric = cluster.fabric;
   // One leaf port to one spine, at the fabric's uplink line rate (the NIC's by default). The transport's efficiency
   // applies as on the NIC links: the same packets, headers included, cross the uplinks.
-  const double efficiency = transport_spec(cluster.transport).bandwidth_efficiency;
+  const TransportSpec& transport = transport_spec(cluster.transport);
   const NicSpec* nic = find_nic(cluster.host.nic_model);
   assert(nic != nullptr && "validated scenarios name a catalogued NIC");
   const double line_rate_Bps = fabric.uplink_bandwidth_Bps > 0 ? fabric.uplink_bandwidth_Bps : nic->line_rate_Bps;
@@ -147,16 +147,19 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
   std::snprintf(ratio, sizeof ratio, "%.3g", fabric.oversubscription);
   // Adaptive routing spreads every flow over all the spines: a leaf's uplinks act as one of their summed rate.
   const int joined = fabric.adaptive_routing ? fabric.spines : 1;
-  return {.bandwidth_Bps = joined * line_rate_Bps * efficiency,
+  // The line rate is the scenario's or the NIC catalog's, the efficiency the transport's; the switch's latency is
+  // listed on its own where traffic crosses a switch (sim/resolve.cpp), as it is on the NIC links too.
+  return {.bandwidth_Bps = joined * line_rate_Bps * transport.bandwidth_efficiency,
           .latency_s = fabric.switch_latency_s,
-          .uncalibrated = true,
-          .source = "uncalibrated: " +
+          .uncalibrated = transport.uncalibrated,
+          .source = std::string(transport.uncalibrated ? "uncalibrated: " : "") +
                     (fabric.adaptive_routing
                          ? "a leaf's " + std::to_string(fabric.spines) + " uplink ports joined by adaptive routing"
                          : "one uplink port per spine (" + std::to_string(fabric.spines) + ")") +
-                    (fabric.rail_optimized ? " on each rail leaf" : "") +
-                    " at the scenario's uplink line rate x the transport's efficiency, " + ratio +
-                    ":1 oversubscribed; switch latency from the scenario, whose 300 ns default is uncalibrated"};
+                    (fabric.rail_optimized ? " on each rail leaf" : "") + " at " +
+                    (fabric.uplink_bandwidth_Bps > 0 ? "the scenario's uplink line rate" : "the NIC's line rate") +
+                    " x the transport's efficiency (" + transport.source + "), " + ratio +
+                    ":1 oversubscribed; latency: one switch (cluster.fabric.switch_latency_us)"};
 }
 
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated) {

@@ -56,6 +56,7 @@ struct FabricConfig {
   /// Port-to-port latency of one switch. Default 300 ns, uncalibrated: the order of the cut-through latency Mellanox
   /// Spectrum SN2000-series product briefs state; calibrate it for your fabric.
   double switch_latency_s = 300e-9;
+  bool switch_latency_stated = false;  ///< the scenario gave switch_latency_us (else the default above)
   /// InfiniBand adaptive routing: the switches spread every flow's packets over the spines by load instead of hashing
   /// the flow onto one, so flows between racks never collide on an uplink; modelled as each leaf's uplinks joined into
   /// one of their summed rate. Default: on with the infiniband transport (opensm and NCCL enable it there), off (and

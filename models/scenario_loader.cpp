@@ -170,6 +170,7 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
     if (auto count = fabric.get("spines")) spines = static_cast<int>(count->as_int(1, 1024));
     if (auto latency = fabric.get("switch_latency_us")) {
       config.switch_latency_s = latency->as_number(0.0, 1000.0) * units::kSecondsPerUs;
+      config.switch_latency_stated = true;
     }
     if (auto adaptive = fabric.get("adaptive_routing")) {
       config.adaptive_routing = adaptive->as_bool();

@@ -19,7 +19,7 @@ nlohmann::json host_to_json(const HostConfig& host) {
 }
 
 nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
-  return {
+  nlohmann::json json = {
       {"racks", cluster.racks},
       {"hosts_per_rack", cluster.hosts_per_rack},
       {"host", host_to_json(cluster.host)},
@@ -28,10 +28,13 @@ nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
        // Two of the three tied figures (models/scenario.hpp FabricConfig); the oversubscription follows from them.
        {{"spines", cluster.fabric.spines},
         {"uplink_gbps", cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps},
-        {"switch_latency_us", cluster.fabric.switch_latency_s / units::kSecondsPerUs},
         {"adaptive_routing", cluster.fabric.adaptive_routing},
         {"rail_optimized", cluster.fabric.rail_optimized}}},
   };
+  if (cluster.fabric.switch_latency_stated) {  // the default stays one, reported as uncalibrated
+    json["fabric"]["switch_latency_us"] = cluster.fabric.switch_latency_s / units::kSecondsPerUs;
+  }
+  return json;
 }
 
 nlohmann::json virtualization_to_json(const VirtualizationConfig& virtualization) {

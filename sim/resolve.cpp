@@ -175,6 +175,21 @@ std::optional<Param<double>> context_switch(const Scenario& scenario, const std:
                        .note = "no published figure; measure it (models/scenario.hpp SchedulerConfig)"};
 }
 
+/// The latency of one switch, where traffic between hosts crosses a leaf (on the NIC links) or a spine: the scenario's
+/// where it states one, else the default.
+std::optional<Param<double>> switch_latency(const FabricConfig& fabric, const std::set<LinkClass>& crossed) {
+  if (crossed.count(LinkClass::nic) == 0 && crossed.count(LinkClass::fabric) == 0) return std::nullopt;
+  if (fabric.switch_latency_stated) {
+    return Param<double>{
+        .value = fabric.switch_latency_s, .source = Source::scenario, .note = "cluster.fabric.switch_latency_us"};
+  }
+  return Param<double>{.value = fabric.switch_latency_s,
+                       .source = Source::uncalibrated,
+                       .note =
+                           "default, the order of the cut-through latency Mellanox Spectrum SN2000-series product "
+                           "briefs state; measure your fabric's (models/scenario.hpp FabricConfig)"};
+}
+
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const ResolvedRun& run) {
   std::set<std::string> notes;
   std::map<std::string, std::string> jobs_by_note;  // identical tenants share one note
@@ -207,6 +222,10 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
         "memory management of the framebuffer has no published figure and is not costed; measured "
         "whole-system: MLPerf Inference with 3 A100-40C at 94.4-100% of bare metal (VMware performance blog, "
         "Oct 2021)");
+  }
+  if (run.switch_latency_s && run.switch_latency_s->source == Source::uncalibrated) {
+    notes.insert("switch latency " + format_number(run.switch_latency_s->value * 1e6) +
+                 " us per leaf or spine switch: " + run.switch_latency_s->note);
   }
   if (run.context_switch_s && run.context_switch_s->source == Source::uncalibrated) {
     notes.insert("vGPU context switch " + format_number(run.context_switch_s->value * 1e6) +
@@ -322,7 +341,8 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
     if (run.link_classes.count(entry.link_class) == 0) continue;
     // Measured when the profile measured both figures; a partly measured link takes the rest's source (its note
     // says which figure was measured).
-    const bool stated = entry.link_class == LinkClass::tcp_stack && scenario.virtualization.tcp_core_Bps;
+    const bool stated = (entry.link_class == LinkClass::tcp_stack && scenario.virtualization.tcp_core_Bps) ||
+                        (entry.link_class == LinkClass::fabric && scenario.cluster.fabric.uplink_bandwidth_Bps > 0);
     const Source source = entry.value.bandwidth_measured && entry.value.latency_measured ? Source::measured
                           : entry.value.uncalibrated                                     ? Source::uncalibrated
                           : stated                                                       ? Source::scenario
@@ -332,6 +352,12 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
                                format_number(entry.value.latency_s * 1e6) + " us",
                       .source = source,
                       .note = entry.value.source});
+  }
+  if (run.switch_latency_s) {
+    values.push_back({.what = "switch latency",
+                      .value = format_number(run.switch_latency_s->value * 1e6) + " us per leaf or spine switch",
+                      .source = run.switch_latency_s->source,
+                      .note = run.switch_latency_s->note});
   }
   if (run.context_switch_s) {
     values.push_back({.what = "vGPU context switch",
@@ -388,6 +414,7 @@ ResolvedRun resolve(const Scenario& scenario) {
                   .cross_rack_ports = {},
                   .sliced_gpus = {},
                   .context_switch_s = std::nullopt,
+                  .switch_latency_s = std::nullopt,
                   .ranks_per_gpu = {},
                   .gpu_memory_Bps = 0,
                   .memory_can_bind = false,
@@ -406,6 +433,7 @@ ResolvedRun resolve(const Scenario& scenario) {
   }
   run.sliced_gpus = time_sliced_gpus(scenario);
   run.context_switch_s = context_switch(scenario, run.sliced_gpus);
+  run.switch_latency_s = switch_latency(scenario.cluster.fabric, run.link_classes);
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
   // which one link per GPU cannot stand for: not modelled there.

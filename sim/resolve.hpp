@@ -55,6 +55,8 @@ struct ResolvedRun {
   std::vector<SlicedGpu> sliced_gpus;                 ///< the GPUs whose vGPUs a scheduler time-slices
   /// The cost of one switch between vGPUs, where a GPU is time-sliced (none otherwise).
   std::optional<Param<double>> context_switch_s;
+  /// The latency of one leaf or spine switch, where some job's traffic crosses one (none otherwise).
+  std::optional<Param<double>> switch_latency_s;
   std::map<int, int> ranks_per_gpu;                   ///< ranks of all jobs on each GPU that has any
   /// Achievable memory bandwidth of the GPUs (the datasheet's times the compute model's memory efficiency), the
   /// largest over the jobs outside MIG; 0 when every job runs on MIG.

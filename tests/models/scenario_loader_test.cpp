@@ -302,6 +302,19 @@ TEST(ScenarioLoader, AContextSwitchIsStatedOnlyWhereTheScenarioGivesItAndRoundTr
   EXPECT_DOUBLE_EQ(again.virtualization.scheduler.context_switch_s, 40e-6);
 }
 
+TEST(ScenarioLoader, ASwitchLatencyIsStatedOnlyWhereTheScenarioGivesItAndRoundTripsSo) {
+  nlohmann::json document = kMinimal;
+  const Scenario unstated = load(document);
+  EXPECT_FALSE(unstated.cluster.fabric.switch_latency_stated);
+  EXPECT_DOUBLE_EQ(unstated.cluster.fabric.switch_latency_s, 300e-9);  // the documented default
+  EXPECT_FALSE(scenario_to_json(unstated)["cluster"]["fabric"].contains("switch_latency_us"));
+  EXPECT_FALSE(load(scenario_to_json(unstated)).cluster.fabric.switch_latency_stated);
+  set_json_path(document, "cluster.fabric.switch_latency_us", 0.45);
+  const Scenario again = load(scenario_to_json(load(document)));
+  EXPECT_TRUE(again.cluster.fabric.switch_latency_stated);
+  EXPECT_DOUBLE_EQ(again.cluster.fabric.switch_latency_s, 0.45e-6);
+}
+
 TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(load(kMinimal).jobs[0].execution, Execution::eager);
   nlohmann::json document = kMinimal;

@@ -141,5 +141,30 @@ TEST(Resolve, RefusesAJobThatDoesNotFitAsRunWould) {
   EXPECT_THROW(static_cast<void>(resolve(scenario)), InputError);
 }
 
+TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs) {
+  const auto listed = [](const ResolvedRun& run) {
+    return std::any_of(run.uncalibrated.begin(), run.uncalibrated.end(),
+                       [](const std::string& note) { return note.rfind("switch latency 0.3 us", 0) == 0; });
+  };
+  // Eight one-GPU hosts on one leaf: every ring step crosses it, at the 300 ns default no measurement backs.
+  const ResolvedRun defaulted = resolve(eight_hosts());
+  ASSERT_TRUE(defaulted.switch_latency_s.has_value());
+  EXPECT_DOUBLE_EQ(defaulted.switch_latency_s->value, 300e-9);
+  EXPECT_EQ(defaulted.switch_latency_s->source, Source::uncalibrated);
+  EXPECT_TRUE(listed(defaulted));
+  // Stated: the scenario's, in neither list.
+  const Scenario stated = scenario_of(eight_hosts_json(), {"cluster.fabric.switch_latency_us=0.5"});
+  const SourcedValue value = value_of(stated, "switch latency");
+  EXPECT_EQ(value.source, Source::scenario);
+  EXPECT_EQ(value.value, "0.5 us per leaf or spine switch");
+  for (const std::string& note : resolve(stated).uncalibrated) {
+    EXPECT_EQ(note.find("switch latency"), std::string::npos);
+  }
+  // One GPU in one host: no switch is crossed, nothing is said of one.
+  const Scenario lone = scenario_of(eight_hosts_json(), {"jobs[0].gpus=1"});
+  EXPECT_FALSE(resolve(lone).switch_latency_s.has_value());
+  EXPECT_FALSE(has_value(lone, "switch latency"));
+}
+
 }  // namespace
 }  // namespace vtsim::sim
