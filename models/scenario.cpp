@@ -62,4 +62,20 @@ int samples_per_step(const JobConfig& job) {
   return static_cast<int>(job.gpu_ids.size()) * job.batch_per_gpu * job.gradient_accumulation;
 }
 
+Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedParameters& calibration) {
+  if (scheduler.context_switch_stated) {
+    return {.value = scheduler.context_switch_s,
+            .source = Source::scenario,
+            .note = "virtualization.scheduler.context_switch_us"};
+  }
+  if (calibration.context_switch_s) {
+    return {.value = calibration.context_switch_s->value,
+            .source = Source::measured,
+            .note = calibration.context_switch_s->provenance};
+  }
+  return {.value = scheduler.context_switch_s,
+          .source = Source::uncalibrated,
+          .note = "no published figure; measure it (models/scenario.hpp SchedulerConfig)"};
+}
+
 }  // namespace vtsim

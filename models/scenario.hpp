@@ -22,6 +22,7 @@
 #include "models/nic_catalog.hpp"
 #include "models/operations.hpp"
 #include "models/parallel_strategy.hpp"
+#include "models/param.hpp"
 #include "models/precision.hpp"
 #include "models/scheduler_policy.hpp"
 #include "models/traced_iteration.hpp"
@@ -129,11 +130,16 @@ struct SchedulerConfig {
   SchedulerPolicy policy = SchedulerPolicy::best_effort;
   /// Time slice. Default: the vGPU profile's (2 ms when it allows <= 8 per GPU, else 1 ms). Allowed 1-30 ms.
   double time_slice_s = 2e-3;
-  /// Cost of one switch between vGPUs. Default: the calibration profile's measured context switch, else 100 us,
-  /// uncalibrated: no primary source gives it (docs/hardware-facts.md); measure it with `vtsim calibrate probe gpu`.
+  /// Cost of one switch between vGPUs, as the scenario states it, else 100 us. A run takes the calibration
+  /// profile's measurement over the 100 us (context_switch()); the default is uncalibrated: no primary source gives
+  /// it (docs/hardware-facts.md); measure it with `vtsim calibrate probe gpu`.
   double context_switch_s = 100e-6;
   bool context_switch_stated = false;  ///< the scenario gives context_switch_us (over the profile's measurement)
 };
+
+/// The cost of one switch between vGPUs a run takes: the scenario's where it states one (it replaces the profile's),
+/// else the calibration profile's measurement, else the uncalibrated default; with its source.
+Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedParameters& calibration);
 
 /// How the GPUs are virtualized.
 struct VirtualizationConfig {

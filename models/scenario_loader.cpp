@@ -261,11 +261,9 @@ ClusterConfig read_cluster(JsonObject cluster) {
 
 // ---- virtualization ---------------------------------------------------------------------------------------------
 
-SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_time_slice_s,
-                               const CalibratedParameters& calibration) {
+SchedulerConfig read_scheduler(std::optional<JsonValue> value, double default_time_slice_s) {
   SchedulerConfig config;
   config.time_slice_s = default_time_slice_s;
-  if (calibration.context_switch_s) config.context_switch_s = calibration.context_switch_s->value;
   if (!value) return config;
   JsonObject scheduler = value->as_object();
   if (auto policy = scheduler.get("policy")) config.policy = policy->as_enum(scheduler_policy_names());
@@ -298,7 +296,7 @@ std::string check_mig_profile(const JsonValue& value, const GpuSpec& gpu) {
 }
 
 VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const GpuSpec& gpu, const HostConfig& host,
-                                         const std::string& file, const CalibratedParameters& calibration) {
+                                         const std::string& file) {
   VirtualizationConfig config;
   const HostSpec* server = find_host(host.model);
   const nlohmann::json empty = nlohmann::json::object();
@@ -326,7 +324,7 @@ VirtualizationConfig read_virtualization(std::optional<JsonValue> value, const G
   if (const VgpuProfile* profile = find_vgpu_profile(config.vgpu_profile)) {
     default_slice_s = profile->default_time_slice_s();
   }
-  config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s, calibration);
+  config.scheduler = read_scheduler(virtualization.get("scheduler"), default_slice_s);
   if (auto cores = virtualization.get("vm_cpu_cores")) {
     if (config.mode == VirtualizationMode::bare_metal) {
       cores->fail("bare metal runs no VM: its processes have the host's cores (cluster.host.cpu_cores)");
@@ -804,11 +802,12 @@ void check_scheduler_timing(Scenario& scenario, const nlohmann::json& json) {
     }
   }
   constexpr double kMaxSwitchShareOfSlice = 0.9;
-  if (scheduler.context_switch_s <= kMaxSwitchShareOfSlice * scheduler.time_slice_s) return;
+  const Param<double> switch_s = context_switch(scheduler, scenario.calibration);
+  if (switch_s.value <= kMaxSwitchShareOfSlice * scheduler.time_slice_s) return;
   std::ostringstream why;
   why.precision(10);
-  why << "a context switch (" << scheduler.context_switch_s / units::kSecondsPerUs << " us"
-      << (scheduler_key(json, "context_switch_us") == nullptr ? ", measured in " + scenario.calibration_profile : "")
+  why << "a context switch (" << switch_s.value / units::kSecondsPerUs << " us"
+      << (switch_s.source == Source::measured ? ", measured in " + scenario.calibration_profile : "")
       << ") may take at most 90% of the time slice (" << scheduler.time_slice_s / units::kSecondsPerMs
       << " ms): each slot would leave a vGPU almost nothing to run";
   throw InputError(scenario.file + ": virtualization.scheduler.context_switch_us: " + why.str());
@@ -875,8 +874,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
   } else if (allow_mismatch) {
     allow_mismatch->fail("only with a calibration_profile");
   }
-  scenario.virtualization =
-      read_virtualization(virtualization, gpu, scenario.cluster.host, file, scenario.calibration);
+  scenario.virtualization = read_virtualization(virtualization, gpu, scenario.cluster.host, file);
   if (scenario.virtualization.tcp_core_Bps && scenario.cluster.transport != Transport::tcp) {
     throw InputError(file + ": virtualization.tcp_gbps_per_core: only used when cluster.transport is 'tcp'");
   }

@@ -137,6 +137,7 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
     for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
   }
   const SchedulerConfig& config = scenario.virtualization.scheduler;
+  const double switch_s = context_switch(config, scenario.calibration).value;
   for (const auto& [gpu, jobs] : jobs_on_gpu) {
     const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
     const bool fixed = config.policy == SchedulerPolicy::fixed_share;
@@ -145,7 +146,7 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
     SlicedGpu gpu_sliced{.gpu = gpu, .setup = {}, .jobs = jobs};
     gpu_sliced.setup.policy = config.policy;
     gpu_sliced.setup.time_slice_s = config.time_slice_s;
-    gpu_sliced.setup.context_switch_s = config.context_switch_s;
+    gpu_sliced.setup.context_switch_s = switch_s;
     gpu_sliced.setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
     for (std::size_t j : jobs) {
       const JobConfig& job = scenario.jobs[j];
@@ -154,25 +155,6 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
     sliced.push_back(std::move(gpu_sliced));
   }
   return sliced;
-}
-
-/// The cost of one switch between vGPUs, where a GPU is time-sliced: the scenario's where it states one (it replaces
-/// the profile's), else the profile's measurement (the loader put it in the scheduler's setup), else the default.
-std::optional<Param<double>> context_switch(const Scenario& scenario, const std::vector<SlicedGpu>& sliced_gpus) {
-  if (sliced_gpus.empty()) return std::nullopt;
-  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
-  const auto& measured = scenario.calibration.context_switch_s;
-  if (scheduler.context_switch_stated) {
-    return Param<double>{.value = scheduler.context_switch_s,
-                         .source = Source::scenario,
-                         .note = "virtualization.scheduler.context_switch_us"};
-  }
-  if (measured) {
-    return Param<double>{.value = scheduler.context_switch_s, .source = Source::measured, .note = measured->provenance};
-  }
-  return Param<double>{.value = scheduler.context_switch_s,
-                       .source = Source::uncalibrated,
-                       .note = "no published figure; measure it (models/scenario.hpp SchedulerConfig)"};
 }
 
 /// The latency of one switch, where traffic between hosts crosses a leaf (on the NIC links) or a spine: the scenario's
@@ -432,7 +414,10 @@ ResolvedRun resolve(const Scenario& scenario) {
     run.link_classes.insert(job.link_classes.begin(), job.link_classes.end());
   }
   run.sliced_gpus = time_sliced_gpus(scenario);
-  run.context_switch_s = context_switch(scenario, run.sliced_gpus);
+  // The cost of one switch between vGPUs, where a GPU is time-sliced.
+  if (!run.sliced_gpus.empty()) {
+    run.context_switch_s = context_switch(scenario.virtualization.scheduler, scenario.calibration);
+  }
   run.switch_latency_s = switch_latency(scenario.cluster.fabric, run.link_classes);
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,

@@ -77,6 +77,11 @@ TEST(Resolve, AProfileValueNoJobUsesIsNotListedAsCalibrated) {
   EXPECT_EQ(resolve(tenants(2, {})).calibrated,
             std::vector<std::string>{"vGPU context switch: test profile: switch probe"});
   EXPECT_EQ(value_of(tenants(2, {}), "vGPU context switch").source, Source::measured);
+  // The profile's measurement, not the 100 us default, is what the scheduler of the sliced GPU runs.
+  const ResolvedRun measured = resolve(tenants(2, {}));
+  EXPECT_DOUBLE_EQ(measured.context_switch_s->value, 50e-6);
+  ASSERT_EQ(measured.sliced_gpus.size(), 1u);
+  EXPECT_DOUBLE_EQ(measured.sliced_gpus[0].setup.context_switch_s, 50e-6);
   // A switch the scenario states replaces the profile's: the scenario's, not listed as calibrated.
   const Scenario stated = tenants(2, {"virtualization.scheduler.context_switch_us=20"});
   const SourcedValue switch_cost = value_of(stated, "vGPU context switch");
