@@ -7,25 +7,6 @@
 #include "models/enum_names.hpp"
 
 namespace vtsim {
-namespace {
-
-const std::array<std::pair<std::string, AllreduceAlgorithm>, 2> kAllreduceAlgorithms = {{
-    {"ring", AllreduceAlgorithm::ring},
-    {"hierarchical", AllreduceAlgorithm::hierarchical},
-}};
-
-}  // namespace
-
-std::span<const std::pair<std::string, AllreduceAlgorithm>> allreduce_algorithm_names() { return kAllreduceAlgorithms; }
-
-std::string_view to_string(AllreduceAlgorithm algorithm) { return name_of(kAllreduceAlgorithms, algorithm); }
-
-std::map<int, int> ranks_per_host(const JobConfig& job, int gpus_per_host) {
-  std::map<int, int> ranks;
-  for (int gpu : job.gpu_ids) ++ranks[gpu / gpus_per_host];
-  return ranks;
-}
-
 int whole_host_cpu_cores(const Scenario& scenario) {
   if (scenario.virtualization.mode != VirtualizationMode::bare_metal) return scenario.virtualization.vm_cpu_cores;
   return scenario.cluster.host.cpu_cores.value_or(kGenericHostCpuCores);
@@ -55,11 +36,6 @@ JobCpuCores job_cpu_cores(const Scenario& scenario, const JobConfig& job, int ho
     what += " (a generic host's default: give cluster.host.model or cluster.host.cpu_cores)";
   }
   return {cores, what, !config.cpu_cores.has_value()};
-}
-
-int samples_per_step(const JobConfig& job) {
-  if (job.parallelism) return job.parallelism->data * job.batch_per_gpu;
-  return static_cast<int>(job.gpu_ids.size()) * job.batch_per_gpu * job.gradient_accumulation;
 }
 
 Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedParameters& calibration) {
