@@ -11,6 +11,7 @@
 #include "models/nic_catalog.hpp"
 #include "models/number_text.hpp"
 #include "models/parallel_strategy.hpp"
+#include "models/scenario.hpp"
 #include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
 #include "models/workload_catalog.hpp"

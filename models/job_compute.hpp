@@ -9,12 +9,14 @@
 
 #include "models/compute_fit.hpp"
 #include "models/compute_model.hpp"
+#include "models/job_config.hpp"
 #include "models/memory_model.hpp"
 #include "models/model_partition.hpp"
-#include "models/scenario.hpp"
 #include "models/variability.hpp"
 
 namespace vtsim {
+
+struct Scenario;
 
 /// One virtual pipeline stage of a job with tensor, pipeline or sharded parallelism, as one of its GPUs runs it.
 struct StageCompute {

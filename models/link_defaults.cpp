@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cstdio>
 
+#include "models/scenario.hpp"
 #include "models/units.hpp"
 #include "models/vm_cpu.hpp"
 

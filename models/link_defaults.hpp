@@ -11,13 +11,16 @@
 #include <string_view>
 #include <vector>
 
+#include "models/calibrated_parameters.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/interconnect_catalog.hpp"
 #include "models/link_class.hpp"
 #include "models/nic_catalog.hpp"
-#include "models/scenario.hpp"
 
 namespace vtsim {
+
+struct ClusterConfig;
+struct Scenario;
 
 /// Fraction of NVLink line rate that ring collectives reach ("roughly 80%", NCCL maintainers [S],
 /// docs/hardware-facts.md).

@@ -9,6 +9,7 @@
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
+#include "sim/resolve.hpp"
 #include "sim/sync.hpp"
 #include "sim/topology.hpp"
 

@@ -1,12 +1,12 @@
 #include "sim/communicators.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <cmath>
 #include <map>
 #include <tuple>
 
 #include "models/collective_model.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -194,21 +194,23 @@ JobRings group_rings(const std::vector<int>& gpus, int nics, const Topology& top
   return rings;
 }
 
-JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology) {
-  const JobConfig& job = scenario.jobs[index];
-  JobRings rings = group_rings(job.gpu_ids, scenario.cluster.host.nics, topology);
-  if (!hierarchical(job)) return rings;
+std::string uneven_hosts(const JobRings& rings, const Topology& topology) {
+  const std::size_t per_host = rings.intra_host.front().size();
+  for (const auto& host_gpus : rings.intra_host) {
+    if (host_gpus.size() == per_host) continue;
+    return "host " + std::to_string(topology.location(host_gpus.front()).host) + " has " +
+           std::to_string(host_gpus.size()) + ", host " +
+           std::to_string(topology.location(rings.intra_host.front().front()).host) + " has " +
+           std::to_string(per_host);
+  }
+  return "";
+}
+
+JobRings hierarchical_rings(JobRings rings, const Topology& topology) {
+  assert(uneven_hosts(rings, topology).empty() && "the same number of the job's GPUs on every host");
   rings.channels.clear();
   const std::size_t per_host = rings.intra_host.front().size();
   for (const auto& host_gpus : rings.intra_host) {
-    if (host_gpus.size() != per_host) {
-      throw InputError(scenario.file + ": jobs[" + std::to_string(index) +
-                       "].horovod.allreduce: 'hierarchical' needs the same number of the job's GPUs on every host; "
-                       "host " + std::to_string(topology.location(host_gpus.front()).host) + " has " +
-                       std::to_string(host_gpus.size()) + ", host " +
-                       std::to_string(topology.location(rings.intra_host.front().front()).host) + " has " +
-                       std::to_string(per_host));
-    }
     rings.intra_host_channels.push_back(topology.host_ring_orders(host_gpus));
   }
   rings.inter_host.assign(per_host, {});
@@ -216,6 +218,11 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
     for (std::size_t l = 0; l < per_host; ++l) rings.inter_host[l].push_back(host_gpus[l]);
   }
   return rings;
+}
+
+JobRings job_rings(const JobConfig& job, int nics, const Topology& topology) {
+  JobRings rings = group_rings(job.gpu_ids, nics, topology);
+  return hierarchical(job) ? hierarchical_rings(std::move(rings), topology) : rings;
 }
 
 std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings) {
@@ -242,12 +249,11 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
   return ports_between_racks(flows, topology);
 }
 
-NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology) {
-  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rings, const Topology& topology) {
   NcclCommunicator comm;
   comm.ranks = static_cast<int>(rings.ring.size());
   comm.nodes = static_cast<int>(rings.intra_host.size());
-  comm.compute_capability = gpu.compute_capability;
+  comm.compute_capability = device.compute_capability;
   comm.nvlink_intra = false;
   for (const auto& host : rings.intra_host) {
     if (host.size() < 2) continue;
@@ -257,8 +263,7 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
     }
     break;
   }
-  const Transport transport = scenario.cluster.transport;
-  comm.gpu_direct_nic = transport_spec(transport).gpudirect_rdma;
+  comm.gpu_direct_nic = device.gpudirect_rdma;
   if (comm.ranks < 2) return comm;
   // A hierarchical allreduce's GPU runs the intra-host rings' channels (the inter-host part takes 1/G of the data).
   const bool flat = !rings.channels.empty();
@@ -275,28 +280,10 @@ NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rin
   comm.same_channels = rings_at_once == 1;
   // NVLS: every rank on one host whose GPUs meet in a Hopper NVSwitch (compute capability 9.0 on; nccl_nvls_graph).
   if (comm.nodes == 1 && comm.nvlink_intra && topology.nvlink_layout() == NvlinkLayout::nvswitch) {
-    const NvlsGraph nvls = nccl_nvls_graph(comm.ranks, gpu.nvlink_links, comm.compute_capability);
+    const NvlsGraph nvls = nccl_nvls_graph(comm.ranks, device.nvlink_links, comm.compute_capability);
     comm.nvls_channels = nvls.channels;
     comm.nvls_intra_GBps = nvls.intra_GBps;
     comm.nvls_inter_GBps = nvls.inter_GBps;
-  }
-  return comm;
-}
-
-NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
-                                       const Topology& topology) {
-  const JobConfig& job = scenario.jobs.at(index);
-  NcclCommunicator comm = nccl_communicator(scenario, rings, topology);
-  comm.forced_algorithm = job.nccl_algorithm;
-  comm.forced_protocol = job.nccl_protocol;
-  comm.forced_channels = job.nccl_channels;
-  if (comm.ranks < 2) return comm;
-  for (NcclCollective collective : {NcclCollective::all_reduce, NcclCollective::all_gather,
-                                    NcclCollective::reduce_scatter, NcclCollective::broadcast, NcclCollective::reduce}) {
-    const std::string problem = nccl_forced_problem(comm, collective);
-    if (!problem.empty()) {
-      throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "].nccl: " + problem);
-    }
   }
   return comm;
 }

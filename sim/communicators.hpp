@@ -9,7 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/scenario.hpp"
+#include "models/fidelity.hpp"
+#include "models/job_config.hpp"
 #include "sim/collective.hpp"
 #include "sim/flow_analysis.hpp"
 #include "sim/platform.hpp"
@@ -38,8 +39,17 @@ NcclHop step_hop(const Topology& topology, const std::vector<Hop>& route);
 /// host: topology-aware order, per host its GPUs, NCCL's channels (as JobRings::channels).
 JobRings group_rings(const std::vector<int>& gpus, int nics, const Topology& topology);
 
-/// The rings of job `index`. Throws InputError when a hierarchical job has unequal GPU counts on its hosts.
-JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology);
+/// Where the job's hosts hold unequal numbers of its GPUs in `rings` (group_rings), which a hierarchical allreduce
+/// cannot run over: "host H has n, host H0 has n0" (H0 the ring's first host); "" where every host holds as many.
+std::string uneven_hosts(const JobRings& rings, const Topology& topology);
+
+/// `rings` (group_rings) with a hierarchical allreduce's rings: per host its channel rings (host_ring_orders), and
+/// per local index the inter-host ring; no flat channels. REQUIRES: uneven_hosts(rings, topology) is "".
+JobRings hierarchical_rings(JobRings rings, const Topology& topology);
+
+/// The rings of `job` over hosts of `nics` NICs: group_rings, or hierarchical_rings for a hierarchical allreduce.
+/// REQUIRES: for a hierarchical allreduce, uneven_hosts() of its group_rings is "" (sim/resolve.cpp checks it).
+JobRings job_rings(const JobConfig& job, int nics, const Topology& topology);
 
 /// Every flow of the job's collectives: the channels' edges, or for hierarchical allreduce the intra-host rings' and
 /// the inter-host rings' edges, each with its connection id (GpuFlow::flow) and the fraction of an allreduce's data it
@@ -62,21 +72,23 @@ std::vector<std::pair<int, int>> ports_between_racks(const std::vector<GpuFlow>&
 std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const JobRings& rings,
                                                   const Topology& topology);
 
-/// What NCCL's tuning model sees of job `index` (models/nccl_tuning.hpp): its ranks and hosts, the GPUs' compute
-/// capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth on the topology split
-/// into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and Ampere, 12 GB/s per PCIe
-/// Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search; this is that count for
-/// the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us network overhead);
-/// GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through memory.
-/// For a hierarchical allreduce, the bandwidth and channels are those of its intra-host rings, which carry all of the
-/// data through each GPU (the inter-host rings carry 1/G of it).
-NcclCommunicator nccl_communicator(const Scenario& scenario, const JobRings& rings, const Topology& topology);
+/// The GPUs as NCCL's tuning model sees them.
+struct NcclDevice {
+  int compute_capability = 0;   ///< e.g. 80 for an A100
+  int nvlink_links = 0;         ///< NVLink links per GPU (NVLS's channels on a Hopper NVSwitch)
+  bool gpudirect_rdma = false;  ///< the transport moves data between the GPU and the NIC directly (RoCE, InfiniBand)
+};
 
-/// nccl_communicator for a communicator of job `index` over `rings`, with the algorithm and protocol the job forces
-/// (jobs[i].nccl, NCCL_ALGO and NCCL_PROTO). Throws InputError naming the scenario's file and the key when what it
-/// forces leaves one of NCCL's collectives nothing to run on this communicator (NCCL fails such a call too).
-NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
-                                       const Topology& topology);
+/// What NCCL's tuning model sees of a communicator over `rings` (models/nccl_tuning.hpp): its ranks and hosts, the
+/// GPUs' compute capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth on the
+/// topology split into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and Ampere,
+/// 12 GB/s per PCIe Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search; this is
+/// that count for the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us network
+/// overhead); GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through
+/// memory. For a hierarchical allreduce, the bandwidth and channels are those of its intra-host rings, which carry all
+/// of the data through each GPU (the inter-host rings carry 1/G of it). Nothing forced (sim/resolve.hpp
+/// job_nccl_communicator adds what a job forces).
+NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rings, const Topology& topology);
 
 /// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two
 /// ring phases; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.

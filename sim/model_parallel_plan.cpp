@@ -37,8 +37,7 @@ double tensor_allreduce_equivalent_bytes(const StageCompute& stage, const Parall
 
 }  // namespace
 
-ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t index, const Topology& topology) {
-  const JobConfig& job = scenario.jobs[index];
+ModelParallelLayout model_parallel_layout(const JobConfig& job, int nics, const Topology& topology) {
   assert(job.parallelism);
   const ParallelStrategy& strategy = *job.parallelism;
   const int t = strategy.tensor;
@@ -67,7 +66,6 @@ ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t 
     layout.rank_previous_stage.push_back(p > 1 ? (r - stride + ranks) % ranks : -1);
   }
   // Each group's positions are its members in rank order (tensor index; data index): its ring keeps NCCL's order.
-  const int nics = scenario.cluster.host.nics;
   for (const std::vector<int>& gpus : tensor_gpus) {
     layout.tensor_groups.push_back(group_rings(gpus, nics, topology));
     layout.tensor_groups.back().ring = gpus;
@@ -102,21 +100,15 @@ std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, cons
   return ports;
 }
 
-NcclCommunicator model_parallel_communicator(const Scenario& scenario, std::size_t index,
-                                             const ModelParallelLayout& layout, const Topology& topology) {
-  const JobRings& group = layout.data_groups.front().ring.size() > 1 ? layout.data_groups.front()
-                                                                       : layout.tensor_groups.front();
-  return job_nccl_communicator(scenario, index, group, topology);
+const JobRings& reducing_group(const ModelParallelLayout& layout) {
+  return layout.data_groups.front().ring.size() > 1 ? layout.data_groups.front() : layout.tensor_groups.front();
 }
 
-std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scenario, std::size_t index,
+std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job, Fidelity fidelity,
                                                             const JobCompute& compute,
-                                                            const ModelParallelLayout& layout,
-                                                            const Topology& topology, const Platform& platform,
-                                                            NcclChoiceCounts* counts) {
-  const JobConfig& job = scenario.jobs[index];
+                                                            const ModelParallelLayout& layout, const Topology& topology,
+                                                            const Platform& platform, NcclChoiceCounts* counts) {
   const ParallelStrategy& strategy = *job.parallelism;
-  const Fidelity fidelity = scenario.simulation.fidelity;
   auto plan = std::make_unique<ModelParallelPlan>();
   plan->strategy = strategy;
   const double gathered_per_parameter = gathered_bytes_per_parameter(compute.workload, job.precision);
@@ -185,9 +177,13 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   }
 
   // The groups' collectives, each run as NCCL chooses for its own communicator.
-  for (const JobRings& rings : layout.tensor_groups) {
+  assert(layout.tensor_nccl.size() == layout.tensor_groups.size() &&
+         layout.data_nccl.size() == layout.data_groups.size() &&
+         "the groups' communicators resolved (sim/resolve.cpp)");
+  for (std::size_t g = 0; g < layout.tensor_groups.size(); ++g) {
+    const JobRings& rings = layout.tensor_groups[g];
     if (rings.ring.size() < 2) continue;
-    const NcclCommunicator nccl = job_nccl_communicator(scenario, index, rings, topology);
+    const NcclCommunicator& nccl = layout.tensor_nccl[g];
     plan->tensor_all_reduce.push_back(
         make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, nullptr));
     plan->tensor_all_gather.push_back(
@@ -198,7 +194,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   for (std::size_t g = 0; g < layout.data_groups.size(); ++g) {
     const JobRings& rings = layout.data_groups[g];
     if (rings.ring.size() < 2) continue;
-    const NcclCommunicator nccl = job_nccl_communicator(scenario, index, rings, topology);
+    const NcclCommunicator& nccl = layout.data_nccl[g];
     const NcclCollective reduction =
         strategy.zero_stage >= 1 ? NcclCollective::reduce_scatter : NcclCollective::all_reduce;
     plan->data_reduce.push_back(
@@ -217,10 +213,8 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scen
   return plan;
 }
 
-std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& scenario, std::size_t index,
-                                                               const JobCompute& compute,
+std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const JobConfig& job, const JobCompute& compute,
                                                                const ModelParallelLayout& layout) {
-  const JobConfig& job = scenario.jobs[index];
   const ParallelStrategy& strategy = *job.parallelism;
   const int p = strategy.pipeline;
   std::vector<std::pair<GpuFlow, double>> traffic;

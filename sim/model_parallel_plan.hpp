@@ -13,8 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "models/fidelity.hpp"
 #include "models/job_compute.hpp"
-#include "models/scenario.hpp"
+#include "models/job_config.hpp"
 #include "sim/communicators.hpp"
 #include "sim/platform.hpp"
 #include "sim/topology.hpp"
@@ -30,33 +31,34 @@ struct ModelParallelLayout {
   std::vector<int> rank_tensor_group, rank_tensor_position, rank_data_group, rank_data_position, rank_stage;
   /// Per rank: the rank with the same slice in the next and the previous stage (wrapping round; -1 when p = 1).
   std::vector<int> rank_next_stage, rank_previous_stage;
+  /// What NCCL sees of each tensor and data group, the job's forced choices included (sim/resolve.cpp fills them in;
+  /// a group of one rank has a communicator of one rank, unused).
+  std::vector<NcclCommunicator> tensor_nccl, data_nccl;
 };
 
-/// The layout of job `index`. REQUIRES: the job has parallelism.
-ModelParallelLayout model_parallel_layout(const Scenario& scenario, std::size_t index, const Topology& topology);
+/// The layout of `job` over hosts of `nics` NICs, without the groups' communicators. REQUIRES: the job has
+/// parallelism.
+ModelParallelLayout model_parallel_layout(const JobConfig& job, int nics, const Topology& topology);
 
 /// The port hosts (GPU, uplink port) the layout's group collectives and pipeline transfers need between racks.
 std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, const ModelParallelLayout& layout,
                                                       const Topology& topology);
 
-/// What NCCL sees of the group that reduces gradients (data group 0), or of tensor group 0 when d = 1, with job
-/// `index`'s forced choices (job_nccl_communicator).
-NcclCommunicator model_parallel_communicator(const Scenario& scenario, std::size_t index,
-                                             const ModelParallelLayout& layout, const Topology& topology);
+/// The group whose communicator NCCL's choices are reported for: the one that reduces gradients (data group 0), or
+/// tensor group 0 when d = 1.
+const JobRings& reducing_group(const ModelParallelLayout& layout);
 
-/// The engine's plan for the job: stage kernels, tensor-group and data-group collectives at the scenario's fidelity,
-/// gradients and DDP buckets per rank. `counts` (may be null) tallies NCCL's choices for data group 0. REQUIRES: a
-/// running engine whose platform holds model_parallel_ports().
-std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const Scenario& scenario, std::size_t index,
+/// The engine's plan for the job: stage kernels, tensor-group and data-group collectives at `fidelity`, gradients
+/// and DDP buckets per rank. `counts` (may be null) tallies NCCL's choices for data group 0. REQUIRES: a running
+/// engine whose platform holds model_parallel_ports(); the layout's communicators filled in.
+std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job, Fidelity fidelity,
                                                             const JobCompute& compute,
-                                                            const ModelParallelLayout& layout,
-                                                            const Topology& topology, const Platform& platform,
-                                                            NcclChoiceCounts* counts);
+                                                            const ModelParallelLayout& layout, const Topology& topology,
+                                                            const Platform& platform, NcclChoiceCounts* counts);
 
 /// Bytes each flow of the job carries per iteration: the data groups' gradients (and ZeRO's weights), the tensor
 /// groups' collectives, the pipeline's activations and gradients.
-std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const Scenario& scenario, std::size_t index,
-                                                               const JobCompute& compute,
+std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const JobConfig& job, const JobCompute& compute,
                                                                const ModelParallelLayout& layout);
 
 }  // namespace vtsim::sim

@@ -5,12 +5,14 @@
 #include <string>
 
 #include "models/collective_model.hpp"
+#include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/interference.hpp"
 #include "models/mig_catalog.hpp"
 #include "models/nic_catalog.hpp"
 #include "models/number_text.hpp"
 #include "models/operations.hpp"
+#include "models/scenario.hpp"
 #include "models/vgpu_catalog.hpp"
 
 namespace vtsim::sim {
@@ -23,6 +25,7 @@ std::vector<ResolvedJob> plan_computes(const Scenario& scenario) {
     if (scenario.jobs[j].idle) continue;
     ResolvedJob job;
     job.index = j;
+    job.config = scenario.jobs[j];
     job.compute = plan_job_compute(scenario, j);
     jobs.push_back(std::move(job));
   }
@@ -39,10 +42,19 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
     job.rings = job_rings(scenario, job.index, topology);
     if (config.parallelism) {
       // Ranks in Megatron-LM's order; NCCL's view is that of the group reducing gradients.
-      job.layout = model_parallel_layout(scenario, job.index, topology);
+      job.layout = model_parallel_layout(config, scenario.cluster.host.nics, topology);
       job.rings.ring = job.layout->rank_gpu;
+      if (job.rings.ring.size() > 1) {
+        job.nccl = job_nccl_communicator(scenario, job.index, reducing_group(*job.layout), topology);
+      }
+      // Every group's own, each refused here as NCCL would refuse what the job forces on it.
+      for (const JobRings& group : job.layout->tensor_groups) {
+        job.layout->tensor_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
+      }
+      for (const JobRings& group : job.layout->data_groups) {
+        job.layout->data_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
+      }
       if (job.rings.ring.size() < 2) continue;
-      job.nccl = model_parallel_communicator(scenario, job.index, *job.layout, topology);
       const auto more = model_parallel_ports(config, *job.layout, topology);
       ports.insert(ports.end(), more.begin(), more.end());
       continue;
@@ -109,7 +121,7 @@ void plan_collectives(const Scenario& scenario, const Topology& topology, Resolv
     // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
     job.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
     if (job.layout) {
-      job.traffic = model_parallel_traffic(scenario, job.index, job.compute, *job.layout);
+      job.traffic = model_parallel_traffic(config, job.compute, *job.layout);
     } else {
       const std::vector<Layer>& layers = job.compute.workload.layers;
       double gradient_bytes = 0;  // summed as the engine orders the tensors: last layer first
@@ -311,6 +323,44 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
 
 }  // namespace
 
+NcclDevice nccl_device(const Scenario& scenario) {
+  const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
+  return {.compute_capability = gpu.compute_capability,
+          .nvlink_links = gpu.nvlink_links,
+          .gpudirect_rdma = transport_spec(scenario.cluster.transport).gpudirect_rdma};
+}
+
+JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology) {
+  const JobConfig& job = scenario.jobs[index];
+  JobRings rings = group_rings(job.gpu_ids, scenario.cluster.host.nics, topology);
+  if (job.horovod.allreduce != AllreduceAlgorithm::hierarchical) return rings;
+  if (const std::string uneven = uneven_hosts(rings, topology); !uneven.empty()) {
+    throw InputError(scenario.file + ": jobs[" + std::to_string(index) +
+                     "].horovod.allreduce: 'hierarchical' needs the same number of the job's GPUs on every host; " +
+                     uneven);
+  }
+  return hierarchical_rings(std::move(rings), topology);
+}
+
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
+                                       const Topology& topology) {
+  const JobConfig& job = scenario.jobs.at(index);
+  NcclCommunicator comm = nccl_communicator(nccl_device(scenario), rings, topology);
+  comm.forced_algorithm = job.nccl_algorithm;
+  comm.forced_protocol = job.nccl_protocol;
+  comm.forced_channels = job.nccl_channels;
+  if (comm.ranks < 2) return comm;
+  for (NcclCollective collective :
+       {NcclCollective::all_reduce, NcclCollective::all_gather, NcclCollective::reduce_scatter,
+        NcclCollective::broadcast, NcclCollective::reduce}) {
+    const std::string problem = nccl_forced_problem(comm, collective);
+    if (!problem.empty()) {
+      throw InputError(scenario.file + ": jobs[" + std::to_string(index) + "].nccl: " + problem);
+    }
+  }
+  return comm;
+}
+
 std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run) {
   std::vector<SourcedValue> values;
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
@@ -391,7 +441,14 @@ ResolvedRun resolve(const Scenario& scenario) {
   std::vector<ResolvedJob> jobs = plan_computes(scenario);
   // The links' figures, made once: the topology's and the lists' alike.
   const ScenarioLinks links = scenario_links(scenario);
-  ResolvedRun run{.topology = Topology(topology_spec(scenario, links)),
+  ResolvedRun run{.name = scenario.name,
+                  .calibration_profile = scenario.calibration_profile,
+                  .simulation = scenario.simulation,
+                  .scenario_jobs = scenario.jobs.size(),
+                  .gpus_per_host = scenario.cluster.host.gpus,
+                  .events = scenario.events,
+                  .operations = scenario.operations,
+                  .topology = Topology(topology_spec(scenario, links)),
                   .jobs = {},
                   .cross_rack_ports = {},
                   .sliced_gpus = {},

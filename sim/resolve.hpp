@@ -4,11 +4,11 @@
 // (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
 // refuses what `vtsim run` would. It runs no SimGrid engine.
 //
-// Issue 29 item 1, first step: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
+// Issue 29 items 1 and 2: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
 // "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute model's notes
-// are ResolvedCompute's SourcedNotes). Still to do (item 2): the communicators, the model-parallel plans and the
-// engine read the Scenario, and catalogs, themselves; the topology is built from a TopologySpec
-// (sim/topology.hpp), which topology_spec() still makes from the scenario.
+// are ResolvedCompute's SourcedNotes). The functions below that take a Scenario are the boundary: the communicators
+// and the model-parallel plans they call take a JobConfig and the values resolved here. Still to do: simulation.cpp's
+// plan_job reads the Scenario, and the compute model (models/job_compute.hpp) takes one.
 
 #include <cstddef>
 #include <map>
@@ -19,19 +19,26 @@
 #include <vector>
 
 #include "models/job_compute.hpp"
+#include "models/job_config.hpp"
 #include "models/link_defaults.hpp"
+#include "models/operations.hpp"
 #include "models/param.hpp"
-#include "models/scenario.hpp"
+#include "models/simulation_config.hpp"
 #include "sim/communicators.hpp"
 #include "sim/gpu_sharing.hpp"
 #include "sim/model_parallel_plan.hpp"
 #include "sim/topology.hpp"
+
+namespace vtsim {
+struct Scenario;
+}  // namespace vtsim
 
 namespace vtsim::sim {
 
 /// A job that runs (idle jobs only hold their vGPUs), as resolved.
 struct ResolvedJob {
   std::size_t index = 0;  ///< its place in scenario.jobs
+  JobConfig config;       ///< what the scenario asks of it
   JobCompute compute;     ///< its kernels, memory fit and host side
   JobRings rings;         ///< its ranks' GPUs and rings (rank order: Megatron-LM's under model parallelism)
   std::optional<ModelParallelLayout> layout;        ///< tensor, pipeline or sharded parallelism
@@ -49,6 +56,13 @@ struct ResolvedJob {
 
 /// Everything a run of a scenario uses that is decided before it is simulated.
 struct ResolvedRun {
+  std::string name;                 ///< the scenario's
+  std::string calibration_profile;  ///< the calibration profile's file; "" for none
+  SimulationConfig simulation;      ///< the scenario's: fidelity, seed, variability, rank classes
+  std::size_t scenario_jobs = 0;    ///< the scenario's jobs, idle ones included (ResolvedJob::index is below)
+  int gpus_per_host = 1;
+  std::vector<OperationEvent> events;  ///< vMotions, host failures and maintenance, in the scenario's order
+  OperationsConfig operations;         ///< vSphere's figures for them
   Topology topology;
   std::vector<ResolvedJob> jobs;                      ///< the jobs that run, in scenario order
   std::vector<std::pair<int, int>> cross_rack_ports;  ///< (GPU, uplink port) hosts of flows leaving their racks
@@ -73,6 +87,20 @@ struct ResolvedRun {
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
   std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
 };
+
+/// The GPUs of `scenario`'s cluster as NCCL's tuning model sees them (its GPU model's, its transport's).
+NcclDevice nccl_device(const Scenario& scenario);
+
+/// The rings of job `index` (job_rings). Throws InputError, naming the scenario's file and the key, when a hierarchical
+/// job has unequal GPU counts on its hosts.
+JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology);
+
+/// nccl_communicator for a communicator of job `index` over `rings`, with the algorithm, protocol and channels the job
+/// forces (jobs[i].nccl, as NCCL_ALGO, NCCL_PROTO and NCCL_MIN/MAX_NCHANNELS). Throws InputError naming the scenario's
+/// file and the key when what it forces leaves one of NCCL's collectives nothing to run on this communicator (NCCL
+/// fails such a call too).
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
+                                       const Topology& topology);
 
 /// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.

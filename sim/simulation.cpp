@@ -160,9 +160,8 @@ ParallelResult parallel_result(const JobConfig& config, const JobCompute& comput
 /// so that no tenant's "shared" figures include time it ran alone); at least the first measured one always counts.
 /// The step figures leave out iterations an operation touched (a pause, a checkpoint after it, lost to a failure,
 /// running during one of `precopy_windows`), unless that leaves none.
-JobResult job_result(const Scenario& scenario, std::size_t index, const JobCompute& compute, const TrainingJob& job,
-                     double window_end_s, const std::vector<std::pair<double, double>>& precopy_windows) {
-  const JobConfig& config = scenario.jobs[index];
+JobResult job_result(const JobConfig& config, const JobCompute& compute, const TrainingJob& job, double window_end_s,
+                     const std::vector<std::pair<double, double>>& precopy_windows) {
   const auto records = job.records();
   const std::vector<int> weights = job.record_weights();
   const std::vector<IterationSpan> spans = iteration_spans(records);
@@ -275,11 +274,11 @@ struct RunningJob {
 };
 
 /// The plan of one running job: its ranks on the platform, its kernels, gradients and allreduce.
-JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& running, const Platform& platform,
-                 const GpuSharing& sharing, bool tracing) {
+JobPlan plan_job(const ResolvedRun& run, RunningJob& running, const Platform& platform, const GpuSharing& sharing,
+                 bool tracing) {
   const ResolvedJob& job = *running.resolved;
   const Topology& topology = run.topology;
-  const JobConfig& config = scenario.jobs[job.index];
+  const JobConfig& config = job.config;
   const JobRings& rings = job.rings;
   JobPlan plan;
   plan.name = config.name;
@@ -293,7 +292,7 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
     // The memory link is the rank's alone when no other rank runs on its GPU.
     const bool alone = scheduler == nullptr && run.ranks_per_gpu.at(g) == 1 && plan.memory_Bps > 0;
     plan.rank_memory_gpu.push_back(alone ? g : -1);
-    plan.rank_host_index.push_back(g / scenario.cluster.host.gpus);
+    plan.rank_host_index.push_back(g / run.gpus_per_host);
   }
   plan.kernels = job.compute.kernels;
   plan.data_loading_s = job.compute.resolved.parameters.data_loading_s;
@@ -307,26 +306,26 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
   plan.cycle_time_s = config.horovod.cycle_time_s;
   plan.micro_batches = config.gradient_accumulation;
   plan.step_time_cv = job.compute.spread.cv;
-  plan.stalls = scenario.simulation.variability ? scenario.simulation.stalls : StallConfig{};
-  plan.seed = scenario.simulation.seed;
+  plan.stalls = run.simulation.variability ? run.simulation.stalls : StallConfig{};
+  plan.seed = run.simulation.seed;
   for (std::size_t position = 0; position < rings.ring.size(); ++position) {
     // One stream per (job, rank) for the per-iteration draws; one per GPU for its fixed speed, shared by the jobs on it.
     plan.rank_streams.push_back((static_cast<std::uint64_t>(job.index) << 32) + position + 1);
     const auto gpu = static_cast<std::uint64_t>(rings.ring[position]);
-    const double spread = scenario.simulation.variability ? scenario.simulation.gpu_speed_cv : 0.0;
-    plan.rank_speed.push_back(ComputeNoise(scenario.simulation.seed, ~gpu, spread, {}).next_multiplier());
+    const double spread = run.simulation.variability ? run.simulation.gpu_speed_cv : 0.0;
+    plan.rank_speed.push_back(ComputeNoise(run.simulation.seed, ~gpu, spread, {}).next_multiplier());
   }
   std::vector<bool> time_sliced;
   for (const TimeSliceScheduler* scheduler : plan.rank_schedulers) time_sliced.push_back(scheduler != nullptr);
-  if (const auto blocker = reduction_blocker({.reduce_ranks = scenario.simulation.reduce_ranks,
+  if (const auto blocker = reduction_blocker({.reduce_ranks = run.simulation.reduce_ranks,
                                               .model_parallel = config.parallelism.has_value(),
-                                              .fidelity = scenario.simulation.fidelity,
-                                              .events = !scenario.events.empty(),
+                                              .fidelity = run.simulation.fidelity,
+                                              .events = !run.events.empty(),
                                               .tracing = tracing})) {
     running.not_reduced = *blocker;
   } else if (!job.layout) {  // model parallelism: its tensor groups, once its plan is made (below)
     plan.rank_classes = rank_classes(plan.rank_speed, time_sliced, plan.rank_memory_gpu);
-    plan.every_rank_communicates = scenario.simulation.fidelity != Fidelity::analytic;
+    plan.every_rank_communicates = run.simulation.fidelity != Fidelity::analytic;
   }
   if (config.data_parallel == DataParallel::pytorch_ddp) {
     // DDP registers parameters in forward order; plan.tensors are in backward order.
@@ -348,14 +347,14 @@ JobPlan plan_job(const Scenario& scenario, const ResolvedRun& run, RunningJob& r
     plan.collective_sm_share = job.collective_sm_share->value;
     plan.collective_memory_demand_Bps = job.collective_memory_demand_Bps;
     if (job.layout) {
-      plan.model_parallel = make_model_parallel_plan(scenario, job.index, job.compute, *job.layout, topology,
-                                                     platform, &running.nccl_choices);
+      plan.model_parallel = make_model_parallel_plan(config, run.simulation.fidelity, job.compute, *job.layout,
+                                                     topology, platform, &running.nccl_choices);
     } else {
-      plan.allreduce = make_allreduce(config, rings, topology, platform, scenario.simulation.fidelity, *job.nccl,
-                                      &running.nccl_choices);
+      plan.allreduce =
+          make_allreduce(config, rings, topology, platform, run.simulation.fidelity, *job.nccl, &running.nccl_choices);
     }
   } else if (job.layout) {
-    plan.model_parallel = make_model_parallel_plan(scenario, job.index, job.compute, *job.layout, topology,
+    plan.model_parallel = make_model_parallel_plan(config, run.simulation.fidelity, job.compute, *job.layout, topology,
                                                    platform, &running.nccl_choices);
   }
   if (plan.model_parallel && running.not_reduced.empty()) {
@@ -447,13 +446,21 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
 }  // namespace
 
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const ResolvedRun run = resolve(scenario);
+  const double resolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  SimulationResult result = simulate(run, options);
+  result.wall_clock.plan_s += resolve_s;
+  return result;
+}
+
+SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& options) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
   WallClock wall_clock;
   auto phase_start = Clock::now();
-  const ResolvedRun run = resolve(scenario);
   std::vector<RunningJob> running;
   for (const ResolvedJob& job : run.jobs) {
     running.push_back({.resolved = &job, .job = nullptr, .nccl_choices = {}, .not_reduced = {}});
@@ -474,7 +481,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
     if (comm != nullptr && comm->get_dst_data() == nullptr) ++communications;
   });
   const Platform platform(run.topology, run.cross_rack_ports, run.memory_can_bind ? run.gpu_memory_Bps : 0.0,
-                          migrating_hosts(scenario.events), run.migration_Bps,
+                          migrating_hosts(run.events), run.migration_Bps,
                           run.flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -490,9 +497,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   }
   GpuSharing sharing(run.sliced_gpus, tracer, kGpusTracePid);
   // Every actor is counted before the first one is created: how their stacks are allocated depends on how many.
-  std::size_t actors = sharing.actor_count() + scenario.events.size();
+  std::size_t actors = sharing.actor_count() + run.events.size();
   for (std::size_t a = 0; a < running.size(); ++a) {
-    JobPlan plan = plan_job(scenario, run, running[a], platform, sharing, tracer != nullptr);
+    JobPlan plan = plan_job(run, running[a], platform, sharing, tracer != nullptr);
     running[a].job = std::make_unique<TrainingJob>(std::move(plan), tracer, kFirstJobTracePid + static_cast<int>(a));
     actors += running[a].job->actor_count();
   }
@@ -500,21 +507,19 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   sharing.start(platform);
   for (RunningJob& job : running) job.job->start();
   assert(engine.get_actor_count() <= actors && "every actor counted");
-  std::vector<OperatedJob> operated(scenario.jobs.size());
+  std::vector<OperatedJob> operated(run.scenario_jobs);
   for (RunningJob& job : running) {
     const ResolvedJob& resolved = *job.resolved;
-    const JobConfig& config = scenario.jobs[resolved.index];
+    const JobConfig& config = resolved.config;
     operated[resolved.index] = {.job = job.job.get(),
                                 .name = config.name,
                                 .memory_per_rank_bytes = resolved.compute.memory.total_bytes(),
                                 .checkpoint_bytes = checkpoint_bytes(config, resolved.compute),
                                 .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
   }
-  OperationsRunner operations({.events = scenario.events,
-                               .config = scenario.operations,
-                               .vmotion_line_rate_Bps = run.vmotion_line_rate_Bps},
-                              platform, std::move(operated), tracer,
-                              kFirstJobTracePid + static_cast<int>(running.size()));
+  OperationsRunner operations(
+      {.events = run.events, .config = run.operations, .vmotion_line_rate_Bps = run.vmotion_line_rate_Bps}, platform,
+      std::move(operated), tracer, kFirstJobTracePid + static_cast<int>(running.size()));
   operations.start();
   wall_clock.actors_s = seconds_since(phase_start);
   phase_start = Clock::now();
@@ -523,8 +528,8 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   phase_start = Clock::now();
 
   SimulationResult result;
-  result.scenario = scenario.name;
-  result.fidelity = std::string(to_string(scenario.simulation.fidelity));
+  result.scenario = run.name;
+  result.fidelity = std::string(to_string(run.simulation.fidelity));
   result.simulated_time_s = sg4::Engine::get_clock();
   result.communications = communications;
   std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
@@ -542,10 +547,9 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   }
   for (const RunningJob& job : running) {
     const ResolvedJob& resolved = *job.resolved;
-    result.jobs.push_back(job_result(scenario, resolved.index, resolved.compute, *job.job, window_end,
-                                     precopies[scenario.jobs[resolved.index].name]));
+    const JobConfig& config = resolved.config;
+    result.jobs.push_back(job_result(config, resolved.compute, *job.job, window_end, precopies[config.name]));
     result.jobs.back().not_reduced = job.not_reduced;
-    const JobConfig& config = scenario.jobs[resolved.index];
     if (config.nccl_algorithm) result.jobs.back().nccl_forced_algorithm = to_string(*config.nccl_algorithm);
     if (config.nccl_protocol) result.jobs.back().nccl_forced_protocol = to_string(*config.nccl_protocol);
     if (config.nccl_channels) result.jobs.back().nccl_forced_channels = *config.nccl_channels;
@@ -561,7 +565,7 @@ SimulationResult simulate(const Scenario& scenario, const SimulationOptions& opt
   result.gpus = gpu_results(sharing, window_end);
   assert(result.gpus.size() == run.sliced_gpus.size());
   result.uncalibrated = run.uncalibrated;
-  result.calibration_profile = scenario.calibration_profile;
+  result.calibration_profile = run.calibration_profile;
   result.calibrated = run.calibrated;
   if (tracer != nullptr) {
     std::ostringstream text;

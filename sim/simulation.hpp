@@ -3,8 +3,12 @@
 
 #include <string>
 
-#include "models/scenario.hpp"
+#include "sim/resolve.hpp"
 #include "sim/results.hpp"
+
+namespace vtsim {
+struct Scenario;
+}  // namespace vtsim
 
 namespace vtsim::sim {
 
@@ -20,5 +24,9 @@ struct SimulationOptions {
 /// REQUIRES: no other simulation has run in this process: SimGrid allows one engine per process, so callers that
 /// simulate several scenarios run each in its own process.
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
+
+/// Simulates a resolved run (simulate(scenario) is simulate(resolve(scenario)), its wall clock's plan_s including
+/// the resolving). The engine's entry: it reads no scenario and no catalog. REQUIRES: as simulate(scenario).
+SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& options = {});
 
 }  // namespace vtsim::sim

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "models/scenario.hpp"
+
 namespace vtsim {
 namespace {
 

@@ -287,7 +287,7 @@ TEST(Fabric, NcclSearchesAtMostThirtyTwoChannels) {
       {"jobs", {{{"workload", "gpt3-1.3b"}, {"precision", "bf16"}, {"batch_per_gpu", 1}}}}};
   const Scenario scenario = scenario_of(json);
   const Topology topology(scenario);
-  const NcclCommunicator comm = nccl_communicator(scenario, job_rings(scenario, 0, topology), topology);
+  const NcclCommunicator comm = nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology);
   EXPECT_EQ(comm.channels, 32);
   EXPECT_EQ(nccl_running_channels(comm), 64);
 }

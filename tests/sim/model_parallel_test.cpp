@@ -218,12 +218,13 @@ TEST(PipelineParallelism, TransfersBetweenRacksTakeTheSpineEcmpHashesThemOnto) {
                      {"fabric", {{"spines", 4}, {"oversubscription", 1.0}}}};
   const Scenario scenario = scenario_of(json);
   const nlohmann::json routes = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const ResolvedRun run = resolve(scenario);
+    const Topology& topology = run.topology;
     const auto engine = testing::test_engine(16);
-    const ModelParallelLayout layout = model_parallel_layout(scenario, 0, topology);
+    const ModelParallelLayout& layout = *run.jobs[0].layout;
     const Platform platform(topology, model_parallel_ports(scenario.jobs[0], layout, topology));
-    const auto plan =
-        make_model_parallel_plan(scenario, 0, plan_job_compute(scenario, 0), layout, topology, platform, nullptr);
+    const auto plan = make_model_parallel_plan(scenario.jobs[0], scenario.simulation.fidelity, run.jobs[0].compute,
+                                               layout, topology, platform, nullptr);
     nlohmann::json answer = nlohmann::json::array();
     for (std::size_t r = 0; r < layout.rank_gpu.size(); ++r) {
       const int from = layout.rank_gpu[r];

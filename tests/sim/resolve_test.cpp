@@ -171,5 +171,38 @@ TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs
   EXPECT_FALSE(has_value(lone, "switch latency"));
 }
 
+TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
+  // Two hosts of two A100 PCIe cards (no NVLink), RoCE v2, tensor 2 x data 2. A data group has one rank per host
+  // over GPUDirect RDMA, where NCCL enables LL128; a tensor group's two ranks meet over PCIe inside a host, where it
+  // does not (models/nccl_tuning.cpp ll128_enabled). NCCL would fail the tensor group's calls, so resolve refuses the
+  // scenario, as it refuses one whose data group cannot run what it forces.
+  const nlohmann::json json = {
+      {"cluster",
+       {{"hosts_per_rack", 2},
+        {"host", {{"gpus", 2}, {"gpu_model", "a100-40gb-pcie"}, {"nic_model", "connectx-5-100gbe"}}},
+        {"transport", "roce_v2"}}},
+      {"jobs",
+       {{{"workload",
+          {{"transformer",
+            {{"layers", 4}, {"hidden_size", 256}, {"heads", 4}, {"sequence_length", 128}, {"vocab_size", 64}}}}},
+         {"batch_per_gpu", 4},
+         {"parallelism", {{"tensor", 2}}},
+         {"nccl", {{"protocol", "LL128"}}}}}}};
+  try {
+    static_cast<void>(resolve(scenario_of(json)));
+    ADD_FAILURE() << "resolved";
+  } catch (const InputError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("jobs[0].nccl: LL128 is not enabled for all_reduce on this communicator "
+                        "(2 ranks on 1 node"),
+              std::string::npos)
+        << error.what();
+  }
+  // Forcing nothing, the same job resolves.
+  nlohmann::json free = json;
+  free["jobs"][0].erase("nccl");
+  EXPECT_NO_THROW(static_cast<void>(resolve(scenario_of(free))));
+}
+
 }  // namespace
 }  // namespace vtsim::sim

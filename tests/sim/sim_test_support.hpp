@@ -18,6 +18,7 @@
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
+#include "sim/resolve.hpp"
 #include "sim/simulation.hpp"
 #include "sim/topology.hpp"
 #include "sim/isolated_run.hpp"
@@ -98,7 +99,7 @@ inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, do
                                       NcclHop hop) {
   const Topology topology(scenario);
   const JobRings rings = job_rings(scenario, 0, topology);
-  const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(scenario, rings, topology), bytes);
+  const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(nccl_device(scenario), rings, topology), bytes);
   EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";
   return nccl_base_latency_s(choice.algorithm, choice.protocol) +
          ring_allreduce_time_s(static_cast<int>(rings.ring.size()), bytes / nccl_protocol_efficiency(choice.protocol),

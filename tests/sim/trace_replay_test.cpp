@@ -144,7 +144,7 @@ void expect_traced_overlap(const Scenario& scenario) {
   // allreduces.
   const Topology topology(scenario);
   const double share = collective_sm_share(
-      nccl_running_channels(nccl_communicator(scenario, job_rings(scenario, 0, topology), topology)),
+      nccl_running_channels(nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology)),
       find_gpu(scenario.cluster.host.gpu_model)->sm_count);
   const double stretch_s = std::min(large_s, 240 * kUs) * share / (1 - share);
   EXPECT_NEAR(replay_step_s({{"jobs", {job}}}), expected_s, 0.01 * expected_s + stretch_s);
