@@ -27,7 +27,7 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   job.idle = false;
   job.horovod.allreduce = AllreduceAlgorithm::ring;
   tested.jobs = {job};
-  const Topology topology(tested);
+  const Topology topology = scenario_topology(tested);
   const JobRings rings = job_rings(tested, 0, topology);
   const NcclCommunicator comm = job_nccl_communicator(tested, 0, rings, topology);  // before the engine: it may throw
 

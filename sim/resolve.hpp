@@ -4,11 +4,12 @@
 // (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
 // refuses what `vtsim run` would. It runs no SimGrid engine.
 //
-// Issue 29 items 1 and 2: the engine (sim/simulation.cpp) takes its plan from here, and the "calibrated" and
-// "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute model's notes
-// are ResolvedCompute's SourcedNotes). The functions below that take a Scenario are the boundary: the communicators
-// and the model-parallel plans they call take a JobConfig and the values resolved here. Still to do: simulation.cpp's
-// plan_job reads the Scenario, and the compute model (models/job_compute.hpp) takes one.
+// Issue 29 items 1 and 2: the engine (sim/simulation.cpp simulate(ResolvedRun)) takes its plan from here, and the
+// "calibrated" and "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the
+// compute model's notes are ResolvedCompute's SourcedNotes). The functions below that take a Scenario are the
+// boundary: no engine file below them (topology, platform, communicators, model-parallel plans, training loop,
+// sharing, operations) includes models/scenario.hpp or looks a catalog up. The compute model
+// (models/job_compute.hpp) and the drivers (sim/point_runner, sim/collective_sweep) still take a Scenario.
 
 #include <cstddef>
 #include <map>
@@ -87,6 +88,16 @@ struct ResolvedRun {
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
   std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
 };
+
+/// The spec of `scenario`'s cluster (sim/topology.hpp): its shape, and each link class's figures with the calibration
+/// profile's measurements applied. REQUIRES: a validated scenario.
+TopologySpec topology_spec(const Scenario& scenario);
+/// topology_spec(scenario) from `links` = scenario_links(scenario), already made.
+TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links);
+
+/// The topology of `scenario`'s cluster: Topology(topology_spec(scenario), rules). REQUIRES: a validated scenario
+/// (throws nothing for one).
+Topology scenario_topology(const Scenario& scenario, const P2pRuleTable& rules = default_p2p_rules());
 
 /// The GPUs of `scenario`'s cluster as NCCL's tuning model sees them (its GPU model's, its transport's).
 NcclDevice nccl_device(const Scenario& scenario);

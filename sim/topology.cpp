@@ -16,13 +16,6 @@
 #include <boost/property_map/property_map.hpp>
 #pragma GCC diagnostic pop
 
-#include "models/gpu_catalog.hpp"
-#include "models/interconnect_catalog.hpp"
-#include "models/link_defaults.hpp"
-#include "models/nic_catalog.hpp"
-#include "models/scenario.hpp"
-#include "models/vgpu_catalog.hpp"
-
 namespace vtsim::sim {
 
 // The graph's types are outside the anonymous namespace: Topology's private structs, which have external linkage,
@@ -240,69 +233,6 @@ struct Topology::Builder {
     add_tcp_stacks(spec.tcp_stacks);
   }
 };
-
-TopologySpec topology_spec(const Scenario& scenario) { return topology_spec(scenario, scenario_links(scenario)); }
-
-TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links) {
-  const ClusterConfig& cluster = scenario.cluster;
-  const GpuSpec* gpu = find_gpu(cluster.host.gpu_model);
-  assert(gpu != nullptr && find_nic(cluster.host.nic_model) != nullptr && "a validated scenario");
-  TopologySpec spec{
-      .mode = scenario.virtualization.mode,
-      .nvlink_usable = cluster.host.nvlink_present && cluster.host.nvlink_enabled,
-      .nvlink_layout = NvlinkLayout::none,
-      .gpus_per_host = cluster.host.gpus,
-      .hosts_per_rack = cluster.hosts_per_rack,
-      .racks = cluster.racks,
-      .nics_per_host = cluster.host.nics,
-      // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
-      .spines = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0,
-      .rails = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1,
-      .pxn = transport_spec(cluster.transport).gpudirect_rdma,
-      .pcie_switch_gpus = cluster.host.pcie_switch_gpus,
-      .seed = scenario.simulation.seed,
-      .switch_latency_s = cluster.fabric.switch_latency_s,
-      .nvlink = links.nvlink,
-      .pcie = links.pcie,
-      .host_memory = links.host_memory,
-      .nic = links.nic,
-      .uplink = links.uplink,
-      .tcp_stacks = {},
-      .whole_gpu_jobs = std::vector<std::vector<int>>(static_cast<std::size_t>(cluster.total_gpus()))};
-  if (spec.nvlink_usable) spec.nvlink_layout = vtsim::nvlink_layout(*gpu, cluster.host.gpus);
-  for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
-    const VgpuProfile* profile = find_vgpu_profile(scenario.jobs[j].vgpu_profile);
-    if (profile == nullptr || profile->max_per_gpu != 1) continue;
-    for (int id : scenario.jobs[j].gpu_ids) {
-      spec.whole_gpu_jobs[static_cast<std::size_t>(id)].push_back(static_cast<int>(j));
-    }
-  }
-  // Per GPU, its rank's share of the VM's TCP stack: the VM is the GPU's job's ranks on its host (the first job
-  // listing the GPU; a GPU no job uses counts as in a VM of the whole host); on bare metal, the job's part of the
-  // host's cores.
-  const TransportSpec& transport = transport_spec(cluster.transport);
-  if (transport.stack_core_Bps <= 0 || cluster.host.nics == 0 || cluster.total_hosts() < 2) return spec;
-  const int gpus = cluster.host.gpus;
-  // Per GPU, the ranks of its VM and their cores; 0 where no job lists the GPU.
-  std::vector<std::pair<int, int>> vm(static_cast<std::size_t>(cluster.total_gpus()), {0, 0});
-  for (const JobConfig& job : scenario.jobs) {
-    std::map<int, std::pair<int, int>> on_host;  // host -> (the job's ranks there, their cores)
-    for (const auto& [host, ranks] : ranks_per_host(job, gpus)) {
-      on_host[host] = {ranks, job_cpu_cores(scenario, job, host).cores};
-    }
-    for (int g : job.gpu_ids) {
-      std::pair<int, int>& entry = vm[static_cast<std::size_t>(g)];
-      if (entry.first == 0) entry = on_host[g / gpus];
-    }
-  }
-  for (const auto& [listed, cores] : vm) {
-    spec.tcp_stacks.push_back(listed > 0 ? tcp_stack_default(scenario, cores, listed)
-                                         : tcp_stack_default(scenario, whole_host_cpu_cores(scenario), gpus));
-  }
-  return spec;
-}
-
-Topology::Topology(const Scenario& scenario, const P2pRuleTable& rules) : Topology(topology_spec(scenario), rules) {}
 
 Topology::Topology(const TopologySpec& spec, const P2pRuleTable& rules) {
   rule_ = rules[static_cast<std::size_t>(spec.mode)];

@@ -45,11 +45,6 @@
 #include "models/link_class.hpp"
 #include "models/virtualization_mode.hpp"
 
-namespace vtsim {
-struct Scenario;
-struct ScenarioLinks;
-}  // namespace vtsim
-
 namespace vtsim::sim {
 
 using vtsim::LinkClass;
@@ -126,18 +121,11 @@ struct TopologySpec {
   std::vector<std::vector<int>> whole_gpu_jobs;
 };
 
-/// The spec of `scenario`'s cluster. REQUIRES: a validated scenario.
-TopologySpec topology_spec(const Scenario& scenario);
-/// topology_spec(scenario) from `links` = scenario_links(scenario), already made.
-TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links);
-
-/// The cluster topology of a scenario. Move-only; deterministic (the same scenario gives the same links and routes).
+/// The cluster topology of a TopologySpec. Move-only; deterministic (the same spec gives the same links and routes).
 class Topology {
  public:
   /// Builds the graph. `rules` replaces the P2P rule table.
   explicit Topology(const TopologySpec& spec, const P2pRuleTable& rules = default_p2p_rules());
-  /// Topology(topology_spec(scenario), rules). REQUIRES: a validated scenario (throws nothing for one).
-  explicit Topology(const Scenario& scenario, const P2pRuleTable& rules = default_p2p_rules());
   ~Topology();
   Topology(Topology&&) noexcept;
   Topology& operator=(Topology&&) noexcept;
@@ -236,7 +224,7 @@ class Topology {
 
  private:
   struct Graph;    // the Boost.Graph adjacency list and vertex look-ups (topology.cpp)
-  struct Builder;  // builds the graph from a scenario (topology.cpp)
+  struct Builder;  // builds the graph from a TopologySpec (topology.cpp)
   struct EdgeFilter;
 
   bool nvlink_allowed(int a, int b) const;

@@ -29,8 +29,8 @@ TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
   calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
                                                       CalibratedValue{4e-6, "test profile: ib_write_lat"}};
   calibrated.calibration_profile = "test-profile.json";
-  const Topology before(uncalibrated);
-  const Topology after(calibrated);
+  const Topology before = scenario_topology(uncalibrated);
+  const Topology after = scenario_topology(calibrated);
   const std::vector<Hop> route = after.route(0, 1);
   // The NIC links now carry the measured rate; every other link is as before.
   EXPECT_DOUBLE_EQ(after.bottleneck_Bps(route), 5e9);

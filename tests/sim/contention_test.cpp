@@ -42,7 +42,7 @@ TEST(MemoryLinks, LimitAFlowToAThirdOfTheMemoryAndReRateItInFlight) {
   // collective's share of GPU 0's memory drops to 30 GB/s: its link to 20 GB/s.
   const Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 2}, {"gpu_model", "a100-40gb-sxm4"}}}}},
                                          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   const double latency_s = topology.latency_s(topology.route(0, 1));
   const double end_s = vtsim::sim::run_isolated([&] {
     const auto engine = testing::test_engine(2);

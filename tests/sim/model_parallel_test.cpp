@@ -115,7 +115,7 @@ nlohmann::json uniform_gpt_job(const nlohmann::json& parallelism, int batch, int
 /// rate (SimGrid's CM02 model as configured: no slow start, no cross-traffic), then NCCL's per-step latency of the
 /// hop for a point-to-point transfer (Simple).
 double transfer_s(const Scenario& scenario, int from, int to, double bytes) {
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   const std::vector<Hop> route = topology.route(from, to);
   return topology.latency_s(route) + bytes / topology.bottleneck_Bps(route) +
          nccl_step_extra_s(step_hop(topology, route), NcclProtocol::simple);
@@ -176,7 +176,7 @@ TEST(PipelineParallelism, ScatterGatherHalvesWhatATensorGroupPushesThroughItsHos
   const Scenario scattered = scenario_of(json);
   const Scenario whole = scenario_of(json, {"jobs[0].parallelism.scatter_gather=false"});
   const double a = 512 * 1024 * 2.0;
-  const double nic_Bps = Topology(scattered).bottleneck_Bps(Topology(scattered).route(0, 2));
+  const double nic_Bps = scenario_topology(scattered).bottleneck_Bps(scenario_topology(scattered).route(0, 2));
   const nlohmann::json with = simulate_in_child(scattered)["jobs"][0];
   const nlohmann::json without = simulate_in_child(whole)["jobs"][0];
   const double saved = without["step_time_s"]["mean"].get<double>() - with["step_time_s"]["mean"].get<double>();

@@ -71,7 +71,7 @@ inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
 /// ranks start at 0; the last to finish ends it). Runs in a child process.
 inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     const auto engine = test_engine(2 * scenario.jobs[0].gpu_ids.size());
     const JobRings rings = job_rings(scenario, 0, topology);
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
@@ -97,7 +97,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
 /// (models/nccl_tuning.hpp; the choice itself is tested against hand derivations in tests/models/nccl_tuning_test.cpp).
 inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s,
                                       NcclHop hop) {
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   const JobRings rings = job_rings(scenario, 0, topology);
   const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(nccl_device(scenario), rings, topology), bytes);
   EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";

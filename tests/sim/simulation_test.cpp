@@ -328,13 +328,13 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
         {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json flows = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {6, 3}, {0, 9}, {15, 2}});
   });
   EXPECT_TRUE(flows.empty()) << flows.dump(2);
   const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     const auto engine = testing::test_engine(0);
     nlohmann::json problems = nlohmann::json::array();
     const Platform platform(topology);
@@ -374,7 +374,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}};
   const Scenario scenario = scenario_of(json);
   const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     nlohmann::json problems = nlohmann::json::array();
     const auto check = [&](const std::string& what, const std::vector<std::string>& got,
                            const std::vector<std::string>& expected) {
@@ -410,7 +410,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
           {"host0/nvlink0-1_UP", "host0/gpu1/pcie_UP", "host0/nic1_UP", "rack0/rail1/uplink1_UP",
            "rack1/rail1/uplink1_DOWN", "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"});
     // Without NVLink there is no PXN: GPU 1 reaches NIC 0 through its own PCIe link and the host's PCIe root.
-    const Topology no_nvlink(scenario_of(json, {"cluster.host.nvlink.enabled=false"}));
+    const Topology no_nvlink = scenario_topology(scenario_of(json, {"cluster.host.nvlink.enabled=false"}));
     std::vector<std::string> names;
     for (const Hop& hop : no_nvlink.route(1, 6)) names.push_back(directed_name(no_nvlink, hop));
     check("1 -> 6 without NVLink", names,
@@ -420,7 +420,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
   // Every flow of several pairs, each way, as the engine runs it: SimGrid's route is the topology's.
   const nlohmann::json routes = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {1, 6}, {6, 3}, {0, 9}, {0, 13}, {15, 2}, {7, 10}});
   });
@@ -434,7 +434,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
       {{"cluster", {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
-    const Topology topology(scenario);
+    const Topology topology = scenario_topology(scenario);
     const auto engine = testing::test_engine(0);
     const Platform platform(topology, {{0, 1}}, 0, {3}, 1e9, GpuRoutes::omitted);
     std::set<std::string> names;
@@ -447,7 +447,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
     return nlohmann::json{{"gpu_hosts", names.size()}, {"route", route}};
   });
   EXPECT_EQ(answer["gpu_hosts"], 16);
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   const std::string nic = topology.links()[topology.gpu_to_network(12).back().link].name;
   ASSERT_EQ(answer["route"].size(), 2U);
   EXPECT_EQ(answer["route"][0].get<std::string>().rfind(nic, 0), 0U) << answer.dump();  // the NIC link, one way

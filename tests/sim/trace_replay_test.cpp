@@ -142,7 +142,7 @@ void expect_traced_overlap(const Scenario& scenario) {
   // (models/interference.hpp): its channels' SMs, which stretch that compute by at most share / (1 - share) over the
   // overlap, and its share of the GPU's memory (within 1%). Without the overlap the step would be 2,127 us plus both
   // allreduces.
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   const double share = collective_sm_share(
       nccl_running_channels(nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology)),
       find_gpu(scenario.cluster.host.gpu_model)->sm_count);
@@ -186,7 +186,7 @@ TEST(Horovod, FourRanksStepAtTheCoordinatorsTicksAndReduceWhatEachTickAgreed) {
   const Scenario scenario = horovod(5, 64);
   // The preconditions. Negotiation: 2 ceil(log2 4) messages, each at the largest latency between ring neighbours.
   constexpr double kNegotiationBoundS = 20 * kUs;
-  const Topology topology(scenario);
+  const Topology topology = scenario_topology(scenario);
   double message_s = 0;
   for (const GpuFlow& flow : ring_flows(job_rings(scenario, 0, topology).ring)) {
     message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
