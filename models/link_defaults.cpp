@@ -158,7 +158,8 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
                          ? "a leaf's " + std::to_string(fabric.spines) + " uplink ports joined by adaptive routing"
                          : "one uplink port per spine (" + std::to_string(fabric.spines) + ")") +
                     (fabric.rail_optimized ? " on each rail leaf" : "") + " at " +
-                    (fabric.uplink_bandwidth_Bps > 0 ? "the scenario's uplink line rate" : "the NIC's line rate") +
+                    (fabric.uplink_stated || line_rate_Bps != nic->line_rate_Bps ? "the scenario's uplink line rate"
+                                                                                 : "the NIC's line rate") +
                     " x the transport's efficiency (" + transport.source + "), " + ratio +
                     ":1 oversubscribed; latency: one switch (cluster.fabric.switch_latency_us)"};
 }

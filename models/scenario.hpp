@@ -50,6 +50,9 @@ struct FabricConfig {
   /// Line rate of one leaf uplink port, bytes/s; 0 means the hosts' NIC line rate (leaf and spine ports alike), the
   /// default.
   double uplink_bandwidth_Bps = 0;
+  /// Whether the scenario set the uplink's line rate (uplink_gbps, or oversubscription with spines); false when it
+  /// takes the NIC's.
+  bool uplink_stated = false;
   /// Port-to-port latency of one switch. Default 300 ns, uncalibrated: the order of the cut-through latency Mellanox
   /// Spectrum SN2000-series product briefs state; calibrate it for your fabric.
   double switch_latency_s = 300e-9;

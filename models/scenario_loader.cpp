@@ -197,6 +197,7 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
     return config;
   }
   if (ratio && spines && !uplink_Bps) uplink_Bps = leaf_Bps / (*ratio * *spines);
+  config.uplink_stated = uplink_Bps.has_value();
   config.uplink_bandwidth_Bps = uplink_Bps.value_or(nic->line_rate_Bps);
   if (!spines) {
     // Enough uplinks for the ratio asked for (1:1 by default), rounded up; the ratio is then what they give.

@@ -26,11 +26,14 @@ nlohmann::json cluster_to_json(const ClusterConfig& cluster) {
       {"transport", std::string(to_string(cluster.transport))},
       {"fabric",
        // Two of the three tied figures (models/scenario.hpp FabricConfig); the oversubscription follows from them.
+       // An uplink at the NIC's line rate is the default, and stays one: the spines alone give the same fabric.
        {{"spines", cluster.fabric.spines},
-        {"uplink_gbps", cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps},
         {"adaptive_routing", cluster.fabric.adaptive_routing},
         {"rail_optimized", cluster.fabric.rail_optimized}}},
   };
+  if (cluster.fabric.uplink_stated) {
+    json["fabric"]["uplink_gbps"] = cluster.fabric.uplink_bandwidth_Bps / units::kBytesPerSecondPerGbps;
+  }
   if (cluster.fabric.switch_latency_stated) {  // the default stays one, reported as uncalibrated
     json["fabric"]["switch_latency_us"] = cluster.fabric.switch_latency_s / units::kSecondsPerUs;
   }

@@ -439,7 +439,7 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
     // Measured when the profile measured both figures; a partly measured link takes the rest's source (its note
     // says which figure was measured).
     const bool stated = (entry.link_class == LinkClass::tcp_stack && scenario.virtualization.tcp_core_Bps) ||
-                        (entry.link_class == LinkClass::fabric && scenario.cluster.fabric.uplink_bandwidth_Bps > 0);
+                        (entry.link_class == LinkClass::fabric && scenario.cluster.fabric.uplink_stated);
     const Source source = entry.value.bandwidth_measured && entry.value.latency_measured ? Source::measured
                           : entry.value.uncalibrated                                     ? Source::uncalibrated
                           : stated                                                       ? Source::scenario

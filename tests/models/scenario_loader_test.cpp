@@ -315,6 +315,29 @@ TEST(ScenarioLoader, ASwitchLatencyIsStatedOnlyWhereTheScenarioGivesItAndRoundTr
   EXPECT_DOUBLE_EQ(again.cluster.fabric.switch_latency_s, 0.45e-6);
 }
 
+TEST(ScenarioLoader, AnUplinkIsStatedOnlyWhereTheScenarioSetsItsRateAndRoundTripsSo) {
+  nlohmann::json document = kMinimal;
+  set_json_path(document, "cluster.racks", 2);
+  set_json_path(document, "cluster.hosts_per_rack", 4);
+  const Scenario defaulted = load(document);
+  // The NIC's line rate (ConnectX-5 100 GbE, the default NIC), 4 spines for 1:1; not the scenario's.
+  EXPECT_FALSE(defaulted.cluster.fabric.uplink_stated);
+  EXPECT_DOUBLE_EQ(defaulted.cluster.fabric.uplink_bandwidth_Bps, 100e9 / 8);
+  EXPECT_EQ(defaulted.cluster.fabric.spines, 4);
+  EXPECT_FALSE(scenario_to_json(defaulted)["cluster"]["fabric"].contains("uplink_gbps"));
+  const Scenario again = load(scenario_to_json(defaulted));
+  EXPECT_FALSE(again.cluster.fabric.uplink_stated);
+  EXPECT_DOUBLE_EQ(again.cluster.fabric.uplink_bandwidth_Bps, 100e9 / 8);
+  EXPECT_EQ(again.cluster.fabric.spines, 4);
+  // Oversubscription with spines sets the rate: 4 x 100 Gb/s / (2:1 x 2 spines) = 100 Gb/s, the scenario's.
+  set_json_path(document, "cluster.fabric.oversubscription", 2.0);
+  set_json_path(document, "cluster.fabric.spines", 2);
+  const Scenario derived = load(document);
+  EXPECT_TRUE(derived.cluster.fabric.uplink_stated);
+  EXPECT_DOUBLE_EQ(derived.cluster.fabric.uplink_bandwidth_Bps, 100e9 / 8);
+  EXPECT_TRUE(load(scenario_to_json(derived)).cluster.fabric.uplink_stated);
+}
+
 TEST(ScenarioLoader, ExecutionDefaultsToEagerAndCudaGraphsRoundTrips) {
   EXPECT_EQ(load(kMinimal).jobs[0].execution, Execution::eager);
   nlohmann::json document = kMinimal;

@@ -204,5 +204,20 @@ TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
   EXPECT_NO_THROW(static_cast<void>(resolve(scenario_of(free))));
 }
 
+TEST(Resolve, AnUplinkAtTheNicsRateIsPublishedAndOneTheScenarioSetsIsTheScenarios) {
+  // Two racks of four one-GPU hosts: the ring crosses the spines.
+  const auto fabric = [](const std::vector<std::string>& overrides) {
+    std::vector<std::string> all = {"cluster.racks=2", "cluster.hosts_per_rack=4"};
+    all.insert(all.end(), overrides.begin(), overrides.end());
+    return value_of(scenario_of(eight_hosts_json(), all), "fabric links");
+  };
+  const SourcedValue nic_rate = fabric({});
+  EXPECT_EQ(nic_rate.source, Source::published);  // ConnectX-5's line rate x RoCE v2's published efficiency
+  EXPECT_NE(nic_rate.note.find("at the NIC's line rate"), std::string::npos) << nic_rate.note;
+  const SourcedValue stated = fabric({"cluster.fabric.uplink_gbps=200", "cluster.fabric.spines=2"});
+  EXPECT_EQ(stated.source, Source::scenario);
+  EXPECT_NE(stated.note.find("at the scenario's uplink line rate"), std::string::npos) << stated.note;
+}
+
 }  // namespace
 }  // namespace vtsim::sim
