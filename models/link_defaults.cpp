@@ -148,12 +148,14 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
   std::snprintf(ratio, sizeof ratio, "%.3g", fabric.oversubscription);
   // Adaptive routing spreads every flow over all the spines: a leaf's uplinks act as one of their summed rate.
   const int joined = fabric.adaptive_routing ? fabric.spines : 1;
-  // The line rate is the scenario's or the NIC catalog's, the efficiency the transport's; the switch's latency is
-  // listed on its own where traffic crosses a switch (sim/resolve.cpp), as it is on the NIC links too.
+  // The line rate is the scenario's or the NIC catalog's, the efficiency the transport's, the latency one switch's:
+  // the scenario's, or the uncalibrated default (which is also listed on its own where traffic crosses a switch,
+  // sim/resolve.cpp, as the NIC links carry a leaf's).
+  const bool uncalibrated = transport.uncalibrated || !fabric.switch_latency_stated;
   return {.bandwidth_Bps = joined * line_rate_Bps * transport.bandwidth_efficiency,
           .latency_s = fabric.switch_latency_s,
-          .uncalibrated = transport.uncalibrated,
-          .source = std::string(transport.uncalibrated ? "uncalibrated: " : "") +
+          .uncalibrated = uncalibrated,
+          .source = std::string(uncalibrated ? "uncalibrated: " : "") +
                     (fabric.adaptive_routing
                          ? "a leaf's " + std::to_string(fabric.spines) + " uplink ports joined by adaptive routing"
                          : "one uplink port per spine (" + std::to_string(fabric.spines) + ")") +
@@ -161,7 +163,8 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
                     (fabric.uplink_stated || line_rate_Bps != nic->line_rate_Bps ? "the scenario's uplink line rate"
                                                                                  : "the NIC's line rate") +
                     " x the transport's efficiency (" + transport.source + "), " + ratio +
-                    ":1 oversubscribed; latency: one switch (cluster.fabric.switch_latency_us)"};
+                    ":1 oversubscribed; latency: one switch (" +
+                    (fabric.switch_latency_stated ? "cluster.fabric.switch_latency_us" : "the 300 ns default") + ")"};
 }
 
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated) {

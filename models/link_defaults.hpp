@@ -55,7 +55,8 @@ double staging_fill_s(const TransportSpec& transport, double pcie_Bps);
 /// tcp_gbps_per_core or the transport's default. REQUIRES: a TCP cluster, cpu_cores >= 1, ranks_per_vm >= 1.
 LinkDefault tcp_stack_default(const Scenario& scenario, int cpu_cores, int ranks_per_vm);
 
-/// One leaf-to-spine uplink of `cluster`; latency is one switch. Bandwidth 0 when the hosts have no NIC.
+/// One leaf-to-spine uplink of `cluster` (at the NIC's line rate where the fabric gives none); latency is one
+/// switch. Uncalibrated where the transport's efficiency is, or the switch latency is the default.
 LinkDefault uplink_default(const ClusterConfig& cluster);
 
 /// `base` with whatever `calibrated` measured in its place: those figures come from the profile, and the link is no

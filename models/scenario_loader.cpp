@@ -193,6 +193,7 @@ FabricConfig read_fabric(std::optional<JsonValue> value, const JsonValue& cluste
       static_cast<double>(hosts_per_rack) * nics_per_leaf * (nic != nullptr ? nic->line_rate_Bps : 0.0);
   if (leaf_Bps <= 0) {  // no NICs: no fabric to size
     config.spines = spines.value_or(1);
+    config.uplink_stated = uplink_Bps.has_value();
     config.uplink_bandwidth_Bps = uplink_Bps.value_or(0.0);
     return config;
   }

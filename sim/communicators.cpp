@@ -220,11 +220,6 @@ JobRings hierarchical_rings(JobRings rings, const Topology& topology) {
   return rings;
 }
 
-JobRings job_rings(const JobConfig& job, int nics, const Topology& topology) {
-  JobRings rings = group_rings(job.gpu_ids, nics, topology);
-  return hierarchical(job) ? hierarchical_rings(std::move(rings), topology) : rings;
-}
-
 std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const JobRings& rings) {
   std::vector<std::pair<GpuFlow, double>> traffic;
   const auto add = [&](const std::vector<FlowRing>& group, double share) {

@@ -47,10 +47,6 @@ std::string uneven_hosts(const JobRings& rings, const Topology& topology);
 /// per local index the inter-host ring; no flat channels. REQUIRES: uneven_hosts(rings, topology) is "".
 JobRings hierarchical_rings(JobRings rings, const Topology& topology);
 
-/// The rings of `job` over hosts of `nics` NICs: group_rings, or hierarchical_rings for a hierarchical allreduce.
-/// REQUIRES: for a hierarchical allreduce, uneven_hosts() of its group_rings is "" (sim/resolve.cpp checks it).
-JobRings job_rings(const JobConfig& job, int nics, const Topology& topology);
-
 /// Every flow of the job's collectives: the channels' edges, or for hierarchical allreduce the intra-host rings' and
 /// the inter-host rings' edges, each with its connection id (GpuFlow::flow) and the fraction of an allreduce's data it
 /// carries: 2(N-1)/N / rings of it per edge of N-rank rings; hierarchical rings carry the full data inside hosts and

@@ -1,6 +1,7 @@
 #include "sim/resolve.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <string>
 

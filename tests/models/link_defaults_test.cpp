@@ -143,9 +143,12 @@ TEST(LinkDefaults, UplinkIsOnePortAtTheFabricsUplinkRateAfterTheTransportsEffici
   const LinkDefault uplink = uplink_default(cluster);
   EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 400e9 / 8 * 0.97);  // RoCE v2 efficiency 0.97 (models/nic_catalog.cpp)
   EXPECT_DOUBLE_EQ(uplink.latency_s, 450e-9);
-  // The line rate is the scenario's and RoCE v2's efficiency is published; the switch's latency is listed apart
-  // (sim/resolve.cpp), so the uplink itself is calibrated. Over TCP, whose figures are not, it is not.
-  EXPECT_FALSE(uplink.uncalibrated);
+  // A switch latency the scenario does not state is the uncalibrated default.
+  EXPECT_TRUE(uplink.uncalibrated);
+  // Stated, with the scenario's line rate and RoCE v2's published efficiency, the uplink is calibrated; over TCP,
+  // whose figures are not, it is not.
+  cluster.fabric.switch_latency_stated = true;
+  EXPECT_FALSE(uplink_default(cluster).uncalibrated);
   cluster.transport = Transport::tcp;
   EXPECT_TRUE(uplink_default(cluster).uncalibrated);
 }

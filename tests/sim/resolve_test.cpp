@@ -207,7 +207,9 @@ TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
 TEST(Resolve, AnUplinkAtTheNicsRateIsPublishedAndOneTheScenarioSetsIsTheScenarios) {
   // Two racks of four one-GPU hosts: the ring crosses the spines.
   const auto fabric = [](const std::vector<std::string>& overrides) {
-    std::vector<std::string> all = {"cluster.racks=2", "cluster.hosts_per_rack=4"};
+    // The switch latency stated: the uplink's latency is then the scenario's, and its source is its rate's.
+    std::vector<std::string> all = {"cluster.racks=2", "cluster.hosts_per_rack=4",
+                                    "cluster.fabric.switch_latency_us=0.3"};
     all.insert(all.end(), overrides.begin(), overrides.end());
     return value_of(scenario_of(eight_hosts_json(), all), "fabric links");
   };
@@ -217,6 +219,10 @@ TEST(Resolve, AnUplinkAtTheNicsRateIsPublishedAndOneTheScenarioSetsIsTheScenario
   const SourcedValue stated = fabric({"cluster.fabric.uplink_gbps=200", "cluster.fabric.spines=2"});
   EXPECT_EQ(stated.source, Source::scenario);
   EXPECT_NE(stated.note.find("at the scenario's uplink line rate"), std::string::npos) << stated.note;
+  // At the 300 ns default the uplink's latency is uncalibrated, and so is the uplink.
+  EXPECT_EQ(
+      value_of(scenario_of(eight_hosts_json(), {"cluster.racks=2", "cluster.hosts_per_rack=4"}), "fabric links").source,
+      Source::uncalibrated);
 }
 
 }  // namespace
