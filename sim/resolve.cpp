@@ -45,17 +45,18 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
       // Ranks in Megatron-LM's order; NCCL's view is that of the group reducing gradients.
       job.layout = model_parallel_layout(config, scenario.cluster.host.nics, topology);
       job.rings.ring = job.layout->rank_gpu;
-      if (job.rings.ring.size() > 1) {
-        job.nccl = job_nccl_communicator(scenario, job.index, reducing_group(*job.layout), topology);
+      // Every group's own communicator, each refused here as NCCL would refuse what the job forces on it: first the
+      // data groups, from the one reducing gradients, then the tensor groups (from group 0, which reduces when d = 1).
+      ModelParallelLayout& layout = *job.layout;
+      for (const JobRings& group : layout.data_groups) {
+        layout.data_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
       }
-      // Every group's own, each refused here as NCCL would refuse what the job forces on it.
-      for (const JobRings& group : job.layout->tensor_groups) {
-        job.layout->tensor_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
-      }
-      for (const JobRings& group : job.layout->data_groups) {
-        job.layout->data_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
+      for (const JobRings& group : layout.tensor_groups) {
+        layout.tensor_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
       }
       if (job.rings.ring.size() < 2) continue;
+      job.nccl = &reducing_group(layout) == &layout.data_groups.front() ? layout.data_nccl.front()
+                                                                        : layout.tensor_nccl.front();
       const auto more = model_parallel_ports(config, *job.layout, topology);
       ports.insert(ports.end(), more.begin(), more.end());
       continue;
