@@ -115,6 +115,45 @@ TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
   std::remove(file.c_str());
 }
 
+TEST(Calibration, AMeasuredContextSwitchIsTheOneTheSchedulerRunsAndTheSliceCheckNamesItsProfile) {
+  // Two T4-8C vGPUs time-sliced on one T4 (2 per GPU: a 2 ms slice, vGPU user guide). The profile measured 1,000 us
+  // per switch: the sliced GPU's scheduler runs it. At 1,900 us, over 90% of the slice, the loader refuses it and
+  // says where it was measured.
+  const auto profile_file = [](double switch_us) {
+    CalibrationProfile profile;
+    GpuSection gpu;
+    gpu.provenance.tool = "vtsim calibrate probe gpu";
+    gpu.name = "Tesla T4";
+    gpu.catalog_gpu = "t4";
+    gpu.context_switch_us = switch_us;
+    profile.gpu = gpu;
+    const std::string file = ::testing::TempDir() + "vtsim-switch-profile.json";
+    save_calibration_profile(profile, file);
+    return file;
+  };
+  const auto tenants = [](const std::string& file) {
+    return scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
+                        {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "T4-8C"}}},
+                        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 16}, {"copies", 2}}}},
+                        {"calibration_profile", file}});
+  };
+  const std::string measured = profile_file(1000);
+  const ResolvedRun run = resolve(tenants(measured));
+  ASSERT_EQ(run.sliced_gpus.size(), 1u);
+  EXPECT_DOUBLE_EQ(run.sliced_gpus[0].setup.context_switch_s, 1000e-6);
+  EXPECT_EQ(run.context_switch_s->source, Source::measured);
+  const std::string too_long = profile_file(1900);
+  try {
+    static_cast<void>(tenants(too_long));
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    const std::string expected = "virtualization.scheduler.context_switch_us: a context switch (1900 us, measured in " +
+                                 too_long + ") may take at most 90% of the time slice (2 ms)";
+    EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+  }
+  std::remove(too_long.c_str());
+}
+
 // A profile with one ring collective over `ranks` GPUs of one host named `device`, fitted as the link class `link`.
 CalibrationProfile collective_profile(const std::string& device, int ranks, const std::string& link) {
   CalibrationProfile profile;
