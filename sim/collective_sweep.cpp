@@ -29,7 +29,8 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario
   tested.jobs = {job};
   const Topology topology = scenario_topology(tested);
   const JobRings rings = job_rings(tested, 0, topology);
-  const NcclCommunicator comm = job_nccl_communicator(tested, 0, rings, topology);  // before the engine: it may throw
+  // Before the engine: it may throw.
+  const NcclCommunicator comm = job_nccl_communicator(tested, 0, nccl_device(tested), rings, topology);
 
   int argc = 1;
   char program[] = "vtsim";

@@ -38,6 +38,7 @@ std::vector<ResolvedJob> plan_computes(const Scenario& scenario) {
 std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, const Topology& topology,
                                                     std::vector<ResolvedJob>& jobs) {
   std::vector<std::pair<int, int>> ports;
+  const NcclDevice device = nccl_device(scenario);
   for (ResolvedJob& job : jobs) {
     const JobConfig& config = scenario.jobs[job.index];
     job.rings = job_rings(scenario, job.index, topology);
@@ -49,10 +50,10 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
       // data groups, from the one reducing gradients, then the tensor groups (from group 0, which reduces when d = 1).
       ModelParallelLayout& layout = *job.layout;
       for (const JobRings& group : layout.data_groups) {
-        layout.data_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
+        layout.data_nccl.push_back(job_nccl_communicator(scenario, job.index, device, group, topology));
       }
       for (const JobRings& group : layout.tensor_groups) {
-        layout.tensor_nccl.push_back(job_nccl_communicator(scenario, job.index, group, topology));
+        layout.tensor_nccl.push_back(job_nccl_communicator(scenario, job.index, device, group, topology));
       }
       if (job.rings.ring.size() < 2) continue;
       job.nccl = &reducing_group(layout) == &layout.data_groups.front() ? layout.data_nccl.front()
@@ -62,7 +63,7 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
       continue;
     }
     if (job.rings.ring.size() < 2) continue;
-    job.nccl = job_nccl_communicator(scenario, job.index, job.rings, topology);
+    job.nccl = job_nccl_communicator(scenario, job.index, device, job.rings, topology);
     const auto more = cross_rack_ports(config, job.rings, topology);
     ports.insert(ports.end(), more.begin(), more.end());
   }
@@ -142,8 +143,8 @@ void plan_collectives(const Scenario& scenario, const Topology& topology, Resolv
 
 /// The GPUs whose vGPUs a scheduler time-slices, in vgpu mode: those with several vGPUs, or with one under fixed share
 /// with a profile that allows several per GPU (a lone vGPU then still gets only its fraction). Idle jobs hold their
-/// vGPUs.
-std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
+/// vGPUs. Each scheduler switches in `context_switch_s`.
+std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario, double context_switch_s) {
   std::vector<SlicedGpu> sliced;
   if (scenario.virtualization.mode != VirtualizationMode::vgpu) return sliced;
   std::map<int, std::vector<std::size_t>> jobs_on_gpu;
@@ -151,7 +152,6 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
     for (int gpu : scenario.jobs[j].gpu_ids) jobs_on_gpu[gpu].push_back(j);
   }
   const SchedulerConfig& config = scenario.virtualization.scheduler;
-  const double switch_s = context_switch(config, scenario.calibration).value;
   for (const auto& [gpu, jobs] : jobs_on_gpu) {
     const VgpuProfile& profile = *find_vgpu_profile(scenario.jobs[jobs.front()].vgpu_profile);
     const bool fixed = config.policy == SchedulerPolicy::fixed_share;
@@ -160,7 +160,7 @@ std::vector<SlicedGpu> time_sliced_gpus(const Scenario& scenario) {
     SlicedGpu gpu_sliced{.gpu = gpu, .setup = {}, .jobs = jobs};
     gpu_sliced.setup.policy = config.policy;
     gpu_sliced.setup.time_slice_s = config.time_slice_s;
-    gpu_sliced.setup.context_switch_s = switch_s;
+    gpu_sliced.setup.context_switch_s = context_switch_s;
     gpu_sliced.setup.slots = fixed ? std::max(profile.max_per_gpu, vgpus) : vgpus;
     for (std::size_t j : jobs) {
       const JobConfig& job = scenario.jobs[j];
@@ -409,10 +409,10 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
   return hierarchical_rings(std::move(rings), topology);
 }
 
-NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
-                                       const Topology& topology) {
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const NcclDevice& device,
+                                       const JobRings& rings, const Topology& topology) {
   const JobConfig& job = scenario.jobs.at(index);
-  NcclCommunicator comm = nccl_communicator(nccl_device(scenario), rings, topology);
+  NcclCommunicator comm = nccl_communicator(device, rings, topology);
   comm.forced_algorithm = job.nccl_algorithm;
   comm.forced_protocol = job.nccl_protocol;
   comm.forced_channels = job.nccl_channels;
@@ -537,11 +537,11 @@ ResolvedRun resolve(const Scenario& scenario) {
     plan_collectives(scenario, run.topology, job);
     run.link_classes.insert(job.link_classes.begin(), job.link_classes.end());
   }
-  run.sliced_gpus = time_sliced_gpus(scenario);
-  // The cost of one switch between vGPUs, where a GPU is time-sliced.
-  if (!run.sliced_gpus.empty()) {
-    run.context_switch_s = context_switch(scenario.virtualization.scheduler, scenario.calibration);
-  }
+  // The cost of one switch between vGPUs, decided once: the schedulers run it, and the run reports it where a GPU is
+  // time-sliced.
+  const Param<double> switch_s = context_switch(scenario.virtualization.scheduler, scenario.calibration);
+  run.sliced_gpus = time_sliced_gpus(scenario, switch_s.value);
+  if (!run.sliced_gpus.empty()) run.context_switch_s = switch_s;
   run.switch_latency_s = switch_latency(scenario.cluster.fabric, run.link_classes);
   // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,

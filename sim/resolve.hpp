@@ -106,12 +106,12 @@ NcclDevice nccl_device(const Scenario& scenario);
 /// job has unequal GPU counts on its hosts.
 JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& topology);
 
-/// nccl_communicator for a communicator of job `index` over `rings`, with the algorithm, protocol and channels the job
-/// forces (jobs[i].nccl, as NCCL_ALGO, NCCL_PROTO and NCCL_MIN/MAX_NCHANNELS). Throws InputError naming the scenario's
-/// file and the key when what it forces leaves one of NCCL's collectives nothing to run on this communicator (NCCL
-/// fails such a call too).
-NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const JobRings& rings,
-                                       const Topology& topology);
+/// nccl_communicator for a communicator of job `index` over `rings` of `device` (nccl_device(scenario)), with the
+/// algorithm, protocol and channels the job forces (jobs[i].nccl, as NCCL_ALGO, NCCL_PROTO and NCCL_MIN/MAX_NCHANNELS).
+/// Throws InputError naming the scenario's file and the key when what it forces leaves one of NCCL's collectives
+/// nothing to run on this communicator (NCCL fails such a call too).
+NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const NcclDevice& device,
+                                       const JobRings& rings, const Topology& topology);
 
 /// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.

@@ -146,7 +146,7 @@ TEST(Fabric, ForcedChannelsStretchATreeCallsBandwidthTerm) {
   const Scenario own = scenario_of(json);
   const Scenario forced = scenario_of(json, {"jobs[0].nccl.channels=1"});
   const Topology topology = scenario_topology(own);
-  const NcclCommunicator comm = job_nccl_communicator(own, 0, job_rings(own, 0, topology), topology);
+  const NcclCommunicator comm = job_nccl_communicator(own, 0, nccl_device(own), job_rings(own, 0, topology), topology);
   ASSERT_EQ(nccl_running_channels(comm), 4);
   const NcclChoice choice = nccl_allreduce_choice(comm, kTreeBytes);
   ASSERT_EQ(choice.algorithm, NcclAlgorithm::tree);
@@ -269,7 +269,8 @@ TEST_P(Fidelities, RingOverAGb200Nvl72RunsAtOneGpusNvlinks) {
   const Topology topology = scenario_topology(scenario);
   const JobRings rings = job_rings(scenario, 0, topology);
   ASSERT_EQ(rings.ring.size(), 72u);
-  const NcclChoice choice = nccl_allreduce_choice(job_nccl_communicator(scenario, 0, rings, topology), kBytes);
+  const NcclChoice choice =
+      nccl_allreduce_choice(job_nccl_communicator(scenario, 0, nccl_device(scenario), rings, topology), kBytes);
   ASSERT_EQ(choice.algorithm, NcclAlgorithm::ring);
   const double alpha_s = topology.latency_s(topology.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, choice.protocol);
   const double expected = nccl_base_latency_s(choice.algorithm, choice.protocol) +

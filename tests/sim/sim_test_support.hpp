@@ -77,7 +77,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
     std::unique_ptr<SimulatedCollective> allreduce =
         make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity,
-                       job_nccl_communicator(scenario, 0, rings, topology), nullptr);
+                       job_nccl_communicator(scenario, 0, nccl_device(scenario), rings, topology), nullptr);
     double end = 0;
     for (std::size_t p = 0; p < rings.ring.size(); ++p) {
       simgrid::s4u::Actor::create("rank" + std::to_string(p), platform.gpu_host(rings.ring[p]), [&, p] {
