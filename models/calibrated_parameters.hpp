@@ -58,7 +58,7 @@ struct CalibratedParameters {
   std::optional<CalibratedValue> collective_sm_share;         ///< fraction of compute a running allreduce takes
   std::optional<CalibratedValue> step_time_cv;  ///< per-iteration spread of single-GPU step times (a fraction)
   /// Horovod's negotiation: one message of the coordinator's tree per tick, s (a tick costs 2 ceil(log2 N) of them,
-  /// sim/resolve.cpp horovod_negotiation_s).
+  /// models/resolve/resolve.cpp horovod_negotiation_s).
   std::optional<CalibratedValue> horovod_negotiation_message_s;
   std::optional<CalibratedDispatch> host_dispatch;  ///< the host's cost per kernel, measured for one framework
   std::vector<std::string> notes;  ///< measurements present but not used, and why (one line each)

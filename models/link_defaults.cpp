@@ -150,7 +150,7 @@ LinkDefault uplink_default(const ClusterConfig& cluster) {
   const int joined = fabric.adaptive_routing ? fabric.spines : 1;
   // The line rate is the scenario's or the NIC catalog's, the efficiency the transport's, the latency one switch's:
   // the scenario's, or the uncalibrated default (which is also listed on its own where traffic crosses a switch,
-  // sim/resolve.cpp, as the NIC links carry a leaf's).
+  // models/resolve/resolve.cpp, as the NIC links carry a leaf's).
   const bool uncalibrated = transport.uncalibrated || !fabric.switch_latency_stated;
   return {.bandwidth_Bps = joined * line_rate_Bps * transport.bandwidth_efficiency,
           .latency_s = fabric.switch_latency_s,
@@ -237,7 +237,8 @@ std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const Scen
   if (cluster.racks > 1 && host.nics > 0) defaults.push_back({LinkClass::fabric, links.uplink});
   const TransportSpec& transport = transport_spec(cluster.transport);
   if (cluster.total_hosts() > 1 && host.nics > 0 && transport.stack_core_Bps > 0) {
-    // Shown for a VM holding all of a host's GPUs; each rank's link takes its own VM's count (sim/topology.cpp).
+    // Shown for a VM holding all of a host's GPUs; each rank's link takes its own VM's count
+    // (models/network/topology.cpp).
     defaults.push_back({LinkClass::tcp_stack, tcp_stack_default(scenario, whole_host_cpu_cores(scenario), host.gpus)});
   }
   return defaults;

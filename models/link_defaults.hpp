@@ -4,8 +4,8 @@
 // `uncalibrated`, so that a result can list the uncalibrated defaults it used.
 //
 // Conventions: bandwidths are per direction of a full-duplex link, after protocol efficiency, bytes/s. Latencies are
-// what one message pays on the path the default describes (e.g. one GPU-to-GPU step); sim/topology.cpp splits a
-// path's latency over its links where the path has several (it says how next to each link).
+// what one message pays on the path the default describes (e.g. one GPU-to-GPU step); models/network/topology.cpp
+// splits a path's latency over its links where the path has several (it says how next to each link).
 
 #include <string>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// A resolved value with where it came from. sim::resolve() gives the values a run uses as Params, so that what was
+// A resolved value with where it came from. resolve() gives the values a run uses as Params, so that what was
 // measured, fitted, published or stated, and what is an uncalibrated default, follows from the values themselves
 // (`vtsim check --sources` lists them; a result's "calibrated" and "uncalibrated_defaults" lists are made from them).
 

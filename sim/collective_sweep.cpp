@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <cassert>
-
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "models/network/topology.hpp"
+#include "models/resolve/resolve.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
-#include "sim/resolve.hpp"
 #include "sim/sync.hpp"
-#include "sim/topology.hpp"
 
 namespace vtsim::sim {
 

@@ -8,24 +8,18 @@
 #include <utility>
 #include <vector>
 
+#include "models/scheduler_policy.hpp"
 #include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"
 
 namespace vtsim::sim {
 
-/// One time-sliced GPU: its scheduler's setup and, per vGPU in slot order, the index of the job it belongs to.
-struct SlicedGpu {
-  int gpu = 0;
-  SchedulerSetup setup;
-  std::vector<std::size_t> jobs;
-};
-
 /// The schedulers of a scenario's time-sliced GPUs and where each job's rank sits on them.
 class GpuSharing {
  public:
-  /// Creates a scheduler for each of `gpus` (the GPUs that need one, sim/resolve.cpp decides which). `trace` may be
-  /// null; each scheduler draws on track (trace_pid, gpu index). REQUIRES: distinct GPUs, in ascending order.
+  /// Creates a scheduler for each of `gpus` (the GPUs that need one, models/resolve/resolve.cpp decides which). `trace`
+  /// may be null; each scheduler draws on track (trace_pid, gpu index). REQUIRES: distinct GPUs, in ascending order.
   GpuSharing(std::vector<SlicedGpu> gpus, TraceRecorder* trace, int trace_pid);
 
   /// Starts the schedulers' actors. REQUIRES: a running engine whose platform is `platform`.

@@ -1,52 +1,20 @@
 #pragma once
-// Where a job with tensor, pipeline or sharded parallelism puts its ranks, and the groups and collectives the engine
-// runs for it (sim/model_parallel_rank.cpp runs them; docs/large-models.md describes the model).
-//
-// Placement follows Megatron-LM's rank order (tensor fastest, then data, then pipeline, over the job's GPUs in index
-// order): each tensor group is t consecutive GPUs of one host (the loader checks that hosts hold whole groups), so it
-// runs over the host's NVLink where it has one (a vGPU VM's GPUs are its NVLink domain); the ranks of one pipeline
-// stage are consecutive, so stages fill hosts and pipelines cross them; each data-parallel group takes one GPU of the
-// same tensor slice from every replica of its stage.
+// The engine's plan for a job with tensor, pipeline or sharded parallelism: its stage kernels, its groups' collectives
+// at the scenario's fidelity and its pipeline transfers, over the layout of models/network/model_parallel_layout.hpp
+// (sim/model_parallel_rank.cpp runs them; docs/large-models.md describes the model).
 
-#include <cstddef>
 #include <memory>
-#include <utility>
-#include <vector>
 
 #include "models/fidelity.hpp"
 #include "models/job_compute.hpp"
 #include "models/job_config.hpp"
-#include "sim/communicators.hpp"
+#include "models/nccl_tuning.hpp"
+#include "models/network/model_parallel_layout.hpp"
+#include "models/network/topology.hpp"
 #include "sim/platform.hpp"
-#include "sim/topology.hpp"
 #include "sim/training_job.hpp"
 
 namespace vtsim::sim {
-
-/// Ranks and groups of a model-parallel job.
-struct ModelParallelLayout {
-  std::vector<int> rank_gpu;  ///< rank r's GPU: tensor index r % t, data index (r / t) % d, stage r / (t d)
-  std::vector<JobRings> tensor_groups;  ///< per tensor group, ranks r / t
-  std::vector<JobRings> data_groups;    ///< per (stage, tensor index): stage x t + tensor index
-  std::vector<int> rank_tensor_group, rank_tensor_position, rank_data_group, rank_data_position, rank_stage;
-  /// Per rank: the rank with the same slice in the next and the previous stage (wrapping round; -1 when p = 1).
-  std::vector<int> rank_next_stage, rank_previous_stage;
-  /// What NCCL sees of each tensor and data group, the job's forced choices included (sim/resolve.cpp fills them in;
-  /// a group of one rank has a communicator of one rank, unused).
-  std::vector<NcclCommunicator> tensor_nccl, data_nccl;
-};
-
-/// The layout of `job` over hosts of `nics` NICs, without the groups' communicators. REQUIRES: the job has
-/// parallelism.
-ModelParallelLayout model_parallel_layout(const JobConfig& job, int nics, const Topology& topology);
-
-/// The port hosts (GPU, uplink port) the layout's group collectives and pipeline transfers need between racks.
-std::vector<std::pair<int, int>> model_parallel_ports(const JobConfig& job, const ModelParallelLayout& layout,
-                                                      const Topology& topology);
-
-/// The group whose communicator NCCL's choices are reported for: the one that reduces gradients (data group 0), or
-/// tensor group 0 when d = 1.
-const JobRings& reducing_group(const ModelParallelLayout& layout);
 
 /// The engine's plan for the job: stage kernels, tensor-group and data-group collectives at `fidelity`, gradients
 /// and DDP buckets per rank. `counts` (may be null) tallies NCCL's choices for data group 0. REQUIRES: a running
@@ -55,10 +23,5 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job
                                                             const JobCompute& compute,
                                                             const ModelParallelLayout& layout, const Topology& topology,
                                                             const Platform& platform, NcclChoiceCounts* counts);
-
-/// Bytes each flow of the job carries per iteration: the data groups' gradients (and ZeRO's weights), the tensor
-/// groups' collectives, the pipeline's activations and gradients.
-std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const JobConfig& job, const JobCompute& compute,
-                                                               const ModelParallelLayout& layout);
 
 }  // namespace vtsim::sim

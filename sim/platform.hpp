@@ -41,7 +41,7 @@
 #include <simgrid/s4u/Link.hpp>
 #include <simgrid/s4u/NetZone.hpp>
 
-#include "sim/topology.hpp"
+#include "models/network/topology.hpp"
 
 namespace vtsim::sim {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "sim/resolve.hpp"
+#include "models/resolve/resolve.hpp"
 #include "sim/results.hpp"
 
 namespace vtsim {
@@ -19,10 +19,9 @@ struct SimulationOptions {
 };
 
 /// Simulates `scenario` and returns its figures. Throws InputError for a scenario that validates but cannot run
-/// (a job that does not fit in memory, a combination not modelled): resolve() (sim/resolve.hpp) raises it before
-/// the engine starts.
-/// REQUIRES: no other simulation has run in this process: SimGrid allows one engine per process, so callers that
-/// simulate several scenarios run each in its own process.
+/// (a job that does not fit in memory, a combination not modelled): resolve() (models/resolve/resolve.hpp) raises it
+/// before the engine starts. REQUIRES: no other simulation has run in this process: SimGrid allows one engine per
+/// process, so callers that simulate several scenarios run each in its own process.
 SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options = {});
 
 /// Simulates a resolved run (simulate(scenario) is simulate(resolve(scenario)), its wall clock's plan_s including

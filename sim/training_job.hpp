@@ -106,9 +106,6 @@ struct PipeMessage {
   double extra_latency_s = 0;  ///< NCCL's per-step latency of the hop (Simple), beyond the route's
 };
 
-/// The connection id (GpuFlow::flow) of pipeline transfers: ECMP hashes them as a collective's first channel.
-constexpr int kPipelineFlow = 0;
-
 /// Under model parallelism a GradientTensor's `layer` is chunk x kLayersPerChunk + the layer's index in the chunk.
 constexpr int kLayersPerChunk = 1 << 20;
 

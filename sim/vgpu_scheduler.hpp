@@ -23,15 +23,6 @@
 
 namespace vtsim::sim {
 
-/// How one GPU's scheduler is set up.
-struct SchedulerSetup {
-  SchedulerPolicy policy = SchedulerPolicy::best_effort;
-  double time_slice_s = 2e-3;
-  double context_switch_s = 0;
-  int slots = 1;                        ///< fixed share: the profile's maximum per GPU; otherwise the vGPU count
-  std::vector<std::string> vgpu_names;  ///< one per powered-on vGPU, in slot order (the trace shows them)
-};
-
 /// What a scheduler did over the whole run.
 struct SchedulerStatistics {
   double busy_s = 0;    ///< the GPU running some vGPU's kernels

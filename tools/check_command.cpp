@@ -6,9 +6,9 @@
 
 #include "models/json_reader.hpp"
 #include "models/overrides.hpp"
+#include "models/resolve/resolve.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/scenario_writer.hpp"
-#include "sim/resolve.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/default_scenario.hpp"
@@ -35,20 +35,20 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
 
 CheckedScenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   Scenario scenario = load_scenario_or_default(file, overrides);
-  sim::ResolvedRun run = sim::resolve(scenario);
+  ResolvedRun run = resolve(scenario);
   return {std::move(scenario), std::move(run)};
 }
 
-nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::ResolvedRun& run) {
+nlohmann::json resolved_sources_json(const Scenario& scenario, const ResolvedRun& run) {
   nlohmann::json values = nlohmann::json::array();
-  for (const SourcedValue& value : sim::sourced_values(scenario, run)) {
+  for (const SourcedValue& value : sourced_values(scenario, run)) {
     values.push_back({{"what", value.what},
                       {"value", value.value},
                       {"source", std::string(to_string(value.source))},
                       {"note", value.note}});
   }
   nlohmann::json jobs = nlohmann::json::array();
-  for (const sim::ResolvedJob& job : run.jobs) {
+  for (const ResolvedJob& job : run.jobs) {
     nlohmann::json compute = nlohmann::json::array();
     for (const SourcedNote& note : job.compute.resolved.notes) {
       compute.push_back({{"source", std::string(to_string(note.source))}, {"note", note.text}});
@@ -63,10 +63,10 @@ nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::Resolv
           {"uncalibrated_defaults", run.uncalibrated}};
 }
 
-void print_resolved_sources(std::ostream& out, const Scenario& scenario, const sim::ResolvedRun& run) {
+void print_resolved_sources(std::ostream& out, const Scenario& scenario, const ResolvedRun& run) {
   out << "resolved values of " << scenario.name
       << ", each with its source (published, scenario, measured, fitted or uncalibrated):\n";
-  for (const SourcedValue& value : sim::sourced_values(scenario, run)) {
+  for (const SourcedValue& value : sourced_values(scenario, run)) {
     out << "  " << value.what << ": " << value.value << " [" << to_string(value.source) << "]"
         << (value.note.empty() ? "" : " ") << value.note << '\n';
   }
@@ -75,7 +75,7 @@ void print_resolved_sources(std::ostream& out, const Scenario& scenario, const s
     out << title << '\n';
     for (const std::string& line : lines) out << "  - " << line << '\n';
   };
-  for (const sim::ResolvedJob& job : run.jobs) {
+  for (const ResolvedJob& job : run.jobs) {
     out << "\ncompute of " << scenario.jobs[job.index].name << " (its uncalibrated values are listed below):\n";
     for (const SourcedNote& note : job.compute.resolved.notes) {
       if (note.source != Source::uncalibrated) out << "  - [" << to_string(note.source) << "] " << note.text << '\n';

@@ -9,8 +9,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "models/resolve/resolve.hpp"
 #include "models/scenario.hpp"
-#include "sim/resolve.hpp"
 
 namespace vtsim::tools {
 
@@ -23,11 +23,11 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
 /// A loaded scenario and what resolving it gave.
 struct CheckedScenario {
   Scenario scenario;
-  sim::ResolvedRun run;
+  ResolvedRun run;
 };
 
 /// What `vtsim check` does before it prints: loads the scenario as load_scenario_or_default does, then resolves it
-/// (sim::resolve: each job's compute plan and memory fit, the topology, rings, layouts and NCCL communicators), which
+/// (resolve: each job's compute plan and memory fit, the topology, rings, layouts and NCCL communicators), which
 /// refuses what `vtsim run` would refuse before it simulates. Throws InputError with the line run would give.
 CheckedScenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides);
 
@@ -36,9 +36,9 @@ void print_resolved_scenario(std::ostream& out, const Scenario& scenario);
 
 /// `vtsim check --sources --format json`: the run's resolved values and each job's compute notes with their sources,
 /// and the calibrated and uncalibrated lists a result of the run would give.
-nlohmann::json resolved_sources_json(const Scenario& scenario, const sim::ResolvedRun& run);
+nlohmann::json resolved_sources_json(const Scenario& scenario, const ResolvedRun& run);
 
 /// `vtsim check --sources`: the same as text.
-void print_resolved_sources(std::ostream& out, const Scenario& scenario, const sim::ResolvedRun& run);
+void print_resolved_sources(std::ostream& out, const Scenario& scenario, const ResolvedRun& run);
 
 }  // namespace vtsim::tools

@@ -1,6 +1,6 @@
-// sim::resolve: what a run decides before it simulates, each value with its source.
+// resolve: what a run decides before it simulates, each value with its source.
 
-#include "sim/resolve.hpp"
+#include "models/resolve/resolve.hpp"
 
 #include <algorithm>
 #include <string>

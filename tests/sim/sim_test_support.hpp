@@ -13,15 +13,15 @@
 
 #include "models/collective_model.hpp"
 #include "models/nccl_tuning.hpp"
+#include "models/network/topology.hpp"
 #include "models/overrides.hpp"
+#include "models/resolve/resolve.hpp"
 #include "models/scenario_loader.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
-#include "sim/platform.hpp"
-#include "sim/resolve.hpp"
-#include "sim/simulation.hpp"
-#include "sim/topology.hpp"
 #include "sim/isolated_run.hpp"
+#include "sim/platform.hpp"
+#include "sim/simulation.hpp"
 
 namespace vtsim::sim::testing {
 

@@ -1,4 +1,4 @@
-#include "sim/topology.hpp"
+#include "models/network/topology.hpp"
 
 #include <gtest/gtest.h>
 

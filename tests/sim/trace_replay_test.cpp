@@ -13,10 +13,10 @@
 #include "models/gpu_catalog.hpp"
 #include "models/interference.hpp"
 #include "models/job_compute.hpp"
+#include "models/network/flow_analysis.hpp"
+#include "models/network/topology.hpp"
 #include "sim/communicators.hpp"
-#include "sim/flow_analysis.hpp"
 #include "sim/simulation.hpp"
-#include "sim/topology.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {

@@ -1,4 +1,4 @@
-#include "sim/topology.hpp"
+#include "models/network/topology.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -16,7 +16,7 @@
 #include <boost/property_map/property_map.hpp>
 #pragma GCC diagnostic pop
 
-namespace vtsim::sim {
+namespace vtsim {
 
 // The graph's types are outside the anonymous namespace: Topology's private structs, which have external linkage,
 // hold them (GCC's -Wsubobject-linkage, which a unity build raises for a type of a .cpp).
@@ -47,17 +47,29 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // another table to Topology) to model a host that behaves otherwise.
 const P2pRuleTable& default_p2p_rules() {
   static const P2pRuleTable rules = {{
-      {.mode = VirtualizationMode::bare_metal, .nvlink = true, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = true,
+      {.mode = VirtualizationMode::bare_metal,
+       .nvlink = true,
+       .nvlink_whole_gpu_same_vm = false,
+       .pcie_p2p = true,
        .source = "CUDA peer access: NVLink where linked, else over PCIe through the root complex"},
       // P2P over PCIe is not assumed in a VM: the hypervisor's IOMMU (VT-d) and the PCIe switches' ACS usually send
       // peer traffic up to the root complex or block it, and NCCL needs both off to use PCIe P2P ([S] NVIDIA/nccl
       // issues #631, #841). Set pcie_p2p for a host whose passthrough setup allows it.
-      {.mode = VirtualizationMode::passthrough, .nvlink = true, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = false,
+      {.mode = VirtualizationMode::passthrough,
+       .nvlink = true,
+       .nvlink_whole_gpu_same_vm = false,
+       .pcie_p2p = false,
        .source = "NVLink where linked; PCIe P2P not assumed (IOMMU/ACS in hypervisors usually blocks it)"},
-      {.mode = VirtualizationMode::vgpu, .nvlink = true, .nvlink_whole_gpu_same_vm = true, .pcie_p2p = false,
+      {.mode = VirtualizationMode::vgpu,
+       .nvlink = true,
+       .nvlink_whole_gpu_same_vm = true,
+       .pcie_p2p = false,
        .source = "NVIDIA AI Enterprise, Peer-To-Peer CUDA Transfers [P]: whole-GPU time-sliced vGPUs of one VM, "
                  "over NVLink only, never over PCIe"},
-      {.mode = VirtualizationMode::mig, .nvlink = false, .nvlink_whole_gpu_same_vm = false, .pcie_p2p = false,
+      {.mode = VirtualizationMode::mig,
+       .nvlink = false,
+       .nvlink_whole_gpu_same_vm = false,
+       .pcie_p2p = false,
        .source = "MIG instances have no peer-to-peer path (NVIDIA MIG user guide [P])"},
   }};
   return rules;
@@ -128,7 +140,8 @@ struct Topology::Builder {
     const auto gpu_vertex = [&](int local) { return static_cast<Vertex>(host * gpus + local); };
     const std::string prefix = "host" + std::to_string(host) + "/";
     switch (topology.nvlink_layout_) {
-      case NvlinkLayout::none: return;
+      case NvlinkLayout::none:
+        return;
       case NvlinkLayout::bridge_pairs:
         for (int local = 0; local + 1 < gpus; local += 2) {
           add_link(gpu_vertex(local), gpu_vertex(local + 1),
@@ -181,10 +194,9 @@ struct Topology::Builder {
         for (int rail = 0; rail < rails; ++rail) {
           const std::string leaf = "rack" + std::to_string(rack) + (rails > 1 ? "/rail" + std::to_string(rail) : "");
           for (int spine = 0; spine < topology.spines_; ++spine) {
-            topology.uplinks_.push_back(add_link(leaves[static_cast<std::size_t>(rack * rails + rail)],
-                                                 spines[static_cast<std::size_t>(spine)],
-                                                 leaf + "/uplink" + std::to_string(spine), LinkClass::fabric,
-                                                 uplink.bandwidth_Bps, uplink.latency_s));
+            topology.uplinks_.push_back(add_link(
+                leaves[static_cast<std::size_t>(rack * rails + rail)], spines[static_cast<std::size_t>(spine)],
+                leaf + "/uplink" + std::to_string(spine), LinkClass::fabric, uplink.bandwidth_Bps, uplink.latency_s));
           }
         }
       }
@@ -221,8 +233,8 @@ struct Topology::Builder {
         const Vertex nic_vertex = add_vertex(VertexKind::nic);
         graph.nics.push_back(nic_vertex);
         // Under the switch of the first GPU that uses it (Topology::nic_of).
-        const Vertex slot = switches.empty() ? root : switches[static_cast<std::size_t>(
-                                                          topology.first_local_on_nic(k) / per_switch)];
+        const Vertex slot =
+            switches.empty() ? root : switches[static_cast<std::size_t>(topology.first_local_on_nic(k) / per_switch)];
         boost::add_edge(slot, nic_vertex, EdgeInfo{}, graph.graph);
         const int leaf = host / topology.hosts_per_rack_ * rails + (rails > 1 ? k : 0);
         topology.nic_links_.push_back(add_link(nic_vertex, leaves[static_cast<std::size_t>(leaf)],
@@ -288,9 +300,11 @@ bool Topology::nvlink_allowed(int a, int b) const {
 bool Topology::nvlink_neighbours(int a, int b) const {
   if (a / gpus_per_host_ != b / gpus_per_host_) return false;
   switch (nvlink_layout_) {
-    case NvlinkLayout::none: return false;
+    case NvlinkLayout::none:
+      return false;
     case NvlinkLayout::nvswitch:
-    case NvlinkLayout::hub_approximation: return true;
+    case NvlinkLayout::hub_approximation:
+      return true;
     case NvlinkLayout::bridge_pairs:
     case NvlinkLayout::full_mesh:
       return boost::edge(static_cast<Vertex>(a), static_cast<Vertex>(b), graph_->graph).second;
@@ -359,8 +373,8 @@ std::vector<Hop> Topology::gpu_to_network(int gpu) const {
 std::vector<Hop> Topology::search_gpu_to_nic(int gpu, int local_nic) const {
   const GpuLocation where = location(gpu);
   const auto nic = static_cast<std::size_t>(where.host * nics_per_host_ + local_nic);
-  const EdgeFilter to_nic{.graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie),
-                          .structural = true};
+  const EdgeFilter to_nic{
+      .graph = &graph_->graph, .links = &links_, .classes = bit(LinkClass::pcie), .structural = true};
   std::vector<Hop> hops;
   if (!pxn_ && pcie_switch_gpus_ > 0) {
     // Without GPUDirect RDMA the data is staged in host memory: up to the root complex, then down to the NIC, across
@@ -393,8 +407,8 @@ std::vector<Hop> Topology::gpu_to_nic(int gpu, int nic) const {
     hops.insert(hops.end(), rest.begin(), rest.end());
     return hops;
   }
-  const std::size_t key = static_cast<std::size_t>(gpu) * static_cast<std::size_t>(nics_per_host_) +
-                          static_cast<std::size_t>(nic);
+  const std::size_t key =
+      static_cast<std::size_t>(gpu) * static_cast<std::size_t>(nics_per_host_) + static_cast<std::size_t>(nic);
   auto known = to_other_nic_.find(key);
   if (known == to_other_nic_.end()) known = to_other_nic_.emplace(key, search_gpu_to_nic(gpu, nic)).first;
   return known->second;
@@ -430,8 +444,8 @@ int Topology::ecmp_spine(int a, int b, int flow) const {
     return x ^ (x >> 31);
   };
   std::uint64_t hash = mix(seed_);
-  for (std::uint64_t field : {static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b),
-                              static_cast<std::uint64_t>(flow)}) {
+  for (std::uint64_t field :
+       {static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b), static_cast<std::uint64_t>(flow)}) {
     hash = mix(hash ^ field);
   }
   return static_cast<int>(hash % static_cast<std::uint64_t>(spines_));
@@ -556,4 +570,4 @@ double Topology::ring_bottleneck_Bps(const std::vector<int>& ring) const {
   return equal_share_rates(flows).slowest_Bps;
 }
 
-}  // namespace vtsim::sim
+}  // namespace vtsim

@@ -1,4 +1,4 @@
-#include "sim/resolve.hpp"
+#include "models/resolve/resolve.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -16,7 +16,7 @@
 #include "models/scenario.hpp"
 #include "models/vgpu_catalog.hpp"
 
-namespace vtsim::sim {
+namespace vtsim {
 namespace {
 
 // Each job that runs, with its compute planned (its memory fit checked).
@@ -571,4 +571,4 @@ ResolvedRun resolve(const Scenario& scenario) {
   return run;
 }
 
-}  // namespace vtsim::sim
+}  // namespace vtsim

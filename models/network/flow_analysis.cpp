@@ -1,10 +1,10 @@
-#include "sim/flow_analysis.hpp"
+#include "models/network/flow_analysis.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 
-namespace vtsim::sim {
+namespace vtsim {
 
 FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector<GpuFlow>& flows) {
   std::vector<std::vector<Hop>> routes;
@@ -18,7 +18,8 @@ FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector
   result.rate_Bps = flows.empty() ? 0.0 : std::numeric_limits<double>::infinity();
   for (const std::vector<Hop>& route : routes) {
     for (const Hop& hop : route) {
-      const double share = topology.links()[static_cast<std::size_t>(hop.link)].bandwidth_Bps / crossing[{hop.link, hop.forward}];
+      const double share =
+          topology.links()[static_cast<std::size_t>(hop.link)].bandwidth_Bps / crossing[{hop.link, hop.forward}];
       result.rate_Bps = std::min(result.rate_Bps, share);
     }
     result.latency_s = std::max(result.latency_s, topology.latency_s(route));
@@ -33,4 +34,4 @@ std::vector<GpuFlow> ring_flows(const std::vector<int>& ring, int flow) {
   return flows;
 }
 
-}  // namespace vtsim::sim
+}  // namespace vtsim

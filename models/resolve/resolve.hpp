@@ -2,14 +2,14 @@
 // Resolving a scenario: everything `simulate` decides before it builds an engine, each value with its source
 // (models/param.hpp). resolve() is the last place an input error can come from for a scenario the loader accepted
 // (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
-// refuses what `vtsim run` would. It runs no SimGrid engine.
+// refuses what `vtsim run` would.
 //
-// Issue 29 items 1 and 2: the engine (sim/simulation.cpp simulate(ResolvedRun)) takes its plan from here, and the
-// "calibrated" and "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the
-// compute model's notes are ResolvedCompute's SourcedNotes). The functions below that take a Scenario are the
-// boundary: no engine file below them (topology, platform, communicators, model-parallel plans, training loop,
-// sharing, operations) includes models/scenario.hpp or looks a catalog up. The compute model
-// (models/job_compute.hpp) and the drivers (sim/point_runner, sim/collective_sweep) still take a Scenario.
+// The boundary between the scenario and the engine (issue 29 items 1 and 2): the engine (sim/simulation.cpp
+// simulate(ResolvedRun)) takes its plan from here, and the "calibrated" and "uncalibrated_defaults" lists of a result
+// are made here once, from the values' sources (the compute model's notes are ResolvedCompute's SourcedNotes). This
+// library (CMake target `resolve`) links models and network only, not SimGrid: no engine file (sim/) includes
+// models/scenario.hpp or looks a catalog up, and the build keeps resolve from reaching into the engine. The compute
+// model (models/job_compute.hpp) and the drivers (sim/point_runner, sim/collective_sweep) still take a Scenario.
 
 #include <cstddef>
 #include <map>
@@ -22,19 +22,19 @@
 #include "models/job_compute.hpp"
 #include "models/job_config.hpp"
 #include "models/link_defaults.hpp"
+#include "models/nccl_tuning.hpp"
+#include "models/network/flow_analysis.hpp"
+#include "models/network/model_parallel_layout.hpp"
+#include "models/network/rings.hpp"
+#include "models/network/topology.hpp"
 #include "models/operations.hpp"
 #include "models/param.hpp"
+#include "models/scheduler_policy.hpp"
 #include "models/simulation_config.hpp"
-#include "sim/communicators.hpp"
-#include "sim/gpu_sharing.hpp"
-#include "sim/model_parallel_plan.hpp"
-#include "sim/topology.hpp"
 
 namespace vtsim {
-struct Scenario;
-}  // namespace vtsim
 
-namespace vtsim::sim {
+struct Scenario;
 
 /// A job that runs (idle jobs only hold their vGPUs), as resolved.
 struct ResolvedJob {
@@ -72,7 +72,7 @@ struct ResolvedRun {
   std::optional<Param<double>> context_switch_s;
   /// The latency of one leaf or spine switch, where some job's traffic crosses one (none otherwise).
   std::optional<Param<double>> switch_latency_s;
-  std::map<int, int> ranks_per_gpu;                   ///< ranks of all jobs on each GPU that has any
+  std::map<int, int> ranks_per_gpu;  ///< ranks of all jobs on each GPU that has any
   /// Achievable memory bandwidth of the GPUs (the datasheet's times the compute model's memory efficiency), the
   /// largest over the jobs outside MIG; 0 when every job runs on MIG.
   double gpu_memory_Bps = 0;
@@ -82,15 +82,15 @@ struct ResolvedRun {
   double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP)
   /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
   bool flows_between_gpus = true;
-  std::set<LinkClass> link_classes;       ///< the classes of the links some job's traffic crosses
+  std::set<LinkClass> link_classes;  ///< the classes of the links some job's traffic crosses
   /// The figures of each link class the topology builds, the profile's measurements applied (link_defaults_for).
   std::vector<ClassDefault> link_defaults;
   std::vector<std::string> uncalibrated;  ///< the uncalibrated defaults the run uses (SimulationResult::uncalibrated)
   std::vector<std::string> calibrated;    ///< what the calibration profile supplied (SimulationResult::calibrated)
 };
 
-/// The spec of `scenario`'s cluster (sim/topology.hpp): its shape, and each link class's figures with the calibration
-/// profile's measurements applied. REQUIRES: a validated scenario.
+/// The spec of `scenario`'s cluster (models/network/topology.hpp): its shape, and each link class's figures with the
+/// calibration profile's measurements applied. REQUIRES: a validated scenario.
 TopologySpec topology_spec(const Scenario& scenario);
 /// topology_spec(scenario) from `links` = scenario_links(scenario), already made.
 TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links);
@@ -122,4 +122,4 @@ ResolvedRun resolve(const Scenario& scenario);
 /// beyond their transfers. REQUIRES: run = resolve(scenario).
 std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run);
 
-}  // namespace vtsim::sim
+}  // namespace vtsim

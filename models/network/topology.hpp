@@ -45,14 +45,11 @@
 #include "models/link_class.hpp"
 #include "models/virtualization_mode.hpp"
 
-namespace vtsim::sim {
-
-using vtsim::LinkClass;
-using vtsim::to_string;
+namespace vtsim {
 
 /// One physical full-duplex link; each direction carries bandwidth_Bps independently.
 struct Link {
-  std::string name;          ///< unique, e.g. "host3/gpu1/pcie", "rack0/uplink1"
+  std::string name;  ///< unique, e.g. "host3/gpu1/pcie", "rack0/uplink1"
   LinkClass link_class = LinkClass::pcie;
   double bandwidth_Bps = 0;  ///< per direction, after protocol efficiency
   double latency_s = 0;
@@ -98,12 +95,12 @@ struct FlowRates {
 /// (topology_spec). Defaults: one bare-metal host of one GPU, nothing else.
 struct TopologySpec {
   VirtualizationMode mode = VirtualizationMode::bare_metal;  ///< picks the P2P rule
-  bool nvlink_usable = false;                       ///< NVLink present and enabled
-  NvlinkLayout nvlink_layout = NvlinkLayout::none;  ///< none unless usable
-  int gpus_per_host = 1;                            ///< >= 1
-  int hosts_per_rack = 1;                           ///< >= 1
-  int racks = 1;                                    ///< >= 1
-  int nics_per_host = 0;                            ///< 0 when every job stays in one host
+  bool nvlink_usable = false;                                ///< NVLink present and enabled
+  NvlinkLayout nvlink_layout = NvlinkLayout::none;           ///< none unless usable
+  int gpus_per_host = 1;                                     ///< >= 1
+  int hosts_per_rack = 1;                                    ///< >= 1
+  int racks = 1;                                             ///< >= 1
+  int nics_per_host = 0;                                     ///< 0 when every job stays in one host
   int spines = 0;    ///< spine switches: 0 for one rack; 1 under adaptive routing, which joins a leaf's uplinks
   int rails = 1;     ///< 1, or nics_per_host on rail-optimized cabling (NIC r on its rack's leaf of rail r)
   bool pxn = false;  ///< the transport has GPUDirect RDMA (a flow may reach the NIC beside its destination over NVLink)
@@ -111,12 +108,12 @@ struct TopologySpec {
   std::uint64_t seed = 1;       ///< of the ECMP hash
   double switch_latency_s = 0;  ///< one leaf or spine switch, added on the NIC links and the uplinks' figures
   // Each class's figures, with the calibration profile's measurements in place (models/link_defaults.hpp).
-  LinkDefault nvlink;       ///< one NVLink connection of the layout
-  LinkDefault pcie;         ///< a GPU's x16 link
-  LinkDefault host_memory;  ///< a GPU's staging path through host memory
-  LinkDefault nic;          ///< a NIC port with its transport, before switches
-  LinkDefault uplink;       ///< a leaf-to-spine uplink
-  std::vector<LinkDefault> tcp_stacks;           ///< per GPU, its rank's share of its VM's TCP stack; empty without TCP
+  LinkDefault nvlink;                   ///< one NVLink connection of the layout
+  LinkDefault pcie;                     ///< a GPU's x16 link
+  LinkDefault host_memory;              ///< a GPU's staging path through host memory
+  LinkDefault nic;                      ///< a NIC port with its transport, before switches
+  LinkDefault uplink;                   ///< a leaf-to-spine uplink
+  std::vector<LinkDefault> tcp_stacks;  ///< per GPU, its rank's share of its VM's TCP stack; empty without TCP
   /// Per GPU, the jobs holding it with a max_per_gpu 1 vGPU profile (read only under vGPU's NVLink rule).
   std::vector<std::vector<int>> whole_gpu_jobs;
 };
@@ -195,9 +192,7 @@ class Topology {
   int spine_count() const { return spines_; }
   /// The uplink `port` (rail x spines + spine) of `rack`; without rails, port = the spine. REQUIRES: several racks and
   /// NICs, 0 <= port < rail_count() x spine_count().
-  int uplink(int rack, int port) const {
-    return uplinks_[static_cast<std::size_t>((rack * rails_) * spines_ + port)];
-  }
+  int uplink(int rack, int port) const { return uplinks_[static_cast<std::size_t>((rack * rails_) * spines_ + port)]; }
 
   /// Sum of the hop latencies of `route`.
   double latency_s(const std::vector<Hop>& route) const;
@@ -247,23 +242,23 @@ class Topology {
   int hosts_per_rack_ = 1;
   int nics_per_host_ = 0;
   int spines_ = 0;
-  int rails_ = 1;  ///< leaves per rack
-  bool pxn_ = false;  ///< a GPU may send through the NIC of an NVLink neighbour (GPUDirect RDMA transports)
+  int rails_ = 1;             ///< leaves per rack
+  bool pxn_ = false;          ///< a GPU may send through the NIC of an NVLink neighbour (GPUDirect RDMA transports)
   int pcie_switch_gpus_ = 0;  ///< GPUs per PCIe switch; 0: none
   std::uint64_t seed_ = 1;
   std::vector<Link> links_;
-  std::vector<std::size_t> link_source_;            ///< the vertex a link's forward direction leaves
-  std::vector<int> nic_links_;                      ///< per host x nics
+  std::vector<std::size_t> link_source_;  ///< the vertex a link's forward direction leaves
+  std::vector<int> nic_links_;            ///< per host x nics
   /// gpu_to_network per GPU, searched on first use (empty until then): every flow between hosts asks for two. Not
   /// safe to share between threads (one simulation runs in one thread).
   mutable std::vector<std::vector<Hop>> to_network_;
   /// gpu_to_nic's searched routes to NICs other than the GPU's own, by gpu x NICs per host + NIC (a map: on 72-NIC
   /// hosts a table over every pair would dwarf the routes a run asks for).
   mutable std::unordered_map<std::size_t, std::vector<Hop>> to_other_nic_;
-  std::vector<int> tcp_stack_links_;                ///< per GPU, with TCP between hosts; else empty
-  std::vector<int> uplinks_;                        ///< per rack x rails x spines
-  std::vector<std::vector<int>> whole_gpu_jobs_;    ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
+  std::vector<int> tcp_stack_links_;              ///< per GPU, with TCP between hosts; else empty
+  std::vector<int> uplinks_;                      ///< per rack x rails x spines
+  std::vector<std::vector<int>> whole_gpu_jobs_;  ///< per GPU, jobs holding it with a max_per_gpu 1 vGPU profile
   std::unique_ptr<const Graph> graph_;
 };
 
-}  // namespace vtsim::sim
+}  // namespace vtsim

@@ -5,9 +5,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/topology.hpp"
+#include "models/network/topology.hpp"
 
-namespace vtsim::sim {
+namespace vtsim {
 
 /// A flow between two GPUs; `flow` tells apart several connections of one pair (NCCL's channels), which ECMP may
 /// hash onto different spines (Topology::route).
@@ -19,8 +19,8 @@ struct GpuFlow {
 
 /// What a set of flows running at once gets from the topology.
 struct FlowBottleneck {
-  double rate_Bps = 0;    ///< the slowest flow's rate when each link direction is split equally among its flows
-  double latency_s = 0;   ///< the largest route latency among the flows
+  double rate_Bps = 0;   ///< the slowest flow's rate when each link direction is split equally among its flows
+  double latency_s = 0;  ///< the largest route latency among the flows
 };
 
 /// Equal-share bottleneck of `flows` running concurrently: each flow gets, on each link direction it crosses, the
@@ -32,4 +32,4 @@ FlowBottleneck concurrent_bottleneck(const Topology& topology, const std::vector
 /// The flows of one ring step: position i sends to position i + 1 (mod n), as connection `flow`.
 std::vector<GpuFlow> ring_flows(const std::vector<int>& ring, int flow = 0);
 
-}  // namespace vtsim::sim
+}  // namespace vtsim
