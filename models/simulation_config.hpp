@@ -17,7 +17,7 @@ struct SimulationConfig {
   std::uint64_t seed = 1;
   /// How many times the point runs, under seeds seed, seed + 1, ...: what the model does not know (ECMP hashing,
   /// variability, stalls) drawn anew each time; the result is the first run's, with each job's spread over all of them
-  /// (sim/point_runner.hpp). Default 1; at most kMaxSeeds.
+  /// (runner/point_runner.hpp). Default 1; at most kMaxSeeds.
   int seeds = 1;
   /// Whether each rank's compute time varies per iteration (models/variability.hpp). Default true; false gives
   /// every rank the model's mean time, for exact comparisons.

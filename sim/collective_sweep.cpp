@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cassert>
+
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "models/resolve/resolve.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"
@@ -16,37 +17,29 @@ namespace vtsim::sim {
 
 namespace sg4 = simgrid::s4u;
 
-std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
-                                                        TestedOp op, const std::vector<double>& sizes) {
-  assert(gpus.size() >= 2);
-  // The collective's ranks as one job on the scenario's cluster, with a flat ring.
-  Scenario tested = scenario;
-  JobConfig job = scenario.jobs.front();
-  job.gpu_ids = gpus;
-  job.idle = false;
-  job.horovod.allreduce = AllreduceAlgorithm::ring;
-  tested.jobs = {job};
-  const Topology topology = scenario_topology(tested);
-  const JobRings rings = job_rings(tested, 0, topology);
-  // Before the engine: it may throw.
-  const NcclCommunicator comm = job_nccl_communicator(tested, 0, nccl_device(tested), rings, topology);
-
+std::vector<CollectiveTiming> simulate_collective_sweep(const ResolvedCollective& tested, TestedOp op,
+                                                        const std::vector<double>& sizes) {
+  const Topology& topology = tested.topology;
+  const JobRings& rings = tested.rings;
+  const NcclCommunicator& comm = tested.nccl;
+  const std::size_t gpus = rings.ring.size();
+  assert(gpus >= 2);
   int argc = 1;
   char program[] = "vtsim";
   char* argv[] = {program, nullptr};
   sg4::Engine engine(&argc, argv);
   configure_engine();
-  configure_stacks(gpus.size());
+  configure_stacks(gpus);
   const bool p2p = op == TestedOp::sendrecv || op == TestedOp::alltoall;
   const NcclCollective collective = op == TestedOp::all_gather       ? NcclCollective::all_gather
                                     : op == TestedOp::reduce_scatter ? NcclCollective::reduce_scatter
                                     : op == TestedOp::broadcast      ? NcclCollective::broadcast
                                     : op == TestedOp::reduce         ? NcclCollective::reduce
                                                                      : NcclCollective::all_reduce;
-  std::vector<std::pair<int, int>> ports = cross_rack_ports(job, rings, topology);
+  std::vector<std::pair<int, int>> ports = cross_rack_ports(tested.job, rings, topology);
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
   const Platform platform(topology, ports);
-  const Fidelity fidelity = tested.simulation.fidelity;
+  const Fidelity fidelity = tested.fidelity;
   std::unique_ptr<SimulatedCollective> run;
   if (op == TestedOp::sendrecv) {
     run = make_sendrecv(rings, topology, platform, fidelity);

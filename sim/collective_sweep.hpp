@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/nccl_tuning.hpp"
-#include "models/scenario.hpp"
+#include "models/resolve/resolve.hpp"
 
 namespace vtsim::sim {
 
@@ -21,10 +21,9 @@ struct CollectiveTiming {
   std::string choice;  ///< NCCL's algorithm and protocol, e.g. "ring/LL128"; "p2p/Simple" for sendrecv and alltoall
 };
 
-/// Simulates `op` on `gpus` (global GPU indices of `scenario`'s cluster) for each of `sizes`, one after the
-/// other with every rank starting together, at the scenario's fidelity. REQUIRES: at least two distinct GPUs of the
-/// cluster; a running-engine-free process.
-std::vector<CollectiveTiming> simulate_collective_sweep(const Scenario& scenario, const std::vector<int>& gpus,
-                                                        TestedOp op, const std::vector<double>& sizes);
+/// Simulates `op` over `tested`'s ranks (resolve_collective) for each of `sizes`, one after the other with every rank
+/// starting together, at its fidelity. REQUIRES: a running-engine-free process.
+std::vector<CollectiveTiming> simulate_collective_sweep(const ResolvedCollective& tested, TestedOp op,
+                                                        const std::vector<double>& sizes);
 
 }  // namespace vtsim::sim

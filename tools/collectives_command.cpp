@@ -109,7 +109,8 @@ std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std:
                                             const std::vector<double>& sizes) {
   const nlohmann::json answer = sim::run_isolated([&] {
     nlohmann::json rows = nlohmann::json::array();
-    for (const sim::CollectiveTiming& t : sim::simulate_collective_sweep(scenario, gpus, op, sizes)) {
+    for (const sim::CollectiveTiming& t :
+         sim::simulate_collective_sweep(resolve_collective(scenario, gpus), op, sizes)) {
       rows.push_back({{"bytes", t.bytes}, {"time_s", t.time_s}, {"choice", t.choice}});
     }
     return rows;

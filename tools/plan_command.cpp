@@ -13,7 +13,7 @@
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/units.hpp"
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
@@ -198,7 +198,7 @@ json plan_command(const PlanRequest& request, std::ostream& out) {
   tasks.work = [&](std::size_t k) {
     try {
       // Ranked by samples/s: the candidates need no scaling reference.
-      return summary_of(sim::simulate_point(fitting[k], "", sim::Companions::none), index).dump();
+      return summary_of(runner::simulate_point(fitting[k], "", runner::Companions::none), index).dump();
     } catch (const std::exception& error) {
       return json{{"error", error.what()}}.dump();
     }

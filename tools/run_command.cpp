@@ -2,14 +2,14 @@
 
 #include <filesystem>
 #include <iostream>
-#include <system_error>
 #include <memory>
+#include <system_error>
 
 #include "models/atomic_file.hpp"
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario.hpp"
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
@@ -46,11 +46,11 @@ void run_command(const RunRequest& request, std::ostream& out) {
     variants.push_back(load_scenario_or_default(request.scenario_file, overrides));
   }
 
-  nlohmann::json result = sim::simulate_point(scenario, request.trace_file);
+  nlohmann::json result = runner::simulate_point(scenario, request.trace_file);
   std::vector<Variant> columns = {{"as given", result}};
   nlohmann::json variant_results = nlohmann::json::array();
   for (std::size_t v = 0; v < variants.size(); ++v) {
-    nlohmann::json variant = sim::simulate_point(variants[v], variant_trace_file(request.trace_file, v + 1));
+    nlohmann::json variant = runner::simulate_point(variants[v], variant_trace_file(request.trace_file, v + 1));
     columns.push_back({compare[v], variant});
     variant_results.push_back({{"set", compare[v]}, {"result", variant}});
   }

@@ -10,7 +10,7 @@
 #include "models/error.hpp"
 #include "models/overrides.hpp"
 #include "models/scenario_loader.hpp"
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/slurm_script.hpp"
@@ -39,7 +39,7 @@ std::string simulate_record(const Sweep& sweep, std::size_t index) {
   try {
     const Scenario scenario =
         load_scenario(point_scenario_json(sweep, sweep.points[index]), sweep.scenario_label, sweep.scenario_dir);
-    return record_line(sweep, index, "result", sim::simulate_point(scenario));
+    return record_line(sweep, index, "result", runner::simulate_point(scenario));
   } catch (const InputError& error) {
     return record_line(sweep, index, "error", error.what());
   } catch (const std::exception& error) {

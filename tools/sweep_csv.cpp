@@ -120,7 +120,7 @@ std::vector<std::string> SweepCsvLayout::header() const {
   for (const JobFigure& figure : leading_job_figures()) per_job.emplace_back(figure.column);
   for (const std::string& key : extra_breakdown_) per_job.push_back(key + "_s");
   for (const JobFigure& figure : trailing_job_figures()) per_job.emplace_back(figure.column);
-  if (max_jobs_ > 1) per_job.emplace_back("slowdown_vs_alone");  // sim/point_runner: shared step / alone step
+  if (max_jobs_ > 1) per_job.emplace_back("slowdown_vs_alone");  // runner/point_runner: shared step / alone step
   if (max_jobs_ <= 1) {
     names.insert(names.end(), per_job.begin(), per_job.end());
   } else {

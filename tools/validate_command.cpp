@@ -26,7 +26,7 @@
 #include "models/gpu_catalog.hpp"
 #include "models/scenario_loader.hpp"
 #include "models/workload_catalog.hpp"
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
 #include "tools/shipped_files.hpp"
@@ -138,7 +138,7 @@ std::vector<SimulatedRow> simulate_rows(const std::vector<const ValidationRow*>&
     try {
       const Scenario scenario = load_scenario_file(rows[k]->scenario_file, rows[k]->overrides);
       const GpuSpec* gpu = find_gpu(scenario.cluster.host.gpu_model);
-      const nlohmann::json job = sim::simulate_point(scenario)["jobs"][0];
+      const nlohmann::json job = runner::simulate_point(scenario)["jobs"][0];
       nlohmann::json answer = {{"architecture", gpu != nullptr ? gpu->architecture : scenario.cluster.host.gpu_model},
                                {"samples_per_s", job["samples_per_s"]},
                                {"scaling_efficiency", job["scaling_efficiency"]}};

@@ -428,6 +428,24 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
   return comm;
 }
 
+ResolvedCollective resolve_collective(const Scenario& scenario, const std::vector<int>& gpus) {
+  assert(gpus.size() >= 2);
+  Scenario tested = scenario;
+  JobConfig job = scenario.jobs.front();
+  job.gpu_ids = gpus;
+  job.idle = false;
+  job.horovod.allreduce = AllreduceAlgorithm::ring;
+  tested.jobs = {job};
+  Topology topology = scenario_topology(tested);
+  JobRings rings = job_rings(tested, 0, topology);
+  NcclCommunicator nccl = job_nccl_communicator(tested, 0, nccl_device(tested), rings, topology);
+  return {.topology = std::move(topology),
+          .job = std::move(job),
+          .rings = std::move(rings),
+          .nccl = nccl,
+          .fidelity = scenario.simulation.fidelity};
+}
+
 std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run) {
   std::vector<SourcedValue> values;
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);

@@ -9,7 +9,7 @@
 // are made here once, from the values' sources (the compute model's notes are ResolvedCompute's SourcedNotes). This
 // library (CMake target `resolve`) links models and network only, not SimGrid: no engine file (sim/) includes
 // models/scenario.hpp or looks a catalog up, and the build keeps resolve from reaching into the engine. The compute
-// model (models/job_compute.hpp) and the drivers (sim/point_runner, sim/collective_sweep) still take a Scenario.
+// model (models/job_compute.hpp) still takes a Scenario.
 
 #include <cstddef>
 #include <map>
@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/fidelity.hpp"
 #include "models/job_compute.hpp"
 #include "models/job_config.hpp"
 #include "models/link_defaults.hpp"
@@ -112,6 +113,21 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
 /// nothing to run on this communicator (NCCL fails such a call too).
 NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const NcclDevice& device,
                                        const JobRings& rings, const Topology& topology);
+
+/// nccl-tests' view of a scenario's cluster (`vtsim collectives`): its ranks as one job on a flat ring, with what the
+/// scenario's first job forces of NCCL.
+struct ResolvedCollective {
+  Topology topology;
+  JobConfig job;                       ///< the scenario's first job, on the tested GPUs, reducing over a flat ring
+  JobRings rings;                      ///< its rings (group_rings)
+  NcclCommunicator nccl;               ///< NCCL's view of them, what the job forces included
+  Fidelity fidelity = Fidelity::flow;  ///< the scenario's
+};
+
+/// The collective of `gpus` (global GPU indices of `scenario`'s cluster) resolved as resolve() resolves a job. Throws
+/// the InputError job_nccl_communicator throws. REQUIRES: a scenario the loader accepted; two or more distinct GPUs of
+/// its cluster.
+ResolvedCollective resolve_collective(const Scenario& scenario, const std::vector<int>& gpus);
 
 /// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.

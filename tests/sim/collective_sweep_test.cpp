@@ -18,7 +18,8 @@ using testing::eight_hosts;
 std::vector<CollectiveTiming> sweep(const Scenario& scenario, TestedOp op, std::vector<double> sizes) {
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
     nlohmann::json times = nlohmann::json::array();
-    for (const CollectiveTiming& t : simulate_collective_sweep(scenario, {0, 1, 2, 3, 4, 5, 6, 7}, op, sizes)) {
+    for (const CollectiveTiming& t :
+         simulate_collective_sweep(resolve_collective(scenario, {0, 1, 2, 3, 4, 5, 6, 7}), op, sizes)) {
       times.push_back({t.time_s, t.choice});
     }
     return times;

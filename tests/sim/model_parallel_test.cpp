@@ -1,22 +1,22 @@
 // Tensor, pipeline and sharded parallelism in whole simulations (sim/model_parallel_rank.cpp), against the schedules'
 // critical paths evaluated by hand from the compute model's stage kernel times, and against closed forms.
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <numeric>
 #include <set>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
+#include "runner/point_runner.hpp"
 #include "sim/model_parallel_plan.hpp"
 #include "sim/simulation.hpp"
 #include "sim/training_job.hpp"
 #include "sim_test_support.hpp"
-#include "sim/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -270,7 +270,7 @@ TEST(ScalingEfficiency, ModelParallelJobsCompareWithOneReplicaAlone) {
   // Tensor 2 x data 2 on one host's four GPUs: the reference is the job with data parallelism 1, simulated on
   // replica 0's two GPUs (ranks 0 and 1 in Megatron's order: GPUs 0 and 1), built here from its own JSON.
   const nlohmann::json json = uniform_gpt_job({{"tensor", 2}, {"recompute", "full"}}, 4, 2, "flow");
-  const nlohmann::json job = vtsim::sim::simulate_point(scenario_of(json))["jobs"][0];
+  const nlohmann::json job = vtsim::runner::simulate_point(scenario_of(json))["jobs"][0];
   nlohmann::json replica_json = json;
   replica_json["jobs"][0]["gpus"] = 2;
   const nlohmann::json replica = simulate_in_child(scenario_of(replica_json))["jobs"][0];

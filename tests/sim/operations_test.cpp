@@ -8,9 +8,9 @@
 
 #include "models/memory_model.hpp"
 #include "models/workload_catalog.hpp"
+#include "runner/point_runner.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
-#include "sim/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -229,7 +229,7 @@ TEST(Operations, TenantsAloneRunWithoutTheEvents) {
   json["operations"] = {{"vm_memory_gib", 1.0}, {"stun_fixed_s", 1.0}, {"stun_s_per_framebuffer_gib", 0.0}};
   json["events"] = {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_iteration", 2}}};
   const Scenario scenario = testing::scenario_of(json);
-  const nlohmann::json result = vtsim::sim::simulate_point(scenario, "");
+  const nlohmann::json result = vtsim::runner::simulate_point(scenario, "");
   ASSERT_EQ(result["tenants"].size(), 2u);
   EXPECT_EQ(result["events"][0]["jobs"][0]["job"], "b");
 }

@@ -1,4 +1,4 @@
-// A point run under several seeds (simulation.seeds, sim/point_runner.hpp): the spread it reports is that of the
+// A point run under several seeds (simulation.seeds, runner/point_runner.hpp): the spread it reports is that of the
 // same point run once under each seed, and a single run whose flows cross hashed spines says it is one draw.
 
 #include <algorithm>
@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "models/scenario_loader.hpp"
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 
 namespace vtsim::sim {
 namespace {
@@ -24,13 +24,12 @@ TEST(Seeds, TheSpreadIsThatOfOneRunPerSeed) {
   const std::vector<std::string> base = {"jobs[0].iterations=3", "simulation.seed=7"};
   std::vector<std::string> three = base;
   three.push_back("simulation.seeds=3");
-  const nlohmann::json spread = sim::simulate_point(shipped("a100-nvlink-bert.json", three));
+  const nlohmann::json spread = runner::simulate_point(shipped("a100-nvlink-bert.json", three));
   std::vector<double> samples;
   std::vector<double> steps;
   for (const int seed : {7, 8, 9}) {
-    const nlohmann::json once =
-        sim::simulate_point(shipped("a100-nvlink-bert.json", {"jobs[0].iterations=3",
-                                                              "simulation.seed=" + std::to_string(seed)}));
+    const nlohmann::json once = runner::simulate_point(
+        shipped("a100-nvlink-bert.json", {"jobs[0].iterations=3", "simulation.seed=" + std::to_string(seed)}));
     samples.push_back(once["jobs"][0]["samples_per_s"].get<double>());
     steps.push_back(once["jobs"][0]["step_time_s"]["mean"].get<double>());
     if (seed == 7) {
@@ -50,9 +49,8 @@ TEST(Seeds, TheSpreadIsThatOfOneRunPerSeed) {
 }
 
 TEST(Seeds, TwentyRunsGiveNearestRankPercentiles) {
-  const nlohmann::json result = sim::simulate_point(
-      shipped("a100-nvlink-bert.json",
-              {"jobs[0].iterations=2", "simulation.fidelity=analytic", "simulation.seeds=20"}));
+  const nlohmann::json result = runner::simulate_point(shipped(
+      "a100-nvlink-bert.json", {"jobs[0].iterations=2", "simulation.fidelity=analytic", "simulation.seeds=20"}));
   const nlohmann::json& across = result["jobs"][0]["across_seeds"]["step_time_s"];
   ASSERT_TRUE(across.contains("p5"));
   // Nearest rank of 20 sorted values: p5 is the ceil(0.05 x 20) = 1st, p95 the ceil(0.95 x 20) = 19th; the 19th is
@@ -64,17 +62,16 @@ TEST(Seeds, TwentyRunsGiveNearestRankPercentiles) {
 
 TEST(Seeds, OneRunAcrossHashedSpinesSaysItIsOneDraw) {
   // Four racks joined by 4 ECMP spines: one run is one draw of the hashing. The default scenario (one host) is not.
-  const nlohmann::json racks = sim::simulate_point(
+  const nlohmann::json racks = runner::simulate_point(
       shipped("rack-scaleout-roce.json", {"simulation.fidelity=analytic", "jobs[0].iterations=1"}));
   ASSERT_EQ(racks["seeds"]["runs"].get<int>(), 1);
   EXPECT_NE(racks["seeds"]["note"].get<std::string>().find("one draw"), std::string::npos);
-  const nlohmann::json one_host = sim::simulate_point(shipped("a100-nvlink-bert.json", {"jobs[0].iterations=1"}));
+  const nlohmann::json one_host = runner::simulate_point(shipped("a100-nvlink-bert.json", {"jobs[0].iterations=1"}));
   EXPECT_FALSE(one_host["seeds"].contains("note"));
   // With InfiniBand's adaptive routing (its default there) no flow is hashed onto a spine.
-  const nlohmann::json adaptive = sim::simulate_point(
-      shipped("rack-scaleout-roce.json",
-              {"simulation.fidelity=analytic", "jobs[0].iterations=1", "cluster.transport=infiniband",
-               "cluster.host.nic_model=connectx-6-vpi-hdr"}));
+  const nlohmann::json adaptive = runner::simulate_point(shipped(
+      "rack-scaleout-roce.json", {"simulation.fidelity=analytic", "jobs[0].iterations=1",
+                                  "cluster.transport=infiniband", "cluster.host.nic_model=connectx-6-vpi-hdr"}));
   EXPECT_FALSE(adaptive["seeds"].contains("note"));
 }
 

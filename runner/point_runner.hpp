@@ -8,7 +8,7 @@
 
 #include "models/scenario.hpp"
 
-namespace vtsim::sim {
+namespace vtsim::runner {
 
 /// Which companion runs a point's figures get.
 enum class Companions {
@@ -25,4 +25,4 @@ enum class Companions {
 nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace_file = "",
                               Companions companions = Companions::all);
 
-}  // namespace vtsim::sim
+}  // namespace vtsim::runner

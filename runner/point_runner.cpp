@@ -1,4 +1,4 @@
-#include "sim/point_runner.hpp"
+#include "runner/point_runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,11 +14,11 @@
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
 
-namespace vtsim::sim {
+namespace vtsim::runner {
 namespace {
 
 nlohmann::json simulate_isolated(const Scenario& scenario, const std::string& trace_file) {
-  return run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{trace_file})); });
+  return sim::run_isolated([&] { return sim::to_json(sim::simulate(scenario, sim::SimulationOptions{trace_file})); });
 }
 
 /// With several tenants, each one's figures against the same job running alone (the scenario with only that job, each
@@ -142,7 +142,8 @@ nlohmann::json spread_of(std::vector<double> values) {
 void add_seed_spread(const std::vector<std::uint64_t>& seeds, const std::vector<nlohmann::json>& runs,
                      nlohmann::json& result) {
   const std::vector<std::pair<const char*, std::vector<const char*>>> figures = {
-      {"step_time_s", {"step_time_s", "mean"}}, {"samples_per_s", {"samples_per_s"}},
+      {"step_time_s", {"step_time_s", "mean"}},
+      {"samples_per_s", {"samples_per_s"}},
       {"scaling_efficiency", {"scaling_efficiency"}}};
   for (std::size_t j = 0; j < result["jobs"].size(); ++j) {
     nlohmann::json across = {{"runs", runs.size()}};
@@ -191,4 +192,4 @@ nlohmann::json simulate_point(const Scenario& scenario, const std::string& trace
   return result;
 }
 
-}  // namespace vtsim::sim
+}  // namespace vtsim::runner
