@@ -2,6 +2,7 @@
 #include "fuzz/fuzz_targets.hpp"
 #include "models/job_compute.hpp"
 #include "models/json_reader.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "models/scenario_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,11 +1,11 @@
 #pragma once
-// What one job's ranks compute, prepared from the scenario before any simulation: the workload, the device each rank
-// runs on, the compute model's parameters with their provenance, per-layer kernel times, the memory footprint (checked
-// against the device) and the same job's step time alone on one device of that kind.
+// What one job's ranks compute, prepared before any simulation (models/resolve/job_compute_plan.hpp makes it from a
+// scenario): the workload, the device each rank runs on, the compute model's parameters with their provenance,
+// per-layer kernel times, the memory footprint (checked against the device) and the same job's step time alone on one
+// device of that kind.
 
-#include <cstddef>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include "models/compute_fit.hpp"
 #include "models/compute_model.hpp"
@@ -15,8 +15,6 @@
 #include "models/variability.hpp"
 
 namespace vtsim {
-
-struct Scenario;
 
 /// One virtual pipeline stage of a job with tensor, pipeline or sharded parallelism, as one of its GPUs runs it.
 struct StageCompute {
@@ -50,12 +48,5 @@ struct JobCompute {
 
 /// The workload a job names: a catalog entry or its generated transformer.
 Workload job_workload(const JobConfig& job);
-
-/// The device one rank of job `index` runs on (a GPU, its vGPU profile's share or a MIG instance) and its name.
-std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::size_t index);
-
-/// Prepares job `index` of `scenario`. Throws InputError "FILE: jobs[i]: ..." when the job does not fit in its
-/// device's memory.
-JobCompute plan_job_compute(const Scenario& scenario, std::size_t index);
 
 }  // namespace vtsim

@@ -729,7 +729,7 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
   if (config.trace) {
     // A traced iteration is one data-parallel optimizer step as the program ran it.
     if (parallelism) parallelism->fail("a traced workload is replayed with data parallelism only");
-    // Its gaps between kernels are the host's time as measured (models/job_compute.cpp).
+    // Its gaps between kernels are the host's time as measured (models/resolve/job_compute_plan.cpp).
     if (optimizer) optimizer->fail("a traced iteration's optimizer kernels are in the trace: remove this key");
     for (const auto& key : {host_dispatch, execution}) {
       if (key) key->fail("a traced iteration keeps the host time it was measured with: remove this key");

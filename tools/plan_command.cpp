@@ -12,6 +12,7 @@
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "models/units.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/check_command.hpp"

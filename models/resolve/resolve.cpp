@@ -13,6 +13,7 @@
 #include "models/nic_catalog.hpp"
 #include "models/number_text.hpp"
 #include "models/operations.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "models/scenario.hpp"
 #include "models/vgpu_catalog.hpp"
 

@@ -8,8 +8,8 @@
 // simulate(ResolvedRun)) takes its plan from here, and the "calibrated" and "uncalibrated_defaults" lists of a result
 // are made here once, from the values' sources (the compute model's notes are ResolvedCompute's SourcedNotes). This
 // library (CMake target `resolve`) links models and network only, not SimGrid: no engine file (sim/) includes
-// models/scenario.hpp or looks a catalog up, and the build keeps resolve from reaching into the engine. The compute
-// model (models/job_compute.hpp) still takes a Scenario.
+// models/scenario.hpp or looks a catalog up, and the build keeps resolve from reaching into the engine; each job's
+// compute is resolved in job_compute_plan.hpp.
 
 #include <cstddef>
 #include <map>

@@ -6,6 +6,7 @@
 #include "models/ddp_buckets.hpp"
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
 

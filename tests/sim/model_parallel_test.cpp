@@ -12,6 +12,7 @@
 #include "models/error.hpp"
 #include "models/job_compute.hpp"
 #include "models/parallel_strategy.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "runner/point_runner.hpp"
 #include "sim/model_parallel_plan.hpp"
 #include "sim/simulation.hpp"

@@ -19,6 +19,7 @@
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/job_compute.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {

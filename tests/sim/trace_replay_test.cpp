@@ -15,6 +15,7 @@
 #include "models/job_compute.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "sim/communicators.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
