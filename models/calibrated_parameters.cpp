@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "models/collective_model.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/gpu_name_match.hpp"
 #include "models/link_defaults.hpp"
@@ -96,8 +97,9 @@ struct CollectiveCandidate {
   const CollectiveSeries* series = nullptr;
 };
 
-int ring_steps(const CollectiveSeries& series) {
-  return series.op == "all_reduce" ? 2 * (series.ranks - 1) : series.ranks - 1;
+// The steps of a ring collective series (an allreduce, a reduce-scatter or an allgather).
+int series_ring_steps(const CollectiveSeries& series) {
+  return ring_steps(series.op == "all_reduce" ? Collective::allreduce : Collective::allgather, series.ranks);
 }
 
 void apply_collectives(const CalibrationProfile& profile, CalibratedParameters& out) {
@@ -128,13 +130,13 @@ void apply_collectives(const CalibrationProfile& profile, CalibratedParameters& 
     const std::string path = "fits.alpha_beta[" + std::to_string(chosen.fit_index) + "]";
     const std::string source = fit.subject + " " + chosen.series->op + " over " +
                                std::to_string(chosen.series->ranks) + " GPUs";
-    const double step_s = fit_latency_us(fit) * kUs / ring_steps(*chosen.series);
+    const double step_s = fit_latency_us(fit) * kUs / series_ring_steps(*chosen.series);
     CalibratedLink link;
     link.bandwidth_Bps = CalibratedValue{fit_bandwidth_gBps(fit) * kGBps,
                                          describe(profile, path, chosen.series->provenance,
                                                   "bus bandwidth of " + source)};
-    const std::string step_text = "step latency (alpha / " + std::to_string(ring_steps(*chosen.series)) + ") of " +
-                                  source;
+    const std::string step_text =
+        "step latency (alpha / " + std::to_string(series_ring_steps(*chosen.series)) + ") of " + source;
     if (std::string(link_class) == "nvlink") {
       link.latency_s = CalibratedValue{step_s, describe(profile, path, chosen.series->provenance, step_text)};
     } else if (std::string(link_class) == "pcie") {

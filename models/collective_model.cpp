@@ -5,28 +5,28 @@
 namespace vtsim {
 namespace {
 
-// Seconds of `phases` ring phases (1: reduce-scatter or allgather, 2: allreduce) of S over N ranks: each phase is
-// N-1 steps of S/N bytes, each step paying the latency once.
-double ring_phases_time_s(int phases, int ranks, double bytes, double bandwidth_Bps, double latency_s) {
+// Seconds of a ring `collective` (an allreduce, a reduce-scatter or an allgather) of S over N ranks: ring_steps
+// steps of S/N bytes, each paying the latency once.
+double ring_time_s(Collective collective, int ranks, double bytes, double bandwidth_Bps, double latency_s) {
   assert(ranks >= 1 && bytes >= 0.0 && latency_s >= 0.0);
   if (ranks == 1) return 0.0;  // nothing to exchange (and no link to have a bandwidth)
   assert(bandwidth_Bps > 0.0);
-  const double steps = static_cast<double>(phases) * (ranks - 1);
+  const double steps = ring_steps(collective, ranks);
   return steps * (bytes / ranks / bandwidth_Bps + latency_s);
 }
 
 }  // namespace
 
 double ring_allreduce_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
-  return ring_phases_time_s(2, ranks, bytes, bandwidth_Bps, latency_s);
+  return ring_time_s(Collective::allreduce, ranks, bytes, bandwidth_Bps, latency_s);
 }
 
 double ring_reduce_scatter_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
-  return ring_phases_time_s(1, ranks, bytes, bandwidth_Bps, latency_s);
+  return ring_time_s(Collective::reduce_scatter, ranks, bytes, bandwidth_Bps, latency_s);
 }
 
 double ring_allgather_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {
-  return ring_phases_time_s(1, ranks, bytes, bandwidth_Bps, latency_s);
+  return ring_time_s(Collective::allgather, ranks, bytes, bandwidth_Bps, latency_s);
 }
 
 double hierarchical_allreduce_time_s(int hosts, int gpus_per_host, double bytes, double intra_bandwidth_Bps,
@@ -52,6 +52,13 @@ double ring_sent_fraction(Collective collective, int ranks) {
   }
   const double one_pass = static_cast<double>(ranks - 1) / ranks;
   return collective == Collective::allreduce ? 2.0 * one_pass : one_pass;
+}
+
+int ring_steps(Collective collective, int ranks) {
+  assert(ranks >= 1);
+  assert(collective == Collective::allreduce || collective == Collective::reduce_scatter ||
+         collective == Collective::allgather);
+  return collective == Collective::allreduce ? 2 * (ranks - 1) : ranks - 1;
 }
 
 double chain_time_s(int ranks, double bytes, double bandwidth_Bps, double latency_s) {

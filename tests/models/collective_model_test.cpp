@@ -32,6 +32,14 @@ TEST(RingReduceScatterAndAllgather, AreHalfAnAllreduceByHand) {
   }
 }
 
+TEST(RingSteps, AreTwoPassesOfNMinusOneForAnAllreduceAndOneForItsHalves) {
+  // An allreduce over 8 ranks: a reduce-scatter of 7 steps, then an allgather of 7; one rank takes no step.
+  EXPECT_EQ(ring_steps(Collective::allreduce, 8), 14);
+  EXPECT_EQ(ring_steps(Collective::reduce_scatter, 8), 7);
+  EXPECT_EQ(ring_steps(Collective::allgather, 8), 7);
+  EXPECT_EQ(ring_steps(Collective::allreduce, 1), 0);
+}
+
 TEST(HierarchicalAllreduce, IsIntraReduceScatterInterAllreduceOfAShardIntraAllgather) {
   // 2 hosts x 4 GPUs; NVLink-like 100 GB/s, 1 us inside a host; 10 GB/s, 10 us across hosts.
   // Intra reduce-scatter and allgather: 3/4 x 1e9 / 1e11 + 3 x 1e-6 each; inter allreduce of 2.5e8 B over 2 hosts:
