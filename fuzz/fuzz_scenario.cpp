@@ -1,6 +1,5 @@
 // Scenario loader and the compute planning a run does before any simulation (memory fit, kernel times).
 #include "fuzz/fuzz_targets.hpp"
-#include "models/job_compute.hpp"
 #include "models/json_reader.hpp"
 #include "models/resolve/job_compute_plan.hpp"
 #include "models/scenario_loader.hpp"

@@ -63,7 +63,7 @@ int nvlink_links_per_connection(const GpuSpec& gpu, int gpus_per_host) {
     case NvlinkLayout::bridge_pairs: return gpu.nvlink_links;  // both of a TU102's links go to its partner card
     // A full mesh has floor(links / (G - 1)) links per pair (12 / 3 = NV4 on the HGX A100 4-GPU board,
     // docs/hardware-facts.md). NCCL lays several rings over the mesh at once, each over other pair links
-    // (sim/communicators.cpp), so a job uses the links between its own GPUs and no more.
+    // (models/network/rings.cpp), so a job uses the links between its own GPUs and no more.
     case NvlinkLayout::full_mesh: return gpu.nvlink_links / (gpus_per_host - 1);
     case NvlinkLayout::nvswitch: return gpu.nvlink_links;
     // Not the DGX-1's per-pair links (1 or 2, and some pairs none): the star gives every GPU its full NVLink bandwidth

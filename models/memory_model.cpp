@@ -49,6 +49,11 @@ StateBytesPerParameter state_bytes_per_parameter(const Workload& workload, Preci
           .optimizer = optimizer_state_bytes(workload.optimizer)};
 }
 
+double gathered_bytes_per_parameter(const Workload& workload, Precision precision) {
+  const StateBytesPerParameter state = state_bytes_per_parameter(workload, precision);
+  return state.half > 0 ? state.half : state.master;
+}
+
 MemoryFootprint memory_footprint(const Workload& workload, int batch, Precision precision) {
   assert(batch >= 1);
   const StateBytesPerParameter bytes = state_bytes_per_parameter(workload, precision);

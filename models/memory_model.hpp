@@ -41,6 +41,9 @@ struct StateBytesPerParameter {
 /// What each parameter of `workload` costs in `precision`.
 StateBytesPerParameter state_bytes_per_parameter(const Workload& workload, Precision precision);
 
+/// Bytes one weight moves when ZeRO gathers it: its 16-bit copy under mixed precision, else the weight itself.
+double gathered_bytes_per_parameter(const Workload& workload, Precision precision);
+
 /// The fixed allowance for the CUDA context, cuBLAS/cuDNN workspaces and allocator slack, bytes (uncalibrated).
 double workspace_allowance_bytes();
 

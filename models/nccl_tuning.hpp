@@ -168,4 +168,11 @@ double nccl_protocol_efficiency(NcclProtocol protocol);
 /// on SM60, 20 on SM70 and SM80, 20.6 on SM90; 12 on SM86.
 double nccl_nvlink_channel_GBps(int compute_capability);
 
+/// The GPUs as NCCL's tuning model sees them.
+struct NcclDevice {
+  int compute_capability = 0;   ///< e.g. 80 for an A100
+  int nvlink_links = 0;         ///< NVLink links per GPU (NVLS's channels on a Hopper NVSwitch)
+  bool gpudirect_rdma = false;  ///< the transport moves data between the GPU and the NIC directly (RoCE, InfiniBand)
+};
+
 }  // namespace vtsim

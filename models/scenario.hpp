@@ -4,6 +4,13 @@
 // These structs are the parsed, validated, fully defaulted form of a scenario JSON file (scenarios/README.md documents
 // the JSON). Every field states its default. Values are SI (seconds, bytes); the JSON keys carry their unit.
 
+// The engine (sim/) and the network model (models/network/) take what resolve() made of a scenario, never the
+// scenario: their targets define VTSIM_NO_SCENARIO, so no header of theirs can bring this one in (tests/tools/
+// check_layering.sh holds their direct includes).
+#ifdef VTSIM_NO_SCENARIO
+#error "models/scenario.hpp in sim/ or models/network/, which take a resolved run (docs/design.md, Layout)"
+#endif
+
 #include <cstdint>
 #include <map>
 #include <memory>

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "models/nccl_tuning.hpp"
-#include "models/resolve/resolve.hpp"
+namespace vtsim {
+struct ResolvedCollective;
+}  // namespace vtsim
 
 namespace vtsim::sim {
 

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "models/collective_model.hpp"
+#include "models/network/analytic_collectives.hpp"
 #include "models/network/flow_analysis.hpp"
 
 namespace vtsim::sim {
@@ -80,17 +81,8 @@ std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, 
   const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
   const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
   if (fidelity == Fidelity::analytic) {
-    const std::vector<GpuFlow> flows = flows_of(flat_rings(rings));
-    const FlowBottleneck ring = concurrent_bottleneck(topology, flows);
-    const double rate_Bps = ring.rate_Bps * nccl_channel_bandwidth_fraction(nccl);
-    const NcclHop hop = slowest_hop(topology, flows);
-    const int n = static_cast<int>(rings.ring.size());
-    const double channels = static_cast<double>(rings.channels.size());
-    return make_nccl_allreduce(make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
-                                 const double alpha = ring.latency_s + nccl_step_extra_s(hop, protocol);
-                                 return chain ? chain_time_s(n, bytes / channels, rate_Bps, alpha)
-                                              : phases * ring_allgather_time_s(n, bytes / channels, rate_Bps, alpha);
-                               }, n),
+    return make_nccl_allreduce(make_analytic_allreduce(flat_collective_time(collective, rings, topology, nccl),
+                                                       static_cast<int>(rings.ring.size())),
                                nccl, counts, collective);
   }
   const std::map<int, int> position_of = positions(rings.ring);
@@ -135,19 +127,8 @@ std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const 
     return make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, counts);
   }
   if (fidelity == Fidelity::analytic) {
-    const FlowBottleneck intra = concurrent_bottleneck(topology, flows_of(intra_rings(rings)));
-    const FlowBottleneck inter = concurrent_bottleneck(topology, flows_of(inter_rings(rings)));
-    const int hosts = static_cast<int>(rings.intra_host.size());
-    const int per_host = static_cast<int>(rings.inter_host.size());
-    // The intra-host rings of a host split its data: each flow carries 1/rings of it, at the shared rate.
-    const double intra_rate = intra.rate_Bps * static_cast<double>(rings.intra_host_channels.front().size());
-    const NcclHop intra_hop = slowest_hop(topology, flows_of(intra_rings(rings)));
-    const NcclHop inter_hop = slowest_hop(topology, flows_of(inter_rings(rings)));
-    return make_analytic_allreduce([=](double bytes, NcclProtocol protocol) {
-      return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate,
-                                           intra.latency_s + nccl_step_extra_s(intra_hop, protocol), inter.rate_Bps,
-                                           inter.latency_s + nccl_step_extra_s(inter_hop, protocol));
-    }, hosts * per_host);
+    const int ranks = static_cast<int>(rings.intra_host.size()) * static_cast<int>(rings.inter_host.size());
+    return make_analytic_allreduce(hierarchical_allreduce_time(rings, topology), ranks);
   }
   std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
   for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {

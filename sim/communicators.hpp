@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <utility>
-#include <vector>
 
 #include "models/fidelity.hpp"
 #include "models/job_config.hpp"

@@ -1,9 +1,9 @@
 #include "sim/model_parallel_plan.hpp"
 
-#include <algorithm>
 #include <cassert>
 
 #include "models/ddp_buckets.hpp"
+#include "models/memory_model.hpp"
 #include "models/network/rings.hpp"
 #include "sim/communicators.hpp"
 

@@ -8,9 +8,9 @@
 #include "models/fidelity.hpp"
 #include "models/job_compute.hpp"
 #include "models/job_config.hpp"
-#include "models/nccl_tuning.hpp"
 #include "models/network/model_parallel_layout.hpp"
 #include "models/network/topology.hpp"
+#include "sim/collective.hpp"
 #include "sim/platform.hpp"
 #include "sim/training_job.hpp"
 

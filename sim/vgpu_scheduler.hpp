@@ -13,8 +13,6 @@
 // to say which; no simulated time passes.
 
 #include <memory>
-#include <string>
-#include <vector>
 
 #include <simgrid/s4u/Host.hpp>
 

@@ -6,19 +6,20 @@
 
 #include <algorithm>
 #include <array>
-#include <string_view>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "calibrate/nccl_tests_importer.hpp"
 #include "models/collective_model.hpp"
 #include "models/error.hpp"
 #include "models/gpu_catalog.hpp"
 #include "models/input_file.hpp"
+#include "models/resolve/resolve.hpp"
 #include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"

@@ -29,11 +29,6 @@ double tensor_allreduce_equivalent_bytes(const StageCompute& stage, const Parall
 
 }  // namespace
 
-double gathered_bytes_per_parameter(const Workload& workload, Precision precision) {
-  const StateBytesPerParameter state = state_bytes_per_parameter(workload, precision);
-  return state.half > 0 ? state.half : state.master;
-}
-
 ModelParallelLayout model_parallel_layout(const JobConfig& job, int nics, const Topology& topology) {
   assert(job.parallelism);
   const ParallelStrategy& strategy = *job.parallelism;

@@ -18,7 +18,6 @@
 #include "models/network/flow_analysis.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "models/workload.hpp"
 
 namespace vtsim {
 
@@ -54,8 +53,5 @@ const JobRings& reducing_group(const ModelParallelLayout& layout);
 /// groups' collectives, the pipeline's activations and gradients.
 std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const JobConfig& job, const JobCompute& compute,
                                                                const ModelParallelLayout& layout);
-
-/// Bytes one weight moves when ZeRO gathers it: its 16-bit copy under mixed precision, else the weight itself.
-double gathered_bytes_per_parameter(const Workload& workload, Precision precision);
 
 }  // namespace vtsim

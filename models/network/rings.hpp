@@ -81,13 +81,6 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
 /// The port hosts (GPU, uplink port) an alltoall over the job's ranks needs between racks.
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology);
 
-/// The GPUs as NCCL's tuning model sees them.
-struct NcclDevice {
-  int compute_capability = 0;   ///< e.g. 80 for an A100
-  int nvlink_links = 0;         ///< NVLink links per GPU (NVLS's channels on a Hopper NVSwitch)
-  bool gpudirect_rdma = false;  ///< the transport moves data between the GPU and the NIC directly (RoCE, InfiniBand)
-};
-
 /// What NCCL's tuning model sees of a communicator over `rings` (models/nccl_tuning.hpp): its ranks and hosts, the
 /// GPUs' compute capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth on the
 /// topology split into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and Ampere,

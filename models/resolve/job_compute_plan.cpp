@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <tuple>
 
 #include "models/error.hpp"
@@ -12,9 +11,9 @@
 #include "models/number_text.hpp"
 #include "models/parallel_strategy.hpp"
 #include "models/scenario.hpp"
+#include "models/traced_iteration.hpp"
 #include "models/units.hpp"
 #include "models/vgpu_catalog.hpp"
-#include "models/workload_catalog.hpp"
 
 namespace vtsim {
 

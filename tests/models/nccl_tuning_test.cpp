@@ -259,7 +259,8 @@ namespace vtsim {
 namespace {
 
 /// One HGX H100 8-GPU node (18 NVLink 4 links per GPU to the NVSwitches): rings of 22 channels of 450/22 GB/s (the
-/// topology's 450 GB/s per GPU over SM90_NVLINK_BW 20.6, as sim/communicators.cpp counts them) and NCCL's NVLS graph.
+/// topology's 450 GB/s per GPU over SM90_NVLINK_BW 20.6, as models/network/rings.cpp counts them) and NCCL's NVLS
+/// graph.
 NcclCommunicator one_h100_node() {
   const NvlsGraph nvls = nccl_nvls_graph(8, 18, 90);
   return {.ranks = 8, .nodes = 1, .compute_capability = 90, .nvlink_intra = true, .channels = 22,

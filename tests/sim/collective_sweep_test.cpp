@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "models/collective_model.hpp"
+#include "models/resolve/resolve.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {

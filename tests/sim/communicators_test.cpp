@@ -1,13 +1,12 @@
-// A job's communicators (sim/communicators.hpp) without an engine: the flows its allreduce puts on the topology and
+// A job's rings (models/network/rings.hpp) without an engine: the flows its allreduce puts on the topology and
 // the share of the data each carries, and the step class NCCL's latency table gives a route, derived by hand.
-
-#include "sim/communicators.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <vector>
 
+#include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
 #include "sim_test_support.hpp"
 

@@ -1,13 +1,13 @@
 // Tensor, pipeline and sharded parallelism in whole simulations (sim/model_parallel_rank.cpp), against the schedules'
 // critical paths evaluated by hand from the compute model's stage kernel times, and against closed forms.
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <numeric>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include "models/error.hpp"
 #include "models/job_compute.hpp"

@@ -109,7 +109,7 @@ TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
   EXPECT_EQ(names(topology, route), std::vector<std::string>{"host0/nvlink0-3"});
   EXPECT_EQ(directions(route), std::vector<bool>{true});
   EXPECT_EQ(topology.route(3, 0), (std::vector<Hop>{{route[0].link, false}}));
-  // NV4 per pair: 4 links x 25 GB/s x 0.8 (NCCL's several rings take other pairs' links, sim/communicators.cpp).
+  // NV4 per pair: 4 links x 25 GB/s x 0.8 (NCCL's several rings take other pairs' links, models/network/rings.cpp).
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 4 * kNvlink3Link_Bps * 0.8);
   EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);  // NCCL hwLat NVLINK Ring/LL
 }

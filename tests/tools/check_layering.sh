@@ -3,36 +3,61 @@
 # Holds the source tree's layers (docs/design.md, "Layout"): what each folder may include. CMake's targets keep a
 # lower library from linking a higher one, but every target sees the whole tree's headers (the include path is the
 # source root), so an inline function or a type from a higher layer would compile; this test is what refuses it.
-#   models/ (its own files and chakra/)  nothing of network, resolve, sim, runner, calibrate, tools; no SimGrid
-#   models/network/                      nothing of resolve, sim, runner, calibrate, tools; no scenario, no SimGrid
-#   models/resolve/                      nothing of sim, runner, calibrate, tools; no SimGrid
-#   sim/                                 no scenario and no catalog (it takes a ResolvedRun); nothing of runner,
-#                                        calibrate, tools
-#   runner/, calibrate/                  nothing of tools
-# Prints each include that breaks a rule as FILE:LINE: the line, and fails if there is one.
+#   models/ (chakra/ included)  nothing of network, resolve, sim, runner, calibrate, tools; no SimGrid
+#   models/network/             nothing of resolve, sim, runner, calibrate, tools; no scenario, no SimGrid
+#   models/resolve/             nothing of sim, runner, calibrate, tools; no SimGrid
+#   sim/                        no scenario, its loader or writer, and no catalog (it takes a ResolvedRun); nothing of
+#                               runner, calibrate, tools
+#   runner/, calibrate/         nothing of tools; calibrate/ nothing of sim or runner either
+# Each folder is scanned with its subfolders (those with rules of their own apart). A quoted include that names a
+# file beside the including one is read as that file's path from the source root, so "../sim/x.hpp" or
+# "network/topology.hpp" cannot slip past. What a header brings in with it is not followed here: sim/ and
+# models/network/ are compiled with VTSIM_NO_SCENARIO, under which models/scenario.hpp refuses to compile, so the
+# scenario cannot reach the engine through another header either.
+# Prints each include that breaks a rule as FILE:LINE: PATH <- the rule, and fails if there is one.
 set -u
 cd "$1" || exit 2
 status=0
-# refuse FOLDER MAXDEPTH PATTERN WHY: the #include lines of FOLDER's sources (to MAXDEPTH) that match PATTERN.
+simgrid='simgrid/|xbt/|smpi/'
+
+# includes FOLDER [PRUNED...]: "FILE:LINE:PATH" for every #include of FOLDER's sources, not under PRUNED.
+includes() {
+  local folder=$1 prune=() file line text path
+  shift
+  for pruned in "$@"; do prune+=(-path "$pruned" -prune -o); done
+  find "$folder" "${prune[@]}" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.h' -o -name '*.in' \) -print |
+    sort | while read -r file; do
+      grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$file" | while IFS=: read -r line text; do
+        [[ $text =~ [\<\"]([^\>\"]*)[\>\"] ]] || continue
+        path=${BASH_REMATCH[1]}
+        if [[ $text =~ \" ]] && [ -f "${file%/*}/$path" ]; then
+          path=$(realpath -m --relative-to=. "${file%/*}/$path")
+        fi
+        printf '%s:%s:%s\n' "$file" "$line" "$path"
+      done
+    done
+}
+
+# refuse WHY PATTERN FOLDER [PRUNED...]: the includes of FOLDER whose path matches the extended regex ^(PATTERN).
 refuse() {
-  local folder=$1 depth=$2 pattern=$3 why=$4 hits
-  hits=$(find "$folder" -maxdepth "$depth" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.h' -o -name '*.in' \) \
-           -exec grep -HnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($pattern)" {} + | sort)
+  local why=$1 pattern=$2 hits
+  shift 2
+  hits=$(includes "$@" | awk -F: -v pattern="^($pattern)" -v why="$why" \
+           '$3 ~ pattern { print $1 ":" $2 ": " $3 "   <- " why }')
   if [ -n "$hits" ]; then
-    printf '%s\n' "$hits" | sed "s|\$|   <- $why|"
+    printf '%s\n' "$hits"
     status=1
   fi
 }
-refuse models 1 'models/network/|models/resolve/|sim/|runner/|calibrate/|tools/|simgrid/' \
-       "models/ includes no higher layer"
-refuse models/chakra 1 'models/network/|models/resolve/|sim/|runner/|calibrate/|tools/|simgrid/' \
-       "models/ includes no higher layer"
-refuse models/network 1 'models/resolve/|sim/|runner/|calibrate/|tools/|simgrid/|models/scenario\.hpp' \
-       "the network model reads no scenario and runs no engine"
-refuse models/resolve 1 'sim/|runner/|calibrate/|tools/|simgrid/' "resolve() runs no engine"
-refuse sim 1 'models/scenario\.hpp|models/scenario_loader\.hpp|models/[a-z_]*catalog\.hpp|runner/|calibrate/|tools/' \
-       "the engine takes a ResolvedRun: no scenario, no catalog"
-refuse runner 1 'tools/' "the runner is below the command line"
-refuse calibrate 2 'sim/|runner/|tools/' "calibrate/ measures and fits; it runs no engine"
+
+refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|runner/|calibrate/|tools/|$simgrid" \
+       models models/network models/resolve
+refuse "the network model reads no scenario and runs no engine" \
+       "models/resolve/|sim/|runner/|calibrate/|tools/|models/scenario|$simgrid" models/network
+refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve
+refuse "the engine takes a ResolvedRun: no scenario, no catalog" \
+       "models/scenario|models/operations_loader|models/[a-z_]*catalog\\.hpp|runner/|calibrate/|tools/" sim
+refuse "the runner is below the command line" "tools/" runner
+refuse "calibrate/ measures and fits; it runs no engine" "sim/|runner/|tools/" calibrate
 [ "$status" -eq 0 ] && echo "layers hold"
 exit "$status"

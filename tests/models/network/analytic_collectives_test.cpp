@@ -1,0 +1,61 @@
+// The analytic fidelity's collectives on a hand-written topology, without a scenario or an engine: the closed forms
+// at the bottleneck and latency worked out by hand.
+
+#include "models/network/analytic_collectives.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/network/rings.hpp"
+#include "models/network/topology.hpp"
+
+namespace vtsim {
+namespace {
+
+// Two one-GPU hosts in one rack, one NIC each, no NVLink: the ring's two flows (0 to 1, 1 to 0) cross each link in
+// opposite directions, so each gets the slower class whole, the NIC's 12 GB/s; a step's latency is both PCIe links'
+// (0.5 us each), the NIC message's (2 us) and the leaf switch's (0.3 us) once: 3.3 us.
+constexpr double kRate_Bps = 12e9;
+constexpr double kStep_s = 2 * 0.5e-6 + 2e-6 + 0.3e-6;
+constexpr double kBytes = 1e9;
+
+Topology two_hosts() {
+  TopologySpec spec;
+  spec.gpus_per_host = 1;
+  spec.hosts_per_rack = 2;
+  spec.nics_per_host = 1;
+  spec.switch_latency_s = 0.3e-6;
+  spec.pcie = {.bandwidth_Bps = 25e9, .latency_s = 0.5e-6, .uncalibrated = false, .source = "test"};
+  spec.nic = {.bandwidth_Bps = 12e9, .latency_s = 2e-6, .uncalibrated = false, .source = "test"};
+  return Topology(spec);
+}
+
+TEST(AnalyticCollectives, AFlatRingIsTheClosedFormAtTheBottleneckByHand) {
+  const Topology topology = two_hosts();
+  const JobRings rings = group_rings({0, 1}, 1, topology);
+  ASSERT_EQ(rings.channels.size(), 1u);
+  const NcclCommunicator nccl =
+      nccl_communicator({.compute_capability = 80, .nvlink_links = 0, .gpudirect_rdma = true}, rings, topology);
+  // LL adds nothing to a step's latency (NCCL's extra latencies are counted from LL's). An allreduce of 2 ranks is 2
+  // steps of S/2; a reduce-scatter or an allgather 1; a broadcast passes all of S once and pays one hop.
+  const double allreduce = 2 * (kBytes / 2 / kRate_Bps + kStep_s);
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBytes, NcclProtocol::ll),
+              allreduce, 1e-12);
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_gather, rings, topology, nccl)(kBytes, NcclProtocol::ll),
+              allreduce / 2, 1e-12);
+  EXPECT_NEAR(flat_collective_time(NcclCollective::broadcast, rings, topology, nccl)(kBytes, NcclProtocol::ll),
+              kBytes / kRate_Bps + kStep_s, 1e-12);
+  // Simple adds NCCL's extra latency of a network hop to each of the allreduce's 2 steps.
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBytes, NcclProtocol::simple),
+              allreduce + 2 * nccl_step_extra_s(NcclHop::net, NcclProtocol::simple), 1e-12);
+}
+
+TEST(AnalyticCollectives, AHierarchicalAllreduceOverOneGpuPerHostIsTheFlatRing) {
+  // With one GPU per host the intra-host rings are single ranks (no steps): only the inter-host ring of 2 ranks runs.
+  const Topology topology = two_hosts();
+  const JobRings rings = hierarchical_rings(group_rings({0, 1}, 1, topology), topology);
+  EXPECT_NEAR(hierarchical_allreduce_time(rings, topology)(kBytes, NcclProtocol::ll),
+              2 * (kBytes / 2 / kRate_Bps + kStep_s), 1e-12);
+}
+
+}  // namespace
+}  // namespace vtsim
