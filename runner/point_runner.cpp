@@ -1,6 +1,7 @@
 #include "runner/point_runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -10,15 +11,26 @@
 
 #include "models/error.hpp"
 #include "models/fairness.hpp"
+#include "models/resolve/resolve.hpp"
 #include "models/scenario_writer.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
 
 namespace vtsim::runner {
+
+sim::SimulationResult simulate(const Scenario& scenario, const sim::SimulationOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const ResolvedRun run = resolve(scenario);
+  const double resolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  sim::SimulationResult result = sim::simulate(run, options);
+  result.wall_clock.plan_s += resolve_s;
+  return result;
+}
+
 namespace {
 
 nlohmann::json simulate_isolated(const Scenario& scenario, const std::string& trace_file) {
-  return sim::run_isolated([&] { return sim::to_json(sim::simulate(scenario, sim::SimulationOptions{trace_file})); });
+  return sim::run_isolated([&] { return sim::to_json(simulate(scenario, sim::SimulationOptions{trace_file})); });
 }
 
 /// With several tenants, each one's figures against the same job running alone (the scenario with only that job, each

@@ -7,8 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "models/scenario.hpp"
+#include "sim/simulation.hpp"
 
 namespace vtsim::runner {
+
+/// Simulates `scenario` in this process: sim::simulate(resolve(scenario)), its wall clock's plan_s including the
+/// resolving. Throws InputError for a scenario that validates but cannot run (a job that does not fit in memory, a
+/// forced NCCL choice NCCL would refuse): resolve() raises it before the engine starts. REQUIRES: no other simulation
+/// has run in this process (one SimGrid engine per process).
+sim::SimulationResult simulate(const Scenario& scenario, const sim::SimulationOptions& options = {});
 
 /// Which companion runs a point's figures get.
 enum class Companions {

@@ -8,7 +8,7 @@
 
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "models/resolve/resolve.hpp"
+#include "models/resolve/resolved_run.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/platform.hpp"

@@ -22,8 +22,8 @@ struct CollectiveTiming {
   std::string choice;  ///< NCCL's algorithm and protocol, e.g. "ring/LL128"; "p2p/Simple" for sendrecv and alltoall
 };
 
-/// Simulates `op` over `tested`'s ranks (resolve_collective) for each of `sizes`, one after the other with every rank
-/// starting together, at its fidelity. REQUIRES: a running-engine-free process.
+/// Simulates `op` over `tested`'s ranks (models/resolve/resolve.hpp resolve_collective) for each of `sizes`, one after
+/// the other with every rank starting together, at its fidelity. REQUIRES: a running-engine-free process.
 std::vector<CollectiveTiming> simulate_collective_sweep(const ResolvedCollective& tested, TestedOp op,
                                                         const std::vector<double>& sizes);
 

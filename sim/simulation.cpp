@@ -19,7 +19,7 @@
 #include "models/link_defaults.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
-#include "models/resolve/resolve.hpp"
+#include "models/resolve/resolved_run.hpp"
 #include "models/variability.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
@@ -444,15 +444,6 @@ std::vector<EventResult> event_results(const std::vector<EventOutcome>& outcomes
 }
 
 }  // namespace
-
-SimulationResult simulate(const Scenario& scenario, const SimulationOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  const ResolvedRun run = resolve(scenario);
-  const double resolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  SimulationResult result = simulate(run, options);
-  result.wall_clock.plan_s += resolve_s;
-  return result;
-}
 
 SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& options) {
   using Clock = std::chrono::steady_clock;

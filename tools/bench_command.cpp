@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/scenario_loader.hpp"
+#include "runner/point_runner.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
 #include "tools/command.hpp"
@@ -81,7 +82,7 @@ BenchPoint measure(int gpus, const std::string& fidelity, int repeat) {
     const auto start = std::chrono::steady_clock::now();
     const nlohmann::json answer = sim::run_isolated([&] {
       const auto simulate_start = std::chrono::steady_clock::now();
-      const sim::SimulationResult simulated = sim::simulate(scenario);
+      const sim::SimulationResult simulated = runner::simulate(scenario);
       const double simulate_s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - simulate_start).count();
       rusage usage{};

@@ -42,8 +42,7 @@ TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
   const double expected = testing::nccl_ring_closed_form_s(calibrated, bytes, 5e9, after.latency_s(route), NcclHop::net);
   EXPECT_NEAR(simulated_allreduce_s(calibrated, bytes), expected, 1e-3 * expected);
   // The link is no longer reported as an uncalibrated default, and the result names the measurement.
-  const nlohmann::json result =
-      vtsim::sim::run_isolated([&] { return to_json(simulate(calibrated)); });
+  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated)); });
   EXPECT_EQ(result["calibration"]["profile"], "test-profile.json");
   bool named = false;
   for (const nlohmann::json& value : result["calibration"]["values"]) {
@@ -58,7 +57,7 @@ TEST(Calibration, MeasuredMemoryBandwidthSetsTheMemoryBoundKernelsAndIsNamed) {
                                               {"iterations", 3}}}}});
   scenario.calibration.memory_bandwidth_Bps = CalibratedValue{1.40e12, "test profile: device copy"};
   scenario.calibration_profile = "test-profile.json";
-  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
+  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
   const nlohmann::json& job = result["jobs"][0];
   EXPECT_DOUBLE_EQ(job["compute_model"]["memory_efficiency"].get<double>(), 1.40e12 / 1555e9);  // A100 40GB: 1,555 GB/s
   bool named = false;
@@ -81,8 +80,8 @@ TEST(Calibration, MeasuredLaunchCostMovesADeviceBoundStepByKernelsTimesTheDiffer
   Scenario calibrated = uncalibrated;
   calibrated.calibration.kernel_launch_s = CalibratedValue{7e-6, "test profile: launch"};
   calibrated.calibration_profile = "test-profile.json";
-  const nlohmann::json before = vtsim::sim::run_isolated([&] { return to_json(simulate(uncalibrated)); });
-  const nlohmann::json after = vtsim::sim::run_isolated([&] { return to_json(simulate(calibrated)); });
+  const nlohmann::json before = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(uncalibrated)); });
+  const nlohmann::json after = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated)); });
   const int kernels = after["jobs"][0]["compute_model"]["kernels_per_step"].get<int>();
   ASSERT_GT(kernels, 24 * 10);  // BERT-large: 24 transformer layers of more than ten kernels each
   EXPECT_DOUBLE_EQ(before["jobs"][0]["compute_model"]["kernel_fixed_us"].get<double>(), 3.0);
@@ -269,7 +268,7 @@ TEST(Calibration, MeasuredHorovodNegotiationSetsTheTicksCostAndIsNamed) {
   calibrated.calibration.horovod_negotiation_message_s = CalibratedValue{1e-3, "test profile: Horovod timeline"};
   calibrated.calibration_profile = "test-profile.json";
   const auto simulate_json = [](const Scenario& scenario) {
-    return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
+    return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
   };
   const nlohmann::json before = simulate_json(uncalibrated);
   const nlohmann::json after = simulate_json(calibrated);

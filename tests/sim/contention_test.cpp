@@ -73,7 +73,7 @@ nlohmann::json two_a100s(double cycle_time_ms) {
   // The collective's kernels take no SMs, as a profile could have measured: what slows compute is memory alone.
   scenario.calibration.collective_sm_share = CalibratedValue{0.0, "test profile"};
   scenario.calibration_profile = "test-profile.json";
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); })["jobs"][0];
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); })["jobs"][0];
 }
 
 TEST(MemoryContention, SlowsKernelsOnlyWhereACollectiveOverlapsThem) {
@@ -104,7 +104,7 @@ nlohmann::json half_sm_share(bool time_sliced) {
   Scenario scenario = scenario_of(json);
   scenario.calibration.collective_sm_share = CalibratedValue{0.5, "test profile"};
   scenario.calibration_profile = "test-profile.json";
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); })["jobs"][0];
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); })["jobs"][0];
 }
 
 TEST(Contention, ATimeSlicedVgpuReRatesItsKernelsAsCollectivesComeAndGo) {

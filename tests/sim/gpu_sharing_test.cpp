@@ -150,7 +150,7 @@ TEST(TimeSlicing, TraceShowsWhichVgpuRunsOnEachGpu) {
   nlohmann::json json = t4_tenants("T4-8C", "best_effort", 2, 0);
   json["jobs"][0]["iterations"] = 2;
   const Scenario scenario = scenario_of(json);
-  vtsim::sim::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
+  vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, SimulationOptions{file})); });
   const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
   std::set<std::string> gpu_threads;
   std::set<std::string> on_gpu0;

@@ -28,7 +28,7 @@ nlohmann::json two_t4_hosts() {
 
 nlohmann::json run(const nlohmann::json& json) {
   const Scenario scenario = testing::scenario_of(json);
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
 }
 
 /// Operations whose vMotion costs exactly a 2 s stun (no framebuffer term) after a pre-copy of 1 KiB, which takes no

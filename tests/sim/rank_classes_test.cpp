@@ -132,7 +132,7 @@ nlohmann::json bert_64(const std::string& data_parallel, int iterations) {
 }
 
 nlohmann::json job_of(const Scenario& scenario) {
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); })["jobs"][0];
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); })["jobs"][0];
 }
 
 TEST(ReducedSimulation, AlikeRanksWithoutVariabilityGiveTheFullSimulationsSteps) {
@@ -212,7 +212,7 @@ nlohmann::json bert_64_two_racks(const std::string& data_parallel, int iteration
 }
 
 nlohmann::json result_of(const Scenario& scenario) {
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
 }
 
 TEST(ReducedSimulation, AtFlowFidelityOneRankComputesForItsClassAndEveryRankKeepsItsFlows) {

@@ -17,6 +17,7 @@
 #include "models/overrides.hpp"
 #include "models/resolve/resolve.hpp"
 #include "models/scenario_loader.hpp"
+#include "runner/point_runner.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/isolated_run.hpp"
@@ -40,7 +41,7 @@ inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>&
 
 /// The result of simulating `scenario`, as JSON, from a child process (one SimGrid engine per process).
 inline nlohmann::json simulate_in_child(const Scenario& scenario) {
-  return vtsim::sim::run_isolated([&] { return to_json(simulate(scenario)); });
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
 }
 
 /// 8 one-GPU A100 hosts in a rack on ConnectX-5 100 GbE RoCE v2, training ResNet-50: every ring step crosses two

@@ -465,7 +465,7 @@ TEST(Trace, HasATrackPerRankAndPerLinkClass) {
   const std::string file = ::testing::TempDir() + "vtsim_trace_test.json";
   const Scenario scenario = load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/a100-nvlink-bert.json",
                                                std::vector<std::string>{"jobs[0].iterations=2"});
-  vtsim::sim::run_isolated([&] { return to_json(simulate(scenario, SimulationOptions{file})); });
+  vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, SimulationOptions{file})); });
   const nlohmann::json trace = nlohmann::json::parse(std::ifstream(file));
   std::set<std::string> threads;
   std::set<std::pair<int, int>> tracks_with_spans;

@@ -6,8 +6,8 @@
 #   models/ (chakra/ included)  nothing of network, resolve, sim, runner, calibrate, tools; no SimGrid
 #   models/network/             nothing of resolve, sim, runner, calibrate, tools; no scenario, no SimGrid
 #   models/resolve/             nothing of sim, runner, calibrate, tools; no SimGrid
-#   sim/                        no scenario, its loader or writer, and no catalog (it takes a ResolvedRun); nothing of
-#                               runner, calibrate, tools
+#   sim/                        no scenario, its loader or writer, and no catalog; of models/resolve/ only the
+#                               ResolvedRun (resolved_run.hpp); nothing of runner, calibrate, tools
 #   runner/, calibrate/         nothing of tools; calibrate/ nothing of sim or runner either
 # Each folder is scanned with its subfolders (those with rules of their own apart). A quoted include that names a
 # file beside the including one is read as that file's path from the source root, so "../sim/x.hpp" or
@@ -55,8 +55,9 @@ refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|
 refuse "the network model reads no scenario and runs no engine" \
        "models/resolve/|sim/|runner/|calibrate/|tools/|models/scenario|$simgrid" models/network
 refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve
-refuse "the engine takes a ResolvedRun: no scenario, no catalog" \
-       "models/scenario|models/operations_loader|models/[a-z_]*catalog\\.hpp|runner/|calibrate/|tools/" sim
+scenario_side='models/scenario|models/operations_loader|models/[a-z_]*catalog\.hpp'
+refuse "the engine takes a ResolvedRun: no scenario, no catalog, nothing of resolve() but its result" \
+       "$scenario_side|models/resolve/resolve\.hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
 refuse "the runner is below the command line" "tools/" runner
 refuse "calibrate/ measures and fits; it runs no engine" "sim/|runner/|tools/" calibrate
 [ "$status" -eq 0 ] && echo "layers hold"
