@@ -23,39 +23,19 @@
 #include "sim/isolated_run.hpp"
 #include "sim/platform.hpp"
 #include "sim/simulation.hpp"
+#include "tests/models/scenario_test_support.hpp"
 
 namespace vtsim::sim::testing {
 
-/// ConnectX-5 100 GbE's line rate times RoCE v2's protocol efficiency, 0.97 (models/nic_catalog.cpp), in bytes/s.
-inline constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
-
-/// A scenario from JSON text with `--set`-style overrides, validated as a file would be. Compute variability is off
-/// unless the JSON or an override turns it on: these tests pin mechanisms against exact derivations.
-inline Scenario scenario_of(nlohmann::json json, const std::vector<std::string>& overrides = {}) {
-  if (!json.contains("simulation") || !json["simulation"].contains("variability")) {
-    json["simulation"]["variability"] = false;
-  }
-  for (const std::string& assignment : overrides) apply_override(json, assignment);
-  return load_scenario(json, "test.json", ".");
-}
+using vtsim::test_support::eight_hosts;
+using vtsim::test_support::eight_hosts_json;
+using vtsim::test_support::kRoce100_Bps;
+using vtsim::test_support::scenario_of;
 
 /// The result of simulating `scenario`, as JSON, from a child process (one SimGrid engine per process).
 inline nlohmann::json simulate_in_child(const Scenario& scenario) {
   return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
 }
-
-/// 8 one-GPU A100 hosts in a rack on ConnectX-5 100 GbE RoCE v2, training ResNet-50: every ring step crosses two
-/// NICs, the bottleneck of identical routes. As JSON, for tests that change it with overrides.
-inline nlohmann::json eight_hosts_json() {
-  return {{"cluster",
-           {{"hosts_per_rack", 8},
-            {"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}, {"nic_model", "connectx-5-100gbe"}}},
-            {"transport", "roce_v2"}}},
-          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}};
-}
-
-/// eight_hosts_json() as a scenario.
-inline Scenario eight_hosts() { return scenario_of(eight_hosts_json()); }
 
 /// A SimGrid engine configured as simulations configure theirs, for a test's child process (one engine per process).
 inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {

@@ -16,7 +16,7 @@ namespace {
 // (0.5 us each), the NIC message's (2 us) and the leaf switch's (0.3 us) once: 3.3 us.
 constexpr double kRate_Bps = 12e9;
 constexpr double kStep_s = 2 * 0.5e-6 + 2e-6 + 0.3e-6;
-constexpr double kBytes = 1e9;
+constexpr double kBufferBytes = 1e9;
 
 Topology two_hosts() {
   TopologySpec spec;
@@ -37,24 +37,25 @@ TEST(AnalyticCollectives, AFlatRingIsTheClosedFormAtTheBottleneckByHand) {
       nccl_communicator({.compute_capability = 80, .nvlink_links = 0, .gpudirect_rdma = true}, rings, topology);
   // LL adds nothing to a step's latency (NCCL's extra latencies are counted from LL's). An allreduce of 2 ranks is 2
   // steps of S/2; a reduce-scatter or an allgather 1; a broadcast passes all of S once and pays one hop.
-  const double allreduce = 2 * (kBytes / 2 / kRate_Bps + kStep_s);
-  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBytes, NcclProtocol::ll),
+  const double allreduce = 2 * (kBufferBytes / 2 / kRate_Bps + kStep_s);
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBufferBytes, NcclProtocol::ll),
               allreduce, 1e-12);
-  EXPECT_NEAR(flat_collective_time(NcclCollective::all_gather, rings, topology, nccl)(kBytes, NcclProtocol::ll),
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_gather, rings, topology, nccl)(kBufferBytes, NcclProtocol::ll),
               allreduce / 2, 1e-12);
-  EXPECT_NEAR(flat_collective_time(NcclCollective::broadcast, rings, topology, nccl)(kBytes, NcclProtocol::ll),
-              kBytes / kRate_Bps + kStep_s, 1e-12);
+  EXPECT_NEAR(flat_collective_time(NcclCollective::broadcast, rings, topology, nccl)(kBufferBytes, NcclProtocol::ll),
+              kBufferBytes / kRate_Bps + kStep_s, 1e-12);
   // Simple adds NCCL's extra latency of a network hop to each of the allreduce's 2 steps.
-  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBytes, NcclProtocol::simple),
-              allreduce + 2 * nccl_step_extra_s(NcclHop::net, NcclProtocol::simple), 1e-12);
+  EXPECT_NEAR(
+      flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBufferBytes, NcclProtocol::simple),
+      allreduce + 2 * nccl_step_extra_s(NcclHop::net, NcclProtocol::simple), 1e-12);
 }
 
 TEST(AnalyticCollectives, AHierarchicalAllreduceOverOneGpuPerHostIsTheFlatRing) {
   // With one GPU per host the intra-host rings are single ranks (no steps): only the inter-host ring of 2 ranks runs.
   const Topology topology = two_hosts();
   const JobRings rings = hierarchical_rings(group_rings({0, 1}, 1, topology), topology);
-  EXPECT_NEAR(hierarchical_allreduce_time(rings, topology)(kBytes, NcclProtocol::ll),
-              2 * (kBytes / 2 / kRate_Bps + kStep_s), 1e-12);
+  EXPECT_NEAR(hierarchical_allreduce_time(rings, topology)(kBufferBytes, NcclProtocol::ll),
+              2 * (kBufferBytes / 2 / kRate_Bps + kStep_s), 1e-12);
 }
 
 }  // namespace

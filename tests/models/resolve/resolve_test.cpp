@@ -8,14 +8,14 @@
 #include <gtest/gtest.h>
 
 #include "models/error.hpp"
-#include "sim_test_support.hpp"
+#include "tests/models/scenario_test_support.hpp"
 
-namespace vtsim::sim {
+namespace vtsim {
 namespace {
 
-using testing::eight_hosts;
-using testing::eight_hosts_json;
-using testing::scenario_of;
+using test_support::eight_hosts;
+using test_support::eight_hosts_json;
+using test_support::scenario_of;
 
 /// The value `what` of a run of `scenario` (sourced_values); fails the test when the run has none.
 SourcedValue value_of(const Scenario& scenario, const std::string& what) {
@@ -226,4 +226,4 @@ TEST(Resolve, AnUplinkAtTheNicsRateIsPublishedAndOneTheScenarioSetsIsTheScenario
 }
 
 }  // namespace
-}  // namespace vtsim::sim
+}  // namespace vtsim

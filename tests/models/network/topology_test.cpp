@@ -10,19 +10,20 @@
 #include <vector>
 
 #include "models/gpu_catalog.hpp"
-#include "sim_test_support.hpp"
+#include "models/resolve/resolve.hpp"
+#include "tests/models/scenario_test_support.hpp"
 
 // Hand-derived figures used below (sources in models/link_defaults.cpp):
 //   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency 3.4 us over NVLink, 5.7 us over
 //   PCIe (two PCIe links per step, 2.85 us each); PCIe typical 25 GB/s (Gen4), 12 GB/s (Gen3); host-memory staging
 //   5 GB/s per GPU on Gen4; ConnectX-5 100 GbE: 12.5 GB/s x 0.97 (RoCE), 600 ns + 210 ns per message.
 
-namespace vtsim::sim {
+namespace vtsim {
 namespace {
 
 constexpr double kNvlink3Link_Bps = 25e9;
 constexpr double kPcieLink_s = 1.0e-6 / 2;  // NCCL hwLat PCI Ring/LL, half per link
-using testing::kRoce100_Bps;
+using test_support::kRoce100_Bps;
 
 /// A validated-looking scenario: `racks` x `hosts` hosts of `gpus` GPUs, one job on every GPU.
 Scenario cluster(const std::string& gpu_model, int gpus, VirtualizationMode mode = VirtualizationMode::bare_metal,
@@ -121,7 +122,7 @@ TEST(HgxA100FourGpu, PassthroughWithNvlinkDisabledStagesThroughHostMemory) {
   const std::vector<Hop> route = topology.route(1, 2);
   EXPECT_EQ(classes(topology, route), kStaged);
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu1/pcie", "host0/gpu1/host_memory",
-                                                               "host0/gpu2/host_memory", "host0/gpu2/pcie"}));
+                                                              "host0/gpu2/host_memory", "host0/gpu2/pcie"}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, true, false, false}));  // into host memory, then out
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 5e9);
   EXPECT_DOUBLE_EQ(topology.latency_s(route), 2 * kPcieLink_s);  // staging adds nothing in NCCL's model
@@ -183,7 +184,7 @@ TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
   EXPECT_EQ(names(topology, topology.route(0, 1)), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu1/pcie"}));
   const std::vector<Hop> across = topology.route(0, 4);
   EXPECT_EQ(names(topology, across), (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink",
-                                                                "host0/pcie_switch1/uplink", "host0/gpu4/pcie"}));
+                                                               "host0/pcie_switch1/uplink", "host0/gpu4/pcie"}));
   EXPECT_EQ(directions(across), (std::vector<bool>{true, true, false, false}));
   EXPECT_DOUBLE_EQ(topology.latency_s(across), 1.0e-6);  // the uplinks add no latency to NCCL's PCI step
   EXPECT_EQ(names(topology, topology.gpu_to_network(1)), (std::vector<std::string>{"host0/gpu1/pcie", "host0/nic0"}));
@@ -314,7 +315,7 @@ TEST(HgxA100EightGpu, RoutesThroughTheNvswitchInTwoHops) {
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu2/nvlink", "host0/gpu5/nvlink"}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));
   EXPECT_DOUBLE_EQ(topology.bottleneck_Bps(route), 12 * kNvlink3Link_Bps * 0.8);  // 240 GB/s
-  EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);  // two halves of one NVLink step
+  EXPECT_DOUBLE_EQ(topology.latency_s(route), 0.6e-6);                            // two halves of one NVLink step
 }
 
 TEST(Gb200Nvl72, SeventyTwoGpusMeetOverNvlinkAtEighteenLinksEach) {
@@ -363,10 +364,11 @@ TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
   const Topology topology = scenario_topology(two_racks());
   const std::vector<Hop> route = topology.route(0, 8);  // GPU 8: host 2, rack 1; through the spine ECMP hashes to
   const std::string spine = std::to_string(topology.ecmp_spine(0, 8, 0));
-  EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "rack0/uplink" + spine,
-                                                               "rack1/uplink" + spine, "host2/nic0", "host2/gpu0/pcie"}));
+  EXPECT_EQ(names(topology, route),
+            (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0", "rack0/uplink" + spine, "rack1/uplink" + spine,
+                                      "host2/nic0", "host2/gpu0/pcie"}));
   EXPECT_EQ(classes(topology, route), (std::vector<LinkClass>{LinkClass::pcie, LinkClass::nic, LinkClass::fabric,
-                                                               LinkClass::fabric, LinkClass::nic, LinkClass::pcie}));
+                                                              LinkClass::fabric, LinkClass::nic, LinkClass::pcie}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, true, true, false, false, false}));
   // Uplink: one 50 Gb/s port after RoCE's 0.97 = 6.0625 GB/s.
   const double uplink_Bps = 50e9 / 8 * 0.97;
@@ -488,4 +490,4 @@ TEST(TopologySpec, AHandWrittenSpecBuildsWithoutAScenario) {
 }
 
 }  // namespace
-}  // namespace vtsim::sim
+}  // namespace vtsim

@@ -1,19 +1,21 @@
 // A job's rings (models/network/rings.hpp) without an engine: the flows its allreduce puts on the topology and
 // the share of the data each carries, and the step class NCCL's latency table gives a route, derived by hand.
 
+#include "models/network/rings.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <vector>
 
-#include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "sim_test_support.hpp"
+#include "models/resolve/resolve.hpp"
+#include "tests/models/scenario_test_support.hpp"
 
-namespace vtsim::sim {
+namespace vtsim {
 namespace {
 
-using testing::scenario_of;
+using test_support::scenario_of;
 
 /// `hosts` hosts of `gpus` A100 SXM4 (an NVLink mesh) in one rack with `nics` ConnectX-5 NICs each, RoCE v2; the
 /// job's allreduce is `algorithm` (Horovod's ring or hierarchical).
@@ -85,4 +87,4 @@ TEST(StepHop, NetWhenAStepLeavesTheHostNvlinkWhenEveryHopIsNvlinkElsePci) {
 }
 
 }  // namespace
-}  // namespace vtsim::sim
+}  // namespace vtsim
