@@ -48,7 +48,8 @@ double ring_sent_fraction(Collective collective, int ranks);
 /// The steps of `collective` run as a ring over `ranks` ranks, each moving 1/N of the buffer over every edge and
 /// paying the latency once: 2(N-1) for an allreduce, N-1 for a reduce-scatter or an allgather. The one place this
 /// count is written: the closed forms above and the calibration's per-step latency (an nccl-tests alpha over its
-/// steps) call it. REQUIRES: one of those three collectives; ranks >= 1.
+/// steps) call it; NCCL's tuning model keeps its transcription of NCCL's own nsteps (models/nccl_tuning.cpp), which
+/// counts a chain as N. REQUIRES: one of those three collectives; ranks >= 1.
 int ring_steps(Collective collective, int ranks);
 
 /// nccl-tests bus-bandwidth factor: ring_sent_fraction, from which nccl-tests defines it (doc/PERFORMANCE.md).

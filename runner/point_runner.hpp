@@ -1,6 +1,7 @@
 #pragma once
-// Simulating one scenario point the way every command does: in its own process, with whatever companion runs its
-// figures need. `vtsim run` and `vtsim sweep` both go through here, so their results agree.
+// Simulating a scenario the way every command does: resolved, then run on the engine (simulate, in the calling
+// process), and a point with whatever companion runs its figures need, each in a process of its own (simulate_point).
+// `vtsim run` and `vtsim sweep` both go through here, so their results agree.
 
 #include <string>
 

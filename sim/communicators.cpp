@@ -2,8 +2,8 @@
 
 #include <map>
 #include <tuple>
+#include <vector>
 
-#include "models/collective_model.hpp"
 #include "models/network/analytic_collectives.hpp"
 #include "models/network/flow_analysis.hpp"
 

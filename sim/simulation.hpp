@@ -1,5 +1,5 @@
 #pragma once
-// Running one scenario on SimGrid.
+// Running one resolved run (models/resolve/resolved_run.hpp) on SimGrid: the engine's entry.
 
 #include <string>
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/ConditionVariable.hpp>

@@ -14,27 +14,33 @@
 # "network/topology.hpp" cannot slip past. What a header brings in with it is not followed here: sim/ and
 # models/network/ are compiled with VTSIM_NO_SCENARIO, under which models/scenario.hpp refuses to compile, so the
 # scenario cannot reach the engine through another header either.
-# Prints each include that breaks a rule as FILE:LINE: PATH <- the rule, and fails if there is one.
-set -u
+# Prints each include that breaks a rule as FILE:LINE: PATH <- the rule, and fails (1) if there is one; a folder it
+# should scan that is missing, or a tool that fails, is an error (2), not a pass. Patterns are POSIX extended regular
+# expressions as awk reads them (mawk and gawk alike: a literal dot is written [.]).
+set -u -o pipefail
 cd "$1" || exit 2
 status=0
-simgrid='simgrid/|xbt/|smpi/'
+simgrid='simgrid/|xbt[/.]|smpi/'
 
 # includes FOLDER [PRUNED...]: "FILE:LINE:PATH" for every #include of FOLDER's sources, not under PRUNED.
 includes() {
-  local folder=$1 prune=() file line text path
+  local folder=$1 prune=() pruned file line text path
   shift
+  for pruned in "$folder" "$@"; do
+    [ -d "$pruned" ] || { echo "check_layering.sh: no folder $pruned in $(pwd)" >&2; exit 2; }
+  done
   for pruned in "$@"; do prune+=(-path "$pruned" -prune -o); done
   find "$folder" "${prune[@]}" -type f \( -name '*.hpp' -o -name '*.cpp' -o -name '*.h' -o -name '*.in' \) -print |
     sort | while read -r file; do
-      grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$file" | while IFS=: read -r line text; do
-        [[ $text =~ [\<\"]([^\>\"]*)[\>\"] ]] || continue
-        path=${BASH_REMATCH[1]}
-        if [[ $text =~ \" ]] && [ -f "${file%/*}/$path" ]; then
-          path=$(realpath -m --relative-to=. "${file%/*}/$path")
-        fi
-        printf '%s:%s:%s\n' "$file" "$line" "$path"
-      done
+      { grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"]' "$file" || [ $? -eq 1 ]; } |
+        while IFS=: read -r line text; do
+          [[ $text =~ [\<\"]([^\>\"]*)[\>\"] ]] || continue
+          path=${BASH_REMATCH[1]}
+          if [[ $text =~ \" ]] && [ -f "${file%/*}/$path" ]; then
+            path=$(realpath -m --relative-to=. "${file%/*}/$path") || exit 2
+          fi
+          printf '%s:%s:%s\n' "$file" "$line" "$path"
+        done || exit 2
     done
 }
 
@@ -42,8 +48,8 @@ includes() {
 refuse() {
   local why=$1 pattern=$2 hits
   shift 2
-  hits=$(includes "$@" | awk -F: -v pattern="^($pattern)" -v why="$why" \
-           '$3 ~ pattern { print $1 ":" $2 ": " $3 "   <- " why }')
+  hits=$(includes "$@" | PATTERN="^($pattern)" WHY=$why awk -F: \
+           '$3 ~ ENVIRON["PATTERN"] { print $1 ":" $2 ": " $3 "   <- " ENVIRON["WHY"] }') || exit 2
   if [ -n "$hits" ]; then
     printf '%s\n' "$hits"
     status=1
@@ -55,9 +61,9 @@ refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|
 refuse "the network model reads no scenario and runs no engine" \
        "models/resolve/|sim/|runner/|calibrate/|tools/|models/scenario|$simgrid" models/network
 refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve
-scenario_side='models/scenario|models/operations_loader|models/[a-z_]*catalog\.hpp'
+scenario_side='models/scenario|models/operations_loader|models/[a-z_]*catalog[.]hpp'
 refuse "the engine takes a ResolvedRun: no scenario, no catalog, nothing of resolve() but its result" \
-       "$scenario_side|models/resolve/resolve\.hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
+       "$scenario_side|models/resolve/resolve[.]hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
 refuse "the runner is below the command line" "tools/" runner
 refuse "calibrate/ measures and fits; it runs no engine" "sim/|runner/|tools/" calibrate
 [ "$status" -eq 0 ] && echo "layers hold"

@@ -11,12 +11,14 @@
 
 #include "models/gpu_catalog.hpp"
 #include "models/resolve/resolve.hpp"
+#include "tests/models/network/network_test_support.hpp"
 #include "tests/models/scenario_test_support.hpp"
 
 // Hand-derived figures used below (sources in models/link_defaults.cpp):
-//   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency 3.4 us over NVLink, 5.7 us over
-//   PCIe (two PCIe links per step, 2.85 us each); PCIe typical 25 GB/s (Gen4), 12 GB/s (Gen3); host-memory staging
-//   5 GB/s per GPU on Gen4; ConnectX-5 100 GbE: 12.5 GB/s x 0.97 (RoCE), 600 ns + 210 ns per message.
+//   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency (hwLat, Ring/LL) 0.6 us over
+//   NVLink, 1.0 us over PCIe (two PCIe links per step, 0.5 us each); PCIe typical 25 GB/s (Gen4), 12 GB/s (Gen3);
+//   host-memory staging 5 GB/s per GPU on Gen4; ConnectX-5 100 GbE: 12.5 GB/s x 0.97 (RoCE), 600 ns + 210 ns per
+//   message.
 
 namespace vtsim {
 namespace {
@@ -473,14 +475,7 @@ TEST(TopologySpec, AHandWrittenSpecBuildsWithoutAScenario) {
   // Two one-GPU hosts in one rack, one NIC each, no NVLink: a route is PCIe, NIC, leaf, NIC, PCIe. Its bottleneck is
   // the slower of the two link classes; its latency both PCIe links', the NIC message's and the leaf switch's once
   // (each NIC link carries half of the NIC's and the switch's).
-  TopologySpec spec;
-  spec.gpus_per_host = 1;
-  spec.hosts_per_rack = 2;
-  spec.nics_per_host = 1;
-  spec.switch_latency_s = 0.3e-6;
-  spec.pcie = {.bandwidth_Bps = 25e9, .latency_s = 0.5e-6, .uncalibrated = false, .source = "test"};
-  spec.nic = {.bandwidth_Bps = 12e9, .latency_s = 2e-6, .uncalibrated = false, .source = "test"};
-  const Topology topology(spec);
+  const Topology topology(test_support::two_one_gpu_hosts());
   EXPECT_EQ(topology.gpu_count(), 2);
   EXPECT_EQ(topology.host_count(), 2);
   const std::vector<Hop> route = topology.route(0, 1);
