@@ -55,5 +55,22 @@ TEST(AnalyticCollectives, AHierarchicalAllreduceOverOneGpuPerHostIsTheFlatRing) 
               2 * (kBufferBytes / 2 / kRate_Bps + kStep_s), 1e-12);
 }
 
+TEST(AnalyticCollectives, AHierarchicalAllreduceIsIntraHostHalvesAroundAnInterHostAllreduceByHand) {
+  // Two hosts of two GPUs each (bare metal, no NVLink: PCIe peer to peer inside a host), one NIC each. Inside a host
+  // the ring 0 -> 1 -> 0 crosses the two GPUs' PCIe links, one flow each way: 25 GB/s, 2 x 0.5 us a step. Between
+  // hosts the rings of local index 0 (GPUs 0, 2) and 1 (GPUs 1, 3) both leave each host by its one NIC: 12 / 2 =
+  // 6 GB/s each, 3.3 us a step. Reduce-scatter of S inside (1 step of S/2), allreduce of the S/2 shard across (2 steps
+  // of S/4), allgather of S inside (1 step of S/2).
+  TopologySpec spec = test_support::two_one_gpu_hosts();
+  spec.gpus_per_host = 2;
+  const Topology topology(spec);
+  const JobRings rings = hierarchical_rings(group_rings({0, 1, 2, 3}, 1, topology), topology);
+  ASSERT_EQ(rings.intra_host_channels.front().size(), 1u);
+  const double intra_step_s = kBufferBytes / 2 / 25e9 + 2 * 0.5e-6;
+  const double inter_step_s = kBufferBytes / 4 / 6e9 + kStep_s;
+  EXPECT_NEAR(hierarchical_allreduce_time(rings, topology)(kBufferBytes, NcclProtocol::ll),
+              2 * intra_step_s + 2 * inter_step_s, 1e-12);
+}
+
 }  // namespace
 }  // namespace vtsim
