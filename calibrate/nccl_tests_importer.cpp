@@ -201,8 +201,8 @@ std::string without_launcher_prefixes(std::string_view text) {
 std::optional<std::string> collective_from_factor(double factor, int ranks, bool reduces, bool rooted) {
   const auto near = [&](double expected) { return std::abs(factor - expected) <= 0.01 * expected; };
   // n = 2: 2(n-1)/n = 1, a sendrecv's factor too.
-  if (ranks >= 2 && near(ring_sent_fraction(Collective::allreduce, ranks)) && !near(1.0)) return "all_reduce";
-  if (ranks >= 2 && near(ring_sent_fraction(Collective::reduce_scatter, ranks)) && !near(1.0)) {
+  if (ranks >= 2 && near(collective_sent_fraction(Collective::allreduce, ranks)) && !near(1.0)) return "all_reduce";
+  if (ranks >= 2 && near(collective_sent_fraction(Collective::reduce_scatter, ranks)) && !near(1.0)) {
     return reduces ? std::optional<std::string>("reduce_scatter") : std::nullopt;
   }
   if (near(1.0)) {

@@ -99,7 +99,7 @@ struct CollectiveCandidate {
 
 // The steps of a ring collective series (an allreduce, a reduce-scatter or an allgather).
 int series_ring_steps(const CollectiveSeries& series) {
-  return ring_steps(series.op == "all_reduce" ? Collective::allreduce : Collective::allgather, series.ranks);
+  return RingAlgorithm(series.op == "all_reduce" ? Collective::allreduce : Collective::allgather, series.ranks).steps();
 }
 
 void apply_collectives(const CalibrationProfile& profile, CalibratedParameters& out) {

@@ -238,6 +238,18 @@ double nccl_time_s(const NcclCommunicator& comm, const NcclCostTable& costs, Ncc
   return (latency + bytes / (1000 * bandwidth)) * 1e-6;
 }
 
+Collective collective_of(NcclCollective collective) {
+  switch (collective) {
+    case NcclCollective::all_reduce: return Collective::allreduce;
+    case NcclCollective::all_gather: return Collective::allgather;
+    case NcclCollective::reduce_scatter: return Collective::reduce_scatter;
+    case NcclCollective::broadcast: return Collective::broadcast;
+    case NcclCollective::reduce: return Collective::reduce;
+  }
+  assert(false && "every collective is handled above");
+  return Collective::allreduce;
+}
+
 namespace {
 
 // Whether comm's forced algorithm and protocol allow the pair for `collective`.

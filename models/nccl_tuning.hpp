@@ -17,10 +17,14 @@
 #include <string_view>
 #include <utility>
 
+#include "models/collective_model.hpp"
+
 namespace vtsim {
 
 /// The collectives whose NCCL costs vtsim models.
 enum class NcclCollective { all_reduce, all_gather, reduce_scatter, broadcast, reduce };
+/// The collective `collective` is (models/collective_model.hpp), for the algorithm types that run it.
+Collective collective_of(NcclCollective collective);
 
 /// NCCL's algorithms that vtsim models (all_gather and reduce_scatter run as rings only: their other algorithms are
 /// PAT, NVLS and CollNet; broadcast and reduce have only the ring, a pipelined chain from or to the root). NVLS runs

@@ -186,12 +186,12 @@ double transformer_iteration_flop(const TransformerShape& shape, double sequence
 double tensor_parallel_bytes_per_layer(const TransformerShape& shape, int micro_batch_size, int tensor,
                                        double element_bytes) {
   const double elements = static_cast<double>(micro_batch_size) * shape.sequence * shape.hidden;
-  const double ring = ring_sent_fraction(Collective::allreduce, tensor);  // what one GPU sends, per element
+  const double ring = collective_sent_fraction(Collective::allreduce, tensor);  // what one GPU sends, per element
   return 4.0 * ring * elements * element_bytes;  // two allreduces forward, two backward
 }
 
 double data_parallel_bytes(double parameters, double element_bytes, int data, int zero_stage) {
-  const double allreduce = ring_sent_fraction(Collective::allreduce, data) * parameters * element_bytes;
+  const double allreduce = collective_sent_fraction(Collective::allreduce, data) * parameters * element_bytes;
   return zero_stage >= 3 ? 1.5 * allreduce : allreduce;
 }
 

@@ -22,48 +22,53 @@ namespace sg4 = simgrid::s4u;
 
 using Rings = std::vector<std::unique_ptr<RingGroup>>;
 
-/// One ring phase (reduce-scatter or allgather) for the rank at `position` on every ring at once: N-1 steps of
-/// `chunk_bytes` per ring.
-void ring_phase(const Rings& rings, int position, double chunk_bytes, Fidelity fidelity, NcclProtocol protocol) {
-  const int n = rings.front()->size();
-  if (n < 2) return;
+/// One pass of `ring` (a reduce-scatter or an allgather) for the rank at `position` on every channel ring at once:
+/// N-1 steps of `step_bytes` per ring, or at `flow` fidelity one transfer of them all and the latencies that follow.
+void ring_pass(const RingAlgorithm& ring, const Rings& rings, int position, double step_bytes, Fidelity fidelity,
+               NcclProtocol protocol) {
+  assert(ring.ranks() == rings.front()->size());
+  if (ring.ranks() < 2) return;
   const bool steps = fidelity == Fidelity::step;
   double extra_s = 0;  // the protocol's own latency per step, beyond the links'
-  for (const auto& ring : rings) extra_s = std::max(extra_s, ring->incoming_step_extra_s(position, protocol));
-  // flow: the N-1 chunks as one transfer; the latency of the N-2 further steps is paid after it.
-  const double bytes = steps ? chunk_bytes : (n - 1) * chunk_bytes;
-  for (int step = 0; step < (steps ? n - 1 : 1); ++step) {
-    for (const auto& ring : rings) ring->start_exchange(position, bytes);
-    for (const auto& ring : rings) ring->finish_exchange(position);
+  for (const auto& group : rings) extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
+  const double bytes = steps ? step_bytes : ring.flow_pass_bytes(step_bytes);
+  for (int step = 0; step < (steps ? ring.steps_per_pass() : 1); ++step) {
+    for (const auto& group : rings) group->start_exchange(position, bytes);
+    for (const auto& group : rings) group->finish_exchange(position);
     if (steps && extra_s > 0) sg4::this_actor::sleep_for(extra_s);
   }
   if (steps) return;
   double latency_s = 0;
-  for (const auto& ring : rings) latency_s = std::max(latency_s, ring->incoming_latency_s(position));
-  sg4::this_actor::sleep_for((n - 2) * latency_s + (n - 1) * extra_s);
+  for (const auto& group : rings) latency_s = std::max(latency_s, group->incoming_latency_s(position));
+  sg4::this_actor::sleep_for(ring.flow_pass_tail_s(latency_s, extra_s));
 }
 
-/// `phases` ring phases over a buffer of `bytes`: 2 for allreduce (reduce-scatter, then allgather), 1 for
-/// reduce-scatter or allgather alone (each rank owns bytes / N of the buffer).
+/// A ring collective's passes over a buffer of `bytes`: 2 for an allreduce (reduce-scatter, then allgather), 1 for a
+/// reduce-scatter or an allgather alone (each rank owns bytes / N of the buffer).
 class RingCollective final : public SimulatedCollective {
  public:
-  RingCollective(Rings rings, Fidelity fidelity, int phases)
-      : rings_(std::move(rings)), fidelity_(fidelity), phases_(phases) {}
+  RingCollective(Rings rings, Fidelity fidelity, Collective collective)
+      : rings_(std::move(rings)), fidelity_(fidelity), ring_(collective, rings_.front()->size()) {}
   void run(int position, double bytes, NcclProtocol protocol) override {
-    const double chunk = bytes / static_cast<double>(rings_.size()) / rings_.front()->size();
-    for (int phase = 0; phase < phases_; ++phase) ring_phase(rings_, position, chunk, fidelity_, protocol);
+    const double step_bytes = ring_.step_bytes(bytes / static_cast<double>(rings_.size()));
+    for (int pass = 0; pass < ring_.passes(); ++pass) {
+      ring_pass(ring_, rings_, position, step_bytes, fidelity_, protocol);
+    }
   }
 
  private:
   Rings rings_;
   Fidelity fidelity_;
-  int phases_;
+  RingAlgorithm ring_;
 };
 
 class HierarchicalAllreduce final : public SimulatedCollective {
  public:
   HierarchicalAllreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity)
-      : intra_(std::move(intra)), inter_(std::move(inter)), fidelity_(fidelity) {
+      : intra_(std::move(intra)),
+        inter_(std::move(inter)),
+        fidelity_(fidelity),
+        algorithm_(static_cast<int>(intra_.size()), static_cast<int>(inter_.size())) {
     for (auto& ring : inter_) {
       Rings one;
       one.push_back(std::move(ring));
@@ -76,21 +81,25 @@ class HierarchicalAllreduce final : public SimulatedCollective {
     const int local = position % gpus_per_host;
     const Rings& in_host = intra_[static_cast<std::size_t>(host)];
     const Rings& across = across_[static_cast<std::size_t>(local)];
-    assert(in_host.front()->size() == gpus_per_host);
-    const double share = bytes / gpus_per_host;  // what each GPU owns after the intra-host reduce-scatter
-    const double intra_chunk = share / static_cast<double>(in_host.size());
-    const double inter_chunk = share / across.front()->size();
-    ring_phase(in_host, local, intra_chunk, fidelity_, protocol);  // intra-host reduce-scatter of S
-    ring_phase(across, host, inter_chunk, fidelity_, protocol);    // inter-host allreduce of S/G:
-    ring_phase(across, host, inter_chunk, fidelity_, protocol);    //   reduce-scatter then allgather
-    ring_phase(in_host, local, intra_chunk, fidelity_, protocol);  // intra-host allgather of S
+    const RingAlgorithm reduce_scatter = algorithm_.intra_reduce_scatter();
+    const RingAlgorithm allreduce = algorithm_.inter_allreduce();
+    const RingAlgorithm allgather = algorithm_.intra_allgather();
+    const double shard = algorithm_.shard_bytes(bytes);  // what each GPU owns after the intra-host reduce-scatter
+    const double intra_step = shard / static_cast<double>(in_host.size());  // S/G per step, split over the channels
+    const double inter_step = allreduce.step_bytes(shard);
+    ring_pass(reduce_scatter, in_host, local, intra_step, fidelity_, protocol);
+    for (int pass = 0; pass < allreduce.passes(); ++pass) {
+      ring_pass(allreduce, across, host, inter_step, fidelity_, protocol);
+    }
+    ring_pass(allgather, in_host, local, intra_step, fidelity_, protocol);
   }
 
  private:
   std::vector<Rings> intra_;
   Rings inter_;
-  std::vector<Rings> across_;  // per local index, its one inter-host ring
   Fidelity fidelity_;
+  HierarchicalAllreduceAlgorithm algorithm_;
+  std::vector<Rings> across_;  // per local index, its one inter-host ring
 };
 
 class Exchange final : public SimulatedCollective {
@@ -128,7 +137,7 @@ class Chain final : public SimulatedCollective {
       latency_s = std::max(latency_s, ring->incoming_latency_s(position));
     }
     for (const auto& ring : rings_) ring->finish_exchange(position);
-    sg4::this_actor::sleep_for((n - 2) * latency_s + (n - 1) * extra_s);
+    sg4::this_actor::sleep_for(ChainAlgorithm(n).tail_s(latency_s, extra_s));
   }
 
  private:
@@ -276,13 +285,9 @@ double RingGroup::incoming_latency_s(int position) const {
   return edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].latency_s;
 }
 
-std::unique_ptr<SimulatedCollective> make_ring_allreduce(Rings rings, Fidelity fidelity) {
-  return make_ring_collective(std::move(rings), fidelity, 2);
-}
-
-std::unique_ptr<SimulatedCollective> make_ring_collective(Rings rings, Fidelity fidelity, int phases) {
-  assert(fidelity != Fidelity::analytic && !rings.empty() && phases >= 1);
-  return std::make_unique<RingCollective>(std::move(rings), fidelity, phases);
+std::unique_ptr<SimulatedCollective> make_ring_collective(Rings rings, Fidelity fidelity, Collective collective) {
+  assert(fidelity != Fidelity::analytic && !rings.empty());
+  return std::make_unique<RingCollective>(std::move(rings), fidelity, collective);
 }
 
 std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter,

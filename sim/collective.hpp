@@ -36,6 +36,7 @@
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
+#include "models/collective_model.hpp"
 #include "models/fidelity.hpp"
 #include "models/nccl_tuning.hpp"
 
@@ -119,15 +120,11 @@ class SimulatedCollective {
   virtual void set_ranks_that_run(int /*count*/) {}
 };
 
-/// Reduce-scatter then allgather over `rings` at once (all of the same ranks, each with 1 / rings of the data), at
-/// `step` or `flow` fidelity.
-std::unique_ptr<SimulatedCollective> make_ring_allreduce(std::vector<std::unique_ptr<RingGroup>> rings,
-                                                         Fidelity fidelity);
-
-/// `phases` ring phases over `rings` at once: 2 make an allreduce, 1 a reduce-scatter or an allgather of a buffer of
-/// which each rank owns 1 / N (run()'s bytes are the whole buffer, as nccl-tests count them).
+/// `collective` (an allreduce, a reduce-scatter or an allgather) as a ring (models/collective_model.hpp RingAlgorithm)
+/// over `rings` at once, each with 1 / rings of the data, at `step` or `flow` fidelity (run()'s bytes are the whole
+/// buffer, as nccl-tests count them).
 std::unique_ptr<SimulatedCollective> make_ring_collective(std::vector<std::unique_ptr<RingGroup>> rings,
-                                                          Fidelity fidelity, int phases);
+                                                          Fidelity fidelity, Collective collective);
 
 /// Horovod's hierarchical allreduce: reduce-scatter inside each host, allreduce of each 1/G share across hosts among
 /// the GPUs with the same local index, allgather inside each host. Position p is local index p % G on host p / G.
@@ -136,8 +133,9 @@ std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(
     std::vector<std::vector<std::unique_ptr<RingGroup>>> intra, std::vector<std::unique_ptr<RingGroup>> inter,
     Fidelity fidelity);
 
-/// One exchange on every group at once, each moving `share` of run()'s bytes (sendrecv, alltoall): one step of
-/// each group, with the protocol's extra step latency once. `analytic` runs as `flow`.
+/// One exchange on every group at once, each moving `share` of run()'s bytes (sendrecv; alltoall, whose shifts are
+/// AlltoallAlgorithm's): one step of each group, with the protocol's extra step latency once. `analytic` runs as
+/// `flow`.
 std::unique_ptr<SimulatedCollective> make_exchange(std::vector<std::unique_ptr<RingGroup>> groups, double share,
                                                    Fidelity fidelity);
 
@@ -145,7 +143,7 @@ std::unique_ptr<SimulatedCollective> make_exchange(std::vector<std::unique_ptr<R
 /// equal share of the data: every edge of a ring but one carries the whole share at once (broadcast: all but the edge
 /// into the root; reduce, `toward_root`: all but the edge out of it), then each rank waits the N-2 further hops its
 /// first chunk takes, and the protocol's extra latency per hop: S/B + (N-1)(alpha + extra) on a homogeneous ring
-/// (chain_time_s). Every fidelity runs it so: the chunks' pipeline as concurrent flows.
+/// (ChainAlgorithm). Every fidelity runs it so: the chunks' pipeline as concurrent flows.
 std::unique_ptr<SimulatedCollective> make_chain(std::vector<std::unique_ptr<RingGroup>> rings, bool toward_root);
 
 /// An allreduce of `ranks` that starts when the last of them calls it (NCCL's collective cannot end before every rank

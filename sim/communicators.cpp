@@ -4,6 +4,7 @@
 #include <tuple>
 #include <vector>
 
+#include "models/collective_model.hpp"
 #include "models/network/analytic_collectives.hpp"
 #include "models/network/flow_analysis.hpp"
 
@@ -78,7 +79,6 @@ std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, 
                                                      const Topology& topology, const Platform& platform,
                                                      Fidelity fidelity, const NcclCommunicator& nccl,
                                                      NcclChoiceCounts* counts) {
-  const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
   const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
   if (fidelity == Fidelity::analytic) {
     return make_nccl_allreduce(make_analytic_allreduce(flat_collective_time(collective, rings, topology, nccl),
@@ -91,8 +91,9 @@ std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, 
   for (const FlowRing& ring : flat_rings(rings)) {
     groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
   }
-  std::unique_ptr<SimulatedCollective> run = chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
-                                                   : make_ring_collective(std::move(groups), fidelity, phases);
+  std::unique_ptr<SimulatedCollective> run =
+      chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
+            : make_ring_collective(std::move(groups), fidelity, collective_of(collective));
   return make_nccl_allreduce(std::move(run), nccl, counts, collective);
 }
 
@@ -110,13 +111,14 @@ std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const 
 std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const Topology& topology,
                                                    const Platform& platform, Fidelity fidelity) {
   const std::size_t n = rings.ring.size();
+  const AlltoallAlgorithm alltoall(static_cast<int>(n));
   std::vector<std::unique_ptr<RingGroup>> shifts;
-  for (std::size_t k = 1; k < n; ++k) {
+  for (int k = 1; k <= alltoall.shifts(); ++k) {  // shift k: position p sends to p + k
     std::vector<int> next(n);
-    for (std::size_t p = 0; p < n; ++p) next[p] = static_cast<int>((p + k) % n);
-    shifts.push_back(permutation_group(rings.ring, std::move(next), static_cast<int>(k), topology, platform));
+    for (std::size_t p = 0; p < n; ++p) next[p] = static_cast<int>((p + static_cast<std::size_t>(k)) % n);
+    shifts.push_back(permutation_group(rings.ring, std::move(next), k, topology, platform));
   }
-  return make_exchange(std::move(shifts), 1.0 / static_cast<double>(n), fidelity);
+  return make_exchange(std::move(shifts), alltoall.shift_fraction(), fidelity);
 }
 
 std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const JobRings& rings,

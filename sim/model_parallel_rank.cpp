@@ -135,7 +135,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       }
       rank.layers_begun.add(1);
       // Counted as used, not as gathered: the gather actor runs one layer into the next iteration.
-      rank.data_parallel_sent_bytes += bytes * ring_sent_fraction(Collective::allgather, strategy.data);
+      rank.data_parallel_sent_bytes += bytes * collective_sent_fraction(Collective::allgather, strategy.data);
     };
     // Takes the message a neighbouring virtual stage posted, moving its bytes from that stage's GPU (a tensor group
     // standing as one rank: every member's from its sender's, at once).
@@ -241,7 +241,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       const double from = sg4::Engine::get_clock();
       const double weights = mp.rank_weight_bytes[at];
       mp.data_gather[static_cast<std::size_t>(mp.rank_data_group[at])]->run(mp.rank_data_position[at], weights);
-      rank.data_parallel_sent_bytes += weights * ring_sent_fraction(Collective::allgather, strategy.data);
+      rank.data_parallel_sent_bytes += weights * collective_sent_fraction(Collective::allgather, strategy.data);
       record.data_parallel_wait_s += sg4::Engine::get_clock() - from;
     }
     record.end_s = sg4::Engine::get_clock();

@@ -491,7 +491,7 @@ struct TrainingJob::State {
       if (plan.model_parallel) {
         const ParallelStrategy& strategy = plan.model_parallel->strategy;
         const Collective reduction = strategy.zero_stage == 0 ? Collective::allreduce : Collective::reduce_scatter;
-        rank.data_parallel_sent_bytes += buffer.bytes * ring_sent_fraction(reduction, strategy.data);
+        rank.data_parallel_sent_bytes += buffer.bytes * collective_sent_fraction(reduction, strategy.data);
       }
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);

@@ -9,7 +9,6 @@ namespace vtsim {
 
 CollectiveTime flat_collective_time(NcclCollective collective, const JobRings& rings, const Topology& topology,
                                     const NcclCommunicator& nccl) {
-  const int phases = collective == NcclCollective::all_reduce ? 2 : 1;
   const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
   const std::vector<GpuFlow> flows = flows_of(flat_rings(rings));
   const FlowBottleneck ring = concurrent_bottleneck(topology, flows);
@@ -19,8 +18,8 @@ CollectiveTime flat_collective_time(NcclCollective collective, const JobRings& r
   const double channels = static_cast<double>(rings.channels.size());
   return [=](double bytes, NcclProtocol protocol) {
     const double alpha = ring.latency_s + nccl_step_extra_s(hop, protocol);
-    return chain ? chain_time_s(n, bytes / channels, rate_Bps, alpha)
-                 : phases * ring_allgather_time_s(n, bytes / channels, rate_Bps, alpha);
+    return chain ? ChainAlgorithm(n).time_s(bytes / channels, rate_Bps, alpha)
+                 : RingAlgorithm(collective_of(collective), n).time_s(bytes / channels, rate_Bps, alpha);
   };
 }
 
@@ -34,9 +33,9 @@ CollectiveTime hierarchical_allreduce_time(const JobRings& rings, const Topology
   const NcclHop intra_hop = slowest_hop(topology, flows_of(intra_rings(rings)));
   const NcclHop inter_hop = slowest_hop(topology, flows_of(inter_rings(rings)));
   return [=](double bytes, NcclProtocol protocol) {
-    return hierarchical_allreduce_time_s(hosts, per_host, bytes, intra_rate,
-                                         intra.latency_s + nccl_step_extra_s(intra_hop, protocol), inter.rate_Bps,
-                                         inter.latency_s + nccl_step_extra_s(inter_hop, protocol));
+    return HierarchicalAllreduceAlgorithm(hosts, per_host)
+        .time_s(bytes, intra_rate, intra.latency_s + nccl_step_extra_s(intra_hop, protocol), inter.rate_Bps,
+                inter.latency_s + nccl_step_extra_s(inter_hop, protocol));
   };
 }
 

@@ -16,13 +16,13 @@ namespace vtsim {
 using CollectiveTime = std::function<double(double bytes, NcclProtocol protocol)>;
 
 /// `collective` over the flat channel rings of `rings`, each channel carrying an equal share of the bytes at the
-/// fraction of the channels' rate that `nccl`'s channel count moves (nccl_channel_bandwidth_fraction): two ring passes
-/// for all_reduce, one for all_gather and reduce_scatter (ring_allgather_time_s), a pipelined chain for broadcast and
-/// reduce (chain_time_s). REQUIRES: rings from group_rings (at least one channel) over the topology's GPUs.
+/// fraction of the channels' rate that `nccl`'s channel count moves (nccl_channel_bandwidth_fraction): a ring
+/// (RingAlgorithm: two passes for all_reduce, one for all_gather and reduce_scatter), a pipelined chain for broadcast
+/// and reduce (ChainAlgorithm). REQUIRES: rings from group_rings (at least one channel) over the topology's GPUs.
 CollectiveTime flat_collective_time(NcclCollective collective, const JobRings& rings, const Topology& topology,
                                     const NcclCommunicator& nccl);
 
-/// Horovod's hierarchical allreduce over `rings` (hierarchical_rings): hierarchical_allreduce_time_s with the
+/// Horovod's hierarchical allreduce over `rings` (hierarchical_rings): HierarchicalAllreduceAlgorithm with the
 /// intra-host rings' rate (each host's channel rings splitting its data) and the inter-host rings'. REQUIRES: rings
 /// from hierarchical_rings.
 CollectiveTime hierarchical_allreduce_time(const JobRings& rings, const Topology& topology);

@@ -149,7 +149,8 @@ std::vector<std::pair<GpuFlow, double>> job_flows(const JobConfig& job, const Jo
   std::vector<std::pair<GpuFlow, double>> traffic;
   const auto add = [&](const std::vector<FlowRing>& group, double share) {
     for (const FlowRing& ring : group) {
-      const double sent = ring_sent_fraction(Collective::allreduce, static_cast<int>(ring.gpus.size()));
+      // Each ring runs an allreduce (a hierarchical one's intra-host reduce-scatter and allgather are its two passes).
+      const double sent = RingAlgorithm(Collective::allreduce, static_cast<int>(ring.gpus.size())).sent_fraction();
       for (const GpuFlow& flow : ring_flows(ring.gpus, ring.flow)) traffic.push_back({flow, sent * share});
     }
   };

@@ -274,8 +274,8 @@ TEST_P(Fidelities, RingOverAGb200Nvl72RunsAtOneGpusNvlinks) {
   ASSERT_EQ(choice.algorithm, NcclAlgorithm::ring);
   const double alpha_s = topology.latency_s(topology.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, choice.protocol);
   const double expected = nccl_base_latency_s(choice.algorithm, choice.protocol) +
-                          ring_allreduce_time_s(72, kBytes / nccl_protocol_efficiency(choice.protocol),
-                                                18 * 50e9 * 0.8, alpha_s);
+                          RingAlgorithm(Collective::allreduce, 72)
+                              .time_s(kBytes / nccl_protocol_efficiency(choice.protocol), 18 * 50e9 * 0.8, alpha_s);
   EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
 }
 

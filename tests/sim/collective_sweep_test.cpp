@@ -88,7 +88,7 @@ TEST(CollectiveSweep, BroadcastAndReducePipelineTheDataThroughTheChain) {
     EXPECT_EQ(timing.choice, "ring/Simple");
     EXPECT_NEAR(timing.time_s, 8.4e-6 + bytes / kRoce100_Bps + 7 * (alpha + 11.3e-6), 1e-9);
   }
-  // The analytic fidelity's closed form (chain_time_s) gives the same.
+  // The analytic fidelity's closed form (ChainAlgorithm) gives the same.
   Scenario analytic = scenario;
   analytic.simulation.fidelity = Fidelity::analytic;
   EXPECT_NEAR(sweep(analytic, TestedOp::broadcast, {bytes}).front().time_s,

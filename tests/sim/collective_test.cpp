@@ -95,9 +95,9 @@ TEST(HierarchicalAllreduce, BeatsFlatRingWhereTheClosedFormsSayItShould) {
   const double nvlink_Bps = topology.bottleneck_Bps(topology.route(0, 1));
   const double nvlink_alpha = topology.latency_s(topology.route(0, 1));
   // Flat ring: 28 NVLink edges and 4 NIC edges; the NIC edges bound the rate, the slowest (cross-host) hop the latency.
-  const double flat_expected = ring_allreduce_time_s(32, bytes, nic_Bps, cross_host_alpha);
+  const double flat_expected = RingAlgorithm(Collective::allreduce, 32).time_s(bytes, nic_Bps, cross_host_alpha);
   const double hierarchical_expected =
-      hierarchical_allreduce_time_s(4, 8, bytes, nvlink_Bps, nvlink_alpha, nic_Bps / 8, cross_host_alpha);
+      HierarchicalAllreduceAlgorithm(4, 8).time_s(bytes, nvlink_Bps, nvlink_alpha, nic_Bps / 8, cross_host_alpha);
   ASSERT_LT(hierarchical_expected, flat_expected);
   const double flat_s = simulated_allreduce_s(flat, bytes);
   const double hierarchical_s = simulated_allreduce_s(hierarchical, bytes);
@@ -119,9 +119,10 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   const Scenario per_host = testing::scenario_of(one_gpu_hosts(4, "analytic"), {"jobs[0].horovod.allreduce=hierarchical"});
   const Topology topology = scenario_topology(per_host);
   // Hierarchical allreduce runs without NCCL's choice, with Simple's extra latency per step (NET here).
-  const double expected = ring_allreduce_time_s(4, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
-                                                topology.latency_s(topology.route(0, 1)) +
-                                                    nccl_step_extra_s(NcclHop::net, NcclProtocol::simple));
+  const double expected =
+      RingAlgorithm(Collective::allreduce, 4)
+          .time_s(bytes, topology.bottleneck_Bps(topology.route(0, 1)),
+                  topology.latency_s(topology.route(0, 1)) + nccl_step_extra_s(NcclHop::net, NcclProtocol::simple));
   EXPECT_NEAR(simulated_allreduce_s(per_host, bytes), expected, 1e-9 * expected);
   const Scenario one_host = testing::scenario_of(
       one_gpu_hosts(1, "analytic"), {"cluster.host.gpus=4", "jobs[0].horovod.allreduce=hierarchical"});
@@ -129,8 +130,9 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   // On the 4-GPU NVLink mesh NCCL's 6 rings (every directed cycle) load each pair link twice each way: all together
   // they run at 3 pair links.
   const double intra =
-      ring_allreduce_time_s(4, bytes, 3 * host.bottleneck_Bps(host.route(0, 1)),
-                            host.latency_s(host.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, NcclProtocol::simple));
+      RingAlgorithm(Collective::allreduce, 4)
+          .time_s(bytes, 3 * host.bottleneck_Bps(host.route(0, 1)),
+                  host.latency_s(host.route(0, 1)) + nccl_step_extra_s(NcclHop::nvlink, NcclProtocol::simple));
   EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
 }
 

@@ -83,8 +83,9 @@ inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, do
   const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(nccl_device(scenario), rings, topology), bytes);
   EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";
   return nccl_base_latency_s(choice.algorithm, choice.protocol) +
-         ring_allreduce_time_s(static_cast<int>(rings.ring.size()), bytes / nccl_protocol_efficiency(choice.protocol),
-                               bandwidth_Bps, alpha_s + nccl_step_extra_s(hop, choice.protocol));
+         RingAlgorithm(Collective::allreduce, static_cast<int>(rings.ring.size()))
+             .time_s(bytes / nccl_protocol_efficiency(choice.protocol), bandwidth_Bps,
+                     alpha_s + nccl_step_extra_s(hop, choice.protocol));
 }
 
 }  // namespace vtsim::sim::testing
