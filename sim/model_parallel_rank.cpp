@@ -60,7 +60,6 @@ void TrainingJob::State::model_parallel_actor(int position) {
   const bool gathers_per_layer = strategy.zero_stage == 3 && strategy.data > 1;
   const int tensor_group = mp.rank_tensor_group[at];
   const int tensor_position = mp.rank_tensor_position[at];
-  const int total = plan.warmup_iterations + plan.iterations;
   // The ranks this actor runs for: itself, or its tensor group (tensor_group_classes), each at its tensor position.
   const std::vector<int>& class_members = members[at];
   std::vector<std::uint64_t> streams;
@@ -79,13 +78,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
   LockstepNoise noise(plan.seed, streams, plan.step_time_cv, plan.stalls);
   const double speed = plan.rank_speed[at];
 
-  int progress = 0;
-  for (int iteration = 0; progress < total; ++iteration) {
-    IterationRecord record;
-    next_unstarted = std::max(next_unstarted, iteration + 1);
-    take_pauses(position, iteration, rank, record, progress);
-    if (position == 0) rank0_starts->add(1);  // after its pauses, as the data-parallel ranks count it
-    rank.host_ahead_s = 0;
+  run_iterations(position, [&](int iteration, IterationRecord& record) {
+    IterationSpans spans{"iteration", -1, 0, "wait for gradients", 0};
     record.start_s = sg4::Engine::get_clock();
     if (const double stall_s = noise.next_stall_s(); stall_s > 0) {
       gpu_idle(position);
@@ -169,13 +163,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
           receive(*rank.from_previous[static_cast<std::size_t>(pass.chunk)], routes_from_previous,
                   part.received_gather_bytes);
         } else {
-          // The first stage reads the micro-batch: the loader prepares them back to back beside the device.
-          rank.next_batch_ready_s += plan.data_loading_s;
-          const double asked = sg4::Engine::get_clock();
-          if (rank.next_batch_ready_s > asked) {
-            sg4::this_actor::sleep_until(rank.next_batch_ready_s);
-            record.data_wait_s += rank.next_batch_ready_s - asked;
-          }
+          wait_for_batch(rank, record);  // the first stage reads the micro-batch
         }
         for (std::size_t l = 0; l < layers; ++l) {
           gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);
@@ -220,14 +208,14 @@ void TrainingJob::State::model_parallel_actor(int position) {
       }
     }
 
-    const double backward_end = sg4::Engine::get_clock();
+    spans.backward_end_s = sg4::Engine::get_clock();
     if (reduces) {
       gpu_idle(position);
       rank.tensors_reduced.wait_for(static_cast<long>(iteration + 1) * reductions_per_iteration);
     }
-    const double reduced = sg4::Engine::get_clock();
-    record.data_parallel_wait_s += reduced - backward_end;
-    rank.host_ahead_s += reduced - backward_end;
+    spans.reduced_s = sg4::Engine::get_clock();
+    record.data_parallel_wait_s += spans.reduced_s - spans.backward_end_s;
+    rank.host_ahead_s += spans.reduced_s - spans.backward_end_s;
     // The optimizer of the rank's chunks (their kernel times hold each chunk's share).
     Stretch optimizer;
     for (int c = 0; c < chunks; ++c) {
@@ -250,16 +238,8 @@ void TrainingJob::State::model_parallel_actor(int position) {
       const double size = static_cast<double>(class_members.size());
       record.class_compute_s = size * record.compute_s - noise.take_members_saved_s();
     }
-    ++progress;
-    write_checkpoint_if_due(position, iteration, progress, record);
-    rank.records.push_back(record);
-    if (trace != nullptr) {
-      trace->span(trace_pid, 2 * position, "iteration", record.start_s, backward_end);
-      if (reduced > backward_end) trace->span(trace_pid, 2 * position, "wait for gradients", backward_end, reduced);
-      trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
-    }
-  }
-  gpu_idle(position);
+    return spans;
+  });
 }
 
 void TrainingJob::State::weight_gather_actor(int position) {

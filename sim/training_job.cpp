@@ -14,8 +14,6 @@ TrainingJob::~TrainingJob() = default;
 
 void TrainingJob::start() {
   State& s = *state_;
-  s.ready_ranks.assign(s.plan.tensors.size(), 0);
-  s.ready_events = std::make_unique<Counter>();
   s.rank0_starts = std::make_unique<Counter>();
   s.bucket_of_tensor.assign(s.plan.tensors.size(), 0);
   for (std::size_t b = 0; b < s.plan.buckets.size(); ++b) {
@@ -93,7 +91,17 @@ void TrainingJob::start() {
   }
   if (mp == nullptr && s.rank_count() > 1 && s.tensor_count() > 0 &&
       s.plan.data_parallel == DataParallel::horovod) {
-    sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator_actor(); })
+    std::vector<double> tensor_bytes;
+    for (const GradientTensor& tensor : s.plan.tensors) tensor_bytes.push_back(tensor.bytes);
+    s.coordinator = std::make_unique<HorovodCoordinator>(
+        HorovodCoordinator::Settings{s.plan.cycle_time_s, s.plan.negotiation_s, s.plan.fusion_threshold_bytes},
+        std::move(tensor_bytes), s.rank_count(), [&s](const FusionBuffer& buffer) {
+          for (const auto& rank : s.ranks) {
+            if (rank) rank->queue.push(buffer);  // every rank that communicates
+          }
+          if (buffer.iteration >= s.plan.warmup_iterations) ++s.measured_buffers;
+        });
+    sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator->run(); })
         ->daemonize();
   }
   if (s.trace != nullptr) s.trace->name_process(s.trace_pid, "job " + s.plan.name);

@@ -1,13 +1,15 @@
 #pragma once
-// The inside of a TrainingJob, shared by the files that run its actors: training_job.cpp (data parallelism, the
-// communication actor, the Horovod coordinator, operations) and model_parallel_rank.cpp (tensor, pipeline and sharded
-// parallelism). Not part of the interface: include only from those.
+// The inside of a TrainingJob, shared by the files that run its actors: training_job.cpp (starts them; operations)
+// and model_parallel_rank.cpp (tensor, pipeline and sharded parallelism); here, the loop every rank's compute actor
+// runs (run_iterations), the data-parallel rank inside it, and the communication actor. Horovod's coordinator is
+// sim/horovod_coordinator.hpp. Not part of the interface: include only from those.
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 
 #include <simgrid/s4u/Actor.hpp>
@@ -18,6 +20,7 @@
 
 #include "models/collective_model.hpp"
 #include "models/interference.hpp"
+#include "sim/horovod_coordinator.hpp"
 #include "sim/rank_classes.hpp"
 #include "sim/sync.hpp"
 #include "sim/training_job.hpp"
@@ -27,13 +30,6 @@ namespace vtsim::sim {
 namespace sg4 = simgrid::s4u;
 
 namespace detail {
-
-/// A fusion buffer: consecutive ready gradients allreduced together.
-struct FusionBuffer {
-  int iteration;
-  int tensor_count;
-  double bytes;
-};
 
 /// What one rank shares between its compute and communication actors.
 struct RankRuntime {
@@ -85,7 +81,6 @@ struct Stretch {
 
 }  // namespace detail
 
-using detail::FusionBuffer;
 using detail::RankRuntime;
 using detail::Stretch;
 
@@ -94,13 +89,10 @@ struct TrainingJob::State {
   TraceRecorder* trace = nullptr;
   int trace_pid = 0;
   std::vector<std::unique_ptr<RankRuntime>> ranks;  ///< per position; null where another position runs for it
-  // Coordinator: how many ranks have each gradient ready in the current iteration, and the gradients ready on all
-  // ranks that are not yet in a fusion buffer, in the order they became ready.
-  std::vector<int> ready_ranks;
-  std::vector<int> ready_everywhere;
-  std::unique_ptr<Counter> ready_events;
-  long tensors_dispatched = 0;
-  long measured_buffers = 0;
+  /// Horovod's coordinator, where the job has one (data parallelism over several ranks); null under DDP, whose ranks
+  /// launch their buckets themselves.
+  std::unique_ptr<HorovodCoordinator> coordinator;
+  long measured_buffers = 0;  ///< collectives of gradients formed in the measured iterations (rank 0's, under DDP)
   // vSphere operations: pauses to take, the iterations started, the last checkpoint.
   std::deque<OperationsPause> pauses;  // a deque: a rank sleeping in one may see others added
   std::vector<char> pause_taken;
@@ -269,19 +261,77 @@ struct TrainingJob::State {
     }
   }
 
+  /// The reduction policy: the rank reports `tensor`'s gradient to Horovod's coordinator, or under DDP counts it
+  /// towards its buckets.
   void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
-    if (plan.data_parallel == DataParallel::pytorch_ddp) {
-      bucket_gradient_ready(iteration, position, tensor, rank.bucket_ready, rank.next_bucket);
+    if (coordinator) {
+      // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
+      coordinator->gradient_ready(tensor, weight(static_cast<std::size_t>(position)));
       return;
     }
-    // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
-    ready_ranks[static_cast<std::size_t>(tensor)] += weight(static_cast<std::size_t>(position));
-    if (ready_ranks[static_cast<std::size_t>(tensor)] < rank_count()) return;
-    ready_ranks[static_cast<std::size_t>(tensor)] = 0;
-    ready_everywhere.push_back(tensor);
-    ready_events->add(1);
+    bucket_gradient_ready(iteration, position, tensor, rank.bucket_ready, rank.next_bucket);
   }
 
+  /// What one iteration of a rank's schedule tells the loop around it (run_iterations) for the timeline.
+  struct IterationSpans {
+    const char* passes = "";          ///< the name of the first span: the schedule's passes up to backward_start_s
+    double backward_start_s = -1;     ///< where the last forward pass ended; negative: the passes are one span
+    double backward_end_s = 0;        ///< the rank's last backward kernel ended
+    const char* reduction_wait = "";  ///< the name of the wait for the gradients' reduction, if any
+    double reduced_s = 0;             ///< the gradients were reduced: the optimizer began
+  };
+  using IterationBody = std::function<IterationSpans(int iteration, IterationRecord& record)>;
+
+  /// The loop every rank's compute actor runs, whatever its schedule: per iteration, the pauses due (a vMotion's
+  /// stun, a restart that sends the job back to its checkpoint), rank 0's start counted for the operations, then
+  /// `body` (the schedule's passes, the wait for its reductions, the optimizer), then the iteration counted towards
+  /// training, a checkpoint when one is due, the record kept and drawn on the timeline. At the end the GPU is let go.
+  void run_iterations(int position, const IterationBody& body) {
+    RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
+    const int total = plan.warmup_iterations + plan.iterations;
+    int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
+    for (int iteration = 0; progress < total; ++iteration) {
+      IterationRecord record;
+      next_unstarted = std::max(next_unstarted, iteration + 1);
+      take_pauses(position, iteration, rank, record, progress);
+      // After its pauses: an event at this iteration comes as rank 0 begins it (not while it waits for a restart).
+      if (position == 0) rank0_starts->add(1);
+      rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
+      const IterationSpans spans = body(iteration, record);
+      ++progress;
+      write_checkpoint_if_due(position, iteration, progress, record);
+      rank.records.push_back(record);
+      if (trace != nullptr) {
+        const int thread = 2 * position;
+        if (spans.backward_start_s >= 0) {
+          trace->span(trace_pid, thread, spans.passes, record.start_s, spans.backward_start_s);
+          trace->span(trace_pid, thread, "backward", spans.backward_start_s, spans.backward_end_s);
+        } else {
+          trace->span(trace_pid, thread, spans.passes, record.start_s, spans.backward_end_s);
+        }
+        if (spans.reduced_s > spans.backward_end_s) {
+          trace->span(trace_pid, thread, spans.reduction_wait, spans.backward_end_s, spans.reduced_s);
+        }
+        trace->span(trace_pid, thread, "optimizer", spans.reduced_s, record.end_s);
+      }
+    }
+    gpu_idle(position);
+  }
+
+  /// Waits for the loader's next batch, which it began to prepare when the rank took the previous one (the first at
+  /// time 0): the loader prepares batches back to back beside the device.
+  void wait_for_batch(RankRuntime& rank, IterationRecord& record) {
+    rank.next_batch_ready_s += plan.data_loading_s;
+    const double asked = sg4::Engine::get_clock();
+    if (rank.next_batch_ready_s > asked) {
+      sg4::this_actor::sleep_until(rank.next_batch_ready_s);
+      record.data_wait_s += rank.next_batch_ready_s - asked;
+    }
+  }
+
+  /// A data-parallel rank (no model parallelism): per iteration, its micro-batches' forward and backward passes,
+  /// each layer's gradient handed to the reduction as the last micro-batch's backward makes it, the wait for all of
+  /// them reduced, and the optimizer.
   void compute_actor(int position) {
     RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
     const KernelTimes& kernels = plan.kernels;
@@ -294,7 +344,6 @@ struct TrainingJob::State {
     std::vector<int> tensor_of_layer(kernels.backward_s.size(), -1);
     for (int t = 0; t < tensor_count(); ++t) tensor_of_layer[static_cast<std::size_t>(plan.tensors[t].layer)] = t;
     const bool needs_allreduce = rank_count() > 1;
-    const int total = plan.warmup_iterations + plan.iterations;
     // The rank runs with its class's slowest member's draws (sim/rank_classes.hpp); alone, with its own.
     const std::vector<int>& class_members = members[static_cast<std::size_t>(position)];
     std::vector<std::uint64_t> streams;
@@ -306,14 +355,8 @@ struct TrainingJob::State {
     // when it starts the next iteration, after the rank does.
     const std::vector<int>& fed_members = fed[static_cast<std::size_t>(position)];
     std::vector<double> start_offsets_s;
-    int progress = 0;  // iterations that count towards training: a host failure sends it back to a checkpoint
-    for (int iteration = 0; progress < total; ++iteration) {
-      IterationRecord record;
-      next_unstarted = std::max(next_unstarted, iteration + 1);
-      take_pauses(position, iteration, rank, record, progress);
-      // After its pauses: an event at this iteration comes as rank 0 begins it (not while it waits for a restart).
-      if (position == 0) rank0_starts->add(1);
-      rank.host_ahead_s = 0;  // the iteration's end synchronises host and device
+    run_iterations(position, [&](int iteration, IterationRecord& record) {
+      IterationSpans spans{"forward", 0, 0, "wait for allreduce", 0};
       double factor = speed;
       const IterationDraws draws = noise.next(plan.micro_batches, pass_s, optimizer.total_s, speed, start_offsets_s);
       // The member whose iteration ends last may start after the rank (wait for it) or before it (its forward pass
@@ -327,16 +370,9 @@ struct TrainingJob::State {
       double ahead_s = before_s < 0 ? -before_s : 0.0;
       rank.bucket_ready.assign(plan.buckets.size(), 0);
       rank.next_bucket = 0;
-      double backward_start = 0;
       for (int micro = 0; micro < plan.micro_batches; ++micro) {
         const bool last = micro + 1 == plan.micro_batches;
-        // The batch: the loader started on it when the previous one was ready (the first one at time 0).
-        rank.next_batch_ready_s += plan.data_loading_s;
-        const double asked = sg4::Engine::get_clock();
-        if (rank.next_batch_ready_s > asked) {
-          sg4::this_actor::sleep_until(rank.next_batch_ready_s);
-          record.data_wait_s += rank.next_batch_ready_s - asked;
-        }
+        wait_for_batch(rank, record);
         if (micro == 0) record.start_s = sg4::Engine::get_clock();
         factor = speed * draws.multipliers[static_cast<std::size_t>(micro)];
         Stretch first = forward.scaled(factor);
@@ -347,7 +383,7 @@ struct TrainingJob::State {
           first = {first.total_s * (1 - done), first.gpu_s * (1 - done), first.bytes * (1 - done)};
         }
         run_kernel(position, rank, first, record);
-        backward_start = sg4::Engine::get_clock();
+        spans.backward_start_s = sg4::Engine::get_clock();
         Stretch pending;
         for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
           pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l], kernels.backward_bytes[l]);
@@ -358,7 +394,7 @@ struct TrainingJob::State {
         }
         run_kernel(position, rank, pending.scaled(factor), record);
       }
-      const double backward_end = sg4::Engine::get_clock();
+      spans.backward_end_s = sg4::Engine::get_clock();
       if (needs_allreduce) {
         gpu_idle(position);
         // The optimizer runs once the gradients are reduced: on the latest of the members the rank computes for.
@@ -367,15 +403,15 @@ struct TrainingJob::State {
                                                                             tensor_count());
         }
       }
-      const double reduced = sg4::Engine::get_clock();
+      spans.reduced_s = sg4::Engine::get_clock();
       // The host issues the optimizer's kernels meanwhile, unless a trace says when it did.
-      if (!plan.host_times_traced) rank.host_ahead_s += reduced - backward_end;
+      if (!plan.host_times_traced) rank.host_ahead_s += spans.reduced_s - spans.backward_end_s;
       run_kernel(position, rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
       if (needs_allreduce && fed_members.size() > 1) {
         // Each member's iteration ends its optimizer's time (at its own multiplier) after its reductions end.
         start_offsets_s.clear();
-        const double optimizer_s = record.end_s - reduced;
+        const double optimizer_s = record.end_s - spans.reduced_s;
         double latest_end_s = 0;
         for (std::size_t k = 0; k < fed_members.size(); ++k) {
           const double member_end_s = ranks[static_cast<std::size_t>(fed_members[k])]->reduced_at_s +
@@ -390,17 +426,8 @@ struct TrainingJob::State {
         const double size = static_cast<double>(class_members.size());
         record.class_compute_s = size * record.compute_s + draws.members_kernel_s - size * draws.kernel_s;
       }
-      ++progress;
-      write_checkpoint_if_due(position, iteration, progress, record);
-      rank.records.push_back(record);
-      if (trace != nullptr) {
-        trace->span(trace_pid, 2 * position, "forward", record.start_s, backward_start);
-        trace->span(trace_pid, 2 * position, "backward", backward_start, backward_end);
-        if (reduced > backward_end) trace->span(trace_pid, 2 * position, "wait for allreduce", backward_end, reduced);
-        trace->span(trace_pid, 2 * position, "optimizer", reduced, record.end_s);
-      }
-    }
-    gpu_idle(position);
+      return spans;
+    });
   }
 
   /// After the iteration that brought the job to `progress`: every `checkpoint_interval` of them, rank 0 writes a
@@ -496,48 +523,6 @@ struct TrainingJob::State {
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);
     }
-  }
-
-  void coordinator_actor() {
-    long seen = 0;
-    while (true) {
-      ready_events->wait_for(seen + 1);
-      if (plan.cycle_time_s > 0) {  // wait for the next tick of the cycle
-        const double now = sg4::Engine::get_clock();
-        const double tick = std::ceil(now / plan.cycle_time_s) * plan.cycle_time_s;
-        if (tick > now) sg4::this_actor::sleep_for(tick - now);
-      }
-      seen = ready_events->value();
-      // The ranks agree on which tensors are ready everywhere (Horovod's negotiation) before any is reduced; a tensor
-      // that becomes ready meanwhile waits for the next tick, as a request that reaches the coordinator after it
-      // built its response list does.
-      const std::size_t agreed = ready_everywhere.size();
-      if (plan.negotiation_s > 0) sg4::this_actor::sleep_for(plan.negotiation_s);
-      dispatch_ready(agreed);
-    }
-  }
-
-  /// Fuses and queues the first `count` tensors of ready_everywhere.
-  void dispatch_ready(std::size_t count) {
-    FusionBuffer buffer{static_cast<int>(tensors_dispatched / tensor_count()), 0, 0.0};
-    const auto flush = [&] {
-      if (buffer.tensor_count == 0) return;
-      for (const auto& rank : ranks) {
-        if (rank) rank->queue.push(buffer);  // every rank that communicates
-      }
-      if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
-      buffer.tensor_count = 0;
-      buffer.bytes = 0;
-    };
-    for (std::size_t k = 0; k < count; ++k) {
-      const double bytes = plan.tensors[static_cast<std::size_t>(ready_everywhere[k])].bytes;
-      if (buffer.tensor_count > 0 && buffer.bytes + bytes > plan.fusion_threshold_bytes) flush();
-      buffer.bytes += bytes;
-      ++buffer.tensor_count;
-      ++tensors_dispatched;
-    }
-    flush();
-    ready_everywhere.erase(ready_everywhere.begin(), ready_everywhere.begin() + static_cast<std::ptrdiff_t>(count));
   }
 };
 
