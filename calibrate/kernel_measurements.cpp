@@ -7,10 +7,11 @@
 #include <map>
 #include <utility>
 
-#include "models/gpu_name_match.hpp"
 #include "models/chakra_trace.hpp"
 #include "models/csv.hpp"
 #include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
+#include "models/gpu_name_match.hpp"
 #include "models/input_file.hpp"
 #include "models/nearest_name.hpp"
 

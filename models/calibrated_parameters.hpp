@@ -14,7 +14,7 @@
 
 #include "models/calibration_profile.hpp"
 #include "models/framework.hpp"
-#include "models/nic_catalog.hpp"
+#include "models/nic_spec.hpp"
 #include "models/precision.hpp"
 
 namespace vtsim {

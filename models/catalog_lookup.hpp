@@ -2,6 +2,8 @@
 // What every id-keyed catalog (GPUs, hosts, NICs, NVLink generations, vGPU profiles) shares: its entries are found
 // and listed by their `id`.
 
+#include "models/catalog_guard.hpp"  // refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 #include <vector>

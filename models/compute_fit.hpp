@@ -20,7 +20,7 @@
 #include "models/calibrated_parameters.hpp"
 #include "models/compute_model.hpp"
 #include "models/framework.hpp"
-#include "models/gpu_catalog.hpp"
+#include "models/gpu_spec.hpp"
 #include "models/param.hpp"
 
 namespace vtsim {

@@ -23,8 +23,8 @@
 #include <string_view>
 #include <vector>
 
-#include "models/gpu_catalog.hpp"
-#include "models/mig_catalog.hpp"
+#include "models/gpu_spec.hpp"
+#include "models/mig_profile.hpp"
 #include "models/precision.hpp"
 #include "models/workload.hpp"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "models/gpu_catalog.hpp"
+#include "models/gpu_spec.hpp"
 
 namespace vtsim {
 

@@ -7,6 +7,8 @@
 // NICs share (pcie_switch_gpus). The rest (memory, CPU clocks, `pcie_layout` in words) is catalogued for the reader.
 // Every number is cited in host_catalog.cpp.
 
+#include "models/catalog_guard.hpp"  // refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 #include <vector>

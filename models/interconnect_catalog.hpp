@@ -4,6 +4,8 @@
 // Bandwidths are per direction unless a name says otherwise; datasheets quote NVLink per GPU and bidirectional
 // (A100: 600 GB/s = 12 links x 25 GB/s x 2 directions). Every number is cited in interconnect_catalog.cpp.
 
+#include "models/catalog_guard.hpp"  // refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 #include <vector>

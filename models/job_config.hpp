@@ -19,7 +19,7 @@
 #include "models/parallel_strategy.hpp"
 #include "models/precision.hpp"
 #include "models/traced_iteration.hpp"
-#include "models/workload_catalog.hpp"
+#include "models/transformer_config.hpp"
 
 namespace vtsim {
 

@@ -48,7 +48,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/gpu_catalog.hpp"
+#include "models/gpu_spec.hpp"
 
 namespace vtsim {
 

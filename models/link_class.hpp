@@ -31,6 +31,12 @@ struct LinkDefault {
   bool latency_measured = false;    ///< the calibration profile measured the latency (with_calibration)
 };
 
+/// A link class with its default (models/link_defaults.hpp link_defaults_for makes them).
+struct ClassDefault {
+  LinkClass link_class = LinkClass::pcie;
+  LinkDefault value;
+};
+
 /// How the NVLink ports of the GPUs in one host are joined.
 enum class NvlinkLayout {
   none,               ///< no usable NVLink (no NVLink on the GPU, not present, or one GPU per host)

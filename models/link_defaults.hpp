@@ -7,6 +7,8 @@
 // what one message pays on the path the default describes (e.g. one GPU-to-GPU step); models/network/topology.cpp
 // splits a path's latency over its links where the path has several (it says how next to each link).
 
+#include "models/catalog_guard.hpp"  // refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -75,12 +77,6 @@ struct ScenarioLinks {
   LinkDefault uplink;
 };
 ScenarioLinks scenario_links(const Scenario& scenario);
-
-/// A link class with its default.
-struct ClassDefault {
-  LinkClass link_class = LinkClass::pcie;
-  LinkDefault value;
-};
 
 /// The defaults of the link classes the scenario's topology builds (whether or not a job's traffic crosses them),
 /// in LinkClass order, with the calibration profile applied. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).

@@ -6,6 +6,8 @@
 // SXM5 80GB "H100XM-*"; the plain "A100-40C" and "H100-80C" belong to the PCIe cards, which are not catalogued.
 // MIG-backed vGPUs are not listed here: they are MIG instances (mig_catalog.hpp).
 
+#include "models/catalog_guard.hpp"  // refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 #include <vector>

@@ -16,7 +16,6 @@
 #include "models/collective_model.hpp"
 #include "models/ddp_buckets.hpp"
 #include "models/job_compute.hpp"
-#include "models/link_defaults.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
 #include "models/resolve/resolved_run.hpp"

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {

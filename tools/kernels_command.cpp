@@ -17,6 +17,7 @@
 #include "models/atomic_file.hpp"
 #include "models/csv.hpp"
 #include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
 #include "models/kernel_parameters.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"

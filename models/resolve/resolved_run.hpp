@@ -14,7 +14,7 @@
 #include "models/fidelity.hpp"
 #include "models/job_compute.hpp"
 #include "models/job_config.hpp"
-#include "models/link_defaults.hpp"
+#include "models/link_class.hpp"
 #include "models/nccl_tuning.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/model_parallel_layout.hpp"

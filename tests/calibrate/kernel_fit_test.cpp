@@ -9,6 +9,8 @@
 
 #include <map>
 
+#include "models/gpu_catalog.hpp"
+
 namespace vtsim::calibrate {
 namespace {
 

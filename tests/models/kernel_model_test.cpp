@@ -9,6 +9,7 @@
 #include <string>
 
 #include "models/error.hpp"
+#include "models/gpu_catalog.hpp"
 #include "models/kernel_parameters.hpp"
 
 namespace vtsim {

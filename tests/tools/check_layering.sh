@@ -12,8 +12,8 @@
 # Each folder is scanned with its subfolders (those with rules of their own apart). A quoted include that names a
 # file beside the including one is read as that file's path from the source root, so "../sim/x.hpp" or
 # "network/topology.hpp" cannot slip past. What a header brings in with it is not followed here: sim/ and
-# models/network/ are compiled with VTSIM_NO_SCENARIO, under which models/scenario.hpp refuses to compile, so the
-# scenario cannot reach the engine through another header either.
+# models/network/ are compiled with VTSIM_NO_SCENARIO and VTSIM_NO_CATALOG, under which models/scenario.hpp and every
+# catalog header (models/catalog_guard.hpp) refuse to compile, so neither can reach them through another header.
 # Prints each include that breaks a rule as FILE:LINE: PATH <- the rule, and fails (1) if there is one; a folder it
 # should scan that is missing, or a tool that fails, is an error (2), not a pass. Patterns are POSIX extended regular
 # expressions as awk reads them (mawk and gawk alike: a literal dot is written [.]).
