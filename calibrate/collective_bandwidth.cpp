@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 
 namespace vtsim::calibrate {
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <set>
 
-#include "models/gpu_name_match.hpp"
 #include "calibrate/probe_support.hpp"
 #include "calibrate/topology_importer.hpp"
-#include "models/units.hpp"
+#include "models/catalog/gpu_name_match.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::calibrate {
 namespace {

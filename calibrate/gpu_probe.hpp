@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "models/calibration_profile.hpp"
-#include "models/precision.hpp"
+#include "models/calibration/calibration_profile.hpp"
+#include "models/core/precision.hpp"
 
 namespace vtsim::calibrate {
 

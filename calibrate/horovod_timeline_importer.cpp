@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/error.hpp"
-#include "models/json_reader.hpp"
-#include "models/number_text.hpp"
+#include "models/core/error.hpp"
+#include "models/core/json_reader.hpp"
+#include "models/core/number_text.hpp"
 
 namespace vtsim::calibrate {
 namespace {

@@ -11,7 +11,7 @@
 //   and "shape" ("[1024, 1024]").
 // With HOROVOD_TIMELINE_MARK_CYCLES=1, instant events ("ph": "i") named CYCLE_START mark the coordinator's ticks.
 //
-// What the importer keeps (models/calibration_profile.hpp HorovodTimelineSeries):
+// What the importer keeps (models/calibration/calibration_profile.hpp HorovodTimelineSeries):
 // - per negotiation, the coordinator's own time: its "E" less the last rank's report (the wait for the slowest rank
 //   before that is the ranks' skew, not the negotiation's cost);
 // - the intervals between CYCLE_START markers;
@@ -26,7 +26,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

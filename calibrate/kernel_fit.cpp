@@ -8,8 +8,8 @@
 #include <set>
 
 #include "calibrate/parallel_for.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/least_squares.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/core/least_squares.hpp"
 
 namespace vtsim::calibrate {
 namespace {

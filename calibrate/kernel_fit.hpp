@@ -1,5 +1,5 @@
 #pragma once
-// Fitting the kernel model's constants (models/kernel_model.hpp) to measured kernels, and how well they predict
+// Fitting the kernel model's constants (models/compute/kernel_model.hpp) to measured kernels, and how well they predict
 // kernels they were not fitted to: on the same GPUs, and on a GPU left out of the fit (leave-one-GPU-out), which is
 // what a GPU without data (H100, H200, L4, ...) gets.
 //
@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
-#include "models/kernel_model.hpp"
-#include "models/kernel_parameters.hpp"
+#include "models/compute/kernel_model.hpp"
+#include "models/compute/kernel_parameters.hpp"
 
 namespace vtsim::calibrate {
 
@@ -26,7 +26,7 @@ bool measures_sustained_clock(const MeasuredKernel& kernel);
 
 /// Per family and GPU with at least 10 such kernels in `kernels`: the median of their flop/s over the datasheet peak
 /// (memory-bound passes: bytes/s over the datasheet bandwidth), and that over the family's highest median
-/// (models/kernel_parameters.hpp's SustainedClock). In kernel_families() order, then catalog order.
+/// (models/compute/kernel_parameters.hpp's SustainedClock). In kernel_families() order, then catalog order.
 std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredKernel>& kernels);
 
 /// `clocks` without `gpu_id`'s, each over the best median of the other GPUs in its family: what

@@ -7,13 +7,13 @@
 #include <map>
 #include <utility>
 
-#include "models/chakra_trace.hpp"
-#include "models/csv.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/gpu_name_match.hpp"
-#include "models/input_file.hpp"
-#include "models/nearest_name.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/catalog/gpu_name_match.hpp"
+#include "models/core/csv.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
+#include "models/core/nearest_name.hpp"
+#include "models/traces/chakra_trace.hpp"
 
 namespace vtsim::calibrate {
 namespace {

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/kernel_model.hpp"
+#include "models/compute/kernel_model.hpp"
 
 namespace vtsim::calibrate {
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "models/error.hpp"
-#include "models/input_file.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
 
 namespace vtsim::calibrate {
 

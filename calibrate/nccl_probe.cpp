@@ -5,7 +5,7 @@
 
 #include "calibrate/collective_bandwidth.hpp"
 #include "calibrate/probe_support.hpp"
-#include "models/units.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::calibrate {
 

@@ -3,7 +3,7 @@
 // message sizes, reported as nccl-tests reports it: time per out-of-place float-sum allreduce, algbw = bytes / time,
 // busbw = algbw x 2(n-1)/n (collective_bandwidth.hpp). With two GPUs or more it also measures how much a running
 // allreduce slows a GEMM beside it on GPU 0: collective_sm_share = 1 - time alone / time beside the allreduce, the
-// slowdown models/interference.hpp applies (SMs and memory bandwidth together).
+// slowdown models/compute/interference.hpp applies (SMs and memory bandwidth together).
 // The hardware sits behind NcclBackend; nccl_backend.cpp implements it with CUDA, cuBLAS and NCCL.
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "calibrate/gpu_probe.hpp"
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

@@ -10,7 +10,7 @@
 
 #include "calibrate/collective_bandwidth.hpp"
 #include "calibrate/log_text.hpp"
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 
 namespace vtsim::calibrate {
 namespace {

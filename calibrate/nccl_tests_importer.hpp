@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

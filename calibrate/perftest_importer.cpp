@@ -7,7 +7,7 @@
 
 #include "calibrate/log_text.hpp"
 #include "calibrate/rdma_probe.hpp"
-#include "models/units.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::calibrate {
 namespace {

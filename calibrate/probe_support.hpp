@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "models/calibration_profile.hpp"
-#include "models/error.hpp"
+#include "models/calibration/calibration_profile.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::calibrate {
 

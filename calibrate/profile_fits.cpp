@@ -5,9 +5,9 @@
 #include <numeric>
 
 #include "calibrate/collective_bandwidth.hpp"
-#include "models/calibrated_parameters.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/units.hpp"
+#include "models/calibration/calibrated_parameters.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::calibrate {
 namespace {

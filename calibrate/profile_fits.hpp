@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "calibrate/alpha_beta_fit.hpp"
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

@@ -1,7 +1,7 @@
 #include "calibrate/rdma_probe.hpp"
 
 #include "calibrate/probe_support.hpp"
-#include "models/units.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::calibrate {
 namespace {

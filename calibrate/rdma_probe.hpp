@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

@@ -1,5 +1,6 @@
 #pragma once
-// Reads per-iteration times from a single-GPU training log, for the spread of step times (models/variability.hpp).
+// Reads per-iteration times from a single-GPU training log, for the spread of step times
+// (models/compute/variability.hpp).
 //
 // Three kinds of log, told apart by their lines:
 // - DLLogger JSON lines, as NVIDIA DeepLearningExamples write them: "DLLL {...}" records whose "step" is a list
@@ -15,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::calibrate {
 

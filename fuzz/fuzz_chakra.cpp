@@ -1,7 +1,7 @@
 // Chakra execution trace reader (and the PyTorch profiler reader, by content), then the cut of each iteration.
 #include "fuzz/fuzz_targets.hpp"
-#include "models/chakra_trace.hpp"
-#include "models/traced_iteration.hpp"
+#include "models/traces/chakra_trace.hpp"
+#include "models/traces/traced_iteration.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return vtsim::fuzz::feed(data, size, [](std::string_view bytes) {

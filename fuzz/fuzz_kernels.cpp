@@ -1,8 +1,8 @@
 // Kernel CSV reader (NeuSight's columns or a DeepBench results file), then the kernel model on every row it read.
 #include "calibrate/kernel_measurements.hpp"
 #include "fuzz/fuzz_targets.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/kernel_parameters.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/kernel_parameters.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return vtsim::fuzz::feed(data, size, [](std::string_view text) {

@@ -1,8 +1,8 @@
 // Scenario loader and the compute planning a run does before any simulation (memory fit, kernel times).
 #include "fuzz/fuzz_targets.hpp"
-#include "models/json_reader.hpp"
+#include "models/core/json_reader.hpp"
 #include "models/resolve/job_compute_plan.hpp"
-#include "models/scenario_loader.hpp"
+#include "models/scenario/scenario_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return vtsim::fuzz::feed(data, size, [](std::string_view text) {

@@ -16,7 +16,7 @@ int feed(const std::uint8_t* data, std::size_t size, Reader read);
 
 }  // namespace vtsim::fuzz
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 template <typename Reader>
 int vtsim::fuzz::feed(const std::uint8_t* data, std::size_t size, Reader read) {

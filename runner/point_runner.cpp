@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "models/error.hpp"
-#include "models/fairness.hpp"
+#include "models/core/error.hpp"
+#include "models/core/fairness.hpp"
 #include "models/resolve/resolve.hpp"
-#include "models/scenario_writer.hpp"
+#include "models/scenario/scenario_writer.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"
 

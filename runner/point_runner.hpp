@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/scenario.hpp"
+#include "models/scenario/scenario.hpp"
 #include "sim/simulation.hpp"
 
 namespace vtsim::runner {

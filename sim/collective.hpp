@@ -36,9 +36,9 @@
 #include <simgrid/s4u/Mailbox.hpp>
 #include <simgrid/s4u/Semaphore.hpp>
 
-#include "models/collective_model.hpp"
-#include "models/fidelity.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/collectives/nccl_tuning.hpp"
+#include "models/scenario/fidelity.hpp"
 
 namespace vtsim::sim {
 
@@ -56,10 +56,10 @@ struct RingEdge {
   /// transfer can be a mailbox rendezvous between the two actors.
   bool between_rank_hosts = false;
   /// The most a transfer on the edge moves per second, bytes/s: the share of the communicator's bandwidth that its
-  /// forced NCCL channels reach (models/nccl_tuning.hpp nccl_channel_bandwidth_fraction); 0 where nothing caps it.
-  /// A rendezvous runs at the cap (SimGrid's rate); a host-to-host communication, whose rate SimGrid 3.32 ignores,
-  /// runs at what its links give and is then held until latency + bytes / cap: the same time alone on its links,
-  /// but it takes its full share of them meanwhile.
+  /// forced NCCL channels reach (models/collectives/nccl_tuning.hpp nccl_channel_bandwidth_fraction); 0 where nothing
+  /// caps it. A rendezvous runs at the cap (SimGrid's rate); a host-to-host communication, whose rate SimGrid 3.32
+  /// ignores, runs at what its links give and is then held until latency + bytes / cap: the same time alone on its
+  /// links, but it takes its full share of them meanwhile.
   double rate_cap_Bps = 0;
 };
 
@@ -82,7 +82,7 @@ class RingGroup {
   int previous(int position) const { return previous_[static_cast<std::size_t>(position)]; }
   /// Latency of the edge into `position`.
   double incoming_latency_s(int position) const;
-  /// What `protocol` adds to a step on the edge into `position` (models/nccl_tuning.hpp nccl_step_extra_s).
+  /// What `protocol` adds to a step on the edge into `position` (models/collectives/nccl_tuning.hpp nccl_step_extra_s).
   double incoming_step_extra_s(int position, NcclProtocol protocol) const;
 
  private:
@@ -120,9 +120,9 @@ class SimulatedCollective {
   virtual void set_ranks_that_run(int /*count*/) {}
 };
 
-/// `collective` (an allreduce, a reduce-scatter or an allgather) as a ring (models/collective_model.hpp RingAlgorithm)
-/// over `rings` at once, each with 1 / rings of the data, at `step` or `flow` fidelity (run()'s bytes are the whole
-/// buffer, as nccl-tests count them).
+/// `collective` (an allreduce, a reduce-scatter or an allgather) as a ring (models/collectives/collective_model.hpp
+/// RingAlgorithm) over `rings` at once, each with 1 / rings of the data, at `step` or `flow` fidelity (run()'s bytes
+/// are the whole buffer, as nccl-tests count them).
 std::unique_ptr<SimulatedCollective> make_ring_collective(std::vector<std::unique_ptr<RingGroup>> rings,
                                                           Fidelity fidelity, Collective collective);
 
@@ -154,10 +154,11 @@ std::unique_ptr<SimulatedCollective> make_analytic_allreduce(
 /// How many allreduces ran with each NCCL (algorithm, protocol), keyed "ring/Simple" and so on.
 using NcclChoiceCounts = std::map<std::string, long>;
 
-/// `ring` (a `collective` over rings) with NCCL's choice of algorithm and protocol per call (models/nccl_tuning.hpp,
-/// for `comm`): a ring call first pays the protocol's base latency, then runs `ring` with the bytes the protocol puts
-/// on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run as a tree or with NVLS takes NCCL's own
-/// predicted time, as neither is simulated as flows. `counts` (may be null) tallies the choices made on rank 0.
+/// `ring` (a `collective` over rings) with NCCL's choice of algorithm and protocol per call
+/// (models/collectives/nccl_tuning.hpp, for `comm`): a ring call first pays the protocol's base latency, then runs
+/// `ring` with the bytes the protocol puts on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run
+/// as a tree or with NVLS takes NCCL's own predicted time, as neither is simulated as flows. `counts` (may be null)
+/// tallies the choices made on rank 0.
 std::unique_ptr<SimulatedCollective> make_nccl_allreduce(std::unique_ptr<SimulatedCollective> ring,
                                                          NcclCommunicator comm, NcclChoiceCounts* counts,
                                                          NcclCollective collective = NcclCollective::all_reduce);

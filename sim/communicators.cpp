@@ -4,7 +4,7 @@
 #include <tuple>
 #include <vector>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 #include "models/network/analytic_collectives.hpp"
 #include "models/network/flow_analysis.hpp"
 

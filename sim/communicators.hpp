@@ -5,11 +5,11 @@
 #include <memory>
 #include <utility>
 
-#include "models/fidelity.hpp"
-#include "models/job_config.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/nccl_tuning.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
+#include "models/scenario/fidelity.hpp"
+#include "models/scenario/job_config.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
 

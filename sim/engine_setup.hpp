@@ -12,8 +12,9 @@ namespace vtsim::sim {
 /// a flow takes sum(latency) + bytes / (its max-min fair share of bandwidth). SimGrid's default LV08 model multiplies
 /// latencies by 13.01, bandwidths by 0.97 and adds reverse cross-traffic to imitate wide-area TCP; a probe on this
 /// machine kind found it 2.6x off the closed form of a 1,024-GPU ring (docs/simgrid-notes.md). vtsim models each transport's
-/// own overheads explicitly instead (per-message latency and bandwidth efficiency in models/nic_catalog), for RDMA and
-/// TCP alike, so every transport runs on the same exact alpha-beta network. tests/sim prove the closed form holds.
+/// own overheads explicitly instead (per-message latency and bandwidth efficiency in models/catalog/nic_catalog), for
+/// RDMA and TCP alike, so every transport runs on the same exact alpha-beta network. tests/sim prove the closed form
+/// holds.
 void configure_engine();
 
 /// Sets how actors' stacks are allocated for `actor_count` actors in all. Call after configure_engine() and before

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/scheduler_policy.hpp"
+#include "models/scenario/scheduler_policy.hpp"
 #include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/vgpu_scheduler.hpp"

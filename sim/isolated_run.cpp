@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::sim {
 namespace {

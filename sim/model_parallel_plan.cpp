@@ -2,9 +2,9 @@
 
 #include <cassert>
 
-#include "models/ddp_buckets.hpp"
-#include "models/memory_model.hpp"
+#include "models/compute/memory_model.hpp"
 #include "models/network/rings.hpp"
+#include "models/parallel/ddp_buckets.hpp"
 #include "sim/communicators.hpp"
 
 namespace vtsim::sim {

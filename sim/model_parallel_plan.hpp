@@ -5,11 +5,11 @@
 
 #include <memory>
 
-#include "models/fidelity.hpp"
-#include "models/job_compute.hpp"
-#include "models/job_config.hpp"
+#include "models/compute/job_compute.hpp"
 #include "models/network/model_parallel_layout.hpp"
 #include "models/network/topology.hpp"
+#include "models/scenario/fidelity.hpp"
+#include "models/scenario/job_config.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
 #include "sim/training_job.hpp"

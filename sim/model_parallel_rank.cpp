@@ -1,5 +1,6 @@
 // One rank of a job with tensor, pipeline or sharded data parallelism (JobPlan::model_parallel; the model is in
-// docs/large-models.md). Per iteration the rank runs its pipeline stage's schedule (models/model_partition.hpp):
+// docs/large-models.md). Per iteration the rank runs its pipeline stage's schedule
+// (models/parallel/model_partition.hpp):
 // - a forward pass of a micro-batch through a model chunk first takes the previous virtual stage's activations (the
 //   rank moves them from the sender's GPU when it asks for them: NCCL's send waits for its receiver; between racks
 //   over the spine ECMP hashes the transfer onto, as a collective's flows), then runs the

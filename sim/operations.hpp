@@ -1,5 +1,5 @@
 #pragma once
-// vSphere operations on a running simulation (models/operations.hpp): one actor per event.
+// vSphere operations on a running simulation (models/scenario/operations.hpp): one actor per event.
 //
 // - vmotion: when the event comes, the VM's guest memory is pre-copied from its host's first NIC to a spare host,
 //   competing with the jobs' flows on that NIC (Platform::migration_source). When the pre-copy ends, the VM's ranks
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "models/operations.hpp"
+#include "models/scenario/operations.hpp"
 #include "sim/platform.hpp"
 #include "sim/trace.hpp"
 #include "sim/training_job.hpp"

@@ -10,7 +10,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 #include <xbt/config.hpp>
 
-#include "models/interference.hpp"
+#include "models/compute/interference.hpp"
 
 namespace vtsim::sim {
 namespace {

@@ -20,9 +20,9 @@
 //
 // Each GPU's device memory is one more link (shared, not split duplex) at both ends of every route between two GPUs of
 // a host, when the platform is given the memory's achievable bandwidth: the collective's flows move
-// kHbmBytesPerWireByte bytes of memory per byte sent (models/interference.hpp), and while kernels run beside them the
-// training job narrows it to the collective's share (set_collective_memory). Routes to the network do not take it:
-// a NIC's flows move 3 x its rate in memory (400 Gb/s: 150 GB/s), below half of every catalogued GPU's memory
+// kHbmBytesPerWireByte bytes of memory per byte sent (models/compute/interference.hpp), and while kernels run beside
+// them the training job narrows it to the collective's share (set_collective_memory). Routes to the network do not take
+// it: a NIC's flows move 3 x its rate in memory (400 Gb/s: 150 GB/s), below half of every catalogued GPU's memory
 // bandwidth, which max-min sharing always leaves a collective; and memory links on them would join every host's flows
 // into one max-min system, making each re-rating cost the whole cluster's flows instead of one host's.
 //

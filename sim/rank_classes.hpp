@@ -4,14 +4,13 @@
 // At analytic fidelity the ranks of a data-parallel job meet only where they synchronise: Horovod's coordinator
 // reduces a gradient once every rank has it, and each collective is its closed form, the same on every rank. Ranks
 // whose GPUs have the same fixed speed, that share their GPU with no other vGPU and whose memory is modelled alike
-// differ only by their random draws (models/variability.hpp). Such ranks form a class, and one actor runs for the
-// class: each iteration it draws every member's stall and multipliers from the member's own stream, exactly as the
+// differ only by their random draws (models/compute/variability.hpp). Such ranks form a class, and one actor runs for
+// the class: each iteration it draws every member's stall and multipliers from the member's own stream, exactly as the
 // full simulation draws them, and runs with its slowest member's, the one whose kernels take longest in all. The
 // coordinator counts it as its class's size. The iteration's end, the latest of the members', is then exact when the
-// members start the iteration together; the ready time of a gradient in mid-backward is the slowest member's, which
-// can be a little earlier than the latest member's when two members' draws cross (a member with a long stall and a
-// small multiplier). Each member's compute time is the representative's with its own draws in place of the
-// representative's.
+// members start the iteration together; the ready time of a gradient in mid-backward is the slowest member's, which can
+// be a little earlier than the latest member's when two members' draws cross (a member with a long stall and a small
+// multiplier). Each member's compute time is the representative's with its own draws in place of the representative's.
 //
 // At flow and step fidelity each rank's flows meet the others' on the links, so the classes reduce compute only: the
 // first member computes for its class and feeds every member's communication actor (Horovod's coordinator hands each
@@ -32,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "models/fidelity.hpp"
-#include "models/variability.hpp"
+#include "models/compute/variability.hpp"
+#include "models/scenario/fidelity.hpp"
 
 namespace vtsim::sim {
 

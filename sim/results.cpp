@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "models/units.hpp"
+#include "models/core/units.hpp"
 
 namespace vtsim::sim {
 namespace {

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/compute_model.hpp"
-#include "models/memory_model.hpp"
-#include "models/parallel_strategy.hpp"
+#include "models/compute/compute_model.hpp"
+#include "models/compute/memory_model.hpp"
+#include "models/parallel/parallel_strategy.hpp"
 
 namespace vtsim::sim {
 

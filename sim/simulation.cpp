@@ -12,14 +12,14 @@
 #include <simgrid/s4u/Comm.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "models/atomic_file.hpp"
-#include "models/collective_model.hpp"
-#include "models/ddp_buckets.hpp"
-#include "models/job_compute.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/compute/variability.hpp"
+#include "models/core/atomic_file.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
+#include "models/parallel/ddp_buckets.hpp"
 #include "models/resolve/resolved_run.hpp"
-#include "models/variability.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
 #include "sim/gpu_sharing.hpp"

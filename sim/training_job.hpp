@@ -10,15 +10,15 @@
 //   them into fusion buffers of at most the fusion threshold (a tensor larger than the threshold goes alone) and
 //   queues one allreduce per buffer on every rank.
 // - PyTorch DDP: each rank queues a bucket's allreduce as soon as all of the bucket's gradients are ready on it,
-//   buckets in order (models/ddp_buckets.hpp); the ranks meet in the collective itself.
+//   buckets in order (models/parallel/ddp_buckets.hpp); the ranks meet in the collective itself.
 // A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all of
 // an iteration's gradients are reduced the rank runs its optimizer step, which ends the iteration.
 //
-// Overlap is not free, both ways (models/interference.hpp). While a rank has an allreduce in flight, its kernels lose
-// the SMs the collective's channels hold, and the two share the GPU's memory bandwidth: the kernels run at the lesser
-// of (1 - SM share) and their memory share over their demand; the collective's flows cross the GPU's memory link,
-// narrowed to the collective's share while kernels run (Platform::set_collective_memory). Both are re-rated whenever
-// a stretch of kernels or a collective starts or ends.
+// Overlap is not free, both ways (models/compute/interference.hpp). While a rank has an allreduce in flight, its
+// kernels lose the SMs the collective's channels hold, and the two share the GPU's memory bandwidth: the kernels run at
+// the lesser of (1 - SM share) and their memory share over their demand; the collective's flows cross the GPU's memory
+// link, narrowed to the collective's share while kernels run (Platform::set_collective_memory). Both are re-rated
+// whenever a stretch of kernels or a collective starts or ends.
 
 #include <cstdint>
 #include <memory>
@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
-#include "models/compute_model.hpp"
-#include "models/data_parallel.hpp"
-#include "models/model_partition.hpp"
-#include "models/variability.hpp"
+#include "models/compute/compute_model.hpp"
+#include "models/compute/variability.hpp"
+#include "models/parallel/model_partition.hpp"
+#include "models/scenario/data_parallel.hpp"
 #include "sim/collective.hpp"
 #include "sim/platform.hpp"
 #include "sim/sync.hpp"
@@ -85,7 +85,7 @@ struct GradientTensor {
 };
 
 /// One virtual pipeline stage as a rank runs it: its kernels per micro-batch and the tensor-group collectives around
-/// each layer (models/model_partition.hpp).
+/// each layer (models/parallel/model_partition.hpp).
 struct StageKernels {
   KernelTimes kernels;                     ///< one micro-batch; recomputation included in backward
   std::vector<LayerCalls> calls;           ///< per layer; bytes already per micro-batch
@@ -145,7 +145,7 @@ struct JobPlan {
   std::vector<int> rank_vgpus;
   KernelTimes kernels;                          ///< per-layer kernel times on one rank's device
   double data_loading_s = 0;                    ///< a rank's loader workers' time per batch, beside the device
-  /// Whether the kernels' host waits are a trace's (models/traced_iteration.hpp): the trace says when the host
+  /// Whether the kernels' host waits are a trace's (models/traces/traced_iteration.hpp): the trace says when the host
   /// released the optimizer's work after the gradients were reduced, so the host does not get ahead meanwhile.
   bool host_times_traced = false;
   std::vector<GradientTensor> tensors;          ///< gradients in the order backward produces them

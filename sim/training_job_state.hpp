@@ -18,8 +18,8 @@
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 
-#include "models/collective_model.hpp"
-#include "models/interference.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/compute/interference.hpp"
 #include "sim/horovod_coordinator.hpp"
 #include "sim/rank_classes.hpp"
 #include "sim/sync.hpp"

@@ -16,7 +16,7 @@
 
 #include <simgrid/s4u/Host.hpp>
 
-#include "models/scheduler_policy.hpp"
+#include "models/scenario/scheduler_policy.hpp"
 #include "sim/trace.hpp"
 
 namespace vtsim::sim {

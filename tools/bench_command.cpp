@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "models/scenario_loader.hpp"
+#include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simulation.hpp"

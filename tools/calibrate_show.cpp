@@ -1,7 +1,7 @@
 #include "tools/calibrate_show.hpp"
 
-#include "models/control_characters.hpp"
-#include "models/units.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/units.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {

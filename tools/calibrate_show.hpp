@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/calibrated_parameters.hpp"
-#include "models/calibration_profile.hpp"
+#include "models/calibration/calibrated_parameters.hpp"
+#include "models/calibration/calibration_profile.hpp"
 
 namespace vtsim::tools {
 

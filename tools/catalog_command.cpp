@@ -5,15 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/compute_fit.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/host_catalog.hpp"
-#include "models/interconnect_catalog.hpp"
-#include "models/mig_catalog.hpp"
-#include "models/nic_catalog.hpp"
-#include "models/units.hpp"
-#include "models/vgpu_catalog.hpp"
-#include "models/workload_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/catalog/host_catalog.hpp"
+#include "models/catalog/interconnect_catalog.hpp"
+#include "models/catalog/mig_catalog.hpp"
+#include "models/catalog/nic_catalog.hpp"
+#include "models/catalog/vgpu_catalog.hpp"
+#include "models/compute/compute_fit.hpp"
+#include "models/core/units.hpp"
+#include "models/workload/workload_catalog.hpp"
 #include "tools/command.hpp"
 #include "tools/text_table.hpp"
 
@@ -61,7 +61,8 @@ Rendered render_gpus() {
   return r;
 }
 
-// Per GPU, precision path and kernel kind: the efficiency a job gets and where it comes from (models/compute_fit.hpp).
+// Per GPU, precision path and kernel kind: the efficiency a job gets and where it comes from
+// (models/compute/compute_fit.hpp).
 Rendered render_fitted_gpus() {
   Rendered r{{"gpu", "path", "kind", "efficiency", "provenance", "note"}};
   const ComputeFit& fit = published_compute_fit();

@@ -4,11 +4,11 @@
 #include <memory>
 #include <utility>
 
-#include "models/json_reader.hpp"
-#include "models/overrides.hpp"
+#include "models/core/json_reader.hpp"
 #include "models/resolve/resolve.hpp"
-#include "models/scenario_loader.hpp"
-#include "models/scenario_writer.hpp"
+#include "models/scenario/overrides.hpp"
+#include "models/scenario/scenario_loader.hpp"
+#include "models/scenario/scenario_writer.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"
 #include "tools/default_scenario.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/resolve/resolve.hpp"
-#include "models/scenario.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace vtsim::tools {
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "models/error.hpp"
-#include "models/overrides.hpp"
+#include "models/core/error.hpp"
+#include "models/scenario/overrides.hpp"
 #include "tools/sweep_shard.hpp"
 
 namespace vtsim::tools {

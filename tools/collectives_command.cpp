@@ -15,10 +15,10 @@
 #include <string_view>
 
 #include "calibrate/nccl_tests_importer.hpp"
-#include "models/collective_model.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/input_file.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
 #include "models/resolve/resolve.hpp"
 #include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"

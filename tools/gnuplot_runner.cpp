@@ -15,9 +15,9 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "models/error.hpp"
-#include "models/atomic_file.hpp"
-#include "models/control_characters.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/error.hpp"
 
 extern char** environ;
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/core/error.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "calibrate/kernel_fit.hpp"
-#include "models/kernel_parameters.hpp"
+#include "models/compute/kernel_parameters.hpp"
 
 namespace vtsim::tools {
 

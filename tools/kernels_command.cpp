@@ -14,11 +14,11 @@
 
 #include "calibrate/kernel_fit.hpp"
 #include "calibrate/kernel_measurements.hpp"
-#include "models/atomic_file.hpp"
-#include "models/csv.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/kernel_parameters.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/kernel_parameters.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/csv.hpp"
+#include "models/core/error.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
 #include "tools/text_table.hpp"
@@ -220,7 +220,7 @@ bool reproduces(const FittedKernelParameters& refit, const FittedKernelParameter
 int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
   const bool same = reproduces(refit, fitted_kernel_parameters(), out);
   out << (same ? "the refit reproduces" : "the refit DIFFERS from")
-      << " the committed constants (models/kernel_parameters.json)\n";
+      << " the committed constants (models/compute/kernel_parameters.json)\n";
   return same ? 0 : 1;
 }
 
@@ -266,7 +266,7 @@ Command add_kernels_command(CLI::App& parent) {
   app->add_flag("--check", request->check, "With --fit: exit 4 unless the refit reproduces the committed constants");
   return {app, [request] {
             if (kernels_command(*request, std::cout) != 0) {
-              throw CheckFailed("the refit does not reproduce models/kernel_parameters.json");
+              throw CheckFailed("the refit does not reproduce models/compute/kernel_parameters.json");
             }
           }};
 }

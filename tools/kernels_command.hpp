@@ -14,7 +14,7 @@ struct KernelsRequest {
   std::string precision = "fp32";
   std::string format = "table";  ///< table, json or csv
   bool fit = false;              ///< fit the constants to the inputs instead of predicting them
-  std::string write_file;        ///< with fit: write the fitted constants here (models/kernel_parameters.json)
+  std::string write_file;        ///< with fit: write the fitted constants here (models/compute/kernel_parameters.json)
   bool check = false;            ///< with fit: fail when the refit differs from the committed constants
 };
 

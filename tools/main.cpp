@@ -11,8 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include "calibrate/build_features.hpp"
-#include "models/control_characters.hpp"
-#include "models/error.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/error.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simgrid_info.hpp"
 #include "tools/command.hpp"

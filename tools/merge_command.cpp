@@ -8,8 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "models/error.hpp"
-#include "models/atomic_file.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/error.hpp"
 #include "tools/command.hpp"
 #include "tools/sweep_folder.hpp"
 #include "tools/sweep_output.hpp"

@@ -9,11 +9,11 @@
 
 #include <unistd.h>
 
-#include "models/error.hpp"
-#include "models/job_compute.hpp"
-#include "models/parallel_strategy.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/core/error.hpp"
+#include "models/core/units.hpp"
+#include "models/parallel/parallel_strategy.hpp"
 #include "models/resolve/job_compute_plan.hpp"
-#include "models/units.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"

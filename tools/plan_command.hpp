@@ -1,6 +1,6 @@
 #pragma once
 // `vtsim plan SCENARIO`: for one transformer job, every tensor x pipeline x data split of its GPUs, ZeRO stage,
-// micro-batch size and recomputation that trains the same global batch (models/parallel_strategy.hpp
+// micro-batch size and recomputation that trains the same global batch (models/parallel/parallel_strategy.hpp
 // plan_candidates); those that fit in memory are simulated (in parallel worker processes, as sweep points are) and
 // ranked by throughput, with what makes the best one win; those that do not fit are listed with what they lack.
 

@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "models/control_characters.hpp"
-#include "models/error.hpp"
-#include "models/input_file.hpp"
-#include "models/json_reader.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
+#include "models/core/json_reader.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -4,7 +4,7 @@
 #include <functional>
 #include <set>
 
-#include "models/control_characters.hpp"
+#include "models/core/control_characters.hpp"
 #include "tools/text_table.hpp"
 
 namespace vtsim::tools {

@@ -6,10 +6,10 @@
 #include <set>
 #include <sstream>
 
-#include "models/control_characters.hpp"
-#include "models/error.hpp"
-#include "models/input_file.hpp"
-#include "models/csv.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/csv.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
 
 namespace vtsim::tools {
 

@@ -5,10 +5,10 @@
 #include <memory>
 #include <system_error>
 
-#include "models/atomic_file.hpp"
-#include "models/error.hpp"
-#include "models/overrides.hpp"
-#include "models/scenario.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/error.hpp"
+#include "models/scenario/overrides.hpp"
+#include "models/scenario/scenario.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/check_command.hpp"
 #include "tools/cli_checks.hpp"

@@ -10,7 +10,7 @@ packages=(
   libeigen3-dev                      # least-squares fits (calibrate/)
   nlohmann-json3-dev                 # scenarios, profiles, results
   libcli11-dev                       # the vtsim command line
-  libprotobuf-dev protobuf-compiler  # Chakra execution traces (models/chakra_trace.hpp)
+  libprotobuf-dev protobuf-compiler  # Chakra execution traces (models/traces/chakra_trace.hpp)
   zlib1g-dev                         # gzip-compressed traces
   libgtest-dev libgmock-dev          # tests
   libibverbs-dev                     # optional RDMA probes (built when present)

@@ -4,8 +4,8 @@
 #include <cctype>
 #include <string_view>
 
-#include "models/control_characters.hpp"
-#include "models/error.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <set>
 
-#include "models/control_characters.hpp"
-#include "models/error.hpp"
-#include "models/overrides.hpp"
+#include "models/core/control_characters.hpp"
+#include "models/core/error.hpp"
+#include "models/scenario/overrides.hpp"
 
 namespace vtsim::tools {
 namespace {

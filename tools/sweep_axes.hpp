@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/json_reader.hpp"
+#include "models/core/json_reader.hpp"
 
 namespace vtsim::tools {
 

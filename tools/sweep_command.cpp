@@ -6,10 +6,10 @@
 #include <iostream>
 #include <memory>
 
-#include "models/atomic_file.hpp"
-#include "models/error.hpp"
-#include "models/overrides.hpp"
-#include "models/scenario_loader.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/error.hpp"
+#include "models/scenario/overrides.hpp"
+#include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/cli_checks.hpp"
 #include "tools/command.hpp"

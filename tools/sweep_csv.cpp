@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/fairness.hpp"
+#include "models/core/fairness.hpp"
 
 namespace vtsim::tools {
 namespace {

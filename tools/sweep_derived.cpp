@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "models/error.hpp"
-#include "models/json_reader.hpp"
+#include "models/core/error.hpp"
+#include "models/core/json_reader.hpp"
 
 namespace vtsim::tools {
 namespace {

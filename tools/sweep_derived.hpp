@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/overrides.hpp"
+#include "models/scenario/overrides.hpp"
 
 namespace vtsim::tools {
 

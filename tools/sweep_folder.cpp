@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/error.hpp"
-#include "models/json_reader.hpp"
-#include "models/atomic_file.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/error.hpp"
+#include "models/core/json_reader.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/atomic_file.hpp"
-#include "models/csv.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/csv.hpp"
 #include "tools/sweep_csv.hpp"
 
 namespace vtsim::tools {

@@ -10,13 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::tools {
 namespace {
 
 // A records file that cannot be read or written (a full disk, a read-only folder) is the user's to fix: exit 1, as
-// for every output (models/atomic_file.cpp), not an internal error.
+// for every output (models/core/atomic_file.cpp), not an internal error.
 [[noreturn]] void io_failure(const std::string& what, const std::string& file) {
   throw InputError(what + " " + file + ": " + std::strerror(errno));
 }

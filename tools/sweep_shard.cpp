@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::tools {
 namespace {

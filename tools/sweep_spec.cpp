@@ -6,10 +6,10 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "models/error.hpp"
-#include "models/input_file.hpp"
-#include "models/json_reader.hpp"
-#include "models/overrides.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
+#include "models/core/json_reader.hpp"
+#include "models/scenario/overrides.hpp"
 #include "tools/sweep_axes.hpp"
 #include "tools/sweep_derived.hpp"
 #include "tools/sweep_hash.hpp"

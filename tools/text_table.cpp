@@ -6,7 +6,7 @@
 #include <iomanip>
 #include <sstream>
 
-#include "models/control_characters.hpp"
+#include "models/core/control_characters.hpp"
 
 namespace vtsim::tools {
 namespace {

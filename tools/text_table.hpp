@@ -1,6 +1,6 @@
 #pragma once
 // Plain-text tables for the terminal: a header row, aligned columns, numbers right-aligned. Control characters in
-// cells are shown escaped (models/control_characters.hpp).
+// cells are shown escaped (models/core/control_characters.hpp).
 
 #include <ostream>
 #include <string>

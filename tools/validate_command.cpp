@@ -1,10 +1,10 @@
 // vtsim validate: how well the compute model holds against published measurements, with fitting rows and validation
 // rows reported apart.
 //
-// Fitting rows: every published single-device row the compute model is fitted to (models/published_throughput.cpp),
-// predicted by the fit of all rows and, for the honest figure, by the fit of all rows but that one (leave-one-out).
-// Validation rows: the table's published measurements (multi-GPU among them), each simulated as its scenario in a
-// process of its own; none of them enters any fit.
+// Fitting rows: every published single-device row the compute model is fitted to
+// (models/compute/published_throughput.cpp), predicted by the fit of all rows and, for the honest figure, by the fit of
+// all rows but that one (leave-one-out). Validation rows: the table's published measurements (multi-GPU among them),
+// each simulated as its scenario in a process of its own; none of them enters any fit.
 
 #include "tools/validate_command.hpp"
 
@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "calibrate/kernel_measurements.hpp"
-#include "models/atomic_file.hpp"
-#include "models/compute_fit.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/scenario_loader.hpp"
-#include "models/workload_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/compute_fit.hpp"
+#include "models/core/atomic_file.hpp"
+#include "models/core/error.hpp"
+#include "models/scenario/scenario_loader.hpp"
+#include "models/workload/workload_catalog.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/command.hpp"
 #include "tools/kernel_report.hpp"
@@ -187,7 +187,7 @@ std::string row_name(const ThroughputRow& row) {
   return name;
 }
 
-// The fit as models/compute_fit.json keeps it, with the host's dispatch in microseconds.
+// The fit as models/compute/compute_fit.json keeps it, with the host's dispatch in microseconds.
 nlohmann::json fit_parameters_json(const ComputeFit& fit) {
   const nlohmann::json kept = to_json(fit);
   nlohmann::json dispatch = nlohmann::json::object();
@@ -246,7 +246,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     }
   }
 
-  // The committed constants every simulation uses (models/compute_fit.json), held to a fit made now.
+  // The committed constants every simulation uses (models/compute/compute_fit.json), held to a fit made now.
   const std::vector<std::string> fit_differences_found = fit_differences(fit_compute(rows), published_compute_fit());
   const bool fit_is_committed = fit_differences_found.empty();
 
@@ -432,7 +432,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
       out << ' ' << (held_out_within_record ? "within all" : "ABOVE") << "\n\n";
     }
     out << "Fitting rows: " << rows.size()
-        << " published single-device measurements (models/published_throughput.cpp), samples/s\n";
+        << " published single-device measurements (models/compute/published_throughput.cpp), samples/s\n";
     fit_table.print(out);
     out << "\nValidation rows: " << table.rows.size() << " published measurements not fitted (" << table.file
         << "), samples/s\n";
@@ -449,10 +449,10 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         << ", leave-one-out " << percent(table.recorded_leave_one_out_mean_abs_error).substr(1) << ": "
         << (within_record ? "within both" : "ABOVE") << '\n';
     if (fit_is_committed) {
-      out << "committed constants: fitting the rows again reproduces models/compute_fit.json\n";
+      out << "committed constants: fitting the rows again reproduces models/compute/compute_fit.json\n";
     } else {
-      out << "committed constants: fitting the rows again DIFFERS from models/compute_fit.json (`vtsim validate "
-             "--write-fit models/compute_fit.json` rewrites it):\n";
+      out << "committed constants: fitting the rows again DIFFERS from models/compute/compute_fit.json "
+             "(`vtsim validate --write-fit models/compute/compute_fit.json` rewrites it):\n";
       for (const std::string& line : fit_differences_found) out << "- " << line << '\n';
     }
     out << "\nEnd-to-end targets (issue 27; `--check` holds the recorded figures above, not these)\n";
@@ -489,13 +489,13 @@ Command add_validate_command(CLI::App& parent) {
   app->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}));
   app->add_flag("--check", request->check,
                 "Exit 4 when a mean |error| is above the table's record or the refit differs from "
-                "models/compute_fit.json");
+                "models/compute/compute_fit.json");
   CLI::Option* table = app->get_option("table");
   CLI::Option* check = app->get_option("--check");
   CLI::Option* format_option = app->get_option("--format");
   app->add_option("--write-fit", request->write_fit_file,
                   "Only refit the compute model to the published single-device rows and write its constants to this "
-                  "file (models/compute_fit.json is the committed one)")
+                  "file (models/compute/compute_fit.json is the committed one)")
       ->excludes(table)
       ->excludes(check)
       ->excludes(format_option);
@@ -505,7 +505,7 @@ Command add_validate_command(CLI::App& parent) {
               throw CheckFailed("mean |error| above the figures recorded in " +
                                 (request->table_file.empty() ? std::string(kShippedValidationTable)
                                                              : request->table_file) +
-                                ", or the refit differs from models/compute_fit.json (see above)");
+                                ", or the refit differs from models/compute/compute_fit.json (see above)");
             }
           }};
 }

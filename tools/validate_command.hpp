@@ -21,8 +21,8 @@ struct ValidateRequest {
 
 /// Prints the fitting rows (in-sample and leave-one-out errors) and the validation rows with their summaries.
 /// Returns 1 (the command then exits 4) when `check` is set and the validation rows' or the leave-one-out mean |error|
-/// is above the table's record or the fit of the published rows is not the committed one (models/compute_fit.json),
-/// else 0. With `write_fit_file`, only fits and writes.
+/// is above the table's record or the fit of the published rows is not the committed one
+/// (models/compute/compute_fit.json), else 0. With `write_fit_file`, only fits and writes.
 int validate_command(const ValidateRequest& request, std::ostream& out);
 
 }  // namespace vtsim::tools

@@ -4,10 +4,10 @@
 #include <optional>
 #include <utility>
 
-#include "models/error.hpp"
-#include "models/json_reader.hpp"
-#include "models/kernel_model.hpp"
-#include "models/scenario_loader.hpp"
+#include "models/compute/kernel_model.hpp"
+#include "models/core/error.hpp"
+#include "models/core/json_reader.hpp"
+#include "models/scenario/scenario_loader.hpp"
 #include "tools/kernel_report.hpp"
 
 namespace vtsim::tools {

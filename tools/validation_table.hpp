@@ -40,7 +40,8 @@ struct ValidationTable {
   /// Measured kernels (files or folders, resolved against the table's folder) the kernel model is fitted to and
   /// checked on; empty when the table has none.
   std::vector<std::string> kernel_data;
-  /// Per kernel family (models/kernel_model.hpp's names): the leave-one-GPU-out mean |error| --check holds it to.
+  /// Per kernel family (models/compute/kernel_model.hpp's names): the leave-one-GPU-out mean |error| --check holds it
+  /// to.
   std::map<std::string, double> recorded_kernel_left_gpu_out_mean_abs_error;
   std::string kernel_record_note;  ///< why that record is what it is
   std::optional<HeldOutKernels> held_out_kernels;  ///< absent when the table has none

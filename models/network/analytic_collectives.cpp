@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 #include "models/network/flow_analysis.hpp"
 
 namespace vtsim {

@@ -1,12 +1,12 @@
 #pragma once
-// The `analytic` fidelity's collectives: the closed forms of models/collective_model.hpp at the rate and latency a
-// communicator's rings reach together on the topology (concurrent_bottleneck: each link direction split equally among
-// the flows crossing it), plus NCCL's extra per-step latency of their slowest hop class under the protocol NCCL picks.
-// No SimGrid: sim/communicators.cpp runs each as one wait of this many seconds in the engine.
+// The `analytic` fidelity's collectives: the closed forms of models/collectives/collective_model.hpp at the rate and
+// latency a communicator's rings reach together on the topology (concurrent_bottleneck: each link direction split
+// equally among the flows crossing it), plus NCCL's extra per-step latency of their slowest hop class under the
+// protocol NCCL picks. No SimGrid: sim/communicators.cpp runs each as one wait of this many seconds in the engine.
 
 #include <functional>
 
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/nccl_tuning.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
 

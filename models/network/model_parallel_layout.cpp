@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
-#include "models/memory_model.hpp"
+#include "models/compute/memory_model.hpp"
 
 namespace vtsim {
 namespace {

@@ -12,12 +12,12 @@
 #include <utility>
 #include <vector>
 
-#include "models/job_compute.hpp"
-#include "models/job_config.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/nccl_tuning.hpp"
+#include "models/compute/job_compute.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
+#include "models/scenario/job_config.hpp"
 
 namespace vtsim {
 

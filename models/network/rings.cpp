@@ -4,7 +4,7 @@
 #include <cassert>
 #include <cmath>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 
 namespace vtsim {
 namespace {

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "models/job_config.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/nccl_tuning.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
+#include "models/scenario/job_config.hpp"
 
 namespace vtsim {
 
@@ -81,15 +81,15 @@ std::vector<std::pair<int, int>> cross_rack_ports(const JobConfig& job, const Jo
 /// The port hosts (GPU, uplink port) an alltoall over the job's ranks needs between racks.
 std::vector<std::pair<int, int>> alltoall_ports(const JobRings& rings, const Topology& topology);
 
-/// What NCCL's tuning model sees of a communicator over `rings` (models/nccl_tuning.hpp): its ranks and hosts, the
-/// GPUs' compute capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth on the
-/// topology split into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and Ampere,
-/// 12 GB/s per PCIe Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search; this is
-/// that count for the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us network
-/// overhead); GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage through
-/// memory. For a hierarchical allreduce, the bandwidth and channels are those of its intra-host rings, which carry all
-/// of the data through each GPU (the inter-host rings carry 1/G of it). Nothing forced (models/resolve/resolve.hpp
-/// job_nccl_communicator adds what a job forces).
+/// What NCCL's tuning model sees of a communicator over `rings` (models/collectives/nccl_tuning.hpp): its ranks and
+/// hosts, the GPUs' compute capability, whether its rings' steps inside a host run over NVLink, and its bus bandwidth
+/// on the topology split into channels of NCCL's per-channel link bandwidth (20 GB/s per NVLink link on Volta and
+/// Ampere, 12 GB/s per PCIe Gen3 x16 or 100 Gb/s NIC, topo.h). NCCL counts its channels in its own topology search;
+/// this is that count for the bandwidth vtsim found, not a replay of the search. Hosts are taken as Intel (NCCL's 1 us
+/// network overhead); GPUDirect RDMA where the transport is RDMA to the NIC (RoCE), not for PVRDMA or TCP, which stage
+/// through memory. For a hierarchical allreduce, the bandwidth and channels are those of its intra-host rings, which
+/// carry all of the data through each GPU (the inter-host rings carry 1/G of it). Nothing forced
+/// (models/resolve/resolve.hpp job_nccl_communicator adds what a job forces).
 NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rings, const Topology& topology);
 
 }  // namespace vtsim

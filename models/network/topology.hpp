@@ -4,7 +4,7 @@
 // Vertices: GPUs; per host a PCIe root, its PCIe switches where the host has them (cluster.host.pcie_switch_gpus), a
 // host memory, its NICs, an NVSwitch where the NVLink layout has one; a leaf switch per rack (per rack and NIC rail
 // on rail-optimized cabling); spine switches when there are several racks.
-// Edges (links, defaults in models/link_defaults.cpp):
+// Edges (links, defaults in models/catalog/link_defaults.cpp):
 //   GPU -pcie- PCIe root             the GPU's x16 link; forward = GPU to root (to its PCIe switch where it has one)
 //   PCIe switch -pcie- PCIe root     the switch's x16 uplink, shared by its GPUs and NICs for what crosses the root
 //                                    complex; forward = to the root; no latency of its own
@@ -16,7 +16,8 @@
 //   PCIe root - NIC                  no link of its own: the NIC's measured rate and latency were taken through its
 //                                    own slot, so they are in its nic link (its PCIe switch - NIC, behind a switch)
 //   GPU -tcp_stack-                  with TCP between hosts only: the GPU's rank's share of its VM's cores running the
-//                                    guest's network stack (models/vm_cpu.hpp), on the route to the NIC after the
+//                                    guest's network stack (models/compute/vm_cpu.hpp), on the route to the NIC after
+// the
 //                                    PCIe link; forward = sending; not an edge of the graph (no route search needs it)
 //   NIC -nic- leaf                   forward = to the leaf; latency = half of (NIC + transport + one leaf switch), so
 //                                    that two hosts in one rack pay the catalog's per-message cost plus the leaf once.
@@ -42,8 +43,8 @@
 #include <utility>
 #include <vector>
 
-#include "models/link_class.hpp"
-#include "models/virtualization_mode.hpp"
+#include "models/catalog/link_class.hpp"
+#include "models/scenario/virtualization_mode.hpp"
 
 namespace vtsim {
 
@@ -107,7 +108,7 @@ struct TopologySpec {
   int pcie_switch_gpus = 0;     ///< GPUs per PCIe switch, 0 for none
   std::uint64_t seed = 1;       ///< of the ECMP hash
   double switch_latency_s = 0;  ///< one leaf or spine switch, added on the NIC links and the uplinks' figures
-  // Each class's figures, with the calibration profile's measurements in place (models/link_defaults.hpp).
+  // Each class's figures, with the calibration profile's measurements in place (models/catalog/link_defaults.hpp).
   LinkDefault nvlink;                   ///< one NVLink connection of the layout
   LinkDefault pcie;                     ///< a GPU's x16 link
   LinkDefault host_memory;              ///< a GPU's staging path through host memory

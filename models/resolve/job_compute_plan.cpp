@@ -4,16 +4,16 @@
 #include <cstdio>
 #include <tuple>
 
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/mig_catalog.hpp"
-#include "models/nic_catalog.hpp"
-#include "models/number_text.hpp"
-#include "models/parallel_strategy.hpp"
-#include "models/scenario.hpp"
-#include "models/traced_iteration.hpp"
-#include "models/units.hpp"
-#include "models/vgpu_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/catalog/mig_catalog.hpp"
+#include "models/catalog/nic_catalog.hpp"
+#include "models/catalog/vgpu_catalog.hpp"
+#include "models/core/error.hpp"
+#include "models/core/number_text.hpp"
+#include "models/core/units.hpp"
+#include "models/parallel/parallel_strategy.hpp"
+#include "models/scenario/scenario.hpp"
+#include "models/traces/traced_iteration.hpp"
 
 namespace vtsim {
 
@@ -29,7 +29,7 @@ std::pair<int, int> busiest_host(const Scenario& scenario, const JobConfig& job)
   return busiest;
 }
 
-// The host-side slowdown of a VM (models/scenario.hpp VirtualizationConfig::vm_cpu_overhead).
+// The host-side slowdown of a VM (models/scenario/scenario.hpp VirtualizationConfig::vm_cpu_overhead).
 double vm_cpu_overhead(const VirtualizationConfig& virtualization) {
   constexpr double kDefaultVmCpuOverhead = 0.02;  // uncalibrated; bounded by published VM results, see scenario.hpp
   if (virtualization.vm_cpu_overhead) return *virtualization.vm_cpu_overhead;
@@ -37,7 +37,7 @@ double vm_cpu_overhead(const VirtualizationConfig& virtualization) {
 }
 
 // For a transformer that does not fit: the simplest parallel strategies over the job's GPUs that would
-// (models/parallel_strategy.hpp), or that none would; "" for other workloads.
+// (models/parallel/parallel_strategy.hpp), or that none would; "" for other workloads.
 std::string strategies_note(const Workload& workload, const JobConfig& job, int gpus_per_host, double capacity_bytes) {
   if (workload.transformer.layers <= 0) return "";
   const int gpus = static_cast<int>(job.gpu_ids.size());
@@ -88,8 +88,8 @@ bool host_side_line(const std::string& line) {
   return line.starts_with("host dispatch") || line.starts_with("data loading") || line.starts_with("VM CPU overhead");
 }
 
-// A traced job's kernels on its device (models/traced_iteration.hpp): each class of kernel scaled by the ratio of
-// the traced GPU's rate to the device's, with the compute model's constants for both; the trace's host time kept.
+// A traced job's kernels on its device (models/traces/traced_iteration.hpp): each class of kernel scaled by the ratio
+// of the traced GPU's rate to the device's, with the compute model's constants for both; the trace's host time kept.
 void plan_traced_compute(const Scenario& scenario, std::size_t index, const HostSide& host, JobCompute& compute) {
   const JobConfig& job = scenario.jobs[index];
   const TraceWorkloadConfig& trace = *job.trace;

@@ -1,14 +1,14 @@
 #pragma once
 // A job's compute resolved from its scenario: the catalogs' device, the calibration profile's measurements and the
-// fitted constants applied, the memory fit checked (models/job_compute.hpp holds what it makes). Part of resolve():
-// the input errors it raises are among the last a loaded scenario can have.
+// fitted constants applied, the memory fit checked (models/compute/job_compute.hpp holds what it makes). Part of
+// resolve(): the input errors it raises are among the last a loaded scenario can have.
 
 #include <cstddef>
 #include <string>
 #include <utility>
 
-#include "models/compute_model.hpp"
-#include "models/job_compute.hpp"
+#include "models/compute/compute_model.hpp"
+#include "models/compute/job_compute.hpp"
 
 namespace vtsim {
 

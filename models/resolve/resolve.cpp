@@ -5,17 +5,17 @@
 #include <cmath>
 #include <string>
 
-#include "models/collective_model.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/interference.hpp"
-#include "models/mig_catalog.hpp"
-#include "models/nic_catalog.hpp"
-#include "models/number_text.hpp"
-#include "models/operations.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/catalog/mig_catalog.hpp"
+#include "models/catalog/nic_catalog.hpp"
+#include "models/catalog/vgpu_catalog.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/compute/interference.hpp"
+#include "models/core/error.hpp"
+#include "models/core/number_text.hpp"
 #include "models/resolve/job_compute_plan.hpp"
-#include "models/scenario.hpp"
-#include "models/vgpu_catalog.hpp"
+#include "models/scenario/operations.hpp"
+#include "models/scenario/scenario.hpp"
 
 namespace vtsim {
 namespace {
@@ -75,8 +75,9 @@ std::vector<std::pair<int, int>> plan_communication(const Scenario& scenario, co
 /// tensors with one small bitwise allreduce over the controller (MPI or Gloo, horovod/common/controller.cc), which
 /// vtsim times as a binary tree of 2 ceil(log2 N) messages, each at the largest latency between two of the job's ring
 /// neighbours. An uncalibrated mechanism: no published figure gives the cost of a tick.
-/// A calibration profile's Horovod timelines measure a message's cost instead (models/calibrated_parameters.hpp).
-/// The tick's source is its message's: measured (the note is then the profile's provenance) or uncalibrated.
+/// A calibration profile's Horovod timelines measure a message's cost instead
+/// (models/calibration/calibrated_parameters.hpp). The tick's source is its message's: measured (the note is then the
+/// profile's provenance) or uncalibrated.
 Param<double> horovod_negotiation_s(const JobRings& rings, const Topology& topology,
                                     const CalibratedParameters& calibration) {
   Param<double> tick{.value = 0, .source = Source::uncalibrated, .note = ""};  // one message's cost, until the end
@@ -121,7 +122,8 @@ void plan_collectives(const Scenario& scenario, const Topology& topology, Resolv
                  : Param<double>{.value = collective_sm_share(job.nccl_channels, device_sms),
                                  .source = Source::uncalibrated,
                                  .note = std::to_string(job.nccl_channels) +
-                                         " NCCL channels, one SM each, no measurement (models/interference.hpp)"};
+                                         " NCCL channels, one SM each, no measurement "
+                                         "(models/compute/interference.hpp)"};
     // Each byte a rank sends over its channels moves kHbmBytesPerWireByte bytes through its memory.
     job.collective_memory_demand_Bps = collective_memory_demand_Bps(nccl);
     if (job.layout) {
@@ -184,7 +186,7 @@ std::optional<Param<double>> switch_latency(const FabricConfig& fabric, const st
                        .source = Source::uncalibrated,
                        .note =
                            "default, the order of the cut-through latency Mellanox Spectrum SN2000-series product "
-                           "briefs state; measure your fabric's (models/scenario.hpp FabricConfig)"};
+                           "briefs state; measure your fabric's (models/scenario/scenario.hpp FabricConfig)"};
 }
 
 std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const ResolvedRun& run) {
@@ -255,7 +257,7 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
     notes.insert("memory shared by kernels and collectives: " + scenario.jobs[job.index].name + "'s collective asks " +
                  format_number(job.collective_memory_demand_Bps / 1e9) +
                  " GB/s of its GPU's memory (3 bytes per byte sent), split max-min fairly with the kernels: no "
-                 "measurement of the split (models/interference.hpp)");
+                 "measurement of the split (models/compute/interference.hpp)");
   }
   for (const ClassDefault& entry : run.link_defaults) {
     if (!entry.value.uncalibrated || run.link_classes.count(entry.link_class) == 0) continue;
@@ -340,7 +342,8 @@ TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links)
       .hosts_per_rack = cluster.hosts_per_rack,
       .racks = cluster.racks,
       .nics_per_host = cluster.host.nics,
-      // Adaptive routing joins each leaf's uplinks into one (models/link_defaults.cpp uplink_default): one path up.
+      // Adaptive routing joins each leaf's uplinks into one (models/catalog/link_defaults.cpp uplink_default): one
+      // path up.
       .spines = cluster.racks > 1 ? (cluster.fabric.adaptive_routing ? 1 : cluster.fabric.spines) : 0,
       .rails = cluster.fabric.rail_optimized ? std::max(1, cluster.host.nics) : 1,
       .pxn = transport_spec(cluster.transport).gpudirect_rdma,
@@ -505,7 +508,7 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
                         .source = config.nccl_channels ? Source::scenario : Source::published,
                         .note = config.nccl_channels
                                     ? "nccl.channels"
-                                    : "NCCL's own count (models/nccl_tuning.hpp, from NCCL's source)"});
+                                    : "NCCL's own count (models/collectives/nccl_tuning.hpp, from NCCL's source)"});
       values.push_back({.what = "collective SM share" + of,
                         .value = format_number(job.collective_sm_share->value),
                         .source = job.collective_sm_share->source,
@@ -562,7 +565,7 @@ ResolvedRun resolve(const Scenario& scenario) {
   run.sliced_gpus = time_sliced_gpus(scenario, switch_s.value);
   if (!run.sliced_gpus.empty()) run.context_switch_s = switch_s;
   run.switch_latency_s = switch_latency(scenario.cluster.fabric, run.link_classes);
-  // Kernels and collectives share each GPU's memory (models/interference.hpp), at its achievable bandwidth: the
+  // Kernels and collectives share each GPU's memory (models/compute/interference.hpp), at its achievable bandwidth: the
   // datasheet's times the memory efficiency the compute model uses. A MIG instance has memory slices of its own,
   // which one link per GPU cannot stand for: not modelled there.
   for (const ResolvedJob& job : run.jobs) {

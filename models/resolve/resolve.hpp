@@ -1,6 +1,6 @@
 #pragma once
 // Resolving a scenario: everything `simulate` decides before it builds an engine, each value with its source
-// (models/param.hpp). resolve() is the last place an input error can come from for a scenario the loader accepted
+// (models/core/param.hpp). resolve() is the last place an input error can come from for a scenario the loader accepted
 // (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
 // refuses what `vtsim run` would.
 //
@@ -8,18 +8,18 @@
 // simulate(ResolvedRun), which includes resolved_run.hpp and not this header) takes its plan from here, and the
 // "calibrated" and "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute
 // model's notes are ResolvedCompute's SourcedNotes). This library (CMake target `resolve`) links models and network
-// only, not SimGrid: no engine file (sim/) includes models/scenario.hpp or looks a catalog up, and the build keeps
-// resolve from reaching into the engine; each job's compute is resolved in job_compute_plan.hpp.
+// only, not SimGrid: no engine file (sim/) includes models/scenario/scenario.hpp or looks a catalog up, and the build
+// keeps resolve from reaching into the engine; each job's compute is resolved in job_compute_plan.hpp.
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "models/link_defaults.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/catalog/link_defaults.hpp"
+#include "models/collectives/nccl_tuning.hpp"
+#include "models/core/param.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "models/param.hpp"
 #include "models/resolve/resolved_run.hpp"
 
 namespace vtsim {

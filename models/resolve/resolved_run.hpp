@@ -11,19 +11,19 @@
 #include <utility>
 #include <vector>
 
-#include "models/fidelity.hpp"
-#include "models/job_compute.hpp"
-#include "models/job_config.hpp"
-#include "models/link_class.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/catalog/link_class.hpp"
+#include "models/collectives/nccl_tuning.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/core/param.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/model_parallel_layout.hpp"
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
-#include "models/operations.hpp"
-#include "models/param.hpp"
-#include "models/scheduler_policy.hpp"
-#include "models/simulation_config.hpp"
+#include "models/scenario/fidelity.hpp"
+#include "models/scenario/job_config.hpp"
+#include "models/scenario/operations.hpp"
+#include "models/scenario/scheduler_policy.hpp"
+#include "models/scenario/simulation_config.hpp"
 
 namespace vtsim {
 

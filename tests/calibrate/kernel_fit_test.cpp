@@ -9,7 +9,7 @@
 
 #include <map>
 
-#include "models/gpu_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
 
 namespace vtsim::calibrate {
 namespace {

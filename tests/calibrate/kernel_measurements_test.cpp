@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::calibrate {
 namespace {

@@ -3,9 +3,9 @@
 #include <thread>
 
 #include "calibrate/collective_bandwidth.hpp"
-#include "models/gpu_name_match.hpp"
 #include "calibrate/probe_support.hpp"
 #include "calibrate/tcp_channel.hpp"
+#include "models/catalog/gpu_name_match.hpp"
 
 namespace vtsim::calibrate {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/calibrated_parameters.hpp"
+#include "models/calibration/calibrated_parameters.hpp"
 #include "test_support.hpp"
 
 namespace vtsim::calibrate {

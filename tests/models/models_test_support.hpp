@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "models/units.hpp"
-#include "models/workload.hpp"
+#include "models/core/units.hpp"
+#include "models/workload/workload.hpp"
 
 namespace vtsim::test_support {
 

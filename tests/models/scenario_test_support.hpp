@@ -7,13 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/overrides.hpp"
-#include "models/scenario.hpp"
-#include "models/scenario_loader.hpp"
+#include "models/scenario/overrides.hpp"
+#include "models/scenario/scenario.hpp"
+#include "models/scenario/scenario_loader.hpp"
 
 namespace vtsim::test_support {
 
-/// ConnectX-5 100 GbE's line rate times RoCE v2's protocol efficiency, 0.97 (models/nic_catalog.cpp), in bytes/s.
+/// ConnectX-5 100 GbE's line rate times RoCE v2's protocol efficiency, 0.97 (models/catalog/nic_catalog.cpp), in
+/// bytes/s.
 inline constexpr double kRoce100_Bps = 100e9 / 8 * 0.97;
 
 /// A scenario from JSON text with `--set`-style overrides, validated as a file would be. Compute variability is off

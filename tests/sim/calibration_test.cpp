@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "models/calibration_profile.hpp"
-#include "models/collective_model.hpp"
-#include "models/error.hpp"
-#include "models/link_defaults.hpp"
+#include "models/calibration/calibration_profile.hpp"
+#include "models/catalog/link_defaults.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/core/error.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
 

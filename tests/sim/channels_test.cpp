@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {
@@ -135,7 +135,7 @@ TEST(Fabric, OneForcedChannelHoldsTransfersBetweenRacksToHalfTheNicsRate) {
 TEST(Fabric, ForcedChannelsStretchATreeCallsBandwidthTerm) {
   // 4 HGX A100 hosts in one rack, one 200 Gb/s NIC each: NCCL's search finds 2 channels of the NIC's ~24 GB/s and
   // runs 4; at 64 KiB it picks a tree, which vtsim times by NCCL's own model. One forced channel moves a quarter of
-  // the bandwidth: the call takes its latency plus 4 x its bandwidth term (models/nccl_tuning.hpp).
+  // the bandwidth: the call takes its latency plus 4 x its bandwidth term (models/collectives/nccl_tuning.hpp).
   const nlohmann::json json = {
       {"cluster",
        {{"hosts_per_rack", 4},

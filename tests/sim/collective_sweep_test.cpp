@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/collective_model.hpp"
+#include "models/collectives/collective_model.hpp"
 #include "models/resolve/resolve.hpp"
 #include "sim_test_support.hpp"
 
@@ -108,8 +108,8 @@ TEST(CollectiveSweep, StagingThroughHostMemoryAddsASlotsCopyAtEachEnd) {
 
 TEST(CollectiveSweep, TcpRunsAtWhatTheHostsCoresMoveThroughTheStack) {
   // 8 one-GPU hosts over TCP, bare metal: each rank's socket threads have half of its host's spare cores
-  // (models/vm_cpu.hpp), a core each at most, 15 Gb/s per core; far below the NIC's 94% of 100 Gb/s, they are the
-  // ring's bottleneck. 2 cores: 1 spare core, 0.5 for 2 threads: a quarter core each way. 24 cores: a whole core
+  // (models/compute/vm_cpu.hpp), a core each at most, 15 Gb/s per core; far below the NIC's 94% of 100 Gb/s, they are
+  // the ring's bottleneck. 2 cores: 1 spare core, 0.5 for 2 threads: a quarter core each way. 24 cores: a whole core
   // each way.
   Scenario scenario = eight_hosts();
   scenario.cluster.transport = Transport::tcp;
@@ -132,8 +132,8 @@ namespace {
 TEST(CollectiveSweep, NvlsRunsAllReduceOnAnH100NodesNvSwitchAtNcclsPrediction) {
   // One HGX H100 board: NCCL's NVLS graph is 8 channels of 40 GB/s (bwInter 60), so its all_reduce runs at
   // 8 x min(40 x 0.85 x 7/8 x 2, 60) = 476 GB/s of bus bandwidth, 272 GB/s algorithm bandwidth, after 25 us
-  // (models/nccl_tuning.hpp). nccl-tests on 8x H100 SXM measure ~480 GB/s busbw with NVLS (NVIDIA/nccl-tests
-  // issues #212, #290, #319), which this is checked against in docs/nccl-model.md, not fitted to.
+  // (models/collectives/nccl_tuning.hpp). nccl-tests on 8x H100 SXM measure ~480 GB/s busbw with NVLS
+  // (NVIDIA/nccl-tests issues #212, #290, #319), which this is checked against in docs/nccl-model.md, not fitted to.
   const auto board = [](const char* gpu_model) {
     return testing::scenario_of({{"cluster", {{"host", {{"gpus", 8}, {"gpu_model", gpu_model}}}}},
                                  {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});

@@ -2,9 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include "models/collective_model.hpp"
-#include "models/nic_catalog.hpp"
-#include "models/units.hpp"
+#include "models/catalog/nic_catalog.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/core/units.hpp"
 #include "sim_test_support.hpp"
 
 namespace vtsim::sim {

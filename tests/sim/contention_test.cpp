@@ -1,11 +1,12 @@
-// Kernels and collectives share a GPU's memory bandwidth both ways (models/interference.hpp): the split by hand, the
-// memory links of the platform re-rating a flow in progress, and a job whose kernels lose time to memory alone.
+// Kernels and collectives share a GPU's memory bandwidth both ways (models/compute/interference.hpp): the split by
+// hand, the memory links of the platform re-rating a flow in progress, and a job whose kernels lose time to memory
+// alone.
 
 #include <gtest/gtest.h>
 
 #include <simgrid/s4u/Comm.hpp>
 
-#include "models/interference.hpp"
+#include "models/compute/interference.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
 

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "models/ddp_buckets.hpp"
-#include "models/error.hpp"
-#include "models/job_compute.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/core/error.hpp"
+#include "models/parallel/ddp_buckets.hpp"
 #include "models/resolve/job_compute_plan.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "models/fairness.hpp"
+#include "models/core/fairness.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
 

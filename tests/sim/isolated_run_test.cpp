@@ -10,7 +10,7 @@
 #include <new>
 #include <string>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::sim {
 namespace {

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
-#include "models/job_compute.hpp"
-#include "models/parallel_strategy.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/core/error.hpp"
+#include "models/parallel/parallel_strategy.hpp"
 #include "models/resolve/job_compute_plan.hpp"
 #include "runner/point_runner.hpp"
 #include "sim/model_parallel_plan.hpp"

@@ -6,8 +6,8 @@
 
 #include <gtest/gtest.h>
 
-#include "models/memory_model.hpp"
-#include "models/workload_catalog.hpp"
+#include "models/compute/memory_model.hpp"
+#include "models/workload/workload_catalog.hpp"
 #include "runner/point_runner.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"

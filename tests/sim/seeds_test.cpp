@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/scenario_loader.hpp"
+#include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
 
 namespace vtsim::sim {

@@ -11,12 +11,12 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
-#include "models/collective_model.hpp"
-#include "models/nccl_tuning.hpp"
+#include "models/collectives/collective_model.hpp"
+#include "models/collectives/nccl_tuning.hpp"
 #include "models/network/topology.hpp"
-#include "models/overrides.hpp"
 #include "models/resolve/resolve.hpp"
-#include "models/scenario_loader.hpp"
+#include "models/scenario/overrides.hpp"
+#include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
 #include "sim/communicators.hpp"
 #include "sim/engine_setup.hpp"
@@ -75,7 +75,8 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
 /// The closed form of a flat NCCL ring allreduce of `bytes` for job 0 of `scenario` at bus bandwidth `bandwidth_Bps`
 /// and link latency per step `alpha_s` on steps of class `hop`: the base latency of the protocol NCCL picks, then
 /// 2(N-1)/N x wire bytes / B + 2(N-1) (alpha + the protocol's extra per step) with the protocol's wire bytes
-/// (models/nccl_tuning.hpp; the choice itself is tested against hand derivations in tests/models/nccl_tuning_test.cpp).
+/// (models/collectives/nccl_tuning.hpp; the choice itself is tested against hand derivations in
+/// tests/models/collectives/nccl_tuning_test.cpp).
 inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s,
                                       NcclHop hop) {
   const Topology topology = scenario_topology(scenario);

@@ -16,9 +16,9 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/job_compute.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/job_compute.hpp"
+#include "models/core/error.hpp"
 #include "models/resolve/job_compute_plan.hpp"
 #include "sim_test_support.hpp"
 

@@ -1,6 +1,6 @@
 // Replaying a profiled iteration (docs/traces.md): on the GPU it was traced on, on another one, and as a
 // data-parallel job at 4 and 32 GPUs, against the example traces' timelines derived by hand
-// (scenarios/traces/make_examples.py; tests/models/traced_iteration_test.cpp derives their stretches).
+// (scenarios/traces/make_examples.py; tests/models/traces/traced_iteration_test.cpp derives their stretches).
 
 #include <gtest/gtest.h>
 
@@ -9,10 +9,10 @@
 #include <tuple>
 #include <vector>
 
-#include "models/compute_fit.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/interference.hpp"
-#include "models/job_compute.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/compute_fit.hpp"
+#include "models/compute/interference.hpp"
+#include "models/compute/job_compute.hpp"
 #include "models/network/flow_analysis.hpp"
 #include "models/network/topology.hpp"
 #include "models/resolve/job_compute_plan.hpp"
@@ -55,7 +55,7 @@ double replay_step_s(const nlohmann::json& result) { return result["jobs"][0]["s
 
 TEST(TraceReplay, OneRankOnTheTracedGpuTakesTheTracedIteration) {
   // The trace's last iteration: 2,127 us from its ProfilerStep's start to its last kernel's end (the hand derivation
-  // is in tests/models/traced_iteration_test.cpp).
+  // is in tests/models/traces/traced_iteration_test.cpp).
   EXPECT_NEAR(replay_step_s(simulate_in_child(replay("a100-80gb-sxm4", 1, 1))) / kUs, 2127, 1e-6);
 }
 
@@ -99,9 +99,9 @@ TEST(TraceReplay, OnAnotherGpuEachKernelClassScalesByTheComputeModelsRate) {
 
 TEST(TraceReplay, OnAMigSliceKernelsSlowByItsShareOfSmsAndMemory) {
   // A 3g.40gb instance of the A100 80GB the trace was taken on: 42 of its 108 SMs and 4 of its 8 memory slices (NVIDIA
-  // MIG user guide; models/mig_catalog.cpp), with the GPU's own efficiencies and fixed cost f. A GEMM's time above f
-  // grows by 108 / 42, a memory-bound kernel's by 8 / 4; the kernels stay queued behind each other from the first
-  // launch's end (5 us), and the host-paced optimizer keeps its 82 us.
+  // MIG user guide; models/catalog/mig_catalog.cpp), with the GPU's own efficiencies and fixed cost f. A GEMM's time
+  // above f grows by 108 / 42, a memory-bound kernel's by 8 / 4; the kernels stay queued behind each other from the
+  // first launch's end (5 us), and the host-paced optimizer keeps its 82 us.
   nlohmann::json json = {{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "a100-80gb-sxm4"}}}}},
                          {"virtualization", {{"mode", "mig"}, {"mig_profile", "3g.40gb"}}},
                          {"jobs",
@@ -140,9 +140,9 @@ void expect_traced_overlap(const Scenario& scenario) {
   const double small_s = testing::simulated_allreduce_s(scenario, kGradientBytes - kLargeBucketBytes);
   const double expected_s = std::max(2045 * kUs, 1805 * kUs + large_s) + small_s + 82 * kUs;
   // The derivation leaves out what the large allreduce takes from layer 0's backward (240 us) while they overlap
-  // (models/interference.hpp): its channels' SMs, which stretch that compute by at most share / (1 - share) over the
-  // overlap, and its share of the GPU's memory (within 1%). Without the overlap the step would be 2,127 us plus both
-  // allreduces.
+  // (models/compute/interference.hpp): its channels' SMs, which stretch that compute by at most share / (1 - share)
+  // over the overlap, and its share of the GPU's memory (within 1%). Without the overlap the step would be 2,127 us
+  // plus both allreduces.
   const Topology topology = scenario_topology(scenario);
   const double share = collective_sm_share(
       nccl_running_channels(nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology)),

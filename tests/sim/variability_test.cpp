@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/variability.hpp"
+#include "models/compute/variability.hpp"
 #include "sim/simulation.hpp"
 #include "sim_test_support.hpp"
 

@@ -9,7 +9,7 @@
 #include <csignal>
 #include <functional>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::test_support {
 

@@ -3,17 +3,21 @@
 # Holds the source tree's layers (docs/design.md, "Layout"): what each folder may include. CMake's targets keep a
 # lower library from linking a higher one, but every target sees the whole tree's headers (the include path is the
 # source root), so an inline function or a type from a higher layer would compile; this test is what refuses it.
-#   models/ (chakra/ included)  nothing of network, resolve, sim, runner, calibrate, tools; no SimGrid
-#   models/network/             nothing of resolve, sim, runner, calibrate, tools; no scenario, no SimGrid
+#   models/ (its idea folders)  nothing of network, resolve, sim, runner, calibrate, tools; no SimGrid
+#   models/network/             nothing of resolve, sim, runner, calibrate, tools; no scenario, no catalog, no SimGrid
 #   models/resolve/             nothing of sim, runner, calibrate, tools; no SimGrid
 #   sim/                        no scenario, its loader or writer, and no catalog; of models/resolve/ only the
 #                               ResolvedRun (resolved_run.hpp); nothing of runner, calibrate, tools
+# "The scenario" is the Scenario and what reads or writes one (models/scenario/ also holds the job's and the
+# simulation's settings, which the engine may read); "a catalog" is a catalog header or the link defaults (the types
+# a catalog lists, gpu_spec.hpp and the like, are allowed).
 #   runner/, calibrate/         nothing of tools; calibrate/ nothing of sim or runner either
 # Each folder is scanned with its subfolders (those with rules of their own apart). A quoted include that names a
 # file beside the including one is read as that file's path from the source root, so "../sim/x.hpp" or
 # "network/topology.hpp" cannot slip past. What a header brings in with it is not followed here: sim/ and
-# models/network/ are compiled with VTSIM_NO_SCENARIO and VTSIM_NO_CATALOG, under which models/scenario.hpp and every
-# catalog header (models/catalog_guard.hpp) refuse to compile, so neither can reach them through another header.
+# models/network/ are compiled with VTSIM_NO_SCENARIO and VTSIM_NO_CATALOG, under which models/scenario/scenario.hpp
+# and every catalog header (models/catalog/catalog_guard.hpp) refuse to compile, so neither can reach them through
+# another header.
 # Prints each include that breaks a rule as FILE:LINE: PATH <- the rule, and fails (1) if there is one; a folder it
 # should scan that is missing, or a tool that fails, is an error (2), not a pass. Patterns are POSIX extended regular
 # expressions as awk reads them (mawk and gawk alike: a literal dot is written [.]).
@@ -58,12 +62,14 @@ refuse() {
 
 refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|runner/|calibrate/|tools/|$simgrid" \
        models models/network models/resolve
-refuse "the network model reads no scenario and runs no engine" \
-       "models/resolve/|sim/|runner/|calibrate/|tools/|models/scenario|$simgrid" models/network
+scenario='models/scenario/(scenario|scenario_loader|scenario_writer|scenario_checks|overrides|operations_loader)[.]'
+catalog='models/catalog/([a-z_]*_catalog|catalog_lookup|catalog_guard|link_defaults)[.]'
+catalog="$catalog|models/workload/workload_catalog[.]"
+refuse "the network model reads no scenario and no catalog, and runs no engine" \
+       "models/resolve/|sim/|runner/|calibrate/|tools/|$scenario|$catalog|$simgrid" models/network
 refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve
-scenario_side='models/scenario|models/operations_loader|models/[a-z_]*catalog[.]hpp'
 refuse "the engine takes a ResolvedRun: no scenario, no catalog, nothing of resolve() but its result" \
-       "$scenario_side|models/resolve/resolve[.]hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
+       "$scenario|$catalog|models/resolve/resolve[.]hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
 refuse "the runner is below the command line" "tools/" runner
 refuse "calibrate/ measures and fits; it runs no engine" "sim/|runner/|tools/" calibrate
 [ "$status" -eq 0 ] && echo "layers hold"

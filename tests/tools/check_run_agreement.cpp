@@ -21,8 +21,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz/input_files.hpp"
-#include "models/error.hpp"
-#include "models/input_file.hpp"
+#include "models/core/error.hpp"
+#include "models/core/input_file.hpp"
 #include "sim/isolated_run.hpp"
 #include "tools/check_command.hpp"
 #include "tools/run_command.hpp"

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "calibrate/kernel_measurements.hpp"
-#include "models/error.hpp"
-#include "models/gpu_catalog.hpp"
-#include "models/kernel_parameters.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/kernel_parameters.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::tools {
 namespace {

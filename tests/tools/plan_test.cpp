@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/gpu_catalog.hpp"
-#include "models/parallel_strategy.hpp"
-#include "models/units.hpp"
-#include "models/workload_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/core/units.hpp"
+#include "models/parallel/parallel_strategy.hpp"
+#include "models/workload/workload_catalog.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 #include "sweep_test_support.hpp"
 #include "tools/gnuplot_runner.hpp"
 

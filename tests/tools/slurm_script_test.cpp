@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 #include "sweep_test_support.hpp"
 
 namespace vtsim::tools {

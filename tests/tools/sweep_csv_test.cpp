@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
-#include "models/csv.hpp"
+#include "models/core/csv.hpp"
+#include "models/core/error.hpp"
 
 namespace vtsim::tools {
 namespace {

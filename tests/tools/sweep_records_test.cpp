@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 #include "sweep_test_support.hpp"
 #include "tests/support/full_disk.hpp"
 #include "tools/sweep_folder.hpp"

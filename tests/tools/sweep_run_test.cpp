@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "models/core/csv.hpp"
 #include "sweep_test_support.hpp"
-#include "models/csv.hpp"
 
 namespace vtsim::tools {
 namespace {

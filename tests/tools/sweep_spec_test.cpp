@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 #include "tools/sweep_shard.hpp"
 
 namespace vtsim::tools {

@@ -9,12 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "models/gpu_catalog.hpp"
+#include "models/catalog/gpu_catalog.hpp"
 #include "models/resolve/resolve.hpp"
 #include "tests/models/network/network_test_support.hpp"
 #include "tests/models/scenario_test_support.hpp"
 
-// Hand-derived figures used below (sources in models/link_defaults.cpp):
+// Hand-derived figures used below (sources in models/catalog/link_defaults.cpp):
 //   NVLink3 25 GB/s per link per direction x 0.8 ring efficiency; NCCL step latency (hwLat, Ring/LL) 0.6 us over
 //   NVLink, 1.0 us over PCIe (two PCIe links per step, 0.5 us each); PCIe typical 25 GB/s (Gen4), 12 GB/s (Gen3);
 //   host-memory staging 5 GB/s per GPU on Gen4; ConnectX-5 100 GbE: 12.5 GB/s x 0.97 (RoCE), 600 ns + 210 ns per

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "models/error.hpp"
+#include "models/core/error.hpp"
 #include "tests/models/scenario_test_support.hpp"
 
 namespace vtsim {
@@ -174,8 +174,8 @@ TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs
 TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
   // Two hosts of two A100 PCIe cards (no NVLink), RoCE v2, tensor 2 x data 2. A data group has one rank per host
   // over GPUDirect RDMA, where NCCL enables LL128; a tensor group's two ranks meet over PCIe inside a host, where it
-  // does not (models/nccl_tuning.cpp ll128_enabled). NCCL would fail the tensor group's calls, so resolve refuses the
-  // scenario, as it refuses one whose data group cannot run what it forces.
+  // does not (models/collectives/nccl_tuning.cpp ll128_enabled). NCCL would fail the tensor group's calls, so resolve
+  // refuses the scenario, as it refuses one whose data group cannot run what it forces.
   const nlohmann::json json = {
       {"cluster",
        {{"hosts_per_rack", 2},

@@ -1,0 +1,588 @@
+// The joint fit of the compute model's parameters, its published rows, and how a job's parameters are resolved.
+
+#include "models/compute/compute_fit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "models/catalog/gpu_catalog.hpp"
+#include "models/compute/kernel_parameters.hpp"
+#include "models/core/error.hpp"
+#include "models/workload/workload_catalog.hpp"
+
+namespace vtsim {
+namespace {
+
+ThroughputRow row(const char* workload, const char* gpu, Framework framework, Precision precision, Pass pass,
+                  int batch) {
+  return {workload, gpu, framework, precision, pass, batch, 1, 1.0, "synthetic"};
+}
+
+// Rows spanning two architectures, both kinds and two frameworks: inference batch sweeps and training points.
+std::vector<ThroughputRow> synthetic_rows() {
+  std::vector<ThroughputRow> rows;
+  for (const char* gpu : {"v100-sxm2-16gb", "a100-40gb-sxm4"}) {
+    for (int batch : {1, 4, 16, 64, 256}) {
+      rows.push_back(row("resnet-50", gpu, Framework::pytorch, Precision::fp16, Pass::inference, batch));
+    }
+    rows.push_back(row("resnet-50", gpu, Framework::tensorflow, Precision::fp16, Pass::training, 128));
+    rows.push_back(row("resnet-50", gpu, Framework::tensorflow, Precision::fp16, Pass::inference, 1));
+    for (int batch : {1, 8}) {
+      rows.push_back(
+          row("bert-large-squad-seq384", gpu, Framework::tensorflow, Precision::fp16, Pass::inference, batch));
+    }
+    rows.push_back(row("bert-large-squad-seq384", gpu, Framework::pytorch, Precision::fp16, Pass::training, 16));
+  }
+  return rows;
+}
+
+ComputeFit known_parameters() {
+  ComputeFit fit;
+  fit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::gemm}] = 0.55;
+  fit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::convolution}] = 0.35;
+  fit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::gemm}] = 0.62;
+  fit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::convolution}] = 0.21;
+  fit.host_dispatch_s[Framework::pytorch] = 40e-6;
+  fit.host_dispatch_s[Framework::tensorflow] = 12e-6;
+  return fit;
+}
+
+TEST(ComputeFit, RecoversTheParametersSyntheticRowsWereMadeWith) {
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  const ComputeFit truth = known_parameters();
+  for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
+  const ComputeFit fit = fit_compute(rows);
+  ASSERT_EQ(fit.efficiency.size(), truth.efficiency.size());
+  for (const auto& [key, value] : truth.efficiency) EXPECT_NEAR(fit.efficiency.at(key), value, 1e-4 * value);
+  for (const auto& [framework, value] : truth.host_dispatch_s) {
+    EXPECT_NEAR(fit.host_dispatch_s.at(framework), value, 1e-4 * value);
+  }
+  EXPECT_LT(fit.rms_log_error, 1e-6);
+}
+
+TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
+  // Every row twice: leaving one out keeps its twin, so the remaining rows still determine every parameter.
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  const std::vector<ThroughputRow> twins = rows;
+  rows.insert(rows.end(), twins.begin(), twins.end());
+  const ComputeFit truth = known_parameters();
+  for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
+  for (const RowError& error : leave_one_out(rows, fit_compute(rows))) {
+    ASSERT_TRUE(error.left_out_samples_per_s.has_value());
+    EXPECT_NEAR(*error.left_out_samples_per_s, error.row->samples_per_s, 1e-3 * error.row->samples_per_s);
+    EXPECT_NEAR(error.fitted_samples_per_s, error.row->samples_per_s, 1e-4 * error.row->samples_per_s);
+  }
+}
+
+TEST(ComputeFitJson, ReadsBackWhatItWroteBitForBit) {
+  // Values without a short decimal form: the file must give back the same doubles, not ones within a rounding.
+  ComputeFit fit = known_parameters();
+  fit.efficiency[{"Turing", PrecisionPath::fp32, KernelKind::gemm}] = 1.0 / 3.0;
+  fit.efficiency[{"Hopper", PrecisionPath::tf32, KernelKind::convolution}] = std::sqrt(2.0) / 2.0;
+  fit.host_dispatch_s[Framework::pytorch] = 1e-6 * std::acos(-1.0);
+  fit.rows = 7;
+  fit.rms_log_error = 0.1 + 0.2;
+  const ComputeFit back = compute_fit_from_json(to_json(fit).dump(2), "fit.json");
+  EXPECT_EQ(back.efficiency, fit.efficiency);
+  EXPECT_EQ(back.host_dispatch_s, fit.host_dispatch_s);
+  EXPECT_EQ(back.rows, 7);
+  EXPECT_EQ(back.rms_log_error, 0.1 + 0.2);
+}
+
+std::string fit_error_of(const nlohmann::json& document) {
+  try {
+    compute_fit_from_json(document.dump(), "fit.json");
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+TEST(ComputeFitJson, RefusesWhatNoFitGivesNamingTheFileAndWhere) {
+  // known_parameters()'s efficiencies in key order: Ampere GEMM, Ampere convolution, Volta GEMM, Volta convolution.
+  const auto document = [] {
+    ComputeFit fit = known_parameters();
+    fit.rows = 12;
+    return to_json(fit);
+  };
+  ASSERT_EQ(fit_error_of(document()), "no error");
+  const auto expect_error = [](const nlohmann::json& wrong, const std::string& where) {
+    const std::string error = fit_error_of(wrong);
+    EXPECT_EQ(error.find("fit.json: " + where), 0u) << error;
+  };
+  nlohmann::json wrong = document();
+  wrong["efficiency"][1]["value"] = 0.5;  // an unknown key
+  expect_error(wrong, "efficiency[1]");
+  wrong = document();
+  wrong["efficiency"][0]["path"] = "fp64";
+  expect_error(wrong, "efficiency[0].path");
+  wrong = document();
+  wrong["efficiency"][2]["architecture"] = "Volt";  // no catalog GPU's
+  expect_error(wrong, "efficiency[2].architecture");
+  wrong = document();
+  wrong["efficiency"][0]["efficiency"] = 1.2;  // above a GEMM's peak; a convolution may reach 2.25 in its nominal flop
+  expect_error(wrong, "efficiency[0].efficiency");
+  wrong = document();
+  wrong["efficiency"][3] = wrong["efficiency"][2];
+  wrong["efficiency"][3]["efficiency"] = 0.4;  // Volta tensor16 GEMM twice
+  expect_error(wrong, "efficiency[3]");
+  wrong = document();
+  wrong["host_dispatch_s"]["jax"] = 1e-5;
+  expect_error(wrong, "host_dispatch_s");
+  wrong = document();
+  wrong["rows"] = 0;
+  expect_error(wrong, "rows");
+}
+
+TEST(FitDifferences, NamesWhatMovedBeyondTheToleranceAndWhatOnlyOneSideHas) {
+  const ComputeFit committed = known_parameters();
+  ComputeFit refit = committed;
+  refit.efficiency[{"Volta", PrecisionPath::tensor16, KernelKind::gemm}] = 0.55 * (1 + 2 * kRefitTolerance);
+  refit.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::gemm}] = 0.62 * (1 + 0.5 * kRefitTolerance);
+  refit.host_dispatch_s.erase(Framework::tensorflow);
+  const std::vector<std::string> expected = {"Volta tensor16 GEMM efficiency: refit 0.55011, committed 0.55",
+                                             "tensorflow host dispatch s: committed 1.2e-05, not refitted"};
+  EXPECT_EQ(fit_differences(refit, committed), expected);
+  EXPECT_TRUE(fit_differences(committed, committed).empty());
+}
+
+TEST(PublishedComputeFit, IsWhatFittingThePublishedRowsGives) {
+  // models/compute/compute_fit.json must be the fit of today's rows, catalog and kernel constants: a change to any of
+  // them without `vtsim validate --write-fit models/compute/compute_fit.json` fails here.
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  const ComputeFit refit = fit_compute(rows);
+  EXPECT_EQ(fit_differences(refit, published_compute_fit()), std::vector<std::string>{});
+  EXPECT_EQ(published_compute_fit().rows, static_cast<int>(rows.size()));
+}
+
+TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource) {
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  ASSERT_GE(rows.size(), 170u);  // 173 since the TensorFlow BERT XLA rows left
+  std::set<std::string> architectures;
+  for (const ThroughputRow& r : rows) {
+    const GpuSpec* gpu = find_gpu(r.gpu_id);
+    ASSERT_NE(gpu, nullptr) << r.gpu_id;
+    EXPECT_TRUE(make_workload(r.workload_id).has_value()) << r.workload_id;
+    EXPECT_TRUE(gpu->peak_flops(r.precision).has_value()) << r.gpu_id;
+    EXPECT_GT(r.samples_per_s, 0.0);
+    EXPECT_GE(r.batch, 1);
+    EXPECT_FALSE(r.source.empty());
+    architectures.insert(gpu->architecture);
+  }
+  // Pascal, Volta, Turing and Ampere have rows; Hopper has Lambda's four H100 SXM5 rows (published_throughput.cpp).
+  EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere", "Hopper"}));
+}
+
+TEST(PublishedRows, NoRowComesFromAnXlaRun) {
+  // NVIDIA's TensorFlow BERT README publishes XLA runs only: its training scripts enable XLA by default and its
+  // inference benchmark passes --use_xla (published_throughput.cpp). XLA fuses kernels the layer lists count one by
+  // one, so none of its rows is fitted.
+  for (const ThroughputRow& r : published_single_device_throughput()) {
+    EXPECT_EQ(r.source.find("TensorFlow/LanguageModeling/BERT"), std::string::npos) << r.source;
+  }
+}
+
+TEST(PublishedRows, NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak) {
+  // cuBLAS runs a matrix product's nominal flop (no Strassen-like algorithm), so a row whose GEMM layers alone need
+  // more than the datasheet peak of its precision path was mis-transcribed. Convolutions are left out: cuDNN's
+  // Winograd and FFT algorithms do fewer multiplications than a convolution's nominal flop (workload.hpp).
+  for (const ThroughputRow& r : published_single_device_throughput()) {
+    const std::optional<Workload> workload = make_workload(r.workload_id);
+    ASSERT_TRUE(workload.has_value()) << r.workload_id;
+    double gemm_flop_per_sample = 0.0;
+    for (const Layer& layer : workload->layers) {
+      if (layer.kind != KernelKind::gemm) continue;
+      gemm_flop_per_sample += layer.forward_flop + (r.pass == Pass::training ? layer.backward_flop : 0.0);
+    }
+    const double peak_flops = find_gpu(r.gpu_id)->peak_flops(r.precision).value();
+    EXPECT_LE(gemm_flop_per_sample * r.samples_per_s, peak_flops)
+        << r.workload_id << " on " << r.gpu_id << " at batch " << r.batch << ": " << r.samples_per_s << " samples/s ("
+        << r.source << ")";
+  }
+}
+
+TEST(ResolveCompute, EachNoteCarriesItsSourceAndTheListsAreItsFilters) {
+  // An A100 in fp16: its GEMM efficiency is fitted to Ampere's published rows; a dispatch cost the scenario states is
+  // the scenario's; a launch cost the profile measured is measured; the memory efficiency is an uncalibrated default.
+  HostSide host;
+  host.host_dispatch_s = 12e-6;
+  CalibratedParameters calibration;
+  calibration.kernel_launch_s = CalibratedValue{4e-6, "test profile: empty kernels"};
+  const ResolvedCompute resolved =
+      resolve_compute(*find_gpu("a100-40gb-sxm4"), Precision::fp16, *make_workload("resnet-50"), 64, host,
+                      known_parameters(), calibration);
+  const auto source_of = [&](const std::string& start) {
+    const auto note =
+        std::ranges::find_if(resolved.notes, [&](const SourcedNote& n) { return n.text.starts_with(start); });
+    EXPECT_NE(note, resolved.notes.end()) << start;
+    return note == resolved.notes.end() ? Source::published : note->source;
+  };
+  EXPECT_EQ(source_of("Ampere tensor16 GEMM efficiency"), Source::fitted);
+  EXPECT_EQ(source_of("host dispatch 12 us per kernel: given in the scenario"), Source::scenario);
+  EXPECT_EQ(source_of("kernel fixed cost 4 us (every kernel): test profile"), Source::measured);
+  EXPECT_EQ(source_of("memory efficiency 0.8"), Source::uncalibrated);
+  // The three lists a result prints are the notes filtered by source, each note in exactly one.
+  EXPECT_EQ(resolved.sources().size() + resolved.calibrated().size() + resolved.uncalibrated().size(),
+            resolved.notes.size());
+  EXPECT_EQ(resolved.calibrated(), std::vector<std::string>{"kernel fixed cost 4 us (every kernel): test profile: "
+                                                            "empty kernels"});
+}
+
+TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFitAndSaysSo) {
+  const GpuSpec& h100 = *find_gpu("h100-sxm5");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute resolved =
+      resolve_compute(h100, Precision::bf16, rn50, 64, HostSide{}, fit, CalibratedParameters{});
+  // 16-bit GEMMs: the kernel model's tensor-core constants at a 128 x 128 tile, whose intensity is
+  // 128 x 128 / (128 + 128) = 64 values per loaded value.
+  const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency,
+                   tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee));
+  // 16-bit convolutions likewise, with the tensor_convolution family's constants.
+  const KernelFamilyParameters& convolution =
+      fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution);
+  EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency,
+                   convolution.peak_efficiency * std::min(1.0, 64.0 / convolution.tile_knee));
+  EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
+  const auto says = [](const ResolvedCompute& r, const std::string& what) {
+    return std::ranges::any_of(r.uncalibrated(),
+                               [&](const std::string& note) { return note.find(what) != std::string::npos; });
+  };
+  EXPECT_TRUE(says(resolved, "Hopper tensor16 GEMM efficiency"));
+  EXPECT_TRUE(says(resolved, "Hopper tensor16 convolution efficiency"));
+  EXPECT_TRUE(says(resolved, "derived by the kernel model"));
+  EXPECT_FALSE(says(resolved, "transferred"));
+  EXPECT_TRUE(resolved.calibrated().empty());
+  // TF32 has no kernel constants: Ampere's fit, the nearest generation with TF32 rows, transferred (Hopper has
+  // published rows, so the transfer is not refused).
+  ComputeFit with_tf32 = fit;
+  with_tf32.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
+  with_tf32.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
+  const ResolvedCompute tf32 =
+      resolve_compute(h100, Precision::tf32, rn50, 64, HostSide{}, with_tf32, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(tf32.parameters.convolution_efficiency, 0.2);
+  EXPECT_TRUE(says(tf32, "transferred"));
+}
+
+TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
+  // Element-wise, softmax and layer-norm layers take the kernel model's fitted memory efficiencies (NeuSight's
+  // kernels) times the GPU's memory share measured there (the A100 PCIe's; an H100 has none: 1), said as measured on a
+  // GPU of the data and derived on one outside it; a profile's measured bandwidth replaces them all.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
+  const auto resolved = [&](const std::string& gpu, const CalibratedParameters& calibration) {
+    return resolve_compute(*find_gpu(gpu), Precision::fp16, bert, 1, HostSide{}, known_parameters(), calibration);
+  };
+  const ResolvedCompute a100 = resolved("a100-40gb-pcie", CalibratedParameters{});
+  const auto share = [](const std::string& gpu, KernelFamily family) {
+    for (const SustainedClock& clock : fitted_kernel_parameters().clocks) {
+      if (clock.gpu_id == gpu && clock.family == family) return clock.fraction;
+    }
+    return 1.0;
+  };
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::layer_norm),
+                   kernels.of(KernelFamily::layer_norm).memory_efficiency * share("a100-40gb-pcie",
+                                                                                   KernelFamily::layer_norm));
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::softmax),
+                   kernels.of(KernelFamily::softmax).memory_efficiency * share("a100-40gb-pcie", KernelFamily::softmax));
+  EXPECT_LT(share("a100-40gb-pcie", KernelFamily::elementwise), 1.0);  // the V100's passes are the best measured
+  EXPECT_DOUBLE_EQ(a100.parameters.memory_efficiency_of(MemoryPass::elementwise),
+                   kernels.of(KernelFamily::elementwise).memory_efficiency *
+                       share("a100-40gb-pcie", KernelFamily::elementwise));
+  const auto mentions = [](const std::vector<std::string>& notes, const std::string& text) {
+    return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != n.npos; });
+  };
+  EXPECT_TRUE(mentions(a100.sources(), "layer_norm passes"));
+  EXPECT_TRUE(mentions(a100.sources(), "sustained there"));
+  const ResolvedCompute h100 = resolved("h100-sxm5", CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(h100.parameters.memory_efficiency_of(MemoryPass::elementwise),
+                   kernels.of(KernelFamily::elementwise).memory_efficiency);
+  EXPECT_TRUE(mentions(h100.uncalibrated(), "layer_norm passes"));
+  EXPECT_TRUE(mentions(h100.uncalibrated(), "none measured on h100-sxm5"));
+  CalibratedParameters measured;
+  measured.memory_bandwidth_Bps = CalibratedValue{1.2e12, "a test's copy"};
+  const ResolvedCompute profiled = resolved("a100-40gb-pcie", measured);
+  EXPECT_DOUBLE_EQ(profiled.parameters.memory_efficiency_of(MemoryPass::layer_norm),
+                   profiled.parameters.memory_efficiency);
+}
+
+TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
+  // 16-bit GEMMs on tensor cores take the tensor_gemm family's fitted constant, fp32 GEMMs the gemm family's; tf32
+  // has no family (no TF32 kernels were measured) and a GPU without tensor cores runs no tensor_gemm: none.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
+  ComputeFit fit = known_parameters();  // with TF32 rows, which the kernel model cannot derive
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
+  const auto overhead = [&](const std::string& gpu, Precision precision) {
+    return resolve_compute(*find_gpu(gpu), precision, bert, 1, HostSide{}, fit, CalibratedParameters{})
+        .parameters.gemm_depth_overhead;
+  };
+  ASSERT_GT(kernels.of(KernelFamily::tensor_gemm).k_overhead, 0.0);
+  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::bf16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("h100-sxm5", Precision::fp16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("v100-sxm2-16gb", Precision::fp32), kernels.of(KernelFamily::gemm).k_overhead);
+  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::tf32), 0.0);
+  EXPECT_DOUBLE_EQ(overhead("p100-sxm2", Precision::fp16), 0.0);
+  // Fitted on a V100 and a T4: a source for the V100, carried (uncalibrated) to the A100.
+  const auto notes = [&](const std::string& gpu) {
+    return resolve_compute(*find_gpu(gpu), Precision::fp16, bert, 1, HostSide{}, known_parameters(),
+                           CalibratedParameters{});
+  };
+  const auto says = [](const std::vector<std::string>& list) {
+    return std::any_of(list.begin(), list.end(),
+                       [](const std::string& n) { return n.find("GEMM depth overhead") == 0; });
+  };
+  EXPECT_TRUE(says(notes("v100-sxm2-32gb").sources()));
+  EXPECT_FALSE(says(notes("v100-sxm2-32gb").uncalibrated()));
+  EXPECT_TRUE(says(notes("a100-80gb-sxm4").uncalibrated()));
+  EXPECT_FALSE(says(notes("a100-80gb-sxm4").sources()));
+}
+
+TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerNode) {
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  HostSide host;
+  host.vm_cpu_overhead = 0.02;
+  const ResolvedCompute eager = resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(eager.parameters.host_dispatch_s, 40e-6 * 1.02);  // fitted, with the VM's CPU overhead
+  host.execution = Execution::cuda_graphs;
+  const ResolvedCompute graphs = resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, CalibratedParameters{});
+  // 0.556 us per node (measured on one H200 host, data/measured/h200-sxm-2026-12-04-host), not the framework's and
+  // not slowed by the VM: the GPU submits.
+  EXPECT_DOUBLE_EQ(graphs.parameters.host_dispatch_s, 0.556e-6);
+  bool said = false;
+  for (const std::string& note : graphs.uncalibrated()) said |= note.find("under CUDA Graphs") != std::string::npos;
+  EXPECT_TRUE(said);
+  // Every kernel's fixed device cost (3 us) exceeds it, so at batch 1 the device paces the step, not the host:
+  // the step is the sum of the kernels' device times.
+  const DeviceCompute device = whole_gpu(a100, Precision::fp16, a100.memory_bytes);
+  const KernelTimes times = kernel_times(rn50, 1, Precision::fp16, device, graphs.parameters, Pass::training);
+  // (A kernel standing for several launches, as the optimizer's multi-tensor groups, pays its fixed cost per launch.)
+  double device_s = 0;
+  for (Kernel kernel : iteration_kernels(rn50, 1, Precision::fp16, Pass::training)) {
+    const int launches = kernel.launches;
+    kernel.flop /= launches;
+    kernel.bytes /= launches;
+    device_s += launches * kernel_time_s(kernel, device, graphs.parameters);
+  }
+  EXPECT_NEAR(times.total_s(), device_s, 1e-12);
+  const KernelTimes eager_times = kernel_times(rn50, 1, Precision::fp16, device, eager.parameters, Pass::training);
+  // Eager at batch 1 the host binds: 40 us per launch, about 1.45x the device's time here.
+  EXPECT_GT(eager_times.total_s(), 1.3 * device_s);
+}
+
+TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives) {
+  // Ada and Blackwell have no published rows. A transformer's 16-bit GEMMs and a CNN's 16-bit convolutions are
+  // derived from the datasheet (tensor_gemm, tensor_convolution); a TF32 product has no derivation, and taking
+  // Hopper's or Ampere's fitted value would carry another architecture's constant to them: the job is refused.
+  const ComputeFit fit = published_compute_fit();
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  const Workload rn50 = *make_workload("resnet-50");
+  const auto resolve = [&](const char* gpu, Precision precision, const Workload& workload) {
+    return resolve_compute(*find_gpu(gpu), precision, workload, 8, HostSide{}, fit, CalibratedParameters{});
+  };
+  const ResolvedCompute derived = resolve("l40s", Precision::fp16, bert);
+  EXPECT_TRUE(derived.refused.empty());
+  EXPECT_TRUE(std::ranges::any_of(derived.uncalibrated(), [](const std::string& note) {
+    return note.find("Ada tensor16 GEMM efficiency") == 0 && note.find("derived by the kernel model") != std::string::npos;
+  }));
+  const ResolvedCompute convolution = resolve("l4", Precision::fp16, rn50);
+  EXPECT_TRUE(convolution.refused.empty());
+  const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution);
+  // 0.915 x min(1, 64 / 68.4) at the L4's boost clock (no measured clock for it), and the family's depth overhead.
+  EXPECT_DOUBLE_EQ(convolution.parameters.convolution_efficiency,
+                   tensor.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / tensor.tile_knee));
+  EXPECT_DOUBLE_EQ(convolution.parameters.convolution_depth_overhead, tensor.k_overhead);
+  EXPECT_TRUE(std::ranges::any_of(convolution.uncalibrated(), [](const std::string& n) {
+    return n.find("Ada tensor16 convolution efficiency") == 0 &&
+           n.find("derived by the kernel model") != std::string::npos;
+  }));
+  const ResolvedCompute tf32 = resolve("b200-sxm", Precision::tf32, bert);
+  ASSERT_FALSE(tf32.refused.empty());
+  EXPECT_EQ(tf32.refused.front().find("Blackwell tf32 GEMM: no rows of Blackwell"), 0u);
+  // An architecture with rows keeps its own fitted value, and a Pascal card its documented transfer.
+  EXPECT_TRUE(resolve("a100-80gb-sxm4", Precision::fp16, rn50).refused.empty());
+  EXPECT_TRUE(resolve("p100-sxm2", Precision::fp16, rn50).refused.empty());
+}
+
+TEST(ResolveCompute, AProfilesMeasuredHostReplacesTheFittedDispatchForTheFrameworkItMeasured) {
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  CalibratedParameters calibration;
+  calibration.host_dispatch = CalibratedDispatch{.framework = Framework::pytorch,
+                                                 .eager_s = {33.46e-6, "p.json: host.eager_us_per_launch"},
+                                                 .graph_node_s = CalibratedValue{0.5e-6, "p.json: host.graph"}};
+  HostSide host;
+  host.vm_cpu_overhead = 0.02;
+  // Listed as calibrated: a measurement, with its provenance.
+  const auto sourced = [](const ResolvedCompute& r, const std::string& text) {
+    return std::ranges::any_of(r.calibrated(), [&](const std::string& s) { return s.find(text) != std::string::npos; });
+  };
+  // PyTorch eager: the measured 33.46 us as measured (on the host it describes, VM or not), not 40 us x 1.02.
+  const ResolvedCompute eager = resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, calibration);
+  EXPECT_DOUBLE_EQ(eager.parameters.host_dispatch_s, 33.46e-6);
+  EXPECT_TRUE(sourced(eager, "p.json: host.eager_us_per_launch"));
+  // Under CUDA Graphs: the measured cost per node.
+  host.execution = Execution::cuda_graphs;
+  const ResolvedCompute graphs = resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, calibration);
+  EXPECT_DOUBLE_EQ(graphs.parameters.host_dispatch_s, 0.5e-6);
+  EXPECT_TRUE(sourced(graphs, "p.json: host.graph"));
+  // A value the scenario states wins over the profile.
+  host.execution = Execution::eager;
+  host.host_dispatch_s = 7e-6;
+  EXPECT_DOUBLE_EQ(resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, calibration).parameters.host_dispatch_s,
+                   7e-6);
+  // Another framework keeps its own fitted value: the profile measured PyTorch.
+  host.host_dispatch_s.reset();
+  host.framework = Framework::tensorflow;
+  EXPECT_DOUBLE_EQ(resolve_compute(a100, Precision::fp16, rn50, 1, host, fit, calibration).parameters.host_dispatch_s,
+                   12e-6 * 1.02);
+}
+
+TEST(ResolveCompute, ADerivedEfficiencyRunsAtTheSustainedClockTheKernelDataMeasuredOnThatGpu) {
+  // The A100 PCIe 40GB is in the kernel data (NeuSight), held below its boost clock in its long fp32 GEMMs; Ampere has
+  // no fp32 rows, so its fp32 GEMM efficiency is derived, at that clock; the SXM4 card, not in the data, at its boost.
+  const FittedKernelParameters& kernels = fitted_kernel_parameters();
+  double clock = 0;
+  for (const SustainedClock& measured : kernels.clocks) {
+    if (measured.gpu_id == "a100-40gb-pcie" && measured.family == KernelFamily::gemm) clock = measured.fraction;
+  }
+  ASSERT_GT(clock, 0.0);
+  ASSERT_LT(clock, 1.0);
+  const KernelFamilyParameters& gemm = kernels.parameters.of(KernelFamily::gemm);
+  const double at_boost = std::min(1.0, gemm.peak_efficiency * std::min(1.0, 64.0 / gemm.tile_knee));
+  const Workload bert = *make_workload("bert-large-pretrain-seq128");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute pcie =
+      resolve_compute(*find_gpu("a100-40gb-pcie"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
+  const ResolvedCompute sxm4 =
+      resolve_compute(*find_gpu("a100-40gb-sxm4"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(pcie.parameters.gemm_efficiency, std::min(1.0, clock * gemm.peak_efficiency *
+                                                                      std::min(1.0, 64.0 / gemm.tile_knee)));
+  EXPECT_DOUBLE_EQ(sxm4.parameters.gemm_efficiency, at_boost);
+  bool says_clock = false;
+  for (const std::string& note : pcie.uncalibrated()) {
+    says_clock |= note.find("sustained clock measured") != std::string::npos;
+  }
+  EXPECT_TRUE(says_clock);
+}
+
+TEST(ResolveCompute, DataLoadingSharesTheVmsCoresLeftByItsRanksTrainingLoops) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const double per_image_s = data_loading_cpu_s_per_sample(rn50);
+  // One rank, 4 cores: 3 loader cores.
+  const auto loading_s = [&](int cores, int ranks) {
+    HostSide host;
+    host.cpu_cores = cores;
+    host.ranks_per_vm = ranks;
+    return resolve_compute(a100, Precision::fp16, rn50, 256, host, fit, {}).parameters.data_loading_s;
+  };
+  EXPECT_DOUBLE_EQ(loading_s(4, 1), 256 * per_image_s / 3);
+  // Four ranks in a 24-core VM: 20 loader cores, 5 per rank.
+  EXPECT_DOUBLE_EQ(loading_s(24, 4), 256 * per_image_s / 5);
+  // Fewer cores than ranks: the loaders share one core.
+  EXPECT_DOUBLE_EQ(loading_s(2, 4), 256 * per_image_s / 0.25);
+}
+
+TEST(ResolveCompute, TheGpuLoaderRunsAtDalisRateUnlessItsCpuPartIsSlowerAndSyntheticDataCostsNothing) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const GpuSpec& h100 = *find_gpu("h100-sxm5");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  const auto loading_s = [&](const GpuSpec& gpu, HostSide host) {
+    return resolve_compute(gpu, Precision::fp16, rn50, 256, host, fit, {}).parameters.data_loading_s;
+  };
+  HostSide host;
+  host.cpu_cores = 4;  // one rank: 3 loader cores
+  host.data_loader = DataLoader::gpu;
+  // DALI on an A100 with its hardware decoder, about 5,000 images/s (NVIDIA's 2020 blog [S]); on Hopper its CI's
+  // floor of 19,000 (qa/TL1_decoder_perf).
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 / 5000.0);
+  EXPECT_DOUBLE_EQ(loading_s(h100, host), 256 / 19000.0);
+  // A stated CPU part of 2 ms per image on 3 cores (170.7 ms per batch) is slower than the GPU's 51.2 ms.
+  host.data_loading_cpu_s_per_sample = 2e-3;
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 * 2e-3 / 3);
+  // A stated rate replaces the published one.
+  host.data_loading_cpu_s_per_sample.reset();
+  host.data_loader_images_per_s = 1000;
+  EXPECT_DOUBLE_EQ(loading_s(a100, host), 256 / 1000.0);
+  HostSide synthetic;
+  synthetic.data_loader = DataLoader::synthetic;
+  EXPECT_DOUBLE_EQ(loading_s(a100, synthetic), 0.0);
+}
+
+TEST(ResolveCompute, AProfileGemmEfficiencyWithoutAPublishedReferenceIsNotUsedAndSaysSo) {
+  const GpuSpec& v100 = *find_gpu("v100-sxm2-16gb");
+  const Workload rn50 = *make_workload("resnet-50");
+  ComputeFit fit = known_parameters();
+  CalibratedParameters calibration;
+  calibration.gemm_flop_efficiency[Precision::fp16] = {0.78, "p.json: gemm"};
+  const ResolvedCompute resolved = resolve_compute(v100, Precision::fp16, rn50, 64, HostSide{}, fit, calibration);
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 0.55);  // Volta's fitted value, unchanged
+  EXPECT_TRUE(resolved.calibrated().empty());
+  bool said = false;
+  for (const std::string& note : resolved.uncalibrated()) said |= note.find("is not used") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(ResolveCompute, AProfileGemmEfficiencyReplacesTheKernelModelsDerivation) {
+  // The fit has no Hopper fp32 rows: the H200's fp32 GEMM efficiency is the kernel model's, derived from its
+  // datasheet as one large product's; a profile's large-GEMM efficiency measures that product on the GPU itself.
+  const GpuSpec& h200 = *find_gpu("h200-sxm");
+  const Workload gpt2 = *make_workload("gpt2-small");
+  const ComputeFit fit = known_parameters();
+  const ResolvedCompute derived = resolve_compute(h200, Precision::fp32, gpt2, 8, HostSide{}, fit, {});
+  ASSERT_GT(derived.parameters.gemm_efficiency, 0.8);
+  CalibratedParameters calibration;
+  calibration.gemm_flop_efficiency[Precision::fp32] = {0.756, "p.json: gemm"};
+  const ResolvedCompute resolved = resolve_compute(h200, Precision::fp32, gpt2, 8, HostSide{}, fit, calibration);
+  EXPECT_NEAR(resolved.parameters.gemm_efficiency, 0.756, 1e-12);
+  EXPECT_NEAR(resolved.parameters.convolution_efficiency,
+              derived.parameters.convolution_efficiency * 0.756 / derived.parameters.gemm_efficiency, 1e-12);
+  ASSERT_EQ(resolved.calibrated().size(), 1u);
+  EXPECT_NE(resolved.calibrated()[0].find("in place of the kernel model's derived"), std::string::npos);
+}
+
+TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  const Workload rn50 = *make_workload("resnet-50");
+  const ComputeFit fit = known_parameters();
+  CalibratedParameters calibration;
+  calibration.gemm_flop_efficiency[Precision::fp16] = {0.78, "p.json: gemm"};
+  calibration.kernel_launch_s = CalibratedValue{4.5e-6, "p.json: launch"};
+  const ResolvedCompute resolved = resolve_compute(a100, Precision::fp16, rn50, 64, HostSide{}, fit, calibration);
+  // The profile's GEMMs reach 0.78 of peak where the best published A100 figure is 271.2 of 312 TFLOP/s (0.869): the
+  // fitted efficiencies move by 0.78 / 0.869.
+  const double ratio = 0.78 / (271.2 / 312.0);
+  EXPECT_NEAR(resolved.parameters.gemm_efficiency, 0.62 * ratio, 1e-12);
+  EXPECT_NEAR(resolved.parameters.convolution_efficiency, 0.21 * ratio, 1e-12);
+  EXPECT_DOUBLE_EQ(resolved.parameters.kernel_fixed_s, 4.5e-6);
+  EXPECT_DOUBLE_EQ(resolved.parameters.memory_efficiency, default_memory_efficiency());  // not measured
+  ASSERT_EQ(resolved.calibrated().size(), 2u);
+  // The fitted efficiencies the profile scaled keep their own line; the fixed cost is no longer a default: what is
+  // left uncalibrated is the memory efficiency, the measured passes' (derived: the kernel data have no SXM4 A100),
+  // the GEMMs' and the convolutions' depth overheads (fitted on a V100 and a T4), the classifier's bias gradient (a
+  // reduction taken at the layer norm family's efficiency) and data loading, which the profile did not measure.
+  std::set<std::string> defaults;
+  for (const std::string& note : resolved.uncalibrated())
+    defaults.insert(note.substr(0, note.find(' ', note.find(' ') + 1)));
+  EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading", "elementwise passes",
+                                             "layer_norm passes", "softmax passes", "GEMM depth",
+                                             "convolution depth", "bias gradients"}));
+}
+
+}  // namespace
+
+}  // namespace vtsim
