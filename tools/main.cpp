@@ -15,7 +15,7 @@
 #include "models/core/error.hpp"
 #include "sim/isolated_run.hpp"
 #include "sim/simgrid_info.hpp"
-#include "tools/command.hpp"
+#include "tools/commands/command.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // vtsim bench's JSON: what it measures and the targets it holds them to (wall times are the machine's, so only the
 // simulated figures are checked here).
 
-#include "tools/bench_command.hpp"
+#include "tools/commands/bench_command.hpp"
 
 #include <gtest/gtest.h>
 

@@ -24,8 +24,8 @@
 #include "models/core/error.hpp"
 #include "models/core/input_file.hpp"
 #include "sim/isolated_run.hpp"
-#include "tools/check_command.hpp"
-#include "tools/run_command.hpp"
+#include "tools/commands/check_command.hpp"
+#include "tools/commands/run_command.hpp"
 
 namespace {
 

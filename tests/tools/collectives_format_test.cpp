@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "calibrate/nccl_tests_importer.hpp"
-#include "tools/collectives_command.hpp"
+#include "tools/commands/collectives_command.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -1,7 +1,7 @@
 // The held-out kernel report: which 16-bit products count as aligned, that an error is the prediction over the
 // measurement, and that a GPU the constants were fitted to is refused.
 
-#include "tools/kernel_report.hpp"
+#include "tools/report/kernel_report.hpp"
 
 #include <gtest/gtest.h>
 

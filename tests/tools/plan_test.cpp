@@ -1,6 +1,6 @@
 // vtsim plan: the configurations it considers, that what it simulates fits, and its ranking.
 
-#include "tools/plan_command.hpp"
+#include "tools/commands/plan_command.hpp"
 
 #include <gtest/gtest.h>
 

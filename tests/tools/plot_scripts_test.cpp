@@ -1,10 +1,10 @@
-#include "tools/plot_scripts.hpp"
+#include "tools/plot/plot_scripts.hpp"
 
 #include <gtest/gtest.h>
 
 #include "models/core/error.hpp"
 #include "sweep_test_support.hpp"
-#include "tools/gnuplot_runner.hpp"
+#include "tools/plot/gnuplot_runner.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -1,7 +1,7 @@
-// Where vtsim finds the files it ships (tools/shipped_files.hpp): here, the installed share folder beside the
+// Where vtsim finds the files it ships (tools/commands/shipped_files.hpp): here, the installed share folder beside the
 // executable, then the source tree.
 
-#include "tools/shipped_files.hpp"
+#include "tools/commands/shipped_files.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tools/slurm_script.hpp"
+#include "tools/sweep/slurm_script.hpp"
 
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-#include "tools/sweep_csv.hpp"
+#include "tools/sweep/sweep_csv.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "tools/sweep_records.hpp"
+#include "tools/sweep/sweep_records.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,7 +11,7 @@
 #include "models/core/error.hpp"
 #include "sweep_test_support.hpp"
 #include "tests/support/full_disk.hpp"
-#include "tools/sweep_folder.hpp"
+#include "tools/sweep/sweep_folder.hpp"
 
 namespace vtsim::tools {
 namespace {

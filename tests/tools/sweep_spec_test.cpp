@@ -1,4 +1,4 @@
-#include "tools/sweep_spec.hpp"
+#include "tools/sweep/sweep_spec.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "models/core/error.hpp"
-#include "tools/sweep_shard.hpp"
+#include "tools/sweep/sweep_shard.hpp"
 
 namespace vtsim::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/text_table.hpp"
+#include "tools/report/text_table.hpp"
 
 #include <gtest/gtest.h>
 

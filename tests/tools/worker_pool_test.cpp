@@ -1,4 +1,4 @@
-#include "tools/worker_pool.hpp"
+#include "tools/sweep/worker_pool.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tools/sweep_progress.hpp"
+#include "tools/sweep/sweep_progress.hpp"
 
 namespace vtsim::tools {
 namespace {
