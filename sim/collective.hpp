@@ -3,8 +3,8 @@
 // one type per algorithm behind one small interface, SimulatedCollective, each at the fidelity the scenario asks for.
 //
 // `step`: every ring step of every rank is one SimGrid communication (2(N-1) per rank per allreduce, O(N^2) in all).
-// `flow`: each rank's share of a ring phase is one communication of (N-1)/N of the data, after which the rank waits
-//         the N-2 further step latencies that the real ring would pay (O(N) in all).
+// `flow`: each rank's share of a ring pass is one communication of (N-1)/N of the data, after which the rank waits
+//         the N-2 further step latencies that the real ring would pay (O(N) in all; RingAlgorithm::flow_pass_tail_s).
 // `analytic`: once every rank has joined, each sleeps for the closed form, with the bandwidth of the bottleneck found
 //         on the topology (O(1) communications; one barrier per collective).
 // On a homogeneous, uncontended ring all three give 2(N-1)/N * S/B + 2(N-1) * alpha; tests/sim holds them to it.

@@ -24,7 +24,7 @@ std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to,
                                                                const Platform& platform);
 
 /// A `collective` over the job's flat channel rings at `fidelity`, run as NCCL chooses for `nccl` (all_reduce: two
-/// ring phases; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.
+/// ring passes; all_gather, reduce_scatter: one). REQUIRES: as make_allreduce.
 std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, const JobRings& rings,
                                                      const Topology& topology, const Platform& platform,
                                                      Fidelity fidelity, const NcclCommunicator& nccl,

@@ -1,5 +1,5 @@
 #pragma once
-// Horovod's coordinator (docs/cluster-model.md, "Horovod"): the reduction policy of a data-parallel Horovod job. Each
+// Horovod's coordinator (docs/cluster-model.md, "Frameworks"): the reduction policy of a data-parallel Horovod job. Each
 // rank reports a gradient when its backward pass makes it; the coordinator ticks every cycle time and, at a tick after
 // a gradient became ready on every rank, pays the negotiation (the ranks agree on what is ready everywhere), then
 // packs the gradients agreed on, in the order they became ready everywhere, into fusion buffers of at most the

@@ -1,5 +1,5 @@
 // Included by every catalog header (the GPU, MIG, vGPU, host, NIC, interconnect and workload catalogs, the link
-// defaults and the look-up they share). The engine (sim/) and the network model (models/network/) read the figures
+// defaults, the look-up they share and the GPU-name match). The engine (sim/) and the network model (models/network/) read the figures
 // resolve() found, never a catalog: their targets define VTSIM_NO_CATALOG, so no header of theirs can bring a catalog
 // in, directly or through another header (tests/tools/check_layering.sh holds their direct includes). The types a
 // catalog lists are headers of their own that they may include: models/catalog/gpu_spec.hpp, mig_profile.hpp,

@@ -2,6 +2,8 @@
 // Matching the device name CUDA reports ("NVIDIA A100-SXM4-40GB", "Tesla V100-SXM2-16GB", "NVIDIA H100 80GB HBM3")
 // to a gpu_catalog() id, so that measured GEMM throughput can be set against the datasheet peak.
 
+#include "models/catalog/catalog_guard.hpp"  // a catalog look-up: refused in sim/ and models/network/
+
 #include <string>
 #include <string_view>
 

@@ -46,7 +46,4 @@ struct JobCompute {
   std::vector<StageCompute> stages;
 };
 
-/// The workload a job names: a catalog entry or its generated transformer.
-Workload job_workload(const JobConfig& job);
-
 }  // namespace vtsim

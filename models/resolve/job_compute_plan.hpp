@@ -14,6 +14,9 @@ namespace vtsim {
 
 struct Scenario;
 
+/// The workload a job names: a catalog entry, its generated transformer or its trace's iteration.
+Workload job_workload(const JobConfig& job);
+
 /// The device one rank of job `index` runs on (a GPU, its vGPU profile's share or a MIG instance) and its name.
 std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::size_t index);
 

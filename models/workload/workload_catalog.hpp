@@ -1,7 +1,7 @@
 #pragma once
 // The workload catalog: builders of published architectures (cnn_workloads.cpp, transformer_workloads.cpp) and the
 // lookup by id that scenarios use. Each builder reproduces its source's parameter count exactly, or within the
-// rounding of the figure the source gives; tests/models/*_workloads_test.cpp derive both by hand.
+// rounding of the figure the source gives; tests/models/workload/*_workloads_test.cpp derive both by hand.
 
 #include "models/catalog/catalog_guard.hpp"  // refused in sim/ and models/network/
 

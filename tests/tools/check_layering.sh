@@ -63,7 +63,7 @@ refuse() {
 refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|runner/|calibrate/|tools/|$simgrid" \
        models models/network models/resolve
 scenario='models/scenario/(scenario|scenario_loader|scenario_writer|scenario_checks|overrides|operations_loader)[.]'
-catalog='models/catalog/([a-z_]*_catalog|catalog_lookup|catalog_guard|link_defaults)[.]'
+catalog='models/catalog/([a-z_]*_catalog|catalog_lookup|catalog_guard|link_defaults|gpu_name_match|mig_placement)[.]'
 catalog="$catalog|models/workload/workload_catalog[.]"
 refuse "the network model reads no scenario and no catalog, and runs no engine" \
        "models/resolve/|sim/|runner/|calibrate/|tools/|$scenario|$catalog|$simgrid" models/network

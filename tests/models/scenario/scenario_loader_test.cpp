@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "models/compute/job_compute.hpp"
+#include "models/resolve/job_compute_plan.hpp"
 #include "models/core/error.hpp"
 #include "models/scenario/overrides.hpp"
 #include "models/scenario/scenario_writer.hpp"
