@@ -22,12 +22,12 @@ HorovodCoordinator::HorovodCoordinator(Settings settings, std::vector<double> te
   assert(ranks >= 1);
 }
 
-void HorovodCoordinator::gradient_ready(int tensor, int count) {
-  int& ready = ready_ranks_[static_cast<std::size_t>(tensor)];
-  ready += count;
+void HorovodCoordinator::gradient_ready(const ReadyGradient& gradient) {
+  int& ready = ready_ranks_[static_cast<std::size_t>(gradient.tensor)];
+  ready += gradient.ranks;
   if (ready < ranks_) return;
   ready = 0;
-  ready_everywhere_.push_back(tensor);
+  ready_everywhere_.push_back(gradient.tensor);
   ready_events_.add(1);
 }
 

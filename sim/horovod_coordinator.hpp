@@ -1,28 +1,22 @@
 #pragma once
-// Horovod's coordinator (docs/cluster-model.md, "Frameworks"): the reduction policy of a data-parallel Horovod job. Each
-// rank reports a gradient when its backward pass makes it; the coordinator ticks every cycle time and, at a tick after
-// a gradient became ready on every rank, pays the negotiation (the ranks agree on what is ready everywhere), then
+// Horovod's coordinator (docs/cluster-model.md, "Frameworks"): the reduction policy of a data-parallel Horovod job.
+// Each rank reports a gradient when its backward pass makes it; the coordinator ticks every cycle time and, at a tick
+// after a gradient became ready on every rank, pays the negotiation (the ranks agree on what is ready everywhere), then
 // packs the gradients agreed on, in the order they became ready everywhere, into fusion buffers of at most the
 // fusion threshold (a larger gradient goes alone) and hands each buffer to every rank's communication actor as one
 // allreduce. A gradient that becomes ready during the negotiation waits for the next tick, as a request that reaches
 // Horovod's coordinator after it built its response list does. PyTorch DDP has no coordinator: each rank launches its
-// buckets itself (sim/training_job_state.hpp).
+// buckets itself (sim/ddp_reducer.hpp).
 
 #include <functional>
 #include <vector>
 
+#include "sim/gradient_reduction.hpp"
 #include "sim/sync.hpp"
 
 namespace vtsim::sim {
 
-/// A fusion buffer: consecutive ready gradients allreduced together.
-struct FusionBuffer {
-  int iteration;
-  int tensor_count;
-  double bytes;
-};
-
-class HorovodCoordinator {
+class HorovodCoordinator final : public GradientReduction {
  public:
   /// Horovod's knobs, as the job sets them (HOROVOD_CYCLE_TIME, HOROVOD_FUSION_THRESHOLD).
   struct Settings {
@@ -36,9 +30,10 @@ class HorovodCoordinator {
   HorovodCoordinator(Settings settings, std::vector<double> tensor_bytes, int ranks,
                      std::function<void(const FusionBuffer&)> dispatch);
 
-  /// `count` more ranks have `tensor`'s gradient ready (a rank standing for its class brings its members'); once
-  /// every rank has it, it joins the gradients ready everywhere and the coordinator wakes.
-  void gradient_ready(int tensor, int count);
+  /// `gradient.ranks` more ranks have gradient `gradient.tensor` ready (a rank standing for its class brings its
+  /// members'); once every rank has it, it joins the gradients ready everywhere and the coordinator wakes. The
+  /// gradient's iteration is the coordinator's own count (every rank reports every gradient once per iteration).
+  void gradient_ready(const ReadyGradient& gradient) override;
 
   /// The coordinator actor's loop; it never returns (its actor is a daemon).
   [[noreturn]] void run();

@@ -5,6 +5,7 @@
 #include "models/compute/memory_model.hpp"
 #include "models/network/rings.hpp"
 #include "models/parallel/ddp_buckets.hpp"
+#include "models/parallel/zero_sharding.hpp"
 #include "sim/communicators.hpp"
 
 namespace vtsim::sim {
@@ -30,7 +31,7 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job
     for (const Layer& layer : stage.part.workload.layers) {
       kernels.rerun_forward_calls.push_back(strategy.recompute == Recompute::full && is_block_layer(layer));
     }
-    if (strategy.zero_stage == 3) {
+    if (ZeroSharding::of(strategy).shards_weights()) {
       for (const Layer& layer : stage.part.workload.layers) {
         kernels.gather_bytes.push_back(layer.parameters * gathered_per_parameter);
       }
@@ -100,11 +101,13 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job
     const JobRings& rings = layout.data_groups[g];
     if (rings.ring.size() < 2) continue;
     const NcclCommunicator& nccl = layout.data_nccl[g];
+    const ZeroSharding zero = ZeroSharding::of(strategy);
+    // NCCL's name for zero.gradient_collective().
     const NcclCollective reduction =
-        strategy.zero_stage >= 1 ? NcclCollective::reduce_scatter : NcclCollective::all_reduce;
+        zero.shards_optimizer() ? NcclCollective::reduce_scatter : NcclCollective::all_reduce;
     plan->data_reduce.push_back(
         make_collective(reduction, rings, topology, platform, fidelity, nccl, g == 0 ? counts : nullptr));
-    if (strategy.zero_stage >= 1) {
+    if (zero.shards_optimizer()) {  // its weights are gathered: after the step (stages 1-2) or per layer (3)
       plan->data_gather.push_back(
           make_collective(NcclCollective::all_gather, rings, topology, platform, fidelity, nccl, nullptr));
     }

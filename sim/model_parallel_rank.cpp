@@ -14,8 +14,6 @@
 //   ZeRO-1/2 allgathers its stage's updated 16-bit weights. Under ZeRO-3 a gather actor fetches each layer's
 //   weights one layer ahead of the compute, before each forward and each backward pass.
 
-#include <map>
-
 #include "sim/training_job_state.hpp"
 
 namespace vtsim::sim {
@@ -55,10 +53,11 @@ void TrainingJob::State::model_parallel_actor(int position) {
         static_cast<int>(t);
   }
   const bool reduces = strategy.data > 1 && !tensors.empty();
-  const bool reduces_every_micro_batch = strategy.zero_stage >= 2;
+  const ZeroSharding zero = ZeroSharding::of(strategy);
+  const bool reduces_every_micro_batch = zero.reduces_every_micro_batch();
   const long reductions_per_iteration =
       static_cast<long>(tensors.size()) * (reduces_every_micro_batch ? strategy.micro_batches : 1);
-  const bool gathers_per_layer = strategy.zero_stage == 3 && strategy.data > 1;
+  const bool gathers_per_layer = zero.gathers_per_layer();
   const int tensor_group = mp.rank_tensor_group[at];
   const int tensor_position = mp.rank_tensor_position[at];
   // The ranks this actor runs for: itself, or its tensor group (tensor_group_classes), each at its tensor position.
@@ -87,9 +86,6 @@ void TrainingJob::State::model_parallel_actor(int position) {
       sg4::this_actor::sleep_for(stall_s);
       record.compute_s += stall_s;
     }
-    // DDP's buckets per micro-batch whose gradients are reduced: the last one, or under ZeRO-2/3 every one (the
-    // gradients are sharded, so each micro-batch's are reduce-scattered as backward makes them).
-    std::map<int, std::pair<std::vector<int>, std::size_t>> micro_buckets;
     double factor = speed;
     // Runs the kernels gathered so far at the pass's draw.
     const auto flush = [&](Stretch& pending) {
@@ -196,9 +192,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
         const int tensor = tensor_of[static_cast<std::size_t>(pass.chunk)][l];
         if (reduced_now && reduces && tensor >= 0) {
           flush(pending);
-          auto& [ready, next] = micro_buckets[pass.micro];
-          if (ready.empty()) ready.assign(buckets_of(position).size(), 0);
-          bucket_gradient_ready(iteration, position, tensor, ready, next);
+          gradient_ready(iteration, pass.micro, position, tensor);
         }
       }
       flush(pending);
@@ -224,7 +218,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       optimizer.add(kernels.optimizer_s, kernels.optimizer_gpu_s, kernels.optimizer_bytes);
     }
     flush(optimizer);
-    if (strategy.data > 1 && (strategy.zero_stage == 1 || strategy.zero_stage == 2)) {
+    if (zero.gathers_after_step()) {
       // Each rank updated 1/d of the weights: the group allgathers them before the next forward.
       gpu_idle(position);
       const double from = sg4::Engine::get_clock();

@@ -1,5 +1,7 @@
 #include "sim/training_job.hpp"
 
+#include "sim/ddp_reducer.hpp"
+#include "sim/horovod_coordinator.hpp"
 #include "sim/training_job_state.hpp"
 
 namespace vtsim::sim {
@@ -12,13 +14,59 @@ TrainingJob::TrainingJob(JobPlan plan, TraceRecorder* trace, int trace_pid) : st
 
 TrainingJob::~TrainingJob() = default;
 
+namespace {
+
+/// The gradients' bytes, in their order.
+std::vector<double> bytes_of(const std::vector<GradientTensor>& tensors) {
+  std::vector<double> bytes;
+  for (const GradientTensor& tensor : tensors) bytes.push_back(tensor.bytes);
+  return bytes;
+}
+
+}  // namespace
+
+void TrainingJob::State::start_reduction() {
+  const ModelParallelPlan* mp = plan.model_parallel.get();
+  if (mp == nullptr && plan.data_parallel == DataParallel::horovod) {
+    if (tensor_count() == 0) return;
+    auto coordinator = std::make_unique<HorovodCoordinator>(
+        HorovodCoordinator::Settings{plan.cycle_time_s, plan.negotiation_s, plan.fusion_threshold_bytes},
+        bytes_of(plan.tensors), rank_count(), [this](const FusionBuffer& buffer) {
+          for (const auto& rank : ranks) {
+            if (rank) rank->queue.push(buffer);  // every rank that communicates
+          }
+          if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
+        });
+    HorovodCoordinator* running = coordinator.get();
+    reduction = std::move(coordinator);
+    sg4::Actor::create(plan.name + ".coordinator", plan.rank_hosts.front(), [running] { running->run(); })->daemonize();
+    return;
+  }
+  std::vector<DdpReducer::Layout> layouts;
+  std::vector<int> layout_of(static_cast<std::size_t>(rank_count()), -1);
+  if (mp == nullptr) {
+    layouts.emplace_back(plan.buckets, bytes_of(plan.tensors));
+    layout_of.assign(layout_of.size(), 0);
+  } else {
+    for (std::size_t position = 0; position < layout_of.size(); ++position) {
+      if (weight(position) == 0) continue;  // its class's first member reports for it
+      layout_of[position] = static_cast<int>(layouts.size());
+      layouts.emplace_back(mp->rank_buckets[position], bytes_of(mp->rank_tensors[position]));
+    }
+  }
+  // A full bucket goes to every rank the reporting one feeds.
+  const auto dispatch = [this](int position, const FusionBuffer& bucket) {
+    for (int member : fed[static_cast<std::size_t>(position)]) {
+      ranks[static_cast<std::size_t>(member)]->queue.push(bucket);
+    }
+    if (position == 0 && bucket.iteration >= plan.warmup_iterations) ++measured_buffers;
+  };
+  reduction = std::make_unique<DdpReducer>(std::move(layouts), std::move(layout_of), dispatch);
+}
+
 void TrainingJob::start() {
   State& s = *state_;
   s.rank0_starts = std::make_unique<Counter>();
-  s.bucket_of_tensor.assign(s.plan.tensors.size(), 0);
-  for (std::size_t b = 0; b < s.plan.buckets.size(); ++b) {
-    for (int t : s.plan.buckets[b]) s.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
-  }
   const ModelParallelPlan* mp = s.plan.model_parallel.get();
   s.members.resize(static_cast<std::size_t>(s.rank_count()));
   if (s.plan.rank_classes.empty()) {
@@ -52,12 +100,6 @@ void TrainingJob::start() {
       rank.from_previous.push_back(std::make_unique<Channel<PipeMessage>>());
       rank.from_next.push_back(std::make_unique<Channel<PipeMessage>>());
     }
-    const auto& tensors = mp->rank_tensors[static_cast<std::size_t>(position)];
-    const auto& buckets = mp->rank_buckets[static_cast<std::size_t>(position)];
-    rank.bucket_of_tensor.assign(tensors.size(), 0);
-    for (std::size_t b = 0; b < buckets.size(); ++b) {
-      for (int t : buckets[b]) rank.bucket_of_tensor[static_cast<std::size_t>(t)] = static_cast<int>(b);
-    }
   }
   // A model-parallel rank reduces gradients when its model replica has others (data > 1).
   const bool reduces = mp == nullptr ? s.rank_count() > 1 : mp->strategy.data > 1;
@@ -76,7 +118,7 @@ void TrainingJob::start() {
       sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.compute_actor(position); });
     } else {
       sg4::Actor::create(prefix + ".compute", host, [&s, position] { s.model_parallel_actor(position); });
-      if (mp->strategy.zero_stage == 3 && reduces) {
+      if (ZeroSharding::of(mp->strategy).shards_weights() && reduces) {
         sg4::Actor::create(prefix + ".gather", host, [&s, position] { s.weight_gather_actor(position); })
             ->daemonize();
       }
@@ -89,21 +131,7 @@ void TrainingJob::start() {
       s.trace->name_thread(s.trace_pid, 2 * position + 1, "rank " + std::to_string(position) + " allreduce");
     }
   }
-  if (mp == nullptr && s.rank_count() > 1 && s.tensor_count() > 0 &&
-      s.plan.data_parallel == DataParallel::horovod) {
-    std::vector<double> tensor_bytes;
-    for (const GradientTensor& tensor : s.plan.tensors) tensor_bytes.push_back(tensor.bytes);
-    s.coordinator = std::make_unique<HorovodCoordinator>(
-        HorovodCoordinator::Settings{s.plan.cycle_time_s, s.plan.negotiation_s, s.plan.fusion_threshold_bytes},
-        std::move(tensor_bytes), s.rank_count(), [&s](const FusionBuffer& buffer) {
-          for (const auto& rank : s.ranks) {
-            if (rank) rank->queue.push(buffer);  // every rank that communicates
-          }
-          if (buffer.iteration >= s.plan.warmup_iterations) ++s.measured_buffers;
-        });
-    sg4::Actor::create(s.plan.name + ".coordinator", s.plan.rank_hosts.front(), [&s] { s.coordinator->run(); })
-        ->daemonize();
-  }
+  if (reduces) s.start_reduction();
   if (s.trace != nullptr) s.trace->name_process(s.trace_pid, "job " + s.plan.name);
 }
 
@@ -116,7 +144,7 @@ std::size_t TrainingJob::actor_count() const {
   const ModelParallelPlan* mp = plan.model_parallel.get();
   const bool reduces = mp == nullptr ? ranks > 1 : mp->strategy.data > 1;
   std::size_t actors = computing;
-  if (mp != nullptr && mp->strategy.zero_stage == 3 && reduces) actors += computing;
+  if (mp != nullptr && ZeroSharding::of(mp->strategy).shards_weights() && reduces) actors += computing;
   if (reduces) actors += plan.every_rank_communicates ? ranks : computing;
   if (mp == nullptr && ranks > 1 && !plan.tensors.empty() && plan.data_parallel == DataParallel::horovod) ++actors;
   return actors;

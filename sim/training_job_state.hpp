@@ -1,8 +1,9 @@
 #pragma once
 // The inside of a TrainingJob, shared by the files that run its actors: training_job.cpp (starts them; operations)
 // and model_parallel_rank.cpp (tensor, pipeline and sharded parallelism); here, the loop every rank's compute actor
-// runs (run_iterations), the data-parallel rank inside it, and the communication actor. Horovod's coordinator is
-// sim/horovod_coordinator.hpp. Not part of the interface: include only from those.
+// runs (run_iterations), the data-parallel rank inside it, and the communication actor. The reduction policies it
+// reports gradients to are sim/horovod_coordinator.hpp and sim/ddp_reducer.hpp. Not part of the interface: include
+// only from those.
 
 #include <algorithm>
 #include <cassert>
@@ -10,6 +11,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include <simgrid/s4u/Actor.hpp>
@@ -20,7 +22,8 @@
 
 #include "models/collectives/collective_model.hpp"
 #include "models/compute/interference.hpp"
-#include "sim/horovod_coordinator.hpp"
+#include "models/parallel/zero_sharding.hpp"
+#include "sim/gradient_reduction.hpp"
 #include "sim/rank_classes.hpp"
 #include "sim/sync.hpp"
 #include "sim/training_job.hpp"
@@ -49,16 +52,12 @@ struct RankRuntime {
   double next_batch_ready_s = 0;
   /// When the rank's last collective of gradients ended.
   double reduced_at_s = 0;
-  /// DDP: gradients of each bucket ready on this rank in the current iteration, and the next bucket to launch.
-  std::vector<int> bucket_ready;
-  std::size_t next_bucket = 0;
   std::vector<IterationRecord> records;
   // Model parallelism (JobPlan::model_parallel): per model chunk, the messages from the previous and the next
   // virtual stage; ZeRO-3, the layer passes the compute actor has begun and those whose weights are gathered.
   std::vector<std::unique_ptr<Channel<PipeMessage>>> from_previous, from_next;
   Counter layers_begun;
   Counter layers_gathered;
-  std::vector<int> bucket_of_tensor;  ///< model parallelism: the bucket of each of the rank's tensors
   /// Model parallelism: bytes this rank has sent in its data group's collectives (a ring's share of each buffer).
   double data_parallel_sent_bytes = 0;
 };
@@ -89,9 +88,9 @@ struct TrainingJob::State {
   TraceRecorder* trace = nullptr;
   int trace_pid = 0;
   std::vector<std::unique_ptr<RankRuntime>> ranks;  ///< per position; null where another position runs for it
-  /// Horovod's coordinator, where the job has one (data parallelism over several ranks); null under DDP, whose ranks
-  /// launch their buckets themselves.
-  std::unique_ptr<HorovodCoordinator> coordinator;
+  /// The reduction policy the ranks report their gradients to: Horovod's coordinator or DDP's reducer; null when the
+  /// job reduces nothing.
+  std::unique_ptr<GradientReduction> reduction;
   long measured_buffers = 0;  ///< collectives of gradients formed in the measured iterations (rank 0's, under DDP)
   // vSphere operations: pauses to take, the iterations started, the last checkpoint.
   std::deque<OperationsPause> pauses;  // a deque: a rank sleeping in one may see others added
@@ -99,7 +98,6 @@ struct TrainingJob::State {
   int next_unstarted = 0;
   std::unique_ptr<Counter> rank0_starts;
   CheckpointMark checkpoint;
-  std::vector<int> bucket_of_tensor;  ///< DDP: the bucket each tensor belongs to (data parallelism)
   /// Per position, the class's positions when it runs for them (itself first; itself alone unreduced), empty when
   /// another position runs for it.
   std::vector<std::vector<int>> members;
@@ -117,14 +115,6 @@ struct TrainingJob::State {
   const std::vector<GradientTensor>& tensors_of(int position) const {
     return plan.model_parallel ? plan.model_parallel->rank_tensors[static_cast<std::size_t>(position)] : plan.tensors;
   }
-  const std::vector<std::vector<int>>& buckets_of(int position) const {
-    return plan.model_parallel ? plan.model_parallel->rank_buckets[static_cast<std::size_t>(position)] : plan.buckets;
-  }
-  int bucket_of(int position, int tensor) const {
-    const std::vector<int>& buckets =
-        plan.model_parallel ? ranks[static_cast<std::size_t>(position)]->bucket_of_tensor : bucket_of_tensor;
-    return buckets[static_cast<std::size_t>(tensor)];
-  }
   /// The collective that reduces the rank's gradient buckets, and the rank's position in it.
   SimulatedCollective& gradient_collective(int position) const {
     if (!plan.model_parallel) return *plan.allreduce;
@@ -136,6 +126,10 @@ struct TrainingJob::State {
     return plan.model_parallel->rank_data_position[static_cast<std::size_t>(position)];
   }
 
+  /// Sets the job's reduction policy (training_job.cpp): Horovod's coordinator (a data-parallel job under Horovod),
+  /// whose actor it starts, or DDP's reducer, with the buckets of each rank that computes (one layout for all under
+  /// data parallelism).
+  void start_reduction();
   /// Runs the model-parallel iteration loop of one rank (model_parallel_rank.cpp).
   void model_parallel_actor(int position);
   /// ZeRO-3: gathers the rank's sharded weights layer by layer, one layer ahead of its compute.
@@ -243,33 +237,11 @@ struct TrainingJob::State {
     }
   }
 
-  /// DDP: counts `tensor` ready in `ready` (per bucket) and queues, in order from bucket `next`, every bucket whose
-  /// gradients are all ready, for every rank that `position` feeds.
-  void bucket_gradient_ready(int iteration, int position, int tensor, std::vector<int>& ready, std::size_t& next) {
-    const std::vector<std::vector<int>>& buckets = buckets_of(position);
-    ++ready[static_cast<std::size_t>(bucket_of(position, tensor))];
-    while (next < buckets.size()) {
-      const std::vector<int>& bucket = buckets[next];
-      if (ready[next] < static_cast<int>(bucket.size())) break;
-      double bytes = 0;
-      for (int t : bucket) bytes += tensors_of(position)[static_cast<std::size_t>(t)].bytes;
-      for (int member : fed[static_cast<std::size_t>(position)]) {
-        ranks[static_cast<std::size_t>(member)]->queue.push({iteration, static_cast<int>(bucket.size()), bytes});
-      }
-      if (position == 0 && iteration >= plan.warmup_iterations) ++measured_buffers;
-      ++next;
-    }
-  }
-
-  /// The reduction policy: the rank reports `tensor`'s gradient to Horovod's coordinator, or under DDP counts it
-  /// towards its buckets.
-  void gradient_ready(int iteration, RankRuntime& rank, int position, int tensor) {
-    if (coordinator) {
-      // A rank standing for its class brings its members' gradients too: its slowest member's are ready with it.
-      coordinator->gradient_ready(tensor, weight(static_cast<std::size_t>(position)));
-      return;
-    }
-    bucket_gradient_ready(iteration, position, tensor, rank.bucket_ready, rank.next_bucket);
+  /// Reports to the reduction policy that `position`'s backward pass of micro-batch `micro_batch` made `tensor`'s
+  /// gradient. A rank standing for its class brings its members' gradients too: its slowest member's are ready with
+  /// it.
+  void gradient_ready(int iteration, int micro_batch, int position, int tensor) {
+    reduction->gradient_ready({iteration, micro_batch, position, tensor, weight(static_cast<std::size_t>(position))});
   }
 
   /// What one iteration of a rank's schedule tells the loop around it (run_iterations) for the timeline.
@@ -368,8 +340,6 @@ struct TrainingJob::State {
       }
       record.compute_s += draws.stall_s;
       double ahead_s = before_s < 0 ? -before_s : 0.0;
-      rank.bucket_ready.assign(plan.buckets.size(), 0);
-      rank.next_bucket = 0;
       for (int micro = 0; micro < plan.micro_batches; ++micro) {
         const bool last = micro + 1 == plan.micro_batches;
         wait_for_batch(rank, record);
@@ -390,7 +360,7 @@ struct TrainingJob::State {
           if (tensor_of_layer[l] < 0 || !last) continue;
           run_kernel(position, rank, pending.scaled(factor), record);
           pending = Stretch{};
-          if (needs_allreduce) gradient_ready(iteration, rank, position, tensor_of_layer[l]);
+          if (needs_allreduce) gradient_ready(iteration, micro, position, tensor_of_layer[l]);
         }
         run_kernel(position, rank, pending.scaled(factor), record);
       }
@@ -517,8 +487,8 @@ struct TrainingJob::State {
       }
       if (plan.model_parallel) {
         const ParallelStrategy& strategy = plan.model_parallel->strategy;
-        const Collective reduction = strategy.zero_stage == 0 ? Collective::allreduce : Collective::reduce_scatter;
-        rank.data_parallel_sent_bytes += buffer.bytes * collective_sent_fraction(reduction, strategy.data);
+        const Collective reduced = ZeroSharding::of(strategy).gradient_collective();
+        rank.data_parallel_sent_bytes += buffer.bytes * collective_sent_fraction(reduced, strategy.data);
       }
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);

@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "models/compute/memory_model.hpp"
+#include "models/parallel/zero_sharding.hpp"
 
 namespace vtsim {
 namespace {
@@ -115,24 +116,8 @@ std::vector<std::pair<GpuFlow, double>> model_parallel_traffic(const JobConfig& 
       gradients += compute.stages[k].part.workload.trainable_parameters() * gathered;
       weights += compute.stages[k].part.workload.parameters() * gathered;
     }
-    // In allreduce equivalents (a reduce-scatter or an allgather moves half an allreduce's bytes): ZeRO-2 and 3
-    // reduce-scatter every micro-batch's gradients, ZeRO-3 gathers the weights before each pass.
-    const double m = strategy.micro_batches;
-    double bytes = gradients;
-    switch (strategy.zero_stage) {
-      case 1:
-        bytes = gradients / 2 + weights / 2;
-        break;
-      case 2:
-        bytes = m * gradients / 2 + weights / 2;
-        break;
-      case 3:
-        bytes = m * gradients / 2 + 2 * m * weights / 2;
-        break;
-      default:
-        break;
-    }
-    add_group(layout.data_groups[g], bytes);
+    add_group(layout.data_groups[g],
+              ZeroSharding::of(strategy).allreduce_equivalents(gradients, weights, strategy.micro_batches));
   }
   for (std::size_t g = 0; g < layout.tensor_groups.size(); ++g) {
     const int stage = layout.rank_stage[g * static_cast<std::size_t>(strategy.tensor)];

@@ -12,6 +12,7 @@
 #include "models/core/number_text.hpp"
 #include "models/core/units.hpp"
 #include "models/parallel/parallel_strategy.hpp"
+#include "models/parallel/zero_sharding.hpp"
 #include "models/scenario/scenario.hpp"
 #include "models/traces/traced_iteration.hpp"
 #include "models/workload/workload.hpp"
@@ -93,8 +94,8 @@ KernelTimes stage_kernels(const StagePart& part, const ParallelStrategy& strateg
     times.backward_bytes[l] += times.forward_bytes[l];
     times.gpu_busy_s += times.forward_gpu_s[l];
   }
-  if (strategy.zero_stage >= 1) {
-    const double share = 1.0 / strategy.data;
+  if (const ZeroSharding zero = ZeroSharding::of(strategy); zero.shards_optimizer()) {
+    const double share = zero.optimizer_share();
     times.gpu_busy_s -= times.optimizer_gpu_s * (1 - share);
     times.optimizer_s *= share;
     times.optimizer_gpu_s *= share;

@@ -46,7 +46,7 @@ nlohmann::json dispatched(HorovodCoordinator::Settings settings, const std::vect
     sg4::Actor::create("ranks", host, [&] {
       for (const Report& report : reports) {
         sg4::this_actor::sleep_until(report.at_s);
-        coordinator.gradient_ready(report.tensor, report.count);
+        coordinator.gradient_ready({.tensor = report.tensor, .ranks = report.count});
       }
       sg4::this_actor::sleep_for(1.0);  // long enough for the last tick and negotiation
     });
