@@ -90,7 +90,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
     // Runs the kernels gathered so far at the pass's draw.
     const auto flush = [&](Stretch& pending) {
       noise.ran(speed * pending.total_s);
-      run_kernel(position, rank, pending.scaled(factor), record);
+      run_kernel(rank, pending.scaled(factor), record);
       pending = Stretch{};
     };
 

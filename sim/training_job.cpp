@@ -93,8 +93,10 @@ void TrainingJob::start() {
     // communicates itself.
     const bool has_actors = s.weight(static_cast<std::size_t>(position)) > 0 || s.plan.every_rank_communicates;
     s.ranks.push_back(has_actors ? std::make_unique<RankRuntime>() : nullptr);
-    if (mp == nullptr || !has_actors) continue;
+    if (!has_actors) continue;
     RankRuntime& rank = *s.ranks.back();
+    rank.device = s.make_device(position, rank);
+    if (mp == nullptr) continue;
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
     for (std::size_t c = 0; c < chunks; ++c) {
       rank.from_previous.push_back(std::make_unique<Channel<PipeMessage>>());

@@ -25,6 +25,7 @@
 #include "models/parallel/zero_sharding.hpp"
 #include "sim/gradient_reduction.hpp"
 #include "sim/rank_classes.hpp"
+#include "sim/rank_device.hpp"
 #include "sim/sync.hpp"
 #include "sim/training_job.hpp"
 
@@ -52,6 +53,8 @@ struct RankRuntime {
   double next_batch_ready_s = 0;
   /// When the rank's last collective of gradients ended.
   double reduced_at_s = 0;
+  /// What its kernels run on: a whole GPU or a MIG slice, or a time-sliced vGPU (sim/rank_device.hpp).
+  std::unique_ptr<RankDevice> device;
   std::vector<IterationRecord> records;
   // Model parallelism (JobPlan::model_parallel): per model chunk, the messages from the previous and the next
   // virtual stage; ZeRO-3, the layer passes the compute actor has begun and those whose weights are gathered.
@@ -62,26 +65,9 @@ struct RankRuntime {
   double data_parallel_sent_bytes = 0;
 };
 
-/// Consecutive kernels run as one sleep: their time in all, the part of it the GPU is busy, and the bytes they move
-/// in device memory.
-struct Stretch {
-  double total_s = 0;
-  double gpu_s = 0;
-  double bytes = 0;
-
-  void add(double layer_total_s, double layer_gpu_s, double layer_bytes) {
-    total_s += layer_total_s;
-    gpu_s += layer_gpu_s;
-    bytes += layer_bytes;
-  }
-  /// The stretch with its times scaled by `factor` (a rank's draw for the iteration); it moves the same bytes.
-  Stretch scaled(double factor) const { return {total_s * factor, gpu_s * factor, bytes}; }
-};
-
 }  // namespace detail
 
 using detail::RankRuntime;
-using detail::Stretch;
 
 struct TrainingJob::State {
   JobPlan plan;
@@ -195,47 +181,39 @@ struct TrainingJob::State {
     }
   }
 
-  /// Runs a stretch of kernels on the calling rank's GPU: first the time it waits for its host with nothing to run
-  /// (`stall`, which a time-sliced GPU gives to other vGPUs), then `gpu_s` of kernels, slowed while a collective
-  /// runs there (run_shared; on a time-sliced GPU the scheduler reads the rank's rate at each turn). The durations
-  /// come from the compute model, so the actor waits rather than executing on SimGrid's CPU model, which would add
-  /// nothing for a device that runs one kernel at a time.
-  void run_kernel(int position, RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
+  /// The device policy of rank `position` (set as the job starts): a time-sliced vGPU where its GPU has a scheduler,
+  /// else a whole GPU or MIG slice whose kernels share it with the rank's collectives (run_shared).
+  std::unique_ptr<RankDevice> make_device(int position, RankRuntime& rank) {
+    const auto at = static_cast<std::size_t>(position);
+    if (!plan.rank_schedulers.empty() && plan.rank_schedulers[at] != nullptr) {
+      return std::make_unique<TimeSlicedDevice>(*plan.rank_schedulers[at], plan.rank_vgpus[at], &rank.sliced_rate);
+    }
+    return std::make_unique<DedicatedDevice>(
+        [this, position, &rank](const Stretch& stretch) { return run_shared(position, rank, stretch); });
+  }
+
+  /// Runs a stretch of kernels on the calling rank's device: first the time it waits for its host with nothing to run
+  /// (`stall`, less what the host got ahead while the rank waited), then `gpu_s` of kernels, slowed while a
+  /// collective runs there. The durations come from the compute model, so the actor waits rather than executing on
+  /// SimGrid's CPU model, which would add nothing for a device that runs one kernel at a time. A rank that waited for
+  /// its vGPU's turn has its host that much further ahead.
+  void run_kernel(RankRuntime& rank, const Stretch& stretch, IterationRecord& record) {
     // Below a nanosecond the difference is the rounding of the compute model's timeline, not a stall.
     double stall = stretch.total_s - stretch.gpu_s > 1e-9 ? stretch.total_s - stretch.gpu_s : 0.0;
     if (stall + stretch.gpu_s <= 0) return;
-    double busy = stretch.gpu_s;
     const double absorbed = std::min(stall, rank.host_ahead_s);
     rank.host_ahead_s -= absorbed;
     stall -= absorbed;
-    TimeSliceScheduler* scheduler =
-        plan.rank_schedulers.empty() ? nullptr : plan.rank_schedulers[static_cast<std::size_t>(position)];
-    if (scheduler != nullptr) {
-      const int vgpu = plan.rank_vgpus[static_cast<std::size_t>(position)];
-      if (stall > 0) {
-        scheduler->idle(vgpu);  // nothing queued: the scheduler may give the GPU to another vGPU meanwhile
-        sg4::this_actor::sleep_for(stall);
-      }
-      const double start = sg4::Engine::get_clock();
-      busy = scheduler->run(vgpu, stretch.gpu_s, &rank.sliced_rate);
-      const double waited = sg4::Engine::get_clock() - start - busy;
-      record.scheduler_wait_s += waited;
-      rank.host_ahead_s += waited;
-    } else {
-      if (stall > 0) sg4::this_actor::sleep_for(stall);
-      busy = run_shared(position, rank, stretch);
-    }
-    record.compute_s += stall + busy;
-    record.interference_s += busy - stretch.gpu_s;
+    const DeviceRun ran = rank.device->run(stall, stretch);
+    record.scheduler_wait_s += ran.waited_s;
+    rank.host_ahead_s += ran.waited_s;
+    record.compute_s += stall + ran.busy_s;
+    record.interference_s += ran.busy_s - stretch.gpu_s;
   }
 
-  /// Tells the rank's GPU scheduler, if any, that the rank will not run kernels until its next run_kernel().
-  void gpu_idle(int position) {
-    if (plan.rank_schedulers.empty()) return;
-    if (TimeSliceScheduler* scheduler = plan.rank_schedulers[static_cast<std::size_t>(position)]) {
-      scheduler->idle(plan.rank_vgpus[static_cast<std::size_t>(position)]);
-    }
-  }
+  /// Tells the rank's device that the rank will not run kernels until its next run_kernel() (a time-sliced GPU may
+  /// turn to another vGPU).
+  void gpu_idle(int position) { ranks[static_cast<std::size_t>(position)]->device->idle(); }
 
   /// Reports to the reduction policy that `position`'s backward pass of micro-batch `micro_batch` made `tensor`'s
   /// gradient. A rank standing for its class brings its members' gradients too: its slowest member's are ready with
@@ -352,17 +330,17 @@ struct TrainingJob::State {
           ahead_s = 0;
           first = {first.total_s * (1 - done), first.gpu_s * (1 - done), first.bytes * (1 - done)};
         }
-        run_kernel(position, rank, first, record);
+        run_kernel(rank, first, record);
         spans.backward_start_s = sg4::Engine::get_clock();
         Stretch pending;
         for (std::size_t l = kernels.backward_s.size(); l-- > 0;) {
           pending.add(kernels.backward_s[l], kernels.backward_gpu_s[l], kernels.backward_bytes[l]);
           if (tensor_of_layer[l] < 0 || !last) continue;
-          run_kernel(position, rank, pending.scaled(factor), record);
+          run_kernel(rank, pending.scaled(factor), record);
           pending = Stretch{};
           if (needs_allreduce) gradient_ready(iteration, micro, position, tensor_of_layer[l]);
         }
-        run_kernel(position, rank, pending.scaled(factor), record);
+        run_kernel(rank, pending.scaled(factor), record);
       }
       spans.backward_end_s = sg4::Engine::get_clock();
       if (needs_allreduce) {
@@ -376,7 +354,7 @@ struct TrainingJob::State {
       spans.reduced_s = sg4::Engine::get_clock();
       // The host issues the optimizer's kernels meanwhile, unless a trace says when it did.
       if (!plan.host_times_traced) rank.host_ahead_s += spans.reduced_s - spans.backward_end_s;
-      run_kernel(position, rank, optimizer.scaled(factor), record);
+      run_kernel(rank, optimizer.scaled(factor), record);
       record.end_s = sg4::Engine::get_clock();
       if (needs_allreduce && fed_members.size() > 1) {
         // Each member's iteration ends its optimizer's time (at its own multiplier) after its reductions end.
