@@ -13,8 +13,8 @@
 #include "models/core/fairness.hpp"
 #include "models/resolve/resolve.hpp"
 #include "models/scenario/scenario_writer.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/simulation.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/engine/simulation.hpp"
 
 namespace vtsim::runner {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/scenario/scenario.hpp"
-#include "sim/simulation.hpp"
+#include "sim/engine/simulation.hpp"
 
 namespace vtsim::runner {
 

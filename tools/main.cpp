@@ -13,8 +13,8 @@
 #include "calibrate/build_features.hpp"
 #include "models/core/control_characters.hpp"
 #include "models/core/error.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/simgrid_info.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/engine/simgrid_info.hpp"
 #include "tools/commands/command.hpp"
 
 namespace {

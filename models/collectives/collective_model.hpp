@@ -1,6 +1,6 @@
 #pragma once
 // The collective algorithms vtsim runs, one type each: its closed form (alpha-beta), the bytes each rank sends, and
-// the steps the engine simulates (sim/collective.cpp). The closed forms are the `analytic` fidelity
+// the steps the engine simulates (sim/collectives/collective.cpp). The closed forms are the `analytic` fidelity
 // (models/network/analytic_collectives.hpp) and the reference the `step` and `flow` levels are tested against
 // (docs/design.md, "The model", items 5 and 6); the engine's schedule and the traffic report call the same type.
 //

@@ -2,7 +2,7 @@
 // Parallel strategies for transformers too large for plain data parallelism: tensor parallelism (Megatron), pipeline
 // parallelism, sharded data parallelism (ZeRO) and activation recomputation. Their memory per GPU, pipeline bubble,
 // flops and communication volumes, as closed forms (docs/large-models.md). The engine runs them
-// (models/parallel/model_partition.hpp splits the model, sim/model_parallel_rank.cpp runs it).
+// (models/parallel/model_partition.hpp splits the model, sim/training/model_parallel_rank.cpp runs it).
 //
 // Sources (formulas, not results):
 //   KORTHIKANTI  V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models", MLSys 2023

@@ -4,7 +4,7 @@
 // (a job that does not fit in memory, a forced NCCL choice NCCL would refuse), so `vtsim check`, which runs it,
 // refuses what `vtsim run` would.
 //
-// The boundary between the scenario and the engine (issue 29 items 1 and 2): the engine (sim/simulation.cpp
+// The boundary between the scenario and the engine (issue 29 items 1 and 2): the engine (sim/engine/simulation.cpp
 // simulate(ResolvedRun), which includes resolved_run.hpp and not this header) takes its plan from here, and the
 // "calibrated" and "uncalibrated_defaults" lists of a result are made here once, from the values' sources (the compute
 // model's notes are ResolvedCompute's SourcedNotes). This library (CMake target `resolve`) links models and network

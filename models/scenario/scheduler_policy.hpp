@@ -1,6 +1,6 @@
 #pragma once
 // The time-sliced vGPU scheduler's policies and setup, apart from the scenario so that the engine's scheduler needs no
-// more (sim/vgpu_scheduler.hpp runs it; models/resolve decides which GPUs need one).
+// more (sim/sharing/vgpu_scheduler.hpp runs it; models/resolve decides which GPUs need one).
 
 #include <cstddef>
 #include <span>

@@ -18,11 +18,11 @@
 #include "models/scenario/overrides.hpp"
 #include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
-#include "sim/communicators.hpp"
-#include "sim/engine_setup.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/platform.hpp"
-#include "sim/simulation.hpp"
+#include "sim/collectives/communicators.hpp"
+#include "sim/engine/engine_setup.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/engine/platform.hpp"
+#include "sim/engine/simulation.hpp"
 #include "tests/models/scenario_test_support.hpp"
 
 namespace vtsim::sim::testing {

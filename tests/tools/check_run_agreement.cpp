@@ -23,7 +23,7 @@
 #include "fuzz/input_files.hpp"
 #include "models/core/error.hpp"
 #include "models/core/input_file.hpp"
-#include "sim/isolated_run.hpp"
+#include "sim/engine/isolated_run.hpp"
 #include "tools/commands/check_command.hpp"
 #include "tools/commands/run_command.hpp"
 

@@ -16,8 +16,8 @@
 
 #include "models/scenario/scenario_loader.hpp"
 #include "runner/point_runner.hpp"
-#include "sim/isolated_run.hpp"
-#include "sim/simulation.hpp"
+#include "sim/engine/isolated_run.hpp"
+#include "sim/engine/simulation.hpp"
 #include "tools/commands/command.hpp"
 #include "tools/commands/sweep_command.hpp"
 #include "tools/report/text_table.hpp"

@@ -20,7 +20,7 @@
 #include "models/core/error.hpp"
 #include "models/core/input_file.hpp"
 #include "models/resolve/resolve.hpp"
-#include "sim/isolated_run.hpp"
+#include "sim/engine/isolated_run.hpp"
 #include "tools/commands/check_command.hpp"
 #include "tools/commands/cli_checks.hpp"
 #include "tools/commands/command.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/collective_sweep.hpp"
+#include "sim/collectives/collective_sweep.hpp"
 
 namespace vtsim::tools {
 

@@ -1,0 +1,320 @@
+#include "sim/collectives/collective.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Barrier.hpp>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Mailbox.hpp>
+
+namespace vtsim::sim {
+
+std::uint64_t whole_bytes(double bytes) { return static_cast<std::uint64_t>(std::llround(std::max(0.0, bytes))); }
+
+namespace {
+
+namespace sg4 = simgrid::s4u;
+
+using Rings = std::vector<std::unique_ptr<RingGroup>>;
+
+/// One pass of `ring` (a reduce-scatter or an allgather) for the rank at `position` on every channel ring at once:
+/// N-1 steps of `step_bytes` per ring, or at `flow` fidelity one transfer of them all and the latencies that follow.
+void ring_pass(const RingAlgorithm& ring, const Rings& rings, int position, double step_bytes, Fidelity fidelity,
+               NcclProtocol protocol) {
+  assert(ring.ranks() == rings.front()->size());
+  if (ring.ranks() < 2) return;
+  const bool steps = fidelity == Fidelity::step;
+  double extra_s = 0;  // the protocol's own latency per step, beyond the links'
+  for (const auto& group : rings) extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
+  const double bytes = steps ? step_bytes : ring.flow_pass_bytes(step_bytes);
+  for (int step = 0; step < (steps ? ring.steps_per_pass() : 1); ++step) {
+    for (const auto& group : rings) group->start_exchange(position, bytes);
+    for (const auto& group : rings) group->finish_exchange(position);
+    if (steps && extra_s > 0) sg4::this_actor::sleep_for(extra_s);
+  }
+  if (steps) return;
+  double latency_s = 0;
+  for (const auto& group : rings) latency_s = std::max(latency_s, group->incoming_latency_s(position));
+  sg4::this_actor::sleep_for(ring.flow_pass_tail_s(latency_s, extra_s));
+}
+
+/// A ring collective's passes over a buffer of `bytes`: 2 for an allreduce (reduce-scatter, then allgather), 1 for a
+/// reduce-scatter or an allgather alone (each rank owns bytes / N of the buffer).
+class RingCollective final : public SimulatedCollective {
+ public:
+  RingCollective(Rings rings, Fidelity fidelity, Collective collective)
+      : rings_(std::move(rings)), fidelity_(fidelity), ring_(collective, rings_.front()->size()) {}
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    const double step_bytes = ring_.step_bytes(bytes / static_cast<double>(rings_.size()));
+    for (int pass = 0; pass < ring_.passes(); ++pass) {
+      ring_pass(ring_, rings_, position, step_bytes, fidelity_, protocol);
+    }
+  }
+
+ private:
+  Rings rings_;
+  Fidelity fidelity_;
+  RingAlgorithm ring_;
+};
+
+class HierarchicalAllreduce final : public SimulatedCollective {
+ public:
+  HierarchicalAllreduce(std::vector<Rings> intra, Rings inter, Fidelity fidelity)
+      : intra_(std::move(intra)),
+        inter_(std::move(inter)),
+        fidelity_(fidelity),
+        algorithm_(static_cast<int>(intra_.size()), static_cast<int>(inter_.size())) {
+    for (auto& ring : inter_) {
+      Rings one;
+      one.push_back(std::move(ring));
+      across_.push_back(std::move(one));
+    }
+  }
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    const int gpus_per_host = static_cast<int>(across_.size());
+    const int host = position / gpus_per_host;
+    const int local = position % gpus_per_host;
+    const Rings& in_host = intra_[static_cast<std::size_t>(host)];
+    const Rings& across = across_[static_cast<std::size_t>(local)];
+    const RingAlgorithm reduce_scatter = algorithm_.intra_reduce_scatter();
+    const RingAlgorithm allreduce = algorithm_.inter_allreduce();
+    const RingAlgorithm allgather = algorithm_.intra_allgather();
+    const double shard = algorithm_.shard_bytes(bytes);  // what each GPU owns after the intra-host reduce-scatter
+    const double intra_step = shard / static_cast<double>(in_host.size());  // S/G per step, split over the channels
+    const double inter_step = allreduce.step_bytes(shard);
+    ring_pass(reduce_scatter, in_host, local, intra_step, fidelity_, protocol);
+    for (int pass = 0; pass < allreduce.passes(); ++pass) {
+      ring_pass(allreduce, across, host, inter_step, fidelity_, protocol);
+    }
+    ring_pass(allgather, in_host, local, intra_step, fidelity_, protocol);
+  }
+
+ private:
+  std::vector<Rings> intra_;
+  Rings inter_;
+  Fidelity fidelity_;
+  HierarchicalAllreduceAlgorithm algorithm_;
+  std::vector<Rings> across_;  // per local index, its one inter-host ring
+};
+
+class Exchange final : public SimulatedCollective {
+ public:
+  Exchange(Rings groups, double share) : groups_(std::move(groups)), share_(share) {}
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    double extra_s = 0;
+    for (const auto& group : groups_) {
+      group->start_exchange(position, bytes * share_);
+      extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
+    }
+    for (const auto& group : groups_) group->finish_exchange(position);
+    if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
+  }
+
+ private:
+  Rings groups_;
+  double share_;
+};
+
+class Chain final : public SimulatedCollective {
+ public:
+  Chain(Rings rings, bool toward_root) : rings_(std::move(rings)), toward_root_(toward_root) {}
+  void run(int position, double bytes, NcclProtocol protocol) override {
+    const int n = rings_.front()->size();
+    if (n < 2) return;
+    const double share = bytes / static_cast<double>(rings_.size());
+    double extra_s = 0;
+    double latency_s = 0;
+    for (const auto& ring : rings_) {
+      // The edge the chain does not take: out of the root for a reduce, into it for a broadcast.
+      const bool idle = toward_root_ ? position == 0 : ring->previous(0) == position;
+      ring->start_exchange(position, idle ? 0.0 : share);
+      extra_s = std::max(extra_s, ring->incoming_step_extra_s(position, protocol));
+      latency_s = std::max(latency_s, ring->incoming_latency_s(position));
+    }
+    for (const auto& ring : rings_) ring->finish_exchange(position);
+    sg4::this_actor::sleep_for(ChainAlgorithm(n).tail_s(latency_s, extra_s));
+  }
+
+ private:
+  Rings rings_;
+  bool toward_root_;
+};
+
+class AnalyticAllreduce final : public SimulatedCollective {
+ public:
+  AnalyticAllreduce(std::function<double(double, NcclProtocol)> duration_s, int ranks)
+      : duration_s_(std::move(duration_s)), ranks_that_run_(ranks) {}
+  void run(int /*position*/, double bytes, NcclProtocol protocol) override {
+    if (ranks_that_run_ > 1) {
+      if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
+      joined_->wait();
+    }
+    sg4::this_actor::sleep_for(duration_s_(bytes, protocol));
+  }
+  void set_ranks_that_run(int count) override { ranks_that_run_ = count; }
+
+ private:
+  std::function<double(double, NcclProtocol)> duration_s_;
+  int ranks_that_run_;
+  sg4::BarrierPtr joined_;  ///< every rank that runs has reached the collective (reused from one call to the next)
+};
+
+class NcclRun final : public SimulatedCollective {
+ public:
+  NcclRun(std::unique_ptr<SimulatedCollective> ring, NcclCommunicator comm, NcclCollective collective,
+          NcclChoiceCounts* counts)
+      : ring_(std::move(ring)), comm_(comm), collective_(collective), counts_(counts), ranks_that_run_(comm.ranks) {}
+  void run(int position, double bytes, NcclProtocol /*chosen below*/) override {
+    const NcclChoice choice = choose(bytes);
+    if (position == 0 && counts_ != nullptr) {
+      ++(*counts_)[std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol))];
+    }
+    if (choice.algorithm != NcclAlgorithm::ring) {
+      // Trees and NVLS take NCCL's prediction, from when the last rank joins: the reduction cannot end before that.
+      if (ranks_that_run_ > 1) {
+        if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
+        joined_->wait();
+      }
+      sg4::this_actor::sleep_for(nccl_running_time_s(comm_, collective_, choice));
+      return;
+    }
+    sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));
+    ring_->run(position, bytes / nccl_protocol_efficiency(choice.protocol), choice.protocol);
+  }
+  void set_ranks_that_run(int count) override {
+    ranks_that_run_ = count;
+    ring_->set_ranks_that_run(count);
+  }
+  std::string describe(double bytes) override {
+    const NcclChoice choice = choose(bytes);
+    return std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol));
+  }
+
+ private:
+  /// NCCL's choice for `bytes`; a job's fusion buffers repeat their sizes, so choices are kept.
+  NcclChoice choose(double bytes) {
+    const auto known = choices_.find(bytes);
+    if (known != choices_.end()) return known->second;
+    return choices_[bytes] = nccl_choice(comm_, collective_, bytes);
+  }
+
+  std::unique_ptr<SimulatedCollective> ring_;
+  NcclCommunicator comm_;
+  NcclCollective collective_;
+  NcclChoiceCounts* counts_;
+  int ranks_that_run_;
+  sg4::BarrierPtr joined_;  ///< tree and NVLS: every rank that runs has reached the collective
+  std::map<double, NcclChoice> choices_;
+};
+
+}  // namespace
+
+RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
+    : previous_(next.size()),
+      edges_(std::move(edges)),
+      mailbox_(edges_.size(), nullptr),
+      received_(edges_.size(), nullptr),
+      receiving_(edges_.size()),
+      receiver_ready_(edges_.size()),
+      delivered_(edges_.size()),
+      capped_end_s_(edges_.size(), 0.0),
+      sending_(edges_.size()) {
+  assert(next.size() == edges_.size());
+  static long groups = 0;  // one engine per process (sim/engine/simulation.hpp): names stay unique within it
+  const std::string prefix = "ring" + std::to_string(groups++) + ".";
+  for (std::size_t p = 0; p < next.size(); ++p) previous_[static_cast<std::size_t>(next[p])] = static_cast<int>(p);
+  for (std::size_t e = 0; e < edges_.size(); ++e) {
+    if (edges_[e].between_rank_hosts) {
+      mailbox_[e] = sg4::Mailbox::by_name(prefix + std::to_string(e));
+    } else {
+      receiver_ready_[e] = sg4::Semaphore::create(0);
+      delivered_[e] = sg4::Semaphore::create(0);
+    }
+  }
+}
+
+void RingGroup::start_exchange(int position, double bytes) {
+  const std::size_t out = static_cast<std::size_t>(position);
+  const std::size_t in = static_cast<std::size_t>(previous_[out]);
+  if (edges_[in].between_rank_hosts) {
+    assert(sg4::this_actor::get_host() == edges_[in].destination);
+    receiving_[in] = mailbox_[in]->get_async(&received_[in]);
+  } else {
+    receiver_ready_[in]->release();  // the predecessor may send now
+  }
+  if (edges_[out].between_rank_hosts) {
+    assert(sg4::this_actor::get_host() == edges_[out].source);
+    sending_[out] = mailbox_[out]->put_init(this, whole_bytes(bytes));
+    if (edges_[out].rate_cap_Bps > 0) sending_[out]->set_rate(edges_[out].rate_cap_Bps);
+    sending_[out]->vetoable_start();
+  } else {
+    receiver_ready_[out]->acquire();  // wait until the successor may receive
+    sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
+    // SimGrid 3.32 ignores the rate of a host-to-host communication: the cap holds the transfer's end back instead.
+    if (edges_[out].rate_cap_Bps > 0) {
+      capped_end_s_[out] = sg4::Engine::get_clock() + edges_[out].latency_s + bytes / edges_[out].rate_cap_Bps;
+    }
+  }
+}
+
+void RingGroup::finish_exchange(int position) {
+  const std::size_t out = static_cast<std::size_t>(position);
+  const std::size_t in = static_cast<std::size_t>(previous_[out]);
+  sending_[out]->wait();
+  sending_[out] = nullptr;
+  if (sg4::Engine::get_clock() < capped_end_s_[out]) sg4::this_actor::sleep_until(capped_end_s_[out]);
+  if (!edges_[out].between_rank_hosts) delivered_[out]->release();
+  if (edges_[in].between_rank_hosts) {
+    receiving_[in]->wait();
+    receiving_[in] = nullptr;
+  } else {
+    delivered_[in]->acquire();
+  }
+}
+
+double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {
+  return nccl_step_extra_s(edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].hop, protocol);
+}
+
+double RingGroup::incoming_latency_s(int position) const {
+  return edges_[static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)])].latency_s;
+}
+
+std::unique_ptr<SimulatedCollective> make_ring_collective(Rings rings, Fidelity fidelity, Collective collective) {
+  assert(fidelity != Fidelity::analytic && !rings.empty());
+  return std::make_unique<RingCollective>(std::move(rings), fidelity, collective);
+}
+
+std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(std::vector<Rings> intra, Rings inter,
+                                                                 Fidelity fidelity) {
+  assert(fidelity != Fidelity::analytic);
+  return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
+}
+
+std::unique_ptr<SimulatedCollective> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {
+  assert(!groups.empty());
+  return std::make_unique<Exchange>(std::move(groups), share);
+}
+
+std::unique_ptr<SimulatedCollective> make_chain(Rings rings, bool toward_root) {
+  assert(!rings.empty());
+  return std::make_unique<Chain>(std::move(rings), toward_root);
+}
+
+std::unique_ptr<SimulatedCollective> make_analytic_allreduce(
+    std::function<double(double bytes, NcclProtocol)> duration_s, int ranks) {
+  return std::make_unique<AnalyticAllreduce>(std::move(duration_s), ranks);
+}
+
+std::unique_ptr<SimulatedCollective> make_nccl_allreduce(std::unique_ptr<SimulatedCollective> ring,
+                                                         NcclCommunicator comm, NcclChoiceCounts* counts,
+                                                         NcclCollective collective) {
+  return std::make_unique<NcclRun>(std::move(ring), comm, collective, counts);
+}
+
+}  // namespace vtsim::sim

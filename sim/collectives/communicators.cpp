@@ -1,0 +1,151 @@
+#include "sim/collectives/communicators.hpp"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "models/collectives/collective_model.hpp"
+#include "models/network/analytic_collectives.hpp"
+#include "models/network/flow_analysis.hpp"
+
+namespace vtsim::sim {
+
+std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to, int flow, const Topology& topology,
+                                                               const Platform& platform) {
+  if (topology.location(from).rack == topology.location(to).rack) {
+    return {platform.gpu_host(from), platform.gpu_host(to)};
+  }
+  const int port = topology.uplink_port(from, to, flow);
+  return {platform.port_host(from, port), platform.port_host(to, port)};
+}
+
+namespace {
+
+/// A SimGrid group in which position p (on GPU gpu_of[p]) sends to next[p], as connection `flow`: a ring when
+/// `next` is one cycle, an alltoall shift otherwise; each transfer at most `rate_cap_Bps` (0: no cap).
+std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std::vector<int> next, int flow,
+                                             const Topology& topology, const Platform& platform,
+                                             double rate_cap_Bps = 0) {
+  const std::size_t n = gpu_of.size();
+  std::vector<RingEdge> edges(n);
+  for (std::size_t position = 0; position < n; ++position) {
+    const int from = gpu_of[position];
+    const int to = gpu_of[static_cast<std::size_t>(next[position])];
+    RingEdge& edge = edges[position];
+    std::tie(edge.source, edge.destination) = flow_hosts(from, to, flow, topology, platform);
+    // Within a rack the ranks' actors run on their GPUs' hosts (sim/engine/simulation.cpp).
+    edge.between_rank_hosts = topology.location(from).rack == topology.location(to).rack;
+    const std::vector<Hop> route = topology.route(from, to, flow);
+    edge.latency_s = n > 1 ? topology.latency_s(route) : 0.0;
+    edge.hop = step_hop(topology, route);
+    edge.rate_cap_Bps = rate_cap_Bps;
+  }
+  return std::make_unique<RingGroup>(std::move(next), std::move(edges));
+}
+
+/// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`; each
+/// transfer at most `rate_cap_Bps` (0: no cap).
+std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
+                                      const Topology& topology, const Platform& platform, double rate_cap_Bps = 0) {
+  const std::size_t n = gpus.size();
+  std::vector<int> next(n);
+  std::vector<int> gpu_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto position = static_cast<std::size_t>(position_of.at(gpus[i]));
+    gpu_of[position] = gpus[i];
+    next[position] = position_of.at(gpus[(i + 1) % n]);
+  }
+  return permutation_group(gpu_of, std::move(next), flow, topology, platform, rate_cap_Bps);
+}
+
+/// The cap on each transfer of `rings`, when `nccl`'s forced channels move only a fraction of what the rings reach
+/// together on the topology (nccl_channel_bandwidth_fraction): that fraction of their rate; 0 when they move all of
+/// it (the rates are then not searched).
+double forced_channels_cap_Bps(const NcclCommunicator& nccl, const Topology& topology,
+                               const std::vector<FlowRing>& rings) {
+  const double fraction = nccl_channel_bandwidth_fraction(nccl);
+  return fraction < 1 ? fraction * concurrent_bottleneck(topology, flows_of(rings)).rate_Bps : 0.0;
+}
+
+std::map<int, int> positions(const std::vector<int>& gpus) {
+  std::map<int, int> position_of;
+  for (std::size_t p = 0; p < gpus.size(); ++p) position_of[gpus[p]] = static_cast<int>(p);
+  return position_of;
+}
+
+}  // namespace
+
+std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, const JobRings& rings,
+                                                     const Topology& topology, const Platform& platform,
+                                                     Fidelity fidelity, const NcclCommunicator& nccl,
+                                                     NcclChoiceCounts* counts) {
+  const bool chain = collective == NcclCollective::broadcast || collective == NcclCollective::reduce;
+  if (fidelity == Fidelity::analytic) {
+    return make_nccl_allreduce(make_analytic_allreduce(flat_collective_time(collective, rings, topology, nccl),
+                                                       static_cast<int>(rings.ring.size())),
+                               nccl, counts, collective);
+  }
+  const std::map<int, int> position_of = positions(rings.ring);
+  const double cap_Bps = forced_channels_cap_Bps(nccl, topology, flat_rings(rings));
+  std::vector<std::unique_ptr<RingGroup>> groups;
+  for (const FlowRing& ring : flat_rings(rings)) {
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
+  }
+  std::unique_ptr<SimulatedCollective> run =
+      chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
+            : make_ring_collective(std::move(groups), fidelity, collective_of(collective));
+  return make_nccl_allreduce(std::move(run), nccl, counts, collective);
+}
+
+std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity) {
+  const std::map<int, int> position_of = positions(rings.ring);
+  std::vector<std::unique_ptr<RingGroup>> groups;
+  for (const FlowRing& ring : flat_rings(rings)) {
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+  }
+  const double share = 1.0 / static_cast<double>(groups.size());
+  return make_exchange(std::move(groups), share, fidelity);
+}
+
+std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const Topology& topology,
+                                                   const Platform& platform, Fidelity fidelity) {
+  const std::size_t n = rings.ring.size();
+  const AlltoallAlgorithm alltoall(static_cast<int>(n));
+  std::vector<std::unique_ptr<RingGroup>> shifts;
+  for (int k = 1; k <= alltoall.shifts(); ++k) {  // shift k: position p sends to p + k
+    std::vector<int> next(n);
+    for (std::size_t p = 0; p < n; ++p) next[p] = static_cast<int>((p + static_cast<std::size_t>(k)) % n);
+    shifts.push_back(permutation_group(rings.ring, std::move(next), k, topology, platform));
+  }
+  return make_exchange(std::move(shifts), alltoall.shift_fraction(), fidelity);
+}
+
+std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const JobRings& rings,
+                                                    const Topology& topology, const Platform& platform,
+                                                    Fidelity fidelity, const NcclCommunicator& nccl,
+                                                    NcclChoiceCounts* counts) {
+  if (!runs_hierarchical(job)) {
+    return make_collective(NcclCollective::all_reduce, rings, topology, platform, fidelity, nccl, counts);
+  }
+  if (fidelity == Fidelity::analytic) {
+    const int ranks = static_cast<int>(rings.intra_host.size()) * static_cast<int>(rings.inter_host.size());
+    return make_analytic_allreduce(hierarchical_allreduce_time(rings, topology), ranks);
+  }
+  std::vector<std::vector<std::unique_ptr<RingGroup>>> intra;
+  for (std::size_t h = 0; h < rings.intra_host.size(); ++h) {
+    const std::map<int, int> position_of = positions(rings.intra_host[h]);
+    intra.emplace_back();
+    const auto& host_channels = rings.intra_host_channels[h];
+    for (std::size_t c = 0; c < host_channels.size(); ++c) {
+      intra.back().push_back(ring_group(host_channels[c], static_cast<int>(c), position_of, topology, platform));
+    }
+  }
+  std::vector<std::unique_ptr<RingGroup>> inter;
+  for (const FlowRing& ring : inter_rings(rings)) {
+    inter.push_back(ring_group(ring.gpus, ring.flow, positions(ring.gpus), topology, platform));
+  }
+  return make_hierarchical_allreduce(std::move(intra), std::move(inter), fidelity);
+}
+
+}  // namespace vtsim::sim
