@@ -691,26 +691,6 @@ double data_loading_s(const GpuSpec& gpu, const Workload& workload, int batch, c
   return resolved.parameters.data_loading_s;
 }
 
-namespace {
-
-std::vector<std::string> texts_of(const std::vector<SourcedNote>& notes, std::initializer_list<Source> sources) {
-  std::vector<std::string> texts;
-  for (const SourcedNote& note : notes) {
-    if (std::find(sources.begin(), sources.end(), note.source) != sources.end()) texts.push_back(note.text);
-  }
-  return texts;
-}
-
-}  // namespace
-
-std::vector<std::string> ResolvedCompute::sources() const {
-  return texts_of(notes, {Source::fitted, Source::published, Source::scenario});
-}
-
-std::vector<std::string> ResolvedCompute::uncalibrated() const { return texts_of(notes, {Source::uncalibrated}); }
-
-std::vector<std::string> ResolvedCompute::calibrated() const { return texts_of(notes, {Source::measured}); }
-
 ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const Workload& workload, int batch,
                                 const HostSide& host, const ComputeFit& fit, const CalibratedParameters& calibration) {
   assert(batch >= 1 && host.cpu_cores >= 1 && host.ranks_per_vm >= 1);

@@ -7,6 +7,8 @@
 // compute_fit.cpp: the per-kernel fixed cost on the device, the memory efficiency and the data-loading cost.
 // Only single-device rows and microbenchmarks enter the fit: multi-GPU results are what vtsim predicts
 // (`vtsim validate` holds them apart).
+// It reads the GPU catalog (the published rows name catalog GPUs), so the engine and the network model may not include
+// it: what they read of a job's compute is models/compute/resolved_compute.hpp.
 
 #include <map>
 #include <optional>
@@ -18,8 +20,10 @@
 #include <nlohmann/json.hpp>
 
 #include "models/calibration/calibrated_parameters.hpp"
+#include "models/catalog/catalog_guard.hpp"  // refused in sim/ and models/network/
 #include "models/catalog/gpu_spec.hpp"
 #include "models/compute/compute_model.hpp"
+#include "models/compute/resolved_compute.hpp"
 #include "models/core/param.hpp"
 #include "models/scenario/framework.hpp"
 
@@ -98,27 +102,6 @@ std::vector<std::string> fit_differences(const ComputeFit& refit, const ComputeF
 double default_memory_efficiency();
 /// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.
 double data_loading_cpu_s_per_sample(const Workload& workload);
-
-/// Parameters for one job, each value with where it came from (one note each, with its source).
-struct ResolvedCompute {
-  ComputeParameters parameters;
-  /// In the order the model resolved them: fitted (to published rows or measured kernels, naming their GPUs),
-  /// published, stated in the scenario, measured by the calibration profile (with its provenance), or uncalibrated
-  /// (defaults without a measurement, and values transferred from elsewhere).
-  std::vector<SourcedNote> notes;
-  /// What the model cannot give this GPU: an efficiency the job needs that only another architecture's fitted value
-  /// would supply, on an architecture without published rows (Ada, Blackwell; EfficiencyProvenance::Kind::refused).
-  /// A job planner refuses the job with it.
-  std::vector<std::string> refused;
-
-  void add(Source source, std::string text) { notes.push_back({.source = source, .text = std::move(text)}); }
-  /// The fitted, published and stated notes, in order (a result's compute "sources").
-  std::vector<std::string> sources() const;
-  /// The uncalibrated notes, in order.
-  std::vector<std::string> uncalibrated() const;
-  /// The notes the calibration profile measured, in order.
-  std::vector<std::string> calibrated() const;
-};
 
 /// What a job on `gpu` in `precision` under `framework` runs at: the fit's values for its architecture and path (an
 /// architecture without rows takes the nearest fitted one, and says so), the unfitted defaults, and whatever the

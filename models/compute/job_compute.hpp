@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "models/compute/compute_fit.hpp"
 #include "models/compute/compute_model.hpp"
 #include "models/compute/memory_model.hpp"
+#include "models/compute/resolved_compute.hpp"
 #include "models/compute/variability.hpp"
 #include "models/parallel/model_partition.hpp"
 #include "models/scenario/job_config.hpp"

@@ -8,6 +8,7 @@
 #include "models/catalog/mig_catalog.hpp"
 #include "models/catalog/nic_catalog.hpp"
 #include "models/catalog/vgpu_catalog.hpp"
+#include "models/compute/compute_fit.hpp"
 #include "models/core/error.hpp"
 #include "models/core/number_text.hpp"
 #include "models/core/units.hpp"

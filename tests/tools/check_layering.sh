@@ -9,8 +9,8 @@
 #   sim/                        no scenario, its loader or writer, and no catalog; of models/resolve/ only the
 #                               ResolvedRun (resolved_run.hpp); nothing of runner, calibrate, tools
 # "The scenario" is the Scenario and what reads or writes one (models/scenario/ also holds the job's and the
-# simulation's settings, which the engine may read); "a catalog" is a catalog header or the link defaults (the types
-# a catalog lists, gpu_spec.hpp and the like, are allowed).
+# simulation's settings, which the engine may read); "a catalog" is a catalog header, the link defaults or the compute
+# fit, which reads the GPU catalog (the types a catalog lists, gpu_spec.hpp and the like, are allowed).
 #   runner/, calibrate/         nothing of tools; calibrate/ nothing of sim or runner either
 # Each folder is scanned with its subfolders (those with rules of their own apart). A quoted include that names a
 # file beside the including one is read as that file's path from the source root, so "../sim/x.hpp" or
@@ -64,7 +64,7 @@ refuse "models/ includes no higher layer" "models/network/|models/resolve/|sim/|
        models models/network models/resolve
 scenario='models/scenario/(scenario|scenario_loader|scenario_writer|scenario_checks|overrides|operations_loader)[.]'
 catalog='models/catalog/([a-z_]*_catalog|catalog_lookup|catalog_guard|link_defaults|gpu_name_match|mig_placement)[.]'
-catalog="$catalog|models/workload/workload_catalog[.]"
+catalog="$catalog|models/workload/workload_catalog[.]|models/compute/compute_fit[.]"  # the fit reads the GPU catalog
 refuse "the network model reads no scenario and no catalog, and runs no engine" \
        "models/resolve/|sim/|runner/|calibrate/|tools/|$scenario|$catalog|$simgrid" models/network
 refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve

@@ -47,6 +47,31 @@ TEST(AnalyticCollectives, AFlatRingIsTheClosedFormAtTheBottleneckByHand) {
       allreduce + 2 * 11.3e-6, 1e-12);
 }
 
+TEST(AnalyticCollectives, TwoNicsCarryARingEachAndForcedChannelsTakeTheirShareByHand) {
+  // Two hosts of two GPUs and two NICs each (no NVLink: PCIe peer to peer inside a host). NCCL runs a ring per NIC
+  // (rail), each leaving a host by its own NIC and carrying half of the data. A ring's flow between hosts has its NIC's
+  // direction to itself (12 GB/s); each GPU sends one flow per ring up its PCIe link and receives one down (25 / 2 =
+  // 12.5 GB/s each), so the NIC binds: 12 GB/s. A step's latency is the flow between hosts': 3.3 us, as above.
+  TopologySpec spec = test_support::two_one_gpu_hosts();
+  spec.gpus_per_host = 2;
+  spec.nics_per_host = 2;
+  const Topology topology(spec);
+  const JobRings rings = group_rings({0, 1, 2, 3}, 2, topology);
+  ASSERT_EQ(rings.channels.size(), 2u);
+  NcclCommunicator nccl =
+      nccl_communicator({.compute_capability = 80, .nvlink_links = 0, .gpudirect_rdma = true}, rings, topology);
+  // The rings move 2 x 12 GB/s; NCCL's network channel is 12 GB/s: 2 channels, which it runs twice (4).
+  ASSERT_EQ(nccl.channels, 2);
+  // An allreduce of 4 ranks: 6 steps of each ring's S/2 over 4.
+  const double step_bytes = kBufferBytes / 2 / 4;
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBufferBytes, NcclProtocol::ll),
+              6 * (step_bytes / kRate_Bps + kStep_s), 1e-12);
+  // Forcing 2 of NCCL's 4 running channels leaves each ring half of its rate.
+  nccl.forced_channels = 2;
+  EXPECT_NEAR(flat_collective_time(NcclCollective::all_reduce, rings, topology, nccl)(kBufferBytes, NcclProtocol::ll),
+              6 * (step_bytes / (kRate_Bps / 2) + kStep_s), 1e-12);
+}
+
 TEST(AnalyticCollectives, AHierarchicalAllreduceOverOneGpuPerHostIsTheFlatRing) {
   // With one GPU per host the intra-host rings are single ranks (no steps): only the inter-host ring of 2 ranks runs.
   const Topology topology = two_hosts();
