@@ -4,9 +4,17 @@
 #include <array>
 #include <cassert>
 
+#include "models/catalog/gpu_spec.hpp"
 #include "models/core/enum_names.hpp"
 
 namespace vtsim {
+
+void apply_gpu_model_defaults(HostConfig& host, const GpuSpec& gpu) {
+  host.nvlink_present = gpu.nvlink_links > 0;
+  host.nvlink_enabled = host.nvlink_present;
+  host.pcie_gen = gpu.pcie_gen;
+}
+
 int whole_host_cpu_cores(const Scenario& scenario) {
   if (scenario.virtualization.mode != VirtualizationMode::bare_metal) return scenario.virtualization.vm_cpu_cores;
   return scenario.cluster.host.cpu_cores.value_or(kGenericHostCpuCores);

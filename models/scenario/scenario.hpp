@@ -90,10 +90,12 @@ struct HostConfig {
   int gpus = 1;
   /// GPU model id from `vtsim catalog gpus`. Default: the host model's first, else "a100-40gb-sxm4".
   std::string gpu_model = "a100-40gb-sxm4";
+  // The three fields below default to what the GPU model has (apply_gpu_model_defaults); their initialisers are the
+  // default GPU's (an A100 SXM4: NVLink 3, PCIe Gen4), so that a scenario built by hand starts as a loaded one does.
   /// Whether the GPUs are joined by NVLink (or an NVLink bridge). Default: whether the GPU model has NVLink.
-  bool nvlink_present = false;
+  bool nvlink_present = true;
   /// Whether NVLink may be used (turning it off models "no P2P" setups). Default: nvlink_present.
-  bool nvlink_enabled = false;
+  bool nvlink_enabled = true;
   /// PCIe generation of the GPUs' slots. Default: the GPU model's.
   int pcie_gen = 4;
   /// GPUs behind each PCIe switch: GPUs k x s to k x s + k - 1 on switch s, whose one x16 uplink to the CPU (at
@@ -110,6 +112,14 @@ struct HostConfig {
   /// generic host, which then has kGenericHostCpuCores, uncalibrated.
   std::optional<int> cpu_cores;
 };
+
+struct GpuSpec;
+
+/// Sets the fields of `host` whose defaults come from its GPU model (`gpu`, the catalog entry of host.gpu_model):
+/// NVLink present and enabled where the GPU has NVLink links, and the GPU's PCIe generation. The loader applies them
+/// before the scenario's own values; code that builds a scenario by hand for another GPU than the default calls it
+/// after setting gpu_model.
+void apply_gpu_model_defaults(HostConfig& host, const GpuSpec& gpu);
 
 /// The physical cluster.
 struct ClusterConfig {

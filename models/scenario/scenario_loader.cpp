@@ -104,8 +104,7 @@ HostConfig read_host(JsonObject host) {
   }
   const GpuSpec& gpu = *find_gpu(config.gpu_model);
 
-  config.nvlink_present = gpu.nvlink_links > 0;
-  config.nvlink_enabled = config.nvlink_present;
+  apply_gpu_model_defaults(config, gpu);
   if (nvlink_value) {
     JsonObject nvlink = nvlink_value->as_object();
     const std::optional<JsonValue> present = nvlink.get("present");
@@ -124,7 +123,7 @@ HostConfig read_host(JsonObject host) {
       if (config.nvlink_enabled && !config.nvlink_present) enabled->fail("NVLink cannot be enabled: it is not present");
     }
   }
-  config.pcie_gen = pcie_gen ? static_cast<int>(pcie_gen->as_int(3, 5)) : gpu.pcie_gen;
+  if (pcie_gen) config.pcie_gen = static_cast<int>(pcie_gen->as_int(3, 5));
   if (pcie_switch_gpus) config.pcie_switch_gpus = static_cast<int>(pcie_switch_gpus->as_int(0, config.gpus));
   // A server's NIC slots: fewer of its compute NICs may be used, not more; another adapter may sit in them. A server
   // sold without a compute-fabric NIC (its source names none) takes what the scenario adds.

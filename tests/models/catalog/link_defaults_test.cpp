@@ -17,9 +17,7 @@ Scenario single_host(const std::string& gpu_model, int gpus) {
   HostConfig& host = scenario.cluster.host;
   host.gpu_model = gpu_model;
   host.gpus = gpus;
-  host.nvlink_present = catalog_gpu(gpu_model).nvlink_links > 0;
-  host.nvlink_enabled = host.nvlink_present;
-  host.pcie_gen = catalog_gpu(gpu_model).pcie_gen;
+  apply_gpu_model_defaults(host, catalog_gpu(gpu_model));
   return scenario;
 }
 

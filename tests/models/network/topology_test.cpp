@@ -36,9 +36,7 @@ Scenario cluster(const std::string& gpu_model, int gpus, VirtualizationMode mode
   config.hosts_per_rack = hosts;
   config.host.gpu_model = gpu_model;
   config.host.gpus = gpus;
-  config.host.nvlink_present = find_gpu(gpu_model)->nvlink_links > 0;
-  config.host.nvlink_enabled = config.host.nvlink_present;
-  config.host.pcie_gen = find_gpu(gpu_model)->pcie_gen;
+  apply_gpu_model_defaults(config.host, *find_gpu(gpu_model));
   scenario.virtualization.mode = mode;
   JobConfig job;
   job.name = "job0";

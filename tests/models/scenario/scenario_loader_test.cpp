@@ -41,6 +41,18 @@ TEST(ScenarioLoader, MinimalScenarioGetsTheDocumentedDefaults) {
   EXPECT_EQ(s.simulation.seed, 1u);
 }
 
+// A scenario built by hand starts from what the loader makes of a file that gives nothing but its job (whose defaults
+// MinimalScenarioGetsTheDocumentedDefaults holds to scenarios/README.md): the initialisers of the cluster,
+// virtualization and simulation settings, the ones derived from the GPU model included, compared as the writer spells
+// every field.
+TEST(ScenarioLoader, ADefaultConstructedScenarioHasTheDocumentedDefaults) {
+  const nlohmann::json loaded = scenario_to_json(load(kMinimal));
+  const nlohmann::json built = scenario_to_json(Scenario{});
+  for (const char* part : {"cluster", "virtualization", "simulation"}) {
+    EXPECT_EQ(built.at(part), loaded.at(part)) << part;
+  }
+}
+
 TEST(ScenarioLoader, UnitsInKeysConvertToSi) {
   nlohmann::json document = kMinimal;
   set_json_path(document, "jobs[0].horovod.fusion_threshold_mib", 128);
