@@ -106,7 +106,7 @@ struct KernelTimes {
   std::vector<double> backward_gpu_s;
   double optimizer_gpu_s = 0;
   /// Bytes the kernels of each of the times above read and write in device memory (what they ask of HBM while a
-  /// collective shares it, sim/training/training_job.cpp).
+  /// collective shares it, sim/training/training_job_state.hpp run_shared).
   std::vector<double> forward_bytes;
   std::vector<double> backward_bytes;
   double optimizer_bytes = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // How much communication that overlaps backward slows the compute it overlaps (applied while a collective is in
-// flight, re-rated as collectives start and end: sim/training/training_job.cpp run_shared).
+// flight, re-rated as collectives start and end: sim/training/training_job_state.hpp run_shared).
 //
 // NCCL's collectives run as CUDA kernels, one thread block per channel, each on its own SM; while they run, those SMs
 // are not available to the training kernels. vtsim models that as the fraction of the device's SMs the collective's

@@ -2,7 +2,8 @@
 // The `analytic` fidelity's collectives: the closed forms of models/collectives/collective_model.hpp at the rate and
 // latency a communicator's rings reach together on the topology (concurrent_bottleneck: each link direction split
 // equally among the flows crossing it), plus NCCL's extra per-step latency of their slowest hop class under the
-// protocol NCCL picks. No SimGrid: sim/collectives/communicators.cpp runs each as one wait of this many seconds in the engine.
+// protocol NCCL picks. No SimGrid: sim/collectives/communicators.cpp runs each as one wait of this many seconds in the
+// engine.
 
 #include <functional>
 

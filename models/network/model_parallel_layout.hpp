@@ -1,7 +1,7 @@
 #pragma once
 // Where a job with tensor, pipeline or sharded parallelism puts its ranks, its groups' rings, and the bytes its
-// collectives and pipeline transfers carry per iteration (sim/training/model_parallel_plan.hpp builds the engine's plan on
-// them; docs/large-models.md describes the model). No SimGrid.
+// collectives and pipeline transfers carry per iteration (sim/training/model_parallel_plan.hpp builds the engine's plan
+// on them; docs/large-models.md describes the model). No SimGrid.
 //
 // Placement follows Megatron-LM's rank order (tensor fastest, then data, then pipeline, over the job's GPUs in index
 // order): each tensor group is t consecutive GPUs of one host (the loader checks that hosts hold whole groups), so it

@@ -2,7 +2,8 @@
 // The rings of a communicator laid over the topology: a job's (or a tensor or data group's) rank order, the rings
 // NCCL runs at once (channels: over the pair links of a full NVLink mesh, out of each host through each NIC), for
 // hierarchical allreduce its intra-host and inter-host rings; the flows they make and the bytes each carries; what
-// NCCL's tuning model sees of them. No SimGrid: sim/collectives/communicators.hpp builds the engine's collectives on them.
+// NCCL's tuning model sees of them. No SimGrid: sim/collectives/communicators.hpp builds the engine's collectives on
+// them.
 
 #include <string>
 #include <utility>

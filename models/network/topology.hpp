@@ -30,7 +30,8 @@
 // sender reaches that NIC across NVLink to the GPU beside it (NCCL's PXN, gpu_to_nic), or without NVLink or
 // GPUDirect RDMA through its own PCIe link and the host's PCIe (its switches' uplinks where they part them).
 // Boost.Graph holds the structure and finds the routes (breadth-first search on views filtered by the rule table);
-// it stays inside topology.cpp. No SimGrid here: sim/engine/platform.cpp builds SimGrid zones from links() and the routes.
+// it stays inside topology.cpp. No SimGrid here: sim/engine/platform.cpp builds SimGrid zones from links() and the
+// routes.
 
 #include <array>
 #include <cstddef>

@@ -1,7 +1,7 @@
 #pragma once
 // What a ZeRO stage (ZERO: Rajbhandari et al., SC'20; docs/large-models.md) does while a job runs, over its d
-// data-parallel ranks, in one place: the plan of a model-parallel job, its ranks in the engine and the traffic report
-// ask it rather than test the stage number.
+// data-parallel ranks: the plan of a model-parallel job, its ranks in the engine and the traffic report ask it rather
+// than test the stage number. What it saves in memory is strategy_memory's (models/parallel/parallel_strategy.hpp).
 // - Stage 1 shards the optimizer's states: each rank steps 1/d of the weights, the gradients are reduce-scattered,
 //   and the updated weights allgathered after the step.
 // - Stage 2 shards the gradients too: each micro-batch's are reduce-scattered as backward makes them.

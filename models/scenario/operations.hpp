@@ -3,8 +3,8 @@
 // planned maintenance (every VM of a host moved), and the checkpoints that bound what a failure loses
 // (docs/vsphere-model.md, "Operations").
 //
-// These are the scenario's settings and the closed forms the engine uses; sim/operations/operations.cpp runs them on the
-// simulated cluster. A VM is a job's group of ranks on one host.
+// These are the scenario's settings and the closed forms the engine uses; sim/operations/operations.cpp runs them on
+// the simulated cluster. A VM is a job's group of ranks on one host.
 //
 // Sources. [P] primary, [S] secondary.
 //   VGPU VMOTION  [P] VMware vSphere 6.7 documentation, "vMotion of vGPU VMs": stun time against the vGPU framebuffer

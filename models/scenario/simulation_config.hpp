@@ -27,9 +27,9 @@ struct SimulationConfig {
   double gpu_speed_cv = 0;
   /// Rare stalls (OS or hypervisor noise). Default none.
   StallConfig stalls;
-  /// Whether ranks that are alike run as one class (sim/training/rank_classes.hpp): at analytic fidelity one representative
-  /// stands for the others; at flow and step fidelity it computes for them and each member keeps its own flows.
-  /// Default true; false simulates every rank.
+  /// Whether ranks that are alike run as one class (sim/training/rank_classes.hpp): at analytic fidelity one
+  /// representative stands for the others; at flow and step fidelity it computes for them and each member keeps its own
+  /// flows. Default true; false simulates every rank.
   bool reduce_ranks = true;
 };
 

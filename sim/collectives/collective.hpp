@@ -114,9 +114,9 @@ class SimulatedCollective {
   /// How a call of `bytes` runs, for the timeline: NCCL's algorithm and protocol ("ring/Simple"); "" where
   /// nothing is chosen per call.
   virtual std::string describe(double /*bytes*/) { return ""; }
-  /// Only `count` of the ranks call run(), each standing for a class of alike ranks (sim/training/rank_classes.hpp). Only the
-  /// analytic fidelity runs reduced: the others, whose every rank has its own flows, keep all of them and ignore it.
-  /// REQUIRES: before the first run().
+  /// Only `count` of the ranks call run(), each standing for a class of alike ranks (sim/training/rank_classes.hpp).
+  /// Only the analytic fidelity runs reduced: the others, whose every rank has its own flows, keep all of them and
+  /// ignore it. REQUIRES: before the first run().
   virtual void set_ranks_that_run(int /*count*/) {}
 };
 

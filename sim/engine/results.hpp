@@ -96,8 +96,8 @@ struct JobResult {
   std::string precision;
   std::string device;              ///< what one rank runs on (GPU, vGPU profile or MIG instance)
   int ranks = 0;
-  /// Ranks whose compute ran: one per class of alike ranks when the job ran reduced (sim/training/rank_classes.hpp), else
-  /// `ranks`. At flow and step fidelity every rank's communication runs all the same.
+  /// Ranks whose compute ran: one per class of alike ranks when the job ran reduced (sim/training/rank_classes.hpp),
+  /// else `ranks`. At flow and step fidelity every rank's communication runs all the same.
   int simulated_ranks = 0;
   std::string not_reduced;  ///< why the job's ranks did not run as classes ("" when they did)
   int batch_per_gpu = 0;

@@ -32,8 +32,8 @@ class DdpReducer final : public GradientReduction {
   /// Hands a full bucket of rank `position` to the communication actors.
   using Dispatch = std::function<void(int position, const FusionBuffer& bucket)>;
 
-  /// A reducer over `layouts`, rank position k using layouts[layout_of[k]] (ranks alike share one; -1: the rank
-  /// reports no gradients). REQUIRES: every index of layout_of is -1 or in range.
+  /// A reducer over `layouts`, rank position k using layouts[layout_of[k]] (under data parallelism every rank shares
+  /// one; -1: the rank reports no gradients). REQUIRES: every index of layout_of is -1 or in range.
   DdpReducer(std::vector<Layout> layouts, std::vector<int> layout_of, Dispatch dispatch);
 
   /// Counts the gradient in its bucket and dispatches, in order, every bucket of its round now full.

@@ -8,8 +8,9 @@
 //   stage without waiting for it to be taken;
 // - a backward pass takes the next virtual stage's gradients, runs the layers last to first (recomputation included
 //   in their kernels, and under full recomputation the forward's collectives again) and posts its input gradients
-//   back; in the last micro-batch's backward each layer's gradient becomes ready for the data-parallel group's DDP
-//   buckets (reduce-scatter under ZeRO), which the communication actor runs while backward goes on;
+//   back; in the last micro-batch's backward (under ZeRO-2/3 in every micro-batch's, whose gradients are sharded)
+//   each layer's gradient becomes ready for the data-parallel group's DDP buckets (reduce-scatter under ZeRO), which
+//   the communication actor runs while backward goes on;
 // - then the rank waits for its buckets, runs its optimizer step (over 1/d of its weights under ZeRO), and under
 //   ZeRO-1/2 allgathers its stage's updated 16-bit weights. Under ZeRO-3 a gather actor fetches each layer's
 //   weights one layer ahead of the compute, before each forward and each backward pass.
@@ -179,6 +180,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
       if (virtual_stage + 1 < virtual_stages) {
         receive(*rank.from_next[static_cast<std::size_t>(pass.chunk)], routes_from_next, part.received_gather_bytes);
       }
+      // The gradients are reduced in the last micro-batch, or under ZeRO-2/3 in each (a round of buckets each).
       const bool reduced_now = pass.micro + 1 == strategy.micro_batches || reduces_every_micro_batch;
       for (std::size_t l = layers; l-- > 0;) {
         gathered(pending, part.gather_bytes.empty() ? 0.0 : part.gather_bytes[l]);

@@ -1,10 +1,11 @@
 #pragma once
-// The device a rank's kernels run on: the training loop's device policy. The loop (sim/training/training_job_state.hpp) hands
-// it stretches of kernels and says when the rank goes idle; what the device is stays here:
+// The device a rank's kernels run on: the training loop's device policy. The loop (sim/training/training_job_state.hpp)
+// hands it stretches of kernels and says when the rank goes idle; what the device is stays here:
 // - a dedicated device, a whole GPU or a MIG slice (its own SMs and memory; sim/README.md, "Sharing a GPU"):
 //   the rank's kernels have it to themselves and share it only with the rank's own collectives, whose kernels take
 //   SMs and memory bandwidth from them (the loop's run_shared re-rates them as collectives come and go);
-// - a time-sliced vGPU: its GPU's scheduler (sim/sharing/vgpu_scheduler.hpp) gives the rank's kernels their turns among the
+// - a time-sliced vGPU: its GPU's scheduler (sim/sharing/vgpu_scheduler.hpp) gives the rank's kernels their turns among
+// the
 //   other vGPUs, at the rate a collective beside them leaves, read at each turn.
 
 #include <functional>

@@ -1,5 +1,6 @@
 #include "sim/training/training_job.hpp"
 
+#include "models/parallel/zero_sharding.hpp"
 #include "sim/training/ddp_reducer.hpp"
 #include "sim/training/horovod_coordinator.hpp"
 #include "sim/training/training_job_state.hpp"

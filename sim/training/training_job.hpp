@@ -162,8 +162,8 @@ struct JobPlan {
   std::uint64_t seed = 1;
   std::vector<std::uint64_t> rank_streams;  ///< per rank
   std::vector<double> rank_speed;           ///< per rank: its GPU's time factor (1 when all GPUs are alike)
-  /// Ranks that run as classes (sim/training/rank_classes.hpp): per class its positions, the first of which runs for all.
-  /// Empty: every rank runs.
+  /// Ranks that run as classes (sim/training/rank_classes.hpp): per class its positions, the first of which runs for
+  /// all. Empty: every rank runs.
   std::vector<std::vector<int>> rank_classes;
   /// The classes reduce compute only: the first member computes for its class, and every member keeps its
   /// communication actor and its own flows (flow and step fidelity, where each rank's flows meet others' on links).

@@ -1,9 +1,9 @@
 #pragma once
 // The inside of a TrainingJob, shared by the files that run its actors: training_job.cpp (starts them; operations)
-// and model_parallel_rank.cpp (tensor, pipeline and sharded parallelism); here, the loop every rank's compute actor
-// runs (run_iterations), the data-parallel rank inside it, and the communication actor. The reduction policies it
-// reports gradients to are sim/training/horovod_coordinator.hpp and sim/training/ddp_reducer.hpp. Not part of the interface: include
-// only from those.
+// and model_parallel_rank.cpp (tensor, pipeline and sharded parallelism). Not part of the interface: include only from
+// those two. Here: the loop every rank's compute actor runs (run_iterations), the data-parallel rank inside it, and the
+// communication actor. The policies plugged into the loop are sim/training/gradient_reduction.hpp (Horovod's
+// coordinator, DDP's reducer) and sim/training/rank_device.hpp (a whole GPU or MIG slice, a time-sliced vGPU).
 
 #include <algorithm>
 #include <cassert>

@@ -16,6 +16,10 @@ TEST(ZeroSharding, WhatEachStageShardsAndWhenItReduces) {
     EXPECT_DOUBLE_EQ(zero.optimizer_share(), 1.0 / 8);
   }
   EXPECT_DOUBLE_EQ(none.optimizer_share(), 1.0);
+  EXPECT_FALSE(none.shards_optimizer());
+  EXPECT_FALSE(none.reduces_every_micro_batch());
+  EXPECT_FALSE(none.gathers_after_step());
+  EXPECT_FALSE(none.gathers_per_layer());
   EXPECT_FALSE(one.reduces_every_micro_batch());
   EXPECT_TRUE(two.reduces_every_micro_batch());
   EXPECT_TRUE(three.reduces_every_micro_batch());
@@ -24,7 +28,11 @@ TEST(ZeroSharding, WhatEachStageShardsAndWhenItReduces) {
   EXPECT_TRUE(two.gathers_after_step());
   EXPECT_FALSE(three.gathers_after_step());
   EXPECT_TRUE(three.gathers_per_layer());
-  EXPECT_FALSE(two.gathers_per_layer());
+  EXPECT_TRUE(three.shards_weights());
+  for (const ZeroSharding& zero : {none, one, two}) {
+    EXPECT_FALSE(zero.gathers_per_layer());
+    EXPECT_FALSE(zero.shards_weights());
+  }
   // Over one rank nothing is gathered.
   EXPECT_FALSE((ZeroSharding{2, 1}.gathers_after_step()));
   EXPECT_FALSE((ZeroSharding{3, 1}.gathers_per_layer()));

@@ -1,5 +1,5 @@
-// A simulation runs in a child process (sim/engine/isolated_run.hpp): what it answers comes back, what it writes to standard
-// error is passed on once it ends, and a child out of memory is one line saying so, not SimGrid's backtrace.
+// A simulation runs in a child process (sim/engine/isolated_run.hpp): what it answers comes back, what it writes to
+// standard error is passed on once it ends, and a child out of memory is one line saying so, not SimGrid's backtrace.
 
 #include "sim/engine/isolated_run.hpp"
 

@@ -1,6 +1,6 @@
-// vSphere operations on a running simulation (sim/operations/operations.hpp), against hand derivations: a stun of S seconds adds
-// S; a host failure loses the work since the last checkpoint plus the restart; a pre-copy takes its bytes over what
-// the NIC leaves it. Variability is off: every undisturbed iteration takes the same time.
+// vSphere operations on a running simulation (sim/operations/operations.hpp), against hand derivations: a stun of S
+// seconds adds S; a host failure loses the work since the last checkpoint plus the restart; a pre-copy takes its bytes
+// over what the NIC leaves it. Variability is off: every undisturbed iteration takes the same time.
 
 #include "sim/operations/operations.hpp"
 

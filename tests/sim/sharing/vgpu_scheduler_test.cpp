@@ -1,5 +1,5 @@
-// The time-sliced scheduler (sim/sharing/vgpu_scheduler.hpp) on its own: vGPUs' kernels given to it directly on one host,
-// each end time and statistic worked out slice by slice by hand in the comments.
+// The time-sliced scheduler (sim/sharing/vgpu_scheduler.hpp) on its own: vGPUs' kernels given to it directly on one
+// host, each end time and statistic worked out slice by slice by hand in the comments.
 
 #include <gtest/gtest.h>
 

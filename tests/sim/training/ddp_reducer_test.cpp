@@ -1,5 +1,5 @@
-// DDP's reducer (sim/training/ddp_reducer.hpp) on its own: gradients reported in a chosen order, the buckets it launches worked
-// out by hand. It waits on nothing, so no engine runs.
+// DDP's reducer (sim/training/ddp_reducer.hpp) on its own: gradients reported in a chosen order, the buckets it
+// launches worked out by hand. It waits on nothing, so no engine runs.
 
 #include "sim/training/ddp_reducer.hpp"
 
@@ -43,6 +43,16 @@ TEST(DdpReducer, LaunchesFullBucketsInOrderAndABucketWaitsForTheOneBeforeIt) {
   ASSERT_EQ(launches.size(), 5u);
   EXPECT_EQ(launches[3], (Launch{0, 1, 2, 12.0}));
   EXPECT_EQ(launches[4], (Launch{0, 1, 1, 1.0}));
+}
+
+TEST(DdpReducer, ABucketsBytesAreItsGradientsSummedInItsOrder) {
+  // As the loop that summed them at launch did: (0.1 + 0.2) + 0.3, which is not 0.1 + (0.2 + 0.3) in doubles.
+  std::vector<Launch> launches;
+  DdpReducer reducer = reducer_into(launches, {DdpReducer::Layout({{0, 1, 2}}, {0.1, 0.2, 0.3})}, {0});
+  for (int tensor : {2, 1, 0}) reducer.gradient_ready({.tensor = tensor});
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(std::get<3>(launches[0]), 0.1 + 0.2 + 0.3);
+  EXPECT_NE(std::get<3>(launches[0]), 0.3 + 0.2 + 0.1);
 }
 
 TEST(DdpReducer, EachMicroBatchAndEachRankFillsBucketsOfItsOwn) {

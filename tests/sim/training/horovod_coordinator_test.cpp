@@ -1,5 +1,5 @@
-// Horovod's coordinator (sim/training/horovod_coordinator.hpp) on its own: gradients reported at chosen times, each fusion
-// buffer's time and contents worked out tick by tick by hand in the comments.
+// Horovod's coordinator (sim/training/horovod_coordinator.hpp) on its own: gradients reported at chosen times, each
+// fusion buffer's time and contents worked out tick by tick by hand in the comments.
 
 #include "sim/training/horovod_coordinator.hpp"
 

@@ -1,5 +1,5 @@
-// Tensor, pipeline and sharded parallelism in whole simulations (sim/training/model_parallel_rank.cpp), against the schedules'
-// critical paths evaluated by hand from the compute model's stage kernel times, and against closed forms.
+// Tensor, pipeline and sharded parallelism in whole simulations (sim/training/model_parallel_rank.cpp), against the
+// schedules' critical paths evaluated by hand from the compute model's stage kernel times, and against closed forms.
 
 #include <algorithm>
 #include <numeric>

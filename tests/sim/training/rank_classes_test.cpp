@@ -1,5 +1,5 @@
-// Rank classes (sim/training/rank_classes.hpp): which ranks are alike, the draws a class runs with, and the reduced simulation
-// held to the full one on jobs small enough to run both.
+// Rank classes (sim/training/rank_classes.hpp): which ranks are alike, the draws a class runs with, and the reduced
+// simulation held to the full one on jobs small enough to run both.
 
 #include <algorithm>
 #include <cmath>

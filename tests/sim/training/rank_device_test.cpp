@@ -1,4 +1,5 @@
-// The device policies (sim/training/rank_device.hpp) on their own, on one host: what a stretch's run takes, worked out by hand.
+// The device policies (sim/training/rank_device.hpp) on their own, on one host: what a stretch's run takes, worked out
+// by hand.
 
 #include "sim/training/rank_device.hpp"
 
@@ -70,15 +71,20 @@ TEST(RankDevice, ATimeSlicedDeviceGivesItsStallToTheOtherVgpuAndWaitsForItsTurn)
     TimeSlicedDevice device(scheduler, 0, &rate);
     nlohmann::json out;
     sg4::Actor::create("other", host, [&] {
-      scheduler.run(1, 5e-3);  // vGPU 1 has 5 ms of kernels from time 0
+      sg4::this_actor::sleep_until(0.5e-3);
+      scheduler.run(1, 5e-3);  // vGPU 1 has 5 ms of kernels from 0.5 ms
       scheduler.idle(1);
     });
     sg4::Actor::create("rank", host, [&] {
-      // vGPU 0 stalls 0.5 ms (idle: vGPU 1 takes the GPU at 0), then has 1 ms of kernels; vGPU 1's slice runs to
-      // 1 ms, then vGPU 0's kernels run from 1 to 2 ms: busy 1 ms, waited 0.5 ms.
+      // vGPU 0 alone: 0.8 ms of kernels from 0 to 0.8 ms (vGPU 1, ready at 0.5 ms, waits within vGPU 0's slice).
+      out["alone"] = as_json(device.run(0, {0.8e-3, 0.8e-3, 0}));
+      // Straight on, a stretch whose host is 0.5 ms behind: the device gives the stall away, so vGPU 1 takes the GPU
+      // at 0.8 ms for its slice, to 1.8 ms; vGPU 0's 1 ms of kernels, ready at 1.3 ms, run from 1.8 to 2.8 ms: busy
+      // 1 ms, waited 0.5 ms.
       out["shared"] = as_json(device.run(0.5e-3, {1.5e-3, 1e-3, 0}));
       device.idle();
-      // Then, alone at a collective's rate of 0.5 once vGPU 1 is done (at 6 ms): 1 ms of kernels take 2 ms of GPU.
+      // vGPU 1 ends its remaining 4 ms at 6.8 ms. Then alone at a collective's rate of 0.5: 1 ms of kernels take 2 ms
+      // of GPU.
       sg4::this_actor::sleep_until(7e-3);
       rate = 0.5;
       out["slowed"] = as_json(device.run(0, {1e-3, 1e-3, 0}));
@@ -87,7 +93,8 @@ TEST(RankDevice, ATimeSlicedDeviceGivesItsStallToTheOtherVgpuAndWaitsForItsTurn)
     engine->run();
     return out;
   });
-  expect_run(result.at("shared"), 1e-3, 0.5e-3, 2e-3);
+  expect_run(result.at("alone"), 0.8e-3, 0, 0.8e-3);
+  expect_run(result.at("shared"), 1e-3, 0.5e-3, 2.8e-3);
   expect_run(result.at("slowed"), 2e-3, 0, 9e-3);
 }
 
