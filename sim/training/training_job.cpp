@@ -24,12 +24,17 @@ std::vector<double> bytes_of(const std::vector<GradientTensor>& tensors) {
   return bytes;
 }
 
+/// Whether the job's reduction policy is Horovod's coordinator, which has an actor: a data-parallel Horovod job with
+/// gradients to reduce over several ranks.
+bool runs_coordinator(const JobPlan& plan) {
+  return plan.model_parallel == nullptr && plan.rank_hosts.size() > 1 && !plan.tensors.empty() &&
+         plan.data_parallel == DataParallel::horovod;
+}
+
 }  // namespace
 
 void TrainingJob::State::start_reduction() {
-  const ModelParallelPlan* mp = plan.model_parallel.get();
-  if (mp == nullptr && plan.data_parallel == DataParallel::horovod) {
-    if (tensor_count() == 0) return;
+  if (runs_coordinator(plan)) {
     auto coordinator = std::make_unique<HorovodCoordinator>(
         HorovodCoordinator::Settings{plan.cycle_time_s, plan.negotiation_s, plan.fusion_threshold_bytes},
         bytes_of(plan.tensors), rank_count(), [this](const FusionBuffer& buffer) {
@@ -43,6 +48,7 @@ void TrainingJob::State::start_reduction() {
     sg4::Actor::create(plan.name + ".coordinator", plan.rank_hosts.front(), [running] { running->run(); })->daemonize();
     return;
   }
+  const ModelParallelPlan* mp = plan.model_parallel.get();
   std::vector<DdpReducer::Layout> layouts;
   std::vector<int> layout_of(static_cast<std::size_t>(rank_count()), -1);
   if (mp == nullptr) {
@@ -149,7 +155,7 @@ std::size_t TrainingJob::actor_count() const {
   std::size_t actors = computing;
   if (mp != nullptr && ZeroSharding::of(mp->strategy).shards_weights() && reduces) actors += computing;
   if (reduces) actors += plan.every_rank_communicates ? ranks : computing;
-  if (mp == nullptr && ranks > 1 && !plan.tensors.empty() && plan.data_parallel == DataParallel::horovod) ++actors;
+  if (runs_coordinator(plan)) ++actors;
   return actors;
 }
 

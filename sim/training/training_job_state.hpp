@@ -112,9 +112,9 @@ struct TrainingJob::State {
     return plan.model_parallel->rank_data_position[static_cast<std::size_t>(position)];
   }
 
-  /// Sets the job's reduction policy (training_job.cpp): Horovod's coordinator (a data-parallel job under Horovod),
-  /// whose actor it starts, or DDP's reducer, with the buckets of each rank that computes (one layout for all under
-  /// data parallelism).
+  /// Sets the job's reduction policy (training_job.cpp): Horovod's coordinator (a data-parallel job under Horovod with
+  /// gradients), whose actor it starts, or DDP's reducer, with the buckets of each rank that computes (one layout for
+  /// all under data parallelism).
   void start_reduction();
   /// Runs the model-parallel iteration loop of one rank (model_parallel_rank.cpp).
   void model_parallel_actor(int position);
