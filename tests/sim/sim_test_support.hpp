@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+#include <simgrid/s4u/NetZone.hpp>
 
 #include "models/collectives/collective_model.hpp"
 #include "models/collectives/nccl_tuning.hpp"
@@ -46,6 +48,15 @@ inline std::unique_ptr<simgrid::s4u::Engine> test_engine(std::size_t actors) {
   configure_engine();
   configure_stacks(actors);
   return engine;
+}
+
+/// The platform of a test that needs only somewhere for its actors to run: one host named `name` (speed 1 flop/s) in
+/// a zone of its own. REQUIRES: an engine (test_engine) and no platform yet.
+inline simgrid::s4u::Host* lone_host(const std::string& name) {
+  simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
+  simgrid::s4u::Host* host = zone->create_host(name, 1.0)->seal();
+  zone->seal();
+  return host;
 }
 
 /// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario`, with what its `nccl` settings force (all

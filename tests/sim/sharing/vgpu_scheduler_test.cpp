@@ -11,7 +11,6 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
-#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/engine/trace.hpp"
 #include "sim/sharing/vgpu_scheduler.hpp"
@@ -42,9 +41,7 @@ nlohmann::json schedule(const SchedulerSetup& setup, const std::vector<KernelAt>
                         const std::vector<RateChange>& rate_changes = {}) {
   return vtsim::sim::run_isolated([&] {
     const auto engine = testing::test_engine(kernels.size() + 2);
-    sg4::NetZone* zone = sg4::create_full_zone("gpu");
-    sg4::Host* host = zone->create_host("gpu0", 1.0)->seal();
-    zone->seal();
+    sg4::Host* host = testing::lone_host("gpu0");
     TraceRecorder trace;
     TimeSliceScheduler scheduler(setup, &trace, 0, 0);
     scheduler.start(host);

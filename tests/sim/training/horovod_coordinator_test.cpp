@@ -12,7 +12,6 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
-#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/engine/isolated_run.hpp"
 #include "sim_test_support.hpp"
@@ -35,9 +34,7 @@ nlohmann::json dispatched(HorovodCoordinator::Settings settings, const std::vect
                           const std::vector<Report>& reports) {
   return run_isolated([&] {
     const auto engine = testing::test_engine(2);
-    sg4::NetZone* zone = sg4::create_full_zone("host");
-    sg4::Host* host = zone->create_host("cpu", 1.0)->seal();
-    zone->seal();
+    sg4::Host* host = testing::lone_host("cpu");
     nlohmann::json buffers = nlohmann::json::array();
     HorovodCoordinator coordinator(settings, tensor_bytes, ranks, [&](const FusionBuffer& buffer) {
       buffers.push_back({sg4::Engine::get_clock(), buffer.iteration, buffer.tensor_count, buffer.bytes});

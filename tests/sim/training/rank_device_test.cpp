@@ -9,7 +9,6 @@
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
-#include <simgrid/s4u/NetZone.hpp>
 
 #include "sim/engine/isolated_run.hpp"
 #include "sim/sharing/vgpu_scheduler.hpp"
@@ -32,9 +31,7 @@ void expect_run(const nlohmann::json& ran, double busy_s, double waited_s, doubl
 TEST(RankDevice, ADedicatedDeviceWaitsOutTheStallThenRunsTheKernelsBesideTheRanksCollectives) {
   const nlohmann::json result = run_isolated([] {
     const auto engine = testing::test_engine(1);
-    sg4::NetZone* zone = sg4::create_full_zone("gpu");
-    sg4::Host* host = zone->create_host("gpu0", 1.0)->seal();
-    zone->seal();
+    sg4::Host* host = testing::lone_host("gpu0");
     nlohmann::json out;
     // The kernels share the GPU with a collective: 3 ms of them take 4 ms.
     DedicatedDevice device([&out](const Stretch& stretch) {
@@ -61,9 +58,7 @@ TEST(RankDevice, ADedicatedDeviceWaitsOutTheStallThenRunsTheKernelsBesideTheRank
 TEST(RankDevice, ATimeSlicedDeviceGivesItsStallToTheOtherVgpuAndWaitsForItsTurn) {
   const nlohmann::json result = run_isolated([] {
     const auto engine = testing::test_engine(3);
-    sg4::NetZone* zone = sg4::create_full_zone("gpu");
-    sg4::Host* host = zone->create_host("gpu0", 1.0)->seal();
-    zone->seal();
+    sg4::Host* host = testing::lone_host("gpu0");
     // Best effort, 1 ms slices, no switch cost, two vGPUs.
     TimeSliceScheduler scheduler({SchedulerPolicy::best_effort, 1e-3, 0, 2, {"a", "b"}}, nullptr, 0, 0);
     scheduler.start(host);
