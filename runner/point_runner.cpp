@@ -18,13 +18,26 @@
 
 namespace vtsim::runner {
 
-sim::SimulationResult simulate(const Scenario& scenario, const sim::SimulationOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  const ResolvedRun run = resolve(scenario);
+namespace {
+
+sim::SimulationResult simulate_resolved(std::chrono::steady_clock::time_point start, const ResolvedRun& run,
+                                        const sim::SimulationOptions& options) {
   const double resolve_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   sim::SimulationResult result = sim::simulate(run, options);
   result.wall_clock.plan_s += resolve_s;
   return result;
+}
+
+}  // namespace
+
+sim::SimulationResult simulate(const Scenario& scenario, const sim::SimulationOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  return simulate_resolved(start, resolve(scenario, load_scenario_calibration(scenario)), options);
+}
+
+sim::SimulationResult simulate(const Scenario& scenario, const CalibratedParameters& calibration,
+                               const sim::SimulationOptions& options) {
+  return simulate_resolved(std::chrono::steady_clock::now(), resolve(scenario, calibration), options);
 }
 
 namespace {

@@ -191,13 +191,12 @@ LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated)
   return base;
 }
 
-ScenarioLinks scenario_links(const Scenario& scenario) {
+ScenarioLinks scenario_links(const Scenario& scenario, const CalibratedParameters& calibration) {
   const ClusterConfig& cluster = scenario.cluster;
   const HostConfig& host = cluster.host;
   const GpuSpec* gpu = find_gpu(host.gpu_model);
   const NicSpec* nic = find_nic(host.nic_model);
   assert(gpu != nullptr && nic != nullptr && "validated scenarios name catalogued GPU and NIC models");
-  const CalibratedParameters& calibration = scenario.calibration;
   ScenarioLinks links;
   const int nvlink_links = nvlink_links_per_connection(*gpu, host.gpus);
   if (nvlink_links > 0) {
@@ -221,10 +220,6 @@ ScenarioLinks scenario_links(const Scenario& scenario) {
   return links;
 }
 
-std::vector<ClassDefault> link_defaults_for(const Scenario& scenario) {
-  return link_defaults_for(scenario, scenario_links(scenario));
-}
-
 std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const ScenarioLinks& links) {
   const ClusterConfig& cluster = scenario.cluster;
   const HostConfig& host = cluster.host;
@@ -244,14 +239,6 @@ std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const Scen
     defaults.push_back({LinkClass::tcp_stack, tcp_stack_default(scenario, whole_host_cpu_cores(scenario), host.gpus)});
   }
   return defaults;
-}
-
-std::vector<ClassDefault> uncalibrated_link_defaults(const Scenario& scenario) {
-  std::vector<ClassDefault> uncalibrated;
-  for (ClassDefault& entry : link_defaults_for(scenario)) {
-    if (entry.value.uncalibrated) uncalibrated.push_back(std::move(entry));
-  }
-  return uncalibrated;
 }
 
 }  // namespace vtsim

@@ -65,7 +65,7 @@ LinkDefault uplink_default(const ClusterConfig& cluster);
 /// longer uncalibrated once both of its figures are measured.
 LinkDefault with_calibration(LinkDefault base, const CalibratedLink& calibrated);
 
-/// The five link defaults of `scenario`'s cluster with its calibration profile's measurements applied (the NVLink one
+/// The five link defaults of `scenario`'s cluster with `calibration`'s measurements applied (the NVLink one
 /// is meaningful only when NVLink is present and enabled; the NIC and uplink ones only when the hosts have NICs). The
 /// NIC's latency includes staging_fill_s at both ends for a transport without GPUDirect RDMA, measured or not (a
 /// perftest measures host memory to host memory).
@@ -76,15 +76,11 @@ struct ScenarioLinks {
   LinkDefault nic;
   LinkDefault uplink;
 };
-ScenarioLinks scenario_links(const Scenario& scenario);
+ScenarioLinks scenario_links(const Scenario& scenario, const CalibratedParameters& calibration);
 
 /// The defaults of the link classes the scenario's topology builds (whether or not a job's traffic crosses them),
-/// in LinkClass order, with the calibration profile applied. REQUIRES: a validated scenario (known GPU and NIC models, pcie_gen 3-5).
-std::vector<ClassDefault> link_defaults_for(const Scenario& scenario);
-/// link_defaults_for(scenario) from `links` = scenario_links(scenario), already made.
+/// in LinkClass order, from `links` = scenario_links(scenario, calibration). REQUIRES: a validated scenario (known GPU
+/// and NIC models, pcie_gen 3-5).
 std::vector<ClassDefault> link_defaults_for(const Scenario& scenario, const ScenarioLinks& links);
-
-/// The uncalibrated ones among link_defaults_for(scenario).
-std::vector<ClassDefault> uncalibrated_link_defaults(const Scenario& scenario);
 
 }  // namespace vtsim

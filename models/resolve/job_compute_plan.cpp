@@ -112,15 +112,16 @@ bool host_side_line(const std::string& line) {
 
 // A traced job's kernels on its device (models/traces/traced_iteration.hpp): each class of kernel scaled by the ratio
 // of the traced GPU's rate to the device's, with the compute model's constants for both; the trace's host time kept.
-void plan_traced_compute(const Scenario& scenario, std::size_t index, const HostSide& host, JobCompute& compute) {
+void plan_traced_compute(const Scenario& scenario, std::size_t index, const CalibratedParameters& calibration,
+                         const HostSide& host, JobCompute& compute) {
   const JobConfig& job = scenario.jobs[index];
   const TraceWorkloadConfig& trace = *job.trace;
   const GpuSpec& traced_gpu = *find_gpu(trace.measured_on);
   const DeviceCompute traced_device = whole_gpu(traced_gpu, job.precision, traced_gpu.memory_bytes);
   const bool same_gpu = traced_gpu.id == scenario.cluster.host.gpu_model;
-  const ResolvedCompute traced = resolve_compute(traced_gpu, job.precision, compute.workload, job.batch_per_gpu, host,
-                                                 published_compute_fit(),
-                                                 same_gpu ? scenario.calibration : CalibratedParameters{});
+  const ResolvedCompute traced =
+      resolve_compute(traced_gpu, job.precision, compute.workload, job.batch_per_gpu, host, published_compute_fit(),
+                      same_gpu ? calibration : CalibratedParameters{});
   const ComputeParameters& from = traced.parameters;
   ComputeParameters& to = compute.resolved.parameters;
   const DeviceCompute& device = compute.device;
@@ -203,7 +204,7 @@ std::pair<DeviceCompute, std::string> job_device(const Scenario& scenario, std::
   return {whole_gpu(gpu, job.precision, gpu.memory_bytes), gpu.name};
 }
 
-JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
+JobCompute plan_job_compute(const Scenario& scenario, std::size_t index, const CalibratedParameters& calibration) {
   const JobConfig& job = scenario.jobs[index];
   const GpuSpec& gpu = *find_gpu(scenario.cluster.host.gpu_model);
   JobCompute compute{job_workload(job), gpu.name, {}, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
@@ -250,8 +251,8 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
                       .tcp_between_hosts = tcp_between_hosts(scenario, job),
                       .vm_cpu_overhead = vm_cpu_overhead(scenario.virtualization),
                       .vm_cpu_overhead_stated = scenario.virtualization.vm_cpu_overhead.has_value()};
-  compute.resolved = resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(),
-                                     scenario.calibration);
+  compute.resolved =
+      resolve_compute(gpu, job.precision, compute.workload, batch, host, published_compute_fit(), calibration);
   if (!compute.resolved.refused.empty()) {
     throw InputError(where + ".precision: " + std::string(to_string(job.precision)) + " " + compute.workload.name +
                      " on the " + gpu.id + ": " + compute.resolved.refused.front());
@@ -273,7 +274,7 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
            : "VM (" + std::to_string(alone_host.cpu_cores) + " vCPUs") +
       ", no network stack)";
   if (job.trace) {
-    plan_traced_compute(scenario, index, host, compute);
+    plan_traced_compute(scenario, index, calibration, host, compute);
   } else {
     compute.kernels = kernel_times(compute.workload, batch, job.precision, compute.device, compute.resolved.parameters,
                                    Pass::training, job.gradient_accumulation);
@@ -307,8 +308,8 @@ JobCompute plan_job_compute(const Scenario& scenario, std::size_t index) {
     compute.spread = {0.0, "variability off (simulation.variability)", false};
   } else if (job.step_time_cv) {
     compute.spread = {*job.step_time_cv, "stated in the scenario (" + job.json_path + ".step_time_cv)", false};
-  } else if (scenario.calibration.step_time_cv) {
-    compute.spread = {scenario.calibration.step_time_cv->value, scenario.calibration.step_time_cv->provenance, false};
+  } else if (calibration.step_time_cv) {
+    compute.spread = {calibration.step_time_cv->value, calibration.step_time_cv->provenance, false};
   } else {
     compute.spread = default_step_time_spread(compute.workload);
   }

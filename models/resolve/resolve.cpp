@@ -21,14 +21,14 @@ namespace vtsim {
 namespace {
 
 // Each job that runs, with its compute planned (its memory fit checked).
-std::vector<ResolvedJob> plan_computes(const Scenario& scenario) {
+std::vector<ResolvedJob> plan_computes(const Scenario& scenario, const CalibratedParameters& calibration) {
   std::vector<ResolvedJob> jobs;
   for (std::size_t j = 0; j < scenario.jobs.size(); ++j) {
     if (scenario.jobs[j].idle) continue;
     ResolvedJob job;
     job.index = j;
     job.config = scenario.jobs[j];
-    job.compute = plan_job_compute(scenario, j);
+    job.compute = plan_job_compute(scenario, j, calibration);
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -104,10 +104,11 @@ double collective_memory_demand_Bps(const NcclCommunicator& nccl) {
 }
 
 /// What the job's collectives and coordinator cost besides their transfers, and what its traffic crosses.
-void plan_collectives(const Scenario& scenario, const Topology& topology, ResolvedJob& job) {
+void plan_collectives(const Scenario& scenario, const CalibratedParameters& calibration, const Topology& topology,
+                      ResolvedJob& job) {
   const JobConfig& config = scenario.jobs[job.index];
   if (config.data_parallel != DataParallel::pytorch_ddp && job.rings.ring.size() > 1 && !job.layout) {
-    job.negotiation_s = horovod_negotiation_s(job.rings, topology, scenario.calibration);
+    job.negotiation_s = horovod_negotiation_s(job.rings, topology, calibration);
   }
   if (job.nccl) {
     const NcclCommunicator& nccl = *job.nccl;
@@ -116,7 +117,7 @@ void plan_collectives(const Scenario& scenario, const Topology& topology, Resolv
                                ? find_mig_profile(gpu.id, config.mig_profile)->sm_count
                                : gpu.sm_count;
     job.nccl_channels = nccl_running_channels(nccl);
-    const auto& measured = scenario.calibration.collective_sm_share;
+    const auto& measured = calibration.collective_sm_share;
     job.collective_sm_share =
         measured ? Param<double>{.value = measured->value, .source = Source::measured, .note = measured->provenance}
                  : Param<double>{.value = collective_sm_share(job.nccl_channels, device_sms),
@@ -284,10 +285,10 @@ std::vector<std::string> uncalibrated_defaults(const Scenario& scenario, const R
 }
 
 /// The values a calibration profile supplied to this run, each with where it was measured.
-std::vector<std::string> calibrated_values(const Scenario& scenario, const ResolvedRun& run) {
+std::vector<std::string> calibrated_values(const Scenario& scenario, const CalibratedParameters& calibration,
+                                           const ResolvedRun& run) {
   if (scenario.calibration_profile.empty()) return {};
   std::set<std::string> used;
-  const CalibratedParameters& calibration = scenario.calibration;
   for (const ClassDefault& entry : run.link_defaults) {
     const bool measured = entry.value.bandwidth_measured || entry.value.latency_measured;
     if (run.link_classes.count(entry.link_class) > 0 && measured) {
@@ -327,8 +328,6 @@ std::vector<std::string> calibrated_values(const Scenario& scenario, const Resol
 }
 
 }  // namespace
-
-TopologySpec topology_spec(const Scenario& scenario) { return topology_spec(scenario, scenario_links(scenario)); }
 
 TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links) {
   const ClusterConfig& cluster = scenario.cluster;
@@ -390,8 +389,9 @@ TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links)
   return spec;
 }
 
-Topology scenario_topology(const Scenario& scenario, const P2pRuleTable& rules) {
-  return Topology(topology_spec(scenario), rules);
+Topology scenario_topology(const Scenario& scenario, const CalibratedParameters& calibration,
+                           const P2pRuleTable& rules) {
+  return Topology(topology_spec(scenario, scenario_links(scenario, calibration)), rules);
 }
 
 NcclDevice nccl_device(const Scenario& scenario) {
@@ -432,7 +432,8 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
   return comm;
 }
 
-ResolvedCollective resolve_collective(const Scenario& scenario, const std::vector<int>& gpus) {
+ResolvedCollective resolve_collective(const Scenario& scenario, const CalibratedParameters& calibration,
+                                      const std::vector<int>& gpus) {
   assert(gpus.size() >= 2);
   Scenario tested = scenario;
   JobConfig job = scenario.jobs.front();
@@ -440,7 +441,7 @@ ResolvedCollective resolve_collective(const Scenario& scenario, const std::vecto
   job.idle = false;
   job.horovod.allreduce = AllreduceAlgorithm::ring;
   tested.jobs = {job};
-  Topology topology = scenario_topology(tested);
+  Topology topology = scenario_topology(tested, calibration);
   JobRings rings = job_rings(tested, 0, topology);
   NcclCommunicator nccl = job_nccl_communicator(tested, 0, nccl_device(tested), rings, topology);
   return {.topology = std::move(topology),
@@ -526,10 +527,17 @@ std::vector<SourcedValue> sourced_values(const Scenario& scenario, const Resolve
   return values;
 }
 
-ResolvedRun resolve(const Scenario& scenario) {
-  std::vector<ResolvedJob> jobs = plan_computes(scenario);
+ResolvedRun resolve(const Scenario& scenario, const CalibrationProfile* profile) {
+  return resolve(scenario, scenario_calibration(scenario, profile));
+}
+
+ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibration) {
+  // A profile's context switch must fit in the time slice as the scenario's own must (the loader checked that one);
+  // checked first, where the loader checked it, before any job is planned.
+  check_context_switch(scenario, calibration);
+  std::vector<ResolvedJob> jobs = plan_computes(scenario, calibration);
   // The links' figures, made once: the topology's and the lists' alike.
-  const ScenarioLinks links = scenario_links(scenario);
+  const ScenarioLinks links = scenario_links(scenario, calibration);
   ResolvedRun run{.name = scenario.name,
                   .calibration_profile = scenario.calibration_profile,
                   .simulation = scenario.simulation,
@@ -556,12 +564,12 @@ ResolvedRun resolve(const Scenario& scenario) {
   run.cross_rack_ports = plan_communication(scenario, run.topology, jobs);
   run.jobs = std::move(jobs);
   for (ResolvedJob& job : run.jobs) {
-    plan_collectives(scenario, run.topology, job);
+    plan_collectives(scenario, calibration, run.topology, job);
     run.link_classes.insert(job.link_classes.begin(), job.link_classes.end());
   }
   // The cost of one switch between vGPUs, decided once: the schedulers run it, and the run reports it where a GPU is
   // time-sliced.
-  const Param<double> switch_s = context_switch(scenario.virtualization.scheduler, scenario.calibration);
+  const Param<double> switch_s = context_switch(scenario.virtualization.scheduler, calibration);
   run.sliced_gpus = time_sliced_gpus(scenario, switch_s.value);
   if (!run.sliced_gpus.empty()) run.context_switch_s = switch_s;
   run.switch_latency_s = switch_latency(scenario.cluster.fabric, run.link_classes);
@@ -589,7 +597,7 @@ ResolvedRun resolve(const Scenario& scenario) {
       scenario.simulation.fidelity != Fidelity::analytic ||
       std::any_of(run.jobs.begin(), run.jobs.end(), [](const ResolvedJob& job) { return job.layout.has_value(); });
   run.uncalibrated = uncalibrated_defaults(scenario, run);
-  run.calibrated = calibrated_values(scenario, run);
+  run.calibrated = calibrated_values(scenario, calibration, run);
   return run;
 }
 

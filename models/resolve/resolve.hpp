@@ -21,20 +21,21 @@
 #include "models/network/rings.hpp"
 #include "models/network/topology.hpp"
 #include "models/resolve/resolved_run.hpp"
+#include "models/resolve/scenario_calibration.hpp"
 
 namespace vtsim {
 
 struct Scenario;
 
-/// The spec of `scenario`'s cluster (models/network/topology.hpp): its shape, and each link class's figures with the
-/// calibration profile's measurements applied. REQUIRES: a validated scenario.
-TopologySpec topology_spec(const Scenario& scenario);
-/// topology_spec(scenario) from `links` = scenario_links(scenario), already made.
+/// The spec of `scenario`'s cluster (models/network/topology.hpp): its shape, and each link class's figures from
+/// `links` = scenario_links(scenario, calibration) (models/catalog/link_defaults.hpp). REQUIRES: a validated scenario.
 TopologySpec topology_spec(const Scenario& scenario, const ScenarioLinks& links);
 
-/// The topology of `scenario`'s cluster: Topology(topology_spec(scenario), rules). REQUIRES: a validated scenario
-/// (throws nothing for one).
-Topology scenario_topology(const Scenario& scenario, const P2pRuleTable& rules = default_p2p_rules());
+/// The topology of `scenario`'s cluster with `calibration`'s measurements (scenario_calibration(); empty: the
+/// catalogs' figures): Topology(topology_spec(scenario, scenario_links(scenario, calibration)), rules). REQUIRES: a
+/// validated scenario (throws nothing for one).
+Topology scenario_topology(const Scenario& scenario, const CalibratedParameters& calibration,
+                           const P2pRuleTable& rules = default_p2p_rules());
 
 /// The GPUs of `scenario`'s cluster as NCCL's tuning model sees them (its GPU model's, its transport's).
 NcclDevice nccl_device(const Scenario& scenario);
@@ -50,14 +51,19 @@ JobRings job_rings(const Scenario& scenario, std::size_t index, const Topology& 
 NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t index, const NcclDevice& device,
                                        const JobRings& rings, const Topology& topology);
 
-/// The collective of `gpus` (global GPU indices of `scenario`'s cluster) resolved as resolve() resolves a job. Throws
-/// the InputError job_nccl_communicator throws. REQUIRES: a scenario the loader accepted; two or more distinct GPUs of
-/// its cluster.
-ResolvedCollective resolve_collective(const Scenario& scenario, const std::vector<int>& gpus);
+/// The collective of `gpus` (global GPU indices of `scenario`'s cluster) resolved as resolve() resolves a job, with
+/// `calibration`'s link measurements. Throws the InputError job_nccl_communicator throws. REQUIRES: a scenario the
+/// loader accepted; two or more distinct GPUs of its cluster.
+ResolvedCollective resolve_collective(const Scenario& scenario, const CalibratedParameters& calibration,
+                                      const std::vector<int>& gpus);
 
-/// Resolves `scenario`. Throws the InputError `simulate` would throw for it before simulating.
+/// Resolves `scenario` with `profile` (load_scenario_profile(scenario); null: none), applied by scenario_calibration
+/// (models/resolve/scenario_calibration.hpp). Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.
-ResolvedRun resolve(const Scenario& scenario);
+ResolvedRun resolve(const Scenario& scenario, const CalibrationProfile* profile);
+/// resolve(scenario, profile) once the profile is applied: `calibration` = scenario_calibration(scenario, profile), or
+/// measurements a test states by hand.
+ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibration);
 
 /// `run`'s values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic crosses,
 /// the vGPU context switch, and per job its device, step-time spread and what its collectives and coordinator cost

@@ -157,6 +157,14 @@ struct SchedulerConfig {
 /// else the calibration profile's measurement, else the uncalibrated default; with its source.
 Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedParameters& calibration);
 
+struct Scenario;
+
+/// Refuses, naming the scenario's file and virtualization.scheduler.context_switch_us, a vgpu scenario whose context
+/// switch (context_switch() with `calibration`) takes more than 90% of the time slice: a slot whose useful part tends
+/// to zero makes a vGPU advance by almost nothing per slot, so a short run would take the scheduler millions of
+/// slots. The loader checks what the scenario alone decides; resolve() checks again with the profile's measurement.
+void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration);
+
 /// How the GPUs are virtualized.
 struct VirtualizationConfig {
   /// Default bare metal.
@@ -199,10 +207,9 @@ struct Scenario {
   /// Path of a calibration profile, resolved against the scenario's folder; "" = catalog defaults.
   std::string calibration_profile;
   /// Whether the profile may have measured another box than the cluster's (calibration_mismatches()): its values are
-  /// then used and every result lists the differences. Default false: such a profile is refused.
+  /// then used and every result lists the differences. Default false: such a profile is refused. The profile itself
+  /// is read and applied by resolve() (models/resolve/scenario_calibration.hpp), not kept here.
   bool calibration_allow_mismatch = false;
-  /// What that profile calibrates (empty without one): its values replace the catalog defaults they measure.
-  CalibratedParameters calibration;
   SimulationConfig simulation;
   /// vSphere's figures for the events. Defaults in models/scenario/operations.hpp.
   OperationsConfig operations;

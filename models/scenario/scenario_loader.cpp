@@ -791,9 +791,8 @@ const nlohmann::json* scheduler_key(const nlohmann::json& json, const char* key)
 }
 
 /// Once the jobs are known: the default time slice follows the profiles actually used (1 ms if any allows more than 8
-/// per GPU), and a context switch, from the scenario or its calibration profile, may take at most 90% of the slice: a
-/// slot whose useful part tends to zero makes a vGPU advance by almost nothing per slot, so a short run would take the
-/// scheduler millions of slots.
+/// per GPU), and a context switch the scenario decides (stated, or the default without a calibration profile) must fit
+/// in it (check_context_switch); a profile's measurement is checked where the profile is applied, in resolve().
 void check_scheduler_timing(Scenario& scenario, const nlohmann::json& json) {
   if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
   SchedulerConfig& scheduler = scenario.virtualization.scheduler;
@@ -802,16 +801,9 @@ void check_scheduler_timing(Scenario& scenario, const nlohmann::json& json) {
       scheduler.time_slice_s = std::min(scheduler.time_slice_s, find_vgpu_profile(job.vgpu_profile)->default_time_slice_s());
     }
   }
-  constexpr double kMaxSwitchShareOfSlice = 0.9;
-  const Param<double> switch_s = context_switch(scheduler, scenario.calibration);
-  if (switch_s.value <= kMaxSwitchShareOfSlice * scheduler.time_slice_s) return;
-  std::ostringstream why;
-  why.precision(10);
-  why << "a context switch (" << switch_s.value / units::kSecondsPerUs << " us"
-      << (switch_s.source == Source::measured ? ", measured in " + scenario.calibration_profile : "")
-      << ") may take at most 90% of the time slice (" << scheduler.time_slice_s / units::kSecondsPerMs
-      << " ms): each slot would leave a vGPU almost nothing to run";
-  throw InputError(scenario.file + ": virtualization.scheduler.context_switch_us: " + why.str());
+  if (scheduler.context_switch_stated || scenario.calibration_profile.empty()) {
+    check_context_switch(scenario, CalibratedParameters{});
+  }
 }
 
 }  // namespace
@@ -848,30 +840,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     if (path.is_relative()) path = (std::filesystem::path(base_dir) / path).lexically_normal();
     if (const std::string problem = not_a_file(path); !problem.empty()) profile->fail(problem);
     scenario.calibration_profile = path.string();
-    const CalibrationProfile loaded = load_calibration_profile(scenario.calibration_profile);
-    // GPU measurements apply to the GPU model they were taken on: a profile that does not say which it was cannot be
-    // checked against the cluster's, so it is refused rather than applied to any GPU.
-    if (loaded.gpu && loaded.gpu->catalog_gpu.empty()) {
-      profile->fail("the profile's gpu section does not name the catalog GPU it measured (gpu.catalog_gpu, one of "
-                    "`vtsim catalog gpus`, e.g. \"" + scenario.cluster.host.gpu_model + "\"), so it cannot be checked "
-                    "against the cluster's GPUs; add it to the profile");
-    }
-    scenario.calibration = calibrated_parameters(loaded);
-    // Measurements apply to the box they were taken on: another GPU model, GPU count or link class is refused unless
-    // the scenario allows it, and then every result lists the differences.
-    const HostConfig& host = scenario.cluster.host;
-    std::vector<std::string> mismatches =
-        calibration_mismatches(loaded, {.gpu_model = host.gpu_model, .gpus_per_host = host.gpus,
-                                        .nvlink_present = host.nvlink_present});
     if (allow_mismatch) scenario.calibration_allow_mismatch = allow_mismatch->as_bool();
-    if (!mismatches.empty() && !scenario.calibration_allow_mismatch) {
-      const std::size_t more = mismatches.size() - 1;
-      profile->fail("the profile measured another box than the cluster's: " + mismatches.front() +
-                    (more > 0 ? " (and " + std::to_string(more) + " more)" : "") +
-                    "; calibrate on the box you simulate, or use it anyway with calibration_allow_mismatch: true "
-                    "(vtsim run --allow-mismatch), which every result then reports");
-    }
-    scenario.calibration.mismatches = std::move(mismatches);
   } else if (allow_mismatch) {
     allow_mismatch->fail("only with a calibration_profile");
   }

@@ -59,11 +59,12 @@ inline simgrid::s4u::Host* lone_host(const std::string& name) {
   return host;
 }
 
-/// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario`, with what its `nccl` settings force (all
-/// ranks start at 0; the last to finish ends it). Runs in a child process.
-inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
+/// Simulated seconds one allreduce of `bytes` takes for job 0 of `scenario` with `calibration`'s link measurements,
+/// with what its `nccl` settings force (all ranks start at 0; the last to finish ends it). Runs in a child process.
+inline double simulated_allreduce_s(const Scenario& scenario, double bytes,
+                                    const CalibratedParameters& calibration = {}) {
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, calibration);
     const auto engine = test_engine(2 * scenario.jobs[0].gpu_ids.size());
     const JobRings rings = job_rings(scenario, 0, topology);
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
@@ -83,14 +84,15 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes) {
   return answer.get<double>();
 }
 
-/// The closed form of a flat NCCL ring allreduce of `bytes` for job 0 of `scenario` at bus bandwidth `bandwidth_Bps`
-/// and link latency per step `alpha_s` on steps of class `hop`: the base latency of the protocol NCCL picks, then
+/// The closed form of a flat NCCL ring allreduce of `bytes` for job 0 of `scenario` (its links as `calibration` has
+/// them) at bus bandwidth `bandwidth_Bps` and link latency per step `alpha_s` on steps of class `hop`: the base
+/// latency of the protocol NCCL picks, then
 /// 2(N-1)/N x wire bytes / B + 2(N-1) (alpha + the protocol's extra per step) with the protocol's wire bytes
 /// (models/collectives/nccl_tuning.hpp; the choice itself is tested against hand derivations in
 /// tests/models/collectives/nccl_tuning_test.cpp).
 inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, double bandwidth_Bps, double alpha_s,
-                                      NcclHop hop) {
-  const Topology topology = scenario_topology(scenario);
+                                      NcclHop hop, const CalibratedParameters& calibration = {}) {
+  const Topology topology = scenario_topology(scenario, calibration);
   const JobRings rings = job_rings(scenario, 0, topology);
   const NcclChoice choice = nccl_allreduce_choice(nccl_communicator(nccl_device(scenario), rings, topology), bytes);
   EXPECT_EQ(choice.algorithm, NcclAlgorithm::ring) << "a case for rings";

@@ -2,6 +2,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "models/core/json_reader.hpp"
@@ -35,7 +36,8 @@ Scenario load_scenario_or_default(const std::string& file, const std::vector<std
 
 CheckedScenario checked_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   Scenario scenario = load_scenario_or_default(file, overrides);
-  ResolvedRun run = resolve(scenario);
+  const std::optional<CalibrationProfile> profile = load_scenario_profile(scenario);
+  ResolvedRun run = resolve(scenario, profile ? &*profile : nullptr);
   return {std::move(scenario), std::move(run)};
 }
 

@@ -108,10 +108,11 @@ std::vector<double> sweep_sizes(const CollectivesRequest& request, int ranks) {
 
 std::vector<sim::CollectiveTiming> simulate(const Scenario& scenario, const std::vector<int>& gpus, sim::TestedOp op,
                                             const std::vector<double>& sizes) {
+  const CalibratedParameters calibration = load_scenario_calibration(scenario);
   const nlohmann::json answer = sim::run_isolated([&] {
     nlohmann::json rows = nlohmann::json::array();
     for (const sim::CollectiveTiming& t :
-         sim::simulate_collective_sweep(resolve_collective(scenario, gpus), op, sizes)) {
+         sim::simulate_collective_sweep(resolve_collective(scenario, calibration, gpus), op, sizes)) {
       rows.push_back({{"bytes", t.bytes}, {"time_s", t.time_s}, {"choice", t.choice}});
     }
     return rows;

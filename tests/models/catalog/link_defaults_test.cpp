@@ -27,6 +27,20 @@ std::vector<LinkClass> classes_of(const std::vector<ClassDefault>& defaults) {
   return classes;
 }
 
+/// The defaults of the scenario's link classes, without a calibration profile.
+std::vector<ClassDefault> catalog_defaults(const Scenario& scenario) {
+  return link_defaults_for(scenario, scenario_links(scenario, {}));
+}
+
+/// The uncalibrated ones among `defaults`.
+std::vector<ClassDefault> uncalibrated_of(const std::vector<ClassDefault>& defaults) {
+  std::vector<ClassDefault> uncalibrated;
+  for (const ClassDefault& entry : defaults) {
+    if (entry.value.uncalibrated) uncalibrated.push_back(entry);
+  }
+  return uncalibrated;
+}
+
 TEST(LinkClass, SpellingsAreTheResultKeys) {
   EXPECT_EQ(to_string(LinkClass::nvlink), "nvlink");
   EXPECT_EQ(to_string(LinkClass::pcie), "pcie");
@@ -100,7 +114,7 @@ TEST(LinkDefaults, TransportsWithoutGpudirectStageOneNcclSlotOverPcieAtEachEnd) 
   // takes it and after it delivers it. RoCE reads GPU memory directly.
   Scenario scenario = single_host("t4", 1);
   scenario.cluster.hosts_per_rack = 2;
-  const double pcie_Bps = scenario_links(scenario).pcie.bandwidth_Bps;
+  const double pcie_Bps = scenario_links(scenario, {}).pcie.bandwidth_Bps;
   const double slot_fill_s = 512.0 * 1024 / pcie_Bps;
   EXPECT_DOUBLE_EQ(staging_fill_s(transport_spec(Transport::roce_v2), pcie_Bps), 0.0);
   EXPECT_DOUBLE_EQ(staging_fill_s(transport_spec(Transport::pvrdma), pcie_Bps), slot_fill_s);
@@ -110,7 +124,7 @@ TEST(LinkDefaults, TransportsWithoutGpudirectStageOneNcclSlotOverPcieAtEachEnd) 
     scenario.cluster.transport = transport;
     const double catalog_s = nic_default(cx5, transport_spec(transport)).latency_s;
     const double staged_s = transport == Transport::roce_v2 ? 0.0 : 2 * slot_fill_s;
-    EXPECT_DOUBLE_EQ(scenario_links(scenario).nic.latency_s, catalog_s + staged_s) << to_string(transport);
+    EXPECT_DOUBLE_EQ(scenario_links(scenario, {}).nic.latency_s, catalog_s + staged_s) << to_string(transport);
   }
 }
 
@@ -166,9 +180,9 @@ TEST(LinkDefaults, EveryDefaultNamesItsSource) {
 
 TEST(LinkDefaultsFor, SingleA100HostUsesOnlyCalibratedDefaults) {
   const Scenario scenario = single_host("a100-40gb-sxm4", 4);
-  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
+  EXPECT_EQ(classes_of(catalog_defaults(scenario)),
             (std::vector<LinkClass>{LinkClass::nvlink, LinkClass::pcie, LinkClass::host_memory}));
-  EXPECT_TRUE(uncalibrated_link_defaults(scenario).empty());
+  EXPECT_TRUE(uncalibrated_of(catalog_defaults(scenario)).empty());
 }
 
 TEST(LinkDefaultsFor, ListsTheUncalibratedDefaultsOfAT4TcpCluster) {
@@ -177,18 +191,17 @@ TEST(LinkDefaultsFor, ListsTheUncalibratedDefaultsOfAT4TcpCluster) {
   scenario.cluster.hosts_per_rack = 2;
   scenario.cluster.transport = Transport::tcp;
   // TCP adds the ranks' shares of the guest's network stack, whose per-core rate no measurement of this VM backs.
-  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
+  EXPECT_EQ(classes_of(catalog_defaults(scenario)),
             (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory, LinkClass::nic, LinkClass::fabric,
                                     LinkClass::tcp_stack}));
-  EXPECT_EQ(classes_of(uncalibrated_link_defaults(scenario)),
+  EXPECT_EQ(classes_of(uncalibrated_of(catalog_defaults(scenario))),
             (std::vector<LinkClass>{LinkClass::host_memory, LinkClass::nic, LinkClass::fabric, LinkClass::tcp_stack}));
 }
 
 TEST(LinkDefaultsFor, DisabledNvlinkIsNotListed) {
   Scenario scenario = single_host("a100-40gb-sxm4", 4);
   scenario.cluster.host.nvlink_enabled = false;
-  EXPECT_EQ(classes_of(link_defaults_for(scenario)),
-            (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory}));
+  EXPECT_EQ(classes_of(catalog_defaults(scenario)), (std::vector<LinkClass>{LinkClass::pcie, LinkClass::host_memory}));
 }
 
 TEST(WithCalibration, TakesWhatTheProfileMeasuredAndSaysWhich) {

@@ -35,7 +35,7 @@ TEST(JobFlows, FlatChannelsSplitTheDataEqually) {
   // carries 2(N-1)/N = 3/2 of its ring's half of the data: 3/4 per flow, 8 flows, 2(N-1) = 6 in all; connection ids
   // are the channels.
   const Scenario scenario = mesh_hosts(2, 2, 2, "ring");
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const JobRings rings = job_rings(scenario, 0, topology);
   ASSERT_EQ(rings.ring.size(), 4U);
   ASSERT_EQ(rings.channels.size(), 2U);
@@ -54,7 +54,7 @@ TEST(JobFlows, HierarchicalRingsCarryAllOfTheDataInsideHostsAndAGthOfItAcross) {
   // data: each edge 2(4-1)/4 / 6 = 1/4, 6 rings x 4 edges per host. Across hosts, G rings of the 3 GPUs with one local
   // index each carry 1/G of the data: 2(3-1)/3 / 4 = 1/3 per edge, 4 rings x 3 edges.
   const Scenario scenario = mesh_hosts(3, 4, 1, "hierarchical");
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const JobRings rings = job_rings(scenario, 0, topology);
   ASSERT_EQ(rings.intra_host_channels.size(), 3U);
   ASSERT_EQ(rings.intra_host_channels.front().size(), 6U);
@@ -77,13 +77,13 @@ TEST(JobFlows, HierarchicalRingsCarryAllOfTheDataInsideHostsAndAGthOfItAcross) {
 
 TEST(StepHop, NetWhenAStepLeavesTheHostNvlinkWhenEveryHopIsNvlinkElsePci) {
   const Scenario scenario = mesh_hosts(2, 4, 1, "ring");
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(step_hop(topology, topology.route(0, 1)), NcclHop::nvlink);
   EXPECT_EQ(step_hop(topology, topology.route(0, 4)), NcclHop::net);
   // T4s have no NVLink: between two of one host a step crosses PCIe.
   const Scenario pcie = scenario_of({{"cluster", {{"host", {{"gpus", 2}, {"gpu_model", "t4"}}}}},
                                      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
-  const Topology t4 = scenario_topology(pcie);
+  const Topology t4 = scenario_topology(pcie, {});
   EXPECT_EQ(step_hop(t4, t4.route(0, 1)), NcclHop::pci);
 }
 

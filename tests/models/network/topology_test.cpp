@@ -84,7 +84,7 @@ const std::vector<LinkClass> kPcieP2p = {LinkClass::pcie, LinkClass::pcie};
 const std::vector<LinkClass> kOneNvlink = {LinkClass::nvlink};
 
 TEST(Topology, CountsAndLocationsFollowTheGlobalIndex) {
-  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 4, VirtualizationMode::bare_metal, 2, 3));
+  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 4, VirtualizationMode::bare_metal, 2, 3), {});
   EXPECT_EQ(topology.gpu_count(), 24);
   EXPECT_EQ(topology.host_count(), 6);
   EXPECT_EQ(topology.rack_count(), 2);
@@ -95,7 +95,7 @@ TEST(Topology, CountsAndLocationsFollowTheGlobalIndex) {
 }
 
 TEST(Topology, LinkNamesAreUniqueAndBandwidthsPositive) {
-  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 8, VirtualizationMode::bare_metal, 3, 2));
+  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 8, VirtualizationMode::bare_metal, 3, 2), {});
   std::set<std::string> seen;
   for (const Link& link : topology.links()) {
     EXPECT_TRUE(seen.insert(link.name).second) << link.name;
@@ -104,7 +104,7 @@ TEST(Topology, LinkNamesAreUniqueAndBandwidthsPositive) {
 }
 
 TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
-  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 4));
+  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 4), {});
   EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::full_mesh);
   const std::vector<Hop> route = topology.route(0, 3);
   EXPECT_EQ(names(topology, route), std::vector<std::string>{"host0/nvlink0-3"});
@@ -118,7 +118,7 @@ TEST(HgxA100FourGpu, PairRouteIsOneNvlinkHopOfFourLinks) {
 TEST(HgxA100FourGpu, PassthroughWithNvlinkDisabledStagesThroughHostMemory) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
   scenario.cluster.host.nvlink_enabled = false;
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const std::vector<Hop> route = topology.route(1, 2);
   EXPECT_EQ(classes(topology, route), kStaged);
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu1/pcie", "host0/gpu1/host_memory",
@@ -132,28 +132,28 @@ TEST(HgxA100FourGpu, PassthroughWithoutNvlinkGoesThroughHostMemory) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
   scenario.cluster.host.nvlink_present = false;
   scenario.cluster.host.nvlink_enabled = false;
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
 }
 
 TEST(Vgpu, WholeGpuProfileKeepsNvlink) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
   set_jobs(scenario, {{0, 1, 2, 3}}, "A100X-40C");  // max 1 per GPU
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kOneNvlink);
 }
 
 TEST(Vgpu, HalfGpuProfileLosesNvlink) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
   set_jobs(scenario, {{0, 1, 2, 3}, {0, 1, 2, 3}}, "A100X-20C");  // 2 per GPU: not a whole GPU
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
 }
 
 TEST(Vgpu, WholeGpusOfDifferentVmsDoNotUseNvlink) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::vgpu);
   set_jobs(scenario, {{0, 1}, {2, 3}}, "A100X-40C");
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kOneNvlink);
   EXPECT_EQ(classes(topology, topology.route(1, 2)), kStaged);  // never P2P over PCIe in vGPU mode
 }
@@ -161,13 +161,13 @@ TEST(Vgpu, WholeGpusOfDifferentVmsDoNotUseNvlink) {
 TEST(Mig, NeverUsesNvlink) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::mig);
   set_jobs(scenario, {{0, 1, 2, 3}, {0, 1, 2, 3}}, "3g.20gb");
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kStaged);
   EXPECT_EQ(classes(topology, topology.route(3, 2)), kStaged);
 }
 
 TEST(BareMetal, WithoutNvlinkUsesPcieP2pWithoutHostMemory) {
-  const Topology topology = scenario_topology(cluster("t4", 4));  // T4: no NVLink, PCIe Gen3
+  const Topology topology = scenario_topology(cluster("t4", 4), {});  // T4: no NVLink, PCIe Gen3
   const std::vector<Hop> route = topology.route(0, 2);
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu2/pcie"}));
   EXPECT_EQ(directions(route), (std::vector<bool>{true, false}));  // up to the root, down to the peer
@@ -180,7 +180,7 @@ TEST(PcieSwitches, PeersUnderOneSwitchStayBelowItAndOthersCrossItsUplink) {
   // floor(0 x 2 / 1) = 0).
   Scenario scenario = cluster("t4", 8);
   scenario.cluster.host.pcie_switch_gpus = 4;
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(names(topology, topology.route(0, 1)), (std::vector<std::string>{"host0/gpu0/pcie", "host0/gpu1/pcie"}));
   const std::vector<Hop> across = topology.route(0, 4);
   EXPECT_EQ(names(topology, across), (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink",
@@ -208,7 +208,7 @@ TEST(PcieSwitches, EachGpuSendsByTheNicUnderItsSwitch) {
   // 1 use NIC 0 under switch 0, GPUs 2 and 3 NIC 1 under switch 1. GPU 0 to GPU 5 (host 1, local 1) stays under
   // switch 0 at both ends (rail 0); GPU 0 to GPU 6 (local 2) takes rail 1, whose NIC is under switch 1: up GPU 0's
   // switch's uplink and down switch 1's, and at the far end NIC 1 and GPU 6 share switch 1.
-  const Topology topology = scenario_topology(switched_hosts("t4", 4, 2, 2));
+  const Topology topology = scenario_topology(switched_hosts("t4", 4, 2, 2), {});
   EXPECT_EQ(topology.nic_of(1), 0);
   EXPECT_EQ(topology.nic_of(2), 1);
   EXPECT_EQ(names(topology, topology.route(0, 5)),
@@ -224,7 +224,7 @@ TEST(PcieSwitches, PxnRelaysOnlyToANicUnderAnotherSwitch) {
   // Two DGX A100-like hosts (8 A100s on NVSwitch, 8 NICs, switches of 2 GPUs and 2 NICs) on rail leaves, RoCE v2.
   // GPU 0 reaches NIC 1 under its own switch directly, as NCCL does; NIC 2, under switch 1, across NVLink to GPU 2
   // (PXN) and through GPU 2's PCIe link.
-  const Topology topology = scenario_topology(switched_hosts("a100-80gb-sxm4", 8, 8, 2));
+  const Topology topology = scenario_topology(switched_hosts("a100-80gb-sxm4", 8, 8, 2), {});
   EXPECT_EQ(names(topology, topology.route(0, 9)),
             (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic1", "host1/nic1", "host1/gpu1/pcie"}));
   EXPECT_EQ(names(topology, topology.route(0, 10)),
@@ -246,14 +246,14 @@ TEST(PcieSwitches, StagedTransportsCrossTheUplinkEvenToTheNicUnderTheirSwitch) {
   scenario.cluster.host.nics = 2;
   scenario.cluster.host.pcie_switch_gpus = 2;
   scenario.cluster.transport = Transport::tcp;
-  const Topology tcp = scenario_topology(scenario);
+  const Topology tcp = scenario_topology(scenario, {});
   const std::vector<Hop> staged = tcp.gpu_to_network(0);
   EXPECT_EQ(names(tcp, staged),
             (std::vector<std::string>{"host0/gpu0/pcie", "host0/pcie_switch0/uplink", "host0/pcie_switch0/uplink",
                                       "host0/gpu0/tcp_stack", "host0/nic0"}));
   EXPECT_EQ(directions(staged), (std::vector<bool>{true, true, false, true, true}));
   scenario.cluster.transport = Transport::roce_v2;
-  const Topology rdma = scenario_topology(scenario);
+  const Topology rdma = scenario_topology(scenario, {});
   EXPECT_EQ(names(rdma, rdma.gpu_to_network(0)), (std::vector<std::string>{"host0/gpu0/pcie", "host0/nic0"}));
 }
 
@@ -263,9 +263,9 @@ TEST(PcieSwitches, GpusStagingThroughHostMemoryShareTheirSwitchsUplink) {
   // down, so each step gets an eighth of it, where without the switch each GPU's own x16 link and its staging link
   // bound it.
   Scenario scenario = cluster("t4", 8, VirtualizationMode::passthrough);
-  const Topology flat = scenario_topology(scenario);
+  const Topology flat = scenario_topology(scenario, {});
   scenario.cluster.host.pcie_switch_gpus = 8;
-  const Topology switched = scenario_topology(scenario);
+  const Topology switched = scenario_topology(scenario, {});
   const auto bandwidth = [&](const std::string& name) {
     for (const Link& link : switched.links()) {
       if (link.name == name) return link.bandwidth_Bps;
@@ -285,7 +285,7 @@ TEST(PcieSwitches, GpusStagingThroughHostMemoryShareTheirSwitchsUplink) {
 TEST(BareMetal, DisabledNvlinkFallsBackToPcieP2p) {
   Scenario scenario = cluster("a100-40gb-sxm4", 4);
   scenario.cluster.host.nvlink_enabled = false;
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   EXPECT_EQ(classes(topology, topology.route(0, 1)), kPcieP2p);
 }
 
@@ -300,16 +300,16 @@ TEST(P2pRules, OneRulePerModeInEnumOrderEachWithItsSource) {
 
 TEST(P2pRules, PassthroughPcieP2pCanBeFlipped) {
   const Scenario scenario = cluster("t4", 4, VirtualizationMode::passthrough);
-  const Topology by_default = scenario_topology(scenario);
+  const Topology by_default = scenario_topology(scenario, {});
   EXPECT_EQ(classes(by_default, by_default.route(0, 1)), kStaged);
   P2pRuleTable rules = default_p2p_rules();
   rules[static_cast<std::size_t>(VirtualizationMode::passthrough)].pcie_p2p = true;  // ACS and IOMMU off
-  const Topology flipped = scenario_topology(scenario, rules);
+  const Topology flipped = scenario_topology(scenario, {}, rules);
   EXPECT_EQ(classes(flipped, flipped.route(0, 1)), kPcieP2p);
 }
 
 TEST(HgxA100EightGpu, RoutesThroughTheNvswitchInTwoHops) {
-  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 8));
+  const Topology topology = scenario_topology(cluster("a100-40gb-sxm4", 8), {});
   EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::nvswitch);
   const std::vector<Hop> route = topology.route(2, 5);
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu2/nvlink", "host0/gpu5/nvlink"}));
@@ -322,7 +322,7 @@ TEST(Gb200Nvl72, SeventyTwoGpusMeetOverNvlinkAtEighteenLinksEach) {
   // A GB200 NVL72 rack is one NVLink domain: any two of its 72 GPUs, on the same compute tray or not, meet through the
   // NVLink switches in two hops of 18 NVLink 5 links (50 GB/s each way, x 0.8 protocol efficiency), and a ring over
   // all 72 runs at one GPU's links: 720 GB/s.
-  const Topology topology = scenario_topology(cluster("gb200", 72));
+  const Topology topology = scenario_topology(cluster("gb200", 72), {});
   EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::nvswitch);
   const std::vector<Hop> route = topology.route(0, 71);
   EXPECT_EQ(names(topology, route), (std::vector<std::string>{"host0/gpu0/nvlink", "host0/gpu71/nvlink"}));
@@ -333,7 +333,7 @@ TEST(Gb200Nvl72, SeventyTwoGpusMeetOverNvlinkAtEighteenLinksEach) {
 }
 
 TEST(Dgx1V100, EightGpusUseTheStarApproximation) {
-  const Topology topology = scenario_topology(cluster("v100-sxm2-16gb", 8));
+  const Topology topology = scenario_topology(cluster("v100-sxm2-16gb", 8), {});
   EXPECT_EQ(topology.nvlink_layout(), NvlinkLayout::hub_approximation);
   const std::vector<Hop> route = topology.route(0, 7);
   EXPECT_EQ(classes(topology, route), (std::vector<LinkClass>{LinkClass::nvlink, LinkClass::nvlink}));
@@ -341,11 +341,11 @@ TEST(Dgx1V100, EightGpusUseTheStarApproximation) {
 }
 
 TEST(TuringBridge, JoinsPairsAndLeavesOtherPairsToPcie) {
-  const Topology bare = scenario_topology(cluster("quadro-rtx-6000", 4));
+  const Topology bare = scenario_topology(cluster("quadro-rtx-6000", 4), {});
   EXPECT_EQ(names(bare, bare.route(2, 3)), std::vector<std::string>{"host0/nvlink2-3"});
   EXPECT_DOUBLE_EQ(bare.bottleneck_Bps(bare.route(2, 3)), 2 * 25e9 * 0.8);  // two links of 25 GB/s
   EXPECT_EQ(classes(bare, bare.route(1, 2)), kPcieP2p);
-  const Topology passthrough = scenario_topology(cluster("quadro-rtx-6000", 4, VirtualizationMode::passthrough));
+  const Topology passthrough = scenario_topology(cluster("quadro-rtx-6000", 4, VirtualizationMode::passthrough), {});
   EXPECT_EQ(classes(passthrough, passthrough.route(1, 2)), kStaged);
 }
 
@@ -361,7 +361,7 @@ Scenario two_racks(int nics = 1) {
 }
 
 TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   const std::vector<Hop> route = topology.route(0, 8);  // GPU 8: host 2, rack 1; through the spine ECMP hashes to
   const std::string spine = std::to_string(topology.ecmp_spine(0, 8, 0));
   EXPECT_EQ(names(topology, route),
@@ -379,7 +379,7 @@ TEST(Fabric, CrossRackRouteClimbsToTheSpineAndBack) {
 }
 
 TEST(Fabric, HostsOfOneRackMeetAtTheLeaf) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   EXPECT_TRUE(topology.host_to_host(0, 1, 0).empty());
   const std::vector<Hop> route = topology.route(1, 4);  // host 0 -> host 1, both rack 0
   EXPECT_EQ(names(topology, route),
@@ -388,22 +388,22 @@ TEST(Fabric, HostsOfOneRackMeetAtTheLeaf) {
 }
 
 TEST(Fabric, GpuUsesNicOfItsLocalIndexModuloNics) {
-  const Topology topology = scenario_topology(two_racks(2));
+  const Topology topology = scenario_topology(two_racks(2), {});
   EXPECT_EQ(names(topology, topology.gpu_to_network(3)), (std::vector<std::string>{"host0/gpu3/pcie", "host0/nic1"}));
   EXPECT_EQ(names(topology, topology.gpu_to_network(6)), (std::vector<std::string>{"host1/gpu2/pcie", "host1/nic0"}));
 }
 
 TEST(Fabric, RoceV2NicLinkIsLineRateTimesEfficiency) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   const Link& nic = topology.links()[static_cast<std::size_t>(topology.gpu_to_network(0).back().link)];
   EXPECT_EQ(nic.link_class, LinkClass::nic);
   EXPECT_DOUBLE_EQ(nic.bandwidth_Bps, 100e9 / 8 * 0.97);
 }
 
 TEST(RingOrder, GroupsByRackThenHost) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   EXPECT_EQ(topology.ring_order({9, 0, 5, 12, 1, 8, 4}), (std::vector<int>{0, 1, 4, 5, 8, 9, 12}));
-  const Topology turing = scenario_topology(cluster("quadro-rtx-6000", 6));
+  const Topology turing = scenario_topology(cluster("quadro-rtx-6000", 6), {});
   EXPECT_EQ(turing.ring_order({5, 2, 4, 3}), (std::vector<int>{2, 3, 4, 5}));  // bridged pairs stay adjacent
 }
 
@@ -412,26 +412,26 @@ TEST(RingBottleneck, StagedRingMatchesTheMeasuredBusBandwidth) {
   // 4x A100 PCIe without P2P (docs/hardware-facts.md), which a single host-wide link would have divided by four.
   Scenario scenario = cluster("a100-40gb-sxm4", 4, VirtualizationMode::passthrough);
   scenario.cluster.host.nvlink_enabled = false;
-  EXPECT_DOUBLE_EQ(scenario_topology(scenario).ring_bottleneck_Bps({0, 1, 2, 3}), 5e9);
+  EXPECT_DOUBLE_EQ(scenario_topology(scenario, {}).ring_bottleneck_Bps({0, 1, 2, 3}), 5e9);
 }
 
 TEST(RingBottleneck, NvlinkRingsRunAtOneConnection) {
   // One ring on the HGX A100 4-GPU mesh: one pair's NV4, 4 x 25 GB/s x 0.8; on the 8-GPU NVSwitch board, 12 links.
-  EXPECT_DOUBLE_EQ(scenario_topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({0, 1, 2, 3}), 80e9);
-  EXPECT_DOUBLE_EQ(scenario_topology(cluster("a100-40gb-sxm4", 8)).ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}),
+  EXPECT_DOUBLE_EQ(scenario_topology(cluster("a100-40gb-sxm4", 4), {}).ring_bottleneck_Bps({0, 1, 2, 3}), 80e9);
+  EXPECT_DOUBLE_EQ(scenario_topology(cluster("a100-40gb-sxm4", 8), {}).ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}),
                    240e9);
-  EXPECT_EQ(scenario_topology(cluster("a100-40gb-sxm4", 4)).ring_bottleneck_Bps({2}),
+  EXPECT_EQ(scenario_topology(cluster("a100-40gb-sxm4", 4), {}).ring_bottleneck_Bps({2}),
             std::numeric_limits<double>::infinity());
 }
 
 TEST(RingBottleneck, TwoHostsAreBoundByTheirNic) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   // 3 -> 4 leaves host 0's NIC forward and 7 -> 0 enters it backward: one flow per direction.
   EXPECT_DOUBLE_EQ(topology.ring_bottleneck_Bps({0, 1, 2, 3, 4, 5, 6, 7}), kRoce100_Bps);
 }
 
 TEST(EqualShare, FlowsThroughOneNicSplitIt) {
-  const Topology topology = scenario_topology(two_racks());
+  const Topology topology = scenario_topology(two_racks(), {});
   const FlowRates rates = topology.equal_share_rates({{0, 4}, {1, 5}, {2, 2}});
   ASSERT_EQ(rates.rate_Bps.size(), 3u);
   EXPECT_DOUBLE_EQ(rates.rate_Bps[0], kRoce100_Bps / 2);
@@ -441,8 +441,8 @@ TEST(EqualShare, FlowsThroughOneNicSplitIt) {
 }
 
 TEST(Topology, IsDeterministic) {
-  const Topology first = scenario_topology(two_racks(2));
-  const Topology second = scenario_topology(two_racks(2));
+  const Topology first = scenario_topology(two_racks(2), {});
+  const Topology second = scenario_topology(two_racks(2), {});
   ASSERT_EQ(first.links().size(), second.links().size());
   for (std::size_t i = 0; i < first.links().size(); ++i) EXPECT_EQ(first.links()[i].name, second.links()[i].name);
   for (int a : {0, 5, 9}) {
@@ -454,7 +454,7 @@ TEST(Scale, SixteenThousandGpusBuildQuickly) {
   // 64 racks x 32 hosts x 8 A100 = 16,384 GPUs (2,048 hosts), one ConnectX-5 100 GbE each, non-blocking, 2 spines.
   Scenario scenario = cluster("a100-40gb-sxm4", 8, VirtualizationMode::bare_metal, 64, 32);
   const auto start = std::chrono::steady_clock::now();
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const auto built = std::chrono::steady_clock::now();
   std::vector<int> all(16384);
   std::iota(all.begin(), all.end(), 0);

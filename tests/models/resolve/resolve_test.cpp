@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/calibration/calibration_profile.hpp"
 #include "models/core/error.hpp"
 #include "tests/models/scenario_test_support.hpp"
 
@@ -17,9 +18,9 @@ using test_support::eight_hosts;
 using test_support::eight_hosts_json;
 using test_support::scenario_of;
 
-/// The value `what` of a run of `scenario` (sourced_values); fails the test when the run has none.
-SourcedValue value_of(const Scenario& scenario, const std::string& what) {
-  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario));
+/// The value `what` of a run of `scenario` with `calibration` (sourced_values); fails the test when the run has none.
+SourcedValue value_of(const Scenario& scenario, const std::string& what, const CalibratedParameters& calibration = {}) {
+  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario, calibration));
   const auto found =
       std::find_if(values.begin(), values.end(), [&](const SourcedValue& value) { return value.what == what; });
   EXPECT_NE(found, values.end()) << what;
@@ -27,13 +28,48 @@ SourcedValue value_of(const Scenario& scenario, const std::string& what) {
 }
 
 bool has_value(const Scenario& scenario, const std::string& what) {
-  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario));
+  const std::vector<SourcedValue> values = sourced_values(scenario, resolve(scenario, nullptr));
   return std::any_of(values.begin(), values.end(), [&](const SourcedValue& value) { return value.what == what; });
+}
+
+TEST(Resolve, AppliesTheProfileItIsGivenAndRefusesOneOfAnotherBox) {
+  // The scenario holds only the profile's path: resolve() takes the profile itself. A copy measured at 1,400 GB/s on
+  // the cluster's A100 40GB (1,555 GB/s datasheet) sets the memory efficiency to 1400 / 1555 and is listed; the same
+  // profile without it is the catalog's. Measured on an H100, it is refused naming the scenario's key.
+  Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "a100-40gb-sxm4"}}}}},
+                                   {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 8}}}}});
+  scenario.calibration_profile = "in-memory.json";
+  CalibrationProfile profile;
+  profile.gpu = GpuSection{};
+  profile.gpu->provenance.tool = "vtsim calibrate probe gpu";
+  profile.gpu->name = "NVIDIA A100-SXM4-40GB";
+  profile.gpu->catalog_gpu = "a100-40gb-sxm4";
+  profile.gpu->memory_bandwidth_gBps = 1400;
+  const ResolvedRun measured = resolve(scenario, &profile);
+  EXPECT_DOUBLE_EQ(measured.jobs[0].compute.resolved.parameters.memory_efficiency, 1400.0 / 1555.0);
+  EXPECT_TRUE(std::any_of(measured.calibrated.begin(), measured.calibrated.end(), [](const std::string& line) {
+    return line.find("gpu.memory_bandwidth_gBps") != std::string::npos;
+  })) << ::testing::PrintToString(measured.calibrated);
+  const ResolvedRun catalog = resolve(scenario, nullptr);
+  EXPECT_NE(catalog.jobs[0].compute.resolved.parameters.memory_efficiency, 1400.0 / 1555.0);
+  EXPECT_TRUE(catalog.calibrated.empty());
+  profile.gpu->catalog_gpu = "h100-sxm5";
+  try {
+    static_cast<void>(resolve(scenario, &profile));
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& error) {
+    const std::string expected =
+        "test.json: calibration_profile: the profile measured another box than the cluster's: gpu: measured a "
+        "h100-sxm5, the cluster's hosts have 1 a100-40gb-sxm4";
+    EXPECT_EQ(std::string(error.what()).rfind(expected, 0), 0u) << error.what();
+  }
+  scenario.calibration_allow_mismatch = true;
+  EXPECT_DOUBLE_EQ(resolve(scenario, &profile).jobs[0].compute.resolved.parameters.memory_efficiency, 1400.0 / 1555.0);
 }
 
 TEST(Resolve, ForcedChannelsComeFromTheScenarioAndSetTheSmShareOneSmEach) {
   const Scenario forced_channels = scenario_of(eight_hosts_json(), {"jobs[0].nccl.channels=4"});
-  const ResolvedRun forced = resolve(forced_channels);
+  const ResolvedRun forced = resolve(forced_channels, nullptr);
   const SourcedValue channels = value_of(forced_channels, "NCCL channels of job0");
   EXPECT_EQ(channels.value, "4");
   EXPECT_EQ(channels.source, Source::scenario);
@@ -46,11 +82,12 @@ TEST(Resolve, ForcedChannelsComeFromTheScenarioAndSetTheSmShareOneSmEach) {
 
 TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
   Scenario scenario = eight_hosts();
-  scenario.calibration.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
+  CalibratedParameters measured;
+  measured.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
   scenario.calibration_profile = "test-profile.json";
-  const ResolvedRun run = resolve(scenario);
+  const ResolvedRun run = resolve(scenario, measured);
   EXPECT_EQ(run.jobs[0].collective_sm_share->value, 0.07);
-  EXPECT_EQ(value_of(scenario, "collective SM share of job0").source, Source::measured);
+  EXPECT_EQ(value_of(scenario, "collective SM share of job0", measured).source, Source::measured);
   EXPECT_NE(std::find(run.calibrated.begin(), run.calibrated.end(), "collective SM share: test profile: overlap probe"),
             run.calibrated.end());
   for (const std::string& note : run.uncalibrated) EXPECT_EQ(note.find("collective SM share"), std::string::npos);
@@ -59,49 +96,53 @@ TEST(Resolve, AMeasuredSmShareIsTheProfilesAndIsListedAsCalibrated) {
 TEST(Resolve, AProfileValueNoJobUsesIsNotListedAsCalibrated) {
   // One rank has no communicator, so no collective runs beside its kernels: the profile's SM share is not used.
   Scenario lone = scenario_of(eight_hosts_json(), {"jobs[0].gpus=1"});
-  lone.calibration.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
+  CalibratedParameters share;
+  share.collective_sm_share = CalibratedValue{0.07, "test profile: overlap probe"};
   lone.calibration_profile = "test-profile.json";
-  EXPECT_TRUE(resolve(lone).calibrated.empty());
+  EXPECT_TRUE(resolve(lone, share).calibrated.empty());
   // A vGPU alone on its T4 is never switched out (best effort): the profile's context switch is not used; two
   // tenants on it are time-sliced and switch.
   const auto tenants = [](int copies, const std::vector<std::string>& overrides) {
-    Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
-                                     {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "T4-8C"}}},
-                                     {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 16}, {"copies", copies}}}}},
-                                    overrides);
-    scenario.calibration.context_switch_s = CalibratedValue{50e-6, "test profile: switch probe"};
+    Scenario scenario =
+        scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}}}}},
+                     {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "T4-8C"}}},
+                     {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 16}, {"copies", copies}}}}},
+                    overrides);
     scenario.calibration_profile = "test-profile.json";
     return scenario;
   };
-  EXPECT_TRUE(resolve(tenants(1, {})).calibrated.empty());
-  EXPECT_EQ(resolve(tenants(2, {})).calibrated,
+  CalibratedParameters switch_probe;
+  switch_probe.context_switch_s = CalibratedValue{50e-6, "test profile: switch probe"};
+  EXPECT_TRUE(resolve(tenants(1, {}), switch_probe).calibrated.empty());
+  EXPECT_EQ(resolve(tenants(2, {}), switch_probe).calibrated,
             std::vector<std::string>{"vGPU context switch: test profile: switch probe"});
-  EXPECT_EQ(value_of(tenants(2, {}), "vGPU context switch").source, Source::measured);
+  EXPECT_EQ(value_of(tenants(2, {}), "vGPU context switch", switch_probe).source, Source::measured);
   // The profile's measurement, not the 100 us default, is what the scheduler of the sliced GPU runs.
-  const ResolvedRun measured = resolve(tenants(2, {}));
+  const ResolvedRun measured = resolve(tenants(2, {}), switch_probe);
   EXPECT_DOUBLE_EQ(measured.context_switch_s->value, 50e-6);
   ASSERT_EQ(measured.sliced_gpus.size(), 1u);
   EXPECT_DOUBLE_EQ(measured.sliced_gpus[0].setup.context_switch_s, 50e-6);
   // A switch the scenario states replaces the profile's: the scenario's, not listed as calibrated.
   const Scenario stated = tenants(2, {"virtualization.scheduler.context_switch_us=20"});
-  const SourcedValue switch_cost = value_of(stated, "vGPU context switch");
+  const SourcedValue switch_cost = value_of(stated, "vGPU context switch", switch_probe);
   EXPECT_EQ(switch_cost.value, "20 us");
   EXPECT_EQ(switch_cost.source, Source::scenario);
-  EXPECT_TRUE(resolve(stated).calibrated.empty());
+  EXPECT_TRUE(resolve(stated, switch_probe).calibrated.empty());
 }
 
 TEST(Resolve, HorovodNegotiationIsTwoMessagesPerTreeLevel) {
   // Every ring neighbour sits on another one-GPU host of the rack: the same largest neighbour latency for 8 ranks
   // and for 4, so the ticks cost 2 ceil(log2 8) = 6 against 2 ceil(log2 4) = 4 messages.
-  const ResolvedRun eight = resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod"}));
+  const ResolvedRun eight = resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod"}), nullptr);
   const ResolvedRun four =
-      resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod", "jobs[0].gpus=4"}));
+      resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=horovod", "jobs[0].gpus=4"}), nullptr);
   ASSERT_TRUE(eight.jobs[0].negotiation_s.has_value());
   ASSERT_TRUE(four.jobs[0].negotiation_s.has_value());
   EXPECT_NEAR(eight.jobs[0].negotiation_s->value / four.jobs[0].negotiation_s->value, 6.0 / 4.0, 1e-12);
   EXPECT_EQ(eight.jobs[0].negotiation_s->source, Source::uncalibrated);
   // DDP has no coordinator.
-  EXPECT_FALSE(resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=pytorch_ddp"})).jobs[0].negotiation_s);
+  EXPECT_FALSE(
+      resolve(scenario_of(eight_hosts_json(), {"jobs[0].data_parallel=pytorch_ddp"}), nullptr).jobs[0].negotiation_s);
 }
 
 TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
@@ -110,10 +151,11 @@ TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
   EXPECT_EQ(catalog.value.rfind("12.1 GB/s per direction, ", 0), 0u) << catalog.value;
   EXPECT_EQ(catalog.source, Source::published);
   Scenario calibrated = eight_hosts();
-  calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
-                                                      CalibratedValue{4e-6, "test profile: ib_write_lat"}};
+  CalibratedParameters perftest;
+  perftest.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
+                                        CalibratedValue{4e-6, "test profile: ib_write_lat"}};
   calibrated.calibration_profile = "test-profile.json";
-  const SourcedValue measured = value_of(calibrated, "nic links");
+  const SourcedValue measured = value_of(calibrated, "nic links", perftest);
   EXPECT_EQ(measured.value.rfind("5 GB/s per direction, ", 0), 0u) << measured.value;
   EXPECT_EQ(measured.source, Source::measured);
   // NVLink is not built on one-GPU hosts: no line for it.
@@ -131,9 +173,10 @@ TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
   EXPECT_EQ(stated.source, Source::scenario);
   EXPECT_EQ(stated.value, "5%");
   Scenario profiled = scenario_of(eight_hosts_json(), {"simulation.variability=true"});
-  profiled.calibration.step_time_cv = CalibratedValue{0.03, "test profile: step-time log"};
+  CalibratedParameters step_log;
+  step_log.step_time_cv = CalibratedValue{0.03, "test profile: step-time log"};
   profiled.calibration_profile = "test-profile.json";
-  const SourcedValue measured = value_of(profiled, "step-time spread of job0");
+  const SourcedValue measured = value_of(profiled, "step-time spread of job0", step_log);
   EXPECT_EQ(measured.source, Source::measured);
   EXPECT_EQ(measured.note, "test profile: step-time log");
 }
@@ -143,7 +186,7 @@ TEST(Resolve, RefusesAJobThatDoesNotFitAsRunWould) {
   const Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
                                          {"virtualization", {{"mode", "vgpu"}, {"vgpu_profile", "A100X-10C"}}},
                                          {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 32}}}}});
-  EXPECT_THROW(static_cast<void>(resolve(scenario)), InputError);
+  EXPECT_THROW(static_cast<void>(resolve(scenario, nullptr)), InputError);
 }
 
 TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs) {
@@ -152,7 +195,7 @@ TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs
                        [](const std::string& note) { return note.rfind("switch latency 0.3 us", 0) == 0; });
   };
   // Eight one-GPU hosts on one leaf: every ring step crosses it, at the 300 ns default no measurement backs.
-  const ResolvedRun defaulted = resolve(eight_hosts());
+  const ResolvedRun defaulted = resolve(eight_hosts(), nullptr);
   ASSERT_TRUE(defaulted.switch_latency_s.has_value());
   EXPECT_DOUBLE_EQ(defaulted.switch_latency_s->value, 300e-9);
   EXPECT_EQ(defaulted.switch_latency_s->source, Source::uncalibrated);
@@ -162,12 +205,12 @@ TEST(Resolve, TheSwitchLatencyIsListedWhereTrafficCrossesASwitchAndSaysWhoseItIs
   const SourcedValue value = value_of(stated, "switch latency");
   EXPECT_EQ(value.source, Source::scenario);
   EXPECT_EQ(value.value, "0.5 us per leaf or spine switch");
-  for (const std::string& note : resolve(stated).uncalibrated) {
+  for (const std::string& note : resolve(stated, nullptr).uncalibrated) {
     EXPECT_EQ(note.find("switch latency"), std::string::npos);
   }
   // One GPU in one host: no switch is crossed, nothing is said of one.
   const Scenario lone = scenario_of(eight_hosts_json(), {"jobs[0].gpus=1"});
-  EXPECT_FALSE(resolve(lone).switch_latency_s.has_value());
+  EXPECT_FALSE(resolve(lone, nullptr).switch_latency_s.has_value());
   EXPECT_FALSE(has_value(lone, "switch latency"));
 }
 
@@ -189,7 +232,7 @@ TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
          {"parallelism", {{"tensor", 2}}},
          {"nccl", {{"protocol", "LL128"}}}}}}};
   try {
-    static_cast<void>(resolve(scenario_of(json)));
+    static_cast<void>(resolve(scenario_of(json), nullptr));
     ADD_FAILURE() << "resolved";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what())
@@ -201,7 +244,7 @@ TEST(Resolve, RefusesWhatAJobForcesOnATensorGroupNcclWouldNotRun) {
   // Forcing nothing, the same job resolves.
   nlohmann::json free = json;
   free["jobs"][0].erase("nccl");
-  EXPECT_NO_THROW(static_cast<void>(resolve(scenario_of(free))));
+  EXPECT_NO_THROW(static_cast<void>(resolve(scenario_of(free), nullptr)));
 }
 
 TEST(Resolve, AnUplinkAtTheNicsRateIsPublishedAndOneTheScenarioSetsIsTheScenarios) {

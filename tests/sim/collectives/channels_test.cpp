@@ -31,7 +31,7 @@ nlohmann::json hgx_a100(int hosts_per_rack, int racks, int nics, const std::stri
 /// sizes), with alpha the latency of the route from GPU `from` to GPU `to` (every ring step of these cases pays the
 /// same).
 void expect_bandwidth(const Scenario& scenario, double bus_Bps, int from, int to, NcclHop hop) {
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double expected =
       testing::nccl_ring_closed_form_s(scenario, kBytes, bus_Bps, topology.latency_s(topology.route(from, to)), hop);
   EXPECT_NEAR(simulated_allreduce_s(scenario, kBytes), expected, 1e-3 * expected);
@@ -43,7 +43,7 @@ TEST_P(Fidelities, FourGpuMeshRunsEveryDirectedRingAtThreePairLinks) {
   // The 6 directed Hamiltonian cycles of K4 use each directed pair link twice: each ring gets half an NV4, and the
   // 6 rings with 1/6 of the data each move it at 3 x NV4 = 240 GB/s.
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()));
-  EXPECT_EQ(job_rings(scenario, 0, scenario_topology(scenario)).channels.size(), 6u);
+  EXPECT_EQ(job_rings(scenario, 0, scenario_topology(scenario, {})).channels.size(), 6u);
   expect_bandwidth(scenario, 3 * kNv4_Bps, 0, 1, NcclHop::nvlink);
 }
 
@@ -59,7 +59,7 @@ TEST_P(Fidelities, ForcedChannelsMoveTheirShareOfTheMeshsBandwidth) {
 
 TEST_P(Fidelities, TwoGpusOfTheMeshUseOnlyTheirPairLink) {
   const Scenario scenario = scenario_of(hgx_a100(1, 1, 1, GetParam()), {"jobs[0].gpus=[0,3]"});
-  EXPECT_EQ(job_rings(scenario, 0, scenario_topology(scenario)).channels.size(), 1u);
+  EXPECT_EQ(job_rings(scenario, 0, scenario_topology(scenario, {})).channels.size(), 1u);
   expect_bandwidth(scenario, kNv4_Bps, 0, 3, NcclHop::nvlink);
 }
 
@@ -75,7 +75,7 @@ TEST_P(Fidelities, TwoNicsCarryTwoRails) {
   // other, so each NIC direction carries one flow: twice the bandwidth.
   const Scenario single = scenario_of(hgx_a100(2, 1, 1, GetParam()), {"cluster.host.gpus=2"});
   const Scenario dual = scenario_of(hgx_a100(2, 1, 2, GetParam()), {"cluster.host.gpus=2"});
-  EXPECT_EQ(job_rings(dual, 0, scenario_topology(dual)).channels.size(), 2u);
+  EXPECT_EQ(job_rings(dual, 0, scenario_topology(dual, {})).channels.size(), 2u);
   // A ring step either crosses NVLink or the NICs; the NIC steps' latency dominates each phase's N-1 steps only in
   // part, so the latency bound used here is the NIC route's, and the tolerance covers the rest (microseconds).
   expect_bandwidth(single, kRoce100_Bps, 1, 2, NcclHop::net);
@@ -124,7 +124,7 @@ TEST(Fabric, OneForcedChannelHoldsTransfersBetweenRacksToHalfTheNicsRate) {
   const Scenario own = scenario_of(json);
   json["jobs"][0]["nccl"] = {{"channels", 1}};
   const Scenario forced = scenario_of(json);
-  const Topology topology = scenario_topology(own);
+  const Topology topology = scenario_topology(own, {});
   const double alpha_s = topology.latency_s(topology.route(0, 1));
   const double own_s = testing::nccl_ring_closed_form_s(own, kBytes, kRoce100_Bps, alpha_s, NcclHop::net);
   const double forced_s = testing::nccl_ring_closed_form_s(forced, kBytes, kRoce100_Bps / 2, alpha_s, NcclHop::net);
@@ -145,7 +145,7 @@ TEST(Fabric, ForcedChannelsStretchATreeCallsBandwidthTerm) {
   constexpr double kTreeBytes = 65536;
   const Scenario own = scenario_of(json);
   const Scenario forced = scenario_of(json, {"jobs[0].nccl.channels=1"});
-  const Topology topology = scenario_topology(own);
+  const Topology topology = scenario_topology(own, {});
   const NcclCommunicator comm = job_nccl_communicator(own, 0, nccl_device(own), job_rings(own, 0, topology), topology);
   ASSERT_EQ(nccl_running_channels(comm), 4);
   const NcclChoice choice = nccl_allreduce_choice(comm, kTreeBytes);
@@ -187,14 +187,14 @@ TEST(Fabric, AdaptiveRoutingJoinsALeafsUplinksIntoOne) {
   // efficiency, nic_catalog), and every flow between racks takes it: no spine to hash onto.
   const Scenario adaptive = scenario_of(two_rack_infiniband("flow"));
   EXPECT_TRUE(adaptive.cluster.fabric.adaptive_routing);
-  const Topology topology = scenario_topology(adaptive);
+  const Topology topology = scenario_topology(adaptive, {});
   EXPECT_EQ(topology.spine_count(), 1);
   const Link& uplink = topology.links()[static_cast<std::size_t>(topology.uplink(0, 0))];
   EXPECT_DOUBLE_EQ(uplink.bandwidth_Bps, 2 * 200e9 / 8 * 0.98);
   // Switched off, the two spines are hashed onto as on Ethernet.
   nlohmann::json hashed = two_rack_infiniband("flow");
   hashed["cluster"]["fabric"]["adaptive_routing"] = false;
-  EXPECT_EQ(scenario_topology(scenario_of(hashed)).spine_count(), 2);
+  EXPECT_EQ(scenario_topology(scenario_of(hashed), {}).spine_count(), 2);
 }
 
 TEST_P(Fidelities, AdaptivelyRoutedRingAcrossRacksRunsAtTheNicsRate) {
@@ -226,7 +226,7 @@ TEST_P(Fidelities, RailLeavesGiveEachRailItsOwnUplinks) {
   nlohmann::json rails = two_rack_two_nics(GetParam());
   rails["cluster"]["fabric"]["rail_optimized"] = true;
   const Scenario rail_leaves = scenario_of(rails);
-  EXPECT_EQ(scenario_topology(rail_leaves).rail_count(), 2);
+  EXPECT_EQ(scenario_topology(rail_leaves, {}).rail_count(), 2);
   expect_bandwidth(rail_leaves, 2 * kRoce100_Bps, 1, 2, NcclHop::net);
 }
 
@@ -239,7 +239,7 @@ TEST_P(Fidelities, RailOptimizedChannelsStayOnTheirRails) {
   nlohmann::json json = hgx_a100(1, 2, 2, GetParam());
   json["cluster"]["fabric"] = {{"spines", 1}, {"uplink_gbps", 100}, {"rail_optimized", true}};
   const Scenario scenario = scenario_of(json);
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const JobRings rings = job_rings(scenario, 0, topology);
   ASSERT_EQ(rings.channels.size(), 6u);
   for (std::size_t c = 0; c < rings.channels.size(); ++c) {
@@ -266,7 +266,7 @@ TEST_P(Fidelities, RingOverAGb200Nvl72RunsAtOneGpusNvlinks) {
                                {"jobs", {{{"workload", "gpt3-1.3b"}, {"precision", "bf16"}, {"batch_per_gpu", 1}}}},
                                {"simulation", {{"fidelity", GetParam()}}}};
   const Scenario scenario = scenario_of(json, {"jobs[0].nccl.algorithm=ring"});
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const JobRings rings = job_rings(scenario, 0, topology);
   ASSERT_EQ(rings.ring.size(), 72u);
   const NcclChoice choice =
@@ -287,7 +287,7 @@ TEST(Fabric, NcclSearchesAtMostThirtyTwoChannels) {
       {"cluster", {{"hosts_per_rack", 2}, {"host", {{"model", "gb200-nvl72"}}}, {"transport", "infiniband"}}},
       {"jobs", {{{"workload", "gpt3-1.3b"}, {"precision", "bf16"}, {"batch_per_gpu", 1}}}}};
   const Scenario scenario = scenario_of(json);
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const NcclCommunicator comm = nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology);
   EXPECT_EQ(comm.channels, 32);
   EXPECT_EQ(nccl_running_channels(comm), 64);
@@ -307,19 +307,19 @@ TEST(Fabric, RailOptimizedOversubscriptionIsPerRailLeaf) {
   EXPECT_EQ(scenario_of(json).cluster.fabric.spines, 8);
   // Uplinks per rack: 2 rails x 4 spines.
   json["cluster"]["fabric"] = {{"rail_optimized", true}};
-  const Topology topology = scenario_topology(scenario_of(json));
+  const Topology topology = scenario_topology(scenario_of(json), {});
   EXPECT_EQ(topology.links()[static_cast<std::size_t>(topology.uplink(1, 7))].name, "rack1/rail1/uplink3");
 }
 
 TEST(Fabric, EcmpSpreadsFlowsOverTheSpinesAndFollowsTheSeed) {
   nlohmann::json json = hgx_a100(4, 2, 1, "flow");
   json["cluster"]["fabric"] = {{"spines", 8}, {"uplink_gbps", 100}};
-  const Topology topology = scenario_topology(scenario_of(json));
+  const Topology topology = scenario_topology(scenario_of(json), {});
   std::vector<int> hits(8, 0);
   for (int flow = 0; flow < 800; ++flow) ++hits[static_cast<std::size_t>(topology.ecmp_spine(0, 16, flow))];
   for (int count : hits) EXPECT_GT(count, 50);  // 100 expected per spine; far below 50 would be a broken hash
   json["simulation"]["seed"] = 2;
-  const Topology reseeded = scenario_topology(scenario_of(json));
+  const Topology reseeded = scenario_topology(scenario_of(json), {});
   int differ = 0;
   for (int flow = 0; flow < 64; ++flow) differ += topology.ecmp_spine(0, 16, flow) != reseeded.ecmp_spine(0, 16, flow);
   EXPECT_GT(differ, 32);  // 7/8 of them expected to differ

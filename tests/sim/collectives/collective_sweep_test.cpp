@@ -20,7 +20,7 @@ std::vector<CollectiveTiming> sweep(const Scenario& scenario, TestedOp op, std::
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
     nlohmann::json times = nlohmann::json::array();
     for (const CollectiveTiming& t :
-         simulate_collective_sweep(resolve_collective(scenario, {0, 1, 2, 3, 4, 5, 6, 7}), op, sizes)) {
+         simulate_collective_sweep(resolve_collective(scenario, {}, {0, 1, 2, 3, 4, 5, 6, 7}), op, sizes)) {
       times.push_back({t.time_s, t.choice});
     }
     return times;
@@ -54,7 +54,7 @@ TEST(CollectiveSweep, SmallSizesAreLatencyBound) {
   // 8 bytes of all_gather: NCCL picks LL (the largest bus bandwidth is useless here); the sim pays LL's base
   // latency, 6.6 us, then 7 ring steps, each one route's latency, plus bytes that take nanoseconds.
   const Scenario scenario = eight_hosts();
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double alpha = topology.latency_s(topology.route(0, 1));
   const CollectiveTiming timing = sweep(scenario, TestedOp::all_gather, {64}).front();
   EXPECT_EQ(timing.choice, "ring/LL");
@@ -66,7 +66,7 @@ TEST(CollectiveSweep, PointToPointOpsMoveTheirBytesInOneStep) {
   // alltoall: each sends S/8 to each of the 7 others at once; its NIC carries 7 of them each way, B/7 each:
   // (S/8) / (B/7) + alpha + 11.3 us.
   const Scenario scenario = eight_hosts();
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double alpha = topology.latency_s(topology.route(0, 1));
   const double bytes = 64e6;
   const double step_extra = 11.3e-6;
@@ -80,7 +80,7 @@ TEST(CollectiveSweep, BroadcastAndReducePipelineTheDataThroughTheChain) {
   // 64 MB, ring/Simple: Simple's base latency 8.4 us, then the chain: the data crosses one NIC's bandwidth once and
   // the first chunk pays 7 hops, each one route's latency plus Simple's extra per network step (11.3 us).
   const Scenario scenario = eight_hosts();
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double alpha = topology.latency_s(topology.route(0, 1));
   const double bytes = 64e6;
   for (TestedOp op : {TestedOp::broadcast, TestedOp::reduce}) {

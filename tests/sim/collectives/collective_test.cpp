@@ -29,7 +29,7 @@ class HomogeneousRing : public ::testing::TestWithParam<std::tuple<int, std::str
 TEST_P(HomogeneousRing, MatchesAlphaBetaClosedForm) {
   const auto [hosts, fidelity] = GetParam();
   const Scenario scenario = scenario_of(one_gpu_hosts(hosts, fidelity));
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   // The bottleneck of every hop is the NIC: 100 Gb/s line rate x RoCE's 0.97 efficiency (nic_catalog), far below the
   // A100's PCIe Gen4 (25 GB/s typical).
   const double bandwidth_Bps = 100e9 / 8 * transport_spec(Transport::roce_v2).bandwidth_efficiency;
@@ -50,7 +50,7 @@ INSTANTIATE_TEST_SUITE_P(StepAndFlow, HomogeneousRing,
 
 TEST(RingAllreduce, AnalyticMatchesClosedFormOnHomogeneousRing) {
   const Scenario scenario = scenario_of(one_gpu_hosts(16, "analytic"));
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double bytes = 100e6;
   const double expected = testing::nccl_ring_closed_form_s(scenario, bytes, topology.bottleneck_Bps(topology.route(0, 1)),
                                                            topology.latency_s(topology.route(0, 1)), NcclHop::net);
@@ -89,7 +89,7 @@ TEST(HierarchicalAllreduce, BeatsFlatRingWhereTheClosedFormsSayItShould) {
   const double bytes = 512.0 * 1024 * 1024;
   const Scenario flat = scenario_of(json);
   const Scenario hierarchical = scenario_of(json, {"jobs[0].horovod.allreduce=hierarchical"});
-  const Topology topology = scenario_topology(flat);
+  const Topology topology = scenario_topology(flat, {});
   const double nic_Bps = 100e9 / 8 * transport_spec(Transport::roce_v2).bandwidth_efficiency;
   const double cross_host_alpha = topology.latency_s(topology.route(7, 8));
   const double nvlink_Bps = topology.bottleneck_Bps(topology.route(0, 1));
@@ -117,7 +117,7 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   // with one host the inter-host ring has nothing to exchange. Both reduce to a flat ring's closed form.
   const double bytes = 64e6;
   const Scenario per_host = testing::scenario_of(one_gpu_hosts(4, "analytic"), {"jobs[0].horovod.allreduce=hierarchical"});
-  const Topology topology = scenario_topology(per_host);
+  const Topology topology = scenario_topology(per_host, {});
   // Hierarchical allreduce runs without NCCL's choice, with Simple's extra latency per step (NET here).
   const double expected =
       RingAlgorithm(Collective::allreduce, 4)
@@ -126,7 +126,7 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   EXPECT_NEAR(simulated_allreduce_s(per_host, bytes), expected, 1e-9 * expected);
   const Scenario one_host = testing::scenario_of(
       one_gpu_hosts(1, "analytic"), {"cluster.host.gpus=4", "jobs[0].horovod.allreduce=hierarchical"});
-  const Topology host = scenario_topology(one_host);
+  const Topology host = scenario_topology(one_host, {});
   // On the 4-GPU NVLink mesh NCCL's 6 rings (every directed cycle) load each pair link twice each way: all together
   // they run at 3 pair links.
   const double intra =

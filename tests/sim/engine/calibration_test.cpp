@@ -26,23 +26,26 @@ TEST(Calibration, MeasuredNicFiguresReplaceTheCatalogsExactly) {
   Scenario uncalibrated = eight_hosts();
   Scenario calibrated = uncalibrated;
   // A profile that measured RoCE at 5 GB/s and 4 us per message (what calibrated_parameters() gives from perftest).
-  calibrated.calibration.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
-                                                      CalibratedValue{4e-6, "test profile: ib_write_lat"}};
+  CalibratedParameters measured;
+  measured.nic["roce"] = CalibratedLink{CalibratedValue{5e9, "test profile: ib_write_bw"},
+                                        CalibratedValue{4e-6, "test profile: ib_write_lat"}};
   calibrated.calibration_profile = "test-profile.json";
-  const Topology before = scenario_topology(uncalibrated);
-  const Topology after = scenario_topology(calibrated);
+  const Topology before = scenario_topology(uncalibrated, {});
+  const Topology after = scenario_topology(calibrated, measured);
   const std::vector<Hop> route = after.route(0, 1);
   // The NIC links now carry the measured rate; every other link is as before.
   EXPECT_DOUBLE_EQ(after.bottleneck_Bps(route), 5e9);
   // A host-to-host message pays the measured 4 us instead of the catalog's NIC + transport latency, nothing else.
-  const double catalog_message_s = scenario_links(uncalibrated).nic.latency_s;
+  const double catalog_message_s = scenario_links(uncalibrated, {}).nic.latency_s;
   EXPECT_NEAR(after.latency_s(route) - before.latency_s(before.route(0, 1)), 4e-6 - catalog_message_s, 1e-15);
   // And the ring follows the closed form with the measured numbers.
   const double bytes = 64.0 * 1024 * 1024;
-  const double expected = testing::nccl_ring_closed_form_s(calibrated, bytes, 5e9, after.latency_s(route), NcclHop::net);
-  EXPECT_NEAR(simulated_allreduce_s(calibrated, bytes), expected, 1e-3 * expected);
+  const double expected =
+      testing::nccl_ring_closed_form_s(calibrated, bytes, 5e9, after.latency_s(route), NcclHop::net, measured);
+  EXPECT_NEAR(simulated_allreduce_s(calibrated, bytes, measured), expected, 1e-3 * expected);
   // The link is no longer reported as an uncalibrated default, and the result names the measurement.
-  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated)); });
+  const nlohmann::json result =
+      vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated, measured)); });
   EXPECT_EQ(result["calibration"]["profile"], "test-profile.json");
   bool named = false;
   for (const nlohmann::json& value : result["calibration"]["values"]) {
@@ -55,9 +58,10 @@ TEST(Calibration, MeasuredMemoryBandwidthSetsTheMemoryBoundKernelsAndIsNamed) {
   Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
                                    {"jobs", {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 32},
                                               {"iterations", 3}}}}});
-  scenario.calibration.memory_bandwidth_Bps = CalibratedValue{1.40e12, "test profile: device copy"};
+  CalibratedParameters measured;
+  measured.memory_bandwidth_Bps = CalibratedValue{1.40e12, "test profile: device copy"};
   scenario.calibration_profile = "test-profile.json";
-  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
+  const nlohmann::json result = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, measured)); });
   const nlohmann::json& job = result["jobs"][0];
   EXPECT_DOUBLE_EQ(job["compute_model"]["memory_efficiency"].get<double>(), 1.40e12 / 1555e9);  // A100 40GB: 1,555 GB/s
   bool named = false;
@@ -78,10 +82,12 @@ TEST(Calibration, MeasuredLaunchCostMovesADeviceBoundStepByKernelsTimesTheDiffer
                                           {"host_dispatch_us", 0}, {"iterations", 3}}}}};
   const Scenario uncalibrated = scenario_of(json);
   Scenario calibrated = uncalibrated;
-  calibrated.calibration.kernel_launch_s = CalibratedValue{7e-6, "test profile: launch"};
+  CalibratedParameters measured;
+  measured.kernel_launch_s = CalibratedValue{7e-6, "test profile: launch"};
   calibrated.calibration_profile = "test-profile.json";
   const nlohmann::json before = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(uncalibrated)); });
-  const nlohmann::json after = vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated)); });
+  const nlohmann::json after =
+      vtsim::sim::run_isolated([&] { return to_json(runner::simulate(calibrated, measured)); });
   const int kernels = after["jobs"][0]["compute_model"]["kernels_per_step"].get<int>();
   ASSERT_GT(kernels, 24 * 10);  // BERT-large: 24 transformer layers of more than ten kernels each
   EXPECT_DOUBLE_EQ(before["jobs"][0]["compute_model"]["kernel_fixed_us"].get<double>(), 3.0);
@@ -101,9 +107,10 @@ TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
   const std::string file = ::testing::TempDir() + "vtsim-unnamed-gpu-profile.json";
   save_calibration_profile(profile, file);
   try {
-    scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
-                 {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
-                 {"calibration_profile", file}});
+    static_cast<void>(
+        load_scenario_calibration(scenario_of({{"cluster", {{"host", {{"gpus", 1}}}}},
+                                               {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}},
+                                               {"calibration_profile", file}})));
     ADD_FAILURE() << "accepted";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("test.json: calibration_profile: the profile's gpu section does not name "
@@ -116,7 +123,7 @@ TEST(Calibration, AProfileThatDoesNotNameItsGpuIsRefused) {
 
 TEST(Calibration, AMeasuredContextSwitchIsTheOneTheSchedulerRunsAndTheSliceCheckNamesItsProfile) {
   // Two T4-8C vGPUs time-sliced on one T4 (2 per GPU: a 2 ms slice, vGPU user guide). The profile measured 1,000 us
-  // per switch: the sliced GPU's scheduler runs it. At 1,900 us, over 90% of the slice, the loader refuses it and
+  // per switch: the sliced GPU's scheduler runs it. At 1,900 us, over 90% of the slice, resolve() refuses it and
   // says where it was measured.
   const auto profile_file = [](double switch_us) {
     CalibrationProfile profile;
@@ -136,14 +143,15 @@ TEST(Calibration, AMeasuredContextSwitchIsTheOneTheSchedulerRunsAndTheSliceCheck
                         {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 16}, {"copies", 2}}}},
                         {"calibration_profile", file}});
   };
+  const auto resolved = [](const Scenario& scenario) { return resolve(scenario, load_scenario_calibration(scenario)); };
   const std::string measured = profile_file(1000);
-  const ResolvedRun run = resolve(tenants(measured));
+  const ResolvedRun run = resolved(tenants(measured));
   ASSERT_EQ(run.sliced_gpus.size(), 1u);
   EXPECT_DOUBLE_EQ(run.sliced_gpus[0].setup.context_switch_s, 1000e-6);
   EXPECT_EQ(run.context_switch_s->source, Source::measured);
   const std::string too_long = profile_file(1900);
   try {
-    static_cast<void>(tenants(too_long));
+    static_cast<void>(resolved(tenants(too_long)));
     ADD_FAILURE() << "accepted";
   } catch (const InputError& error) {
     const std::string expected = "virtualization.scheduler.context_switch_us: a context switch (1900 us, measured in " +
@@ -180,7 +188,7 @@ CalibrationProfile collective_profile(const std::string& device, int ranks, cons
   return profile;
 }
 
-// The error loading the default scenario's box (4 A100 40GB SXM4 on NVLink) with `profile`, "" when it loads.
+// The error applying to the default scenario's box (4 A100 40GB SXM4 on NVLink) with `profile`, "" when it loads.
 std::string refusal(const CalibrationProfile& profile, const std::string& gpu_model = "a100-40gb-sxm4",
                     bool allow = false) {
   // Per process: ctest runs the tests of this file at once.
@@ -192,9 +200,9 @@ std::string refusal(const CalibrationProfile& profile, const std::string& gpu_mo
   if (allow) scenario["calibration_allow_mismatch"] = true;
   std::string error;
   try {
-    const Scenario loaded = scenario_of(scenario);
+    const CalibratedParameters calibration = load_scenario_calibration(scenario_of(scenario));
     if (allow) {
-      EXPECT_FALSE(loaded.calibration.mismatches.empty());
+      EXPECT_FALSE(calibration.mismatches.empty());
     }
   } catch (const InputError& refused) {
     error = refused.what();
@@ -265,13 +273,14 @@ TEST(Calibration, MeasuredHorovodNegotiationSetsTheTicksCostAndIsNamed) {
   uncalibrated.jobs[0].iterations = 3;
   uncalibrated.jobs[0].warmup_iterations = 1;
   Scenario calibrated = uncalibrated;
-  calibrated.calibration.horovod_negotiation_message_s = CalibratedValue{1e-3, "test profile: Horovod timeline"};
+  CalibratedParameters measured;
+  measured.horovod_negotiation_message_s = CalibratedValue{1e-3, "test profile: Horovod timeline"};
   calibrated.calibration_profile = "test-profile.json";
-  const auto simulate_json = [](const Scenario& scenario) {
-    return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); });
+  const auto simulate_json = [](const Scenario& scenario, const CalibratedParameters& calibration) {
+    return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, calibration)); });
   };
-  const nlohmann::json before = simulate_json(uncalibrated);
-  const nlohmann::json after = simulate_json(calibrated);
+  const nlohmann::json before = simulate_json(uncalibrated, {});
+  const nlohmann::json after = simulate_json(calibrated, measured);
   const auto step_s = [](const nlohmann::json& result) {
     return result["jobs"][0]["step_time_s"]["mean"].get<double>();
   };

@@ -48,7 +48,7 @@ TEST(Simulation, SingleGpuStepIsTheSumOfItsKernelsByHand) {
   // casts under PyTorch's autocast: 2 + 4 + 2 x 4 = 14 bytes per logit forward, 4 + 3 x 4 + 4 + 2 = 22 backward.
   const Scenario scenario =
       default_scenario({"cluster.host.gpus=1", "jobs[0].gpus=1", "jobs[0].host_dispatch_us=0"});
-  const JobCompute compute = plan_job_compute(scenario, 0);
+  const JobCompute compute = plan_job_compute(scenario, 0, {});
   const ComputeParameters& p = compute.resolved.parameters;
   const double batch = 32;
   ASSERT_GT(p.gemm_depth_overhead, 0.0);
@@ -155,7 +155,7 @@ TEST(Simulation, ADeviceThatNeverWaitsIsBusyForTheWholeReferenceStep) {
       "jobs[0].parallelism.micro_batch_size=1"};
   const Scenario split =
       load_scenario_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/validation/selene-dgx-a100-80gb.json", overrides);
-  const JobCompute compute = plan_job_compute(split, 0);
+  const JobCompute compute = plan_job_compute(split, 0, {});
   ASSERT_EQ(compute.stages.size(), 1u);
   EXPECT_NEAR(compute.single_gpu_busy_s, compute.single_gpu_step_s, 1e-12 * compute.single_gpu_step_s);
 }
@@ -329,13 +329,13 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
         {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}, {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json flows = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, {});
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {6, 3}, {0, 9}, {15, 2}});
   });
   EXPECT_TRUE(flows.empty()) << flows.dump(2);
   const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, {});
     const auto engine = testing::test_engine(0);
     nlohmann::json problems = nlohmann::json::array();
     const Platform platform(topology);
@@ -375,7 +375,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
       {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}};
   const Scenario scenario = scenario_of(json);
   const nlohmann::json mismatches = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, {});
     nlohmann::json problems = nlohmann::json::array();
     const auto check = [&](const std::string& what, const std::vector<std::string>& got,
                            const std::vector<std::string>& expected) {
@@ -411,7 +411,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
           {"host0/nvlink0-1_UP", "host0/gpu1/pcie_UP", "host0/nic1_UP", "rack0/rail1/uplink1_UP",
            "rack1/rail1/uplink1_DOWN", "host3/nic1_DOWN", "host3/gpu1/pcie_DOWN"});
     // Without NVLink there is no PXN: GPU 1 reaches NIC 0 through its own PCIe link and the host's PCIe root.
-    const Topology no_nvlink = scenario_topology(scenario_of(json, {"cluster.host.nvlink.enabled=false"}));
+    const Topology no_nvlink = scenario_topology(scenario_of(json, {"cluster.host.nvlink.enabled=false"}), {});
     std::vector<std::string> names;
     for (const Hop& hop : no_nvlink.route(1, 6)) names.push_back(directed_name(no_nvlink, hop));
     check("1 -> 6 without NVLink", names,
@@ -421,7 +421,7 @@ TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
   // Every flow of several pairs, each way, as the engine runs it: SimGrid's route is the topology's.
   const nlohmann::json routes = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, {});
     const auto engine = testing::test_engine(0);
     return port_route_mismatches(topology, {{0, 1}, {0, 5}, {1, 6}, {6, 3}, {0, 9}, {0, 13}, {15, 2}, {7, 10}});
   });
@@ -435,7 +435,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
       {{"cluster", {{"racks", 2}, {"hosts_per_rack", 2}, {"host", {{"gpus", 4}}}}},
        {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
   const nlohmann::json answer = vtsim::sim::run_isolated([&] {
-    const Topology topology = scenario_topology(scenario);
+    const Topology topology = scenario_topology(scenario, {});
     const auto engine = testing::test_engine(0);
     const Platform platform(topology, {{0, 1}}, 0, {3}, 1e9, GpuRoutes::omitted);
     std::set<std::string> names;
@@ -448,7 +448,7 @@ TEST(Platform, WithoutGpuRoutesHoldsEveryGpuAndTheVmotionRoutes) {
     return nlohmann::json{{"gpu_hosts", names.size()}, {"route", route}};
   });
   EXPECT_EQ(answer["gpu_hosts"], 16);
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const std::string nic = topology.links()[topology.gpu_to_network(12).back().link].name;
   ASSERT_EQ(answer["route"].size(), 2U);
   EXPECT_EQ(answer["route"][0].get<std::string>().rfind(nic, 0), 0U) << answer.dump();  // the NIC link, one way
@@ -471,7 +471,7 @@ TEST(Trace, HasATrackPerRankAndPerLinkClass) {
   std::set<std::pair<int, int>> tracks_with_spans;
   // The job's gradients: 4 bytes per trainable parameter of BERT-large (fp32 gradients, also under AMP), over the
   // 2 measured and 2 warm-up iterations, on each of the 4 ranks' allreduce tracks.
-  const double gradient_bytes = 4 * plan_job_compute(scenario, 0).workload.trainable_parameters();
+  const double gradient_bytes = 4 * plan_job_compute(scenario, 0, {}).workload.trainable_parameters();
   double allreduced_bytes = 0;
   for (const nlohmann::json& event : trace["traceEvents"]) {
     if (event["ph"] == "M" && event["name"] == "thread_name") threads.insert(event["args"]["name"].get<std::string>());

@@ -43,7 +43,7 @@ TEST(MemoryLinks, LimitAFlowToAThirdOfTheMemoryAndReRateItInFlight) {
   // collective's share of GPU 0's memory drops to 30 GB/s: its link to 20 GB/s.
   const Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 2}, {"gpu_model", "a100-40gb-sxm4"}}}}},
                                          {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}}}}});
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double latency_s = topology.latency_s(topology.route(0, 1));
   const double end_s = vtsim::sim::run_isolated([&] {
     const auto engine = testing::test_engine(2);
@@ -72,9 +72,10 @@ nlohmann::json two_a100s(double cycle_time_ms) {
         {{{"workload", "bert-large-squad-seq384"}, {"batch_per_gpu", 8}, {"iterations", 4}, {"data_parallel", "horovod"},
           {"horovod", {{"cycle_time_ms", cycle_time_ms}}}, {"data_loading_cpu_ms_per_sample", 0}}}}});
   // The collective's kernels take no SMs, as a profile could have measured: what slows compute is memory alone.
-  scenario.calibration.collective_sm_share = CalibratedValue{0.0, "test profile"};
+  CalibratedParameters measured;
+  measured.collective_sm_share = CalibratedValue{0.0, "test profile"};
   scenario.calibration_profile = "test-profile.json";
-  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); })["jobs"][0];
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, measured)); })["jobs"][0];
 }
 
 TEST(MemoryContention, SlowsKernelsOnlyWhereACollectiveOverlapsThem) {
@@ -103,9 +104,10 @@ nlohmann::json half_sm_share(bool time_sliced) {
     json["jobs"].push_back({{"name", "idle"}, {"idle", true}, {"gpus", 2}});
   }
   Scenario scenario = scenario_of(json);
-  scenario.calibration.collective_sm_share = CalibratedValue{0.5, "test profile"};
+  CalibratedParameters measured;
+  measured.collective_sm_share = CalibratedValue{0.5, "test profile"};
   scenario.calibration_profile = "test-profile.json";
-  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario)); })["jobs"][0];
+  return vtsim::sim::run_isolated([&] { return to_json(runner::simulate(scenario, measured)); })["jobs"][0];
 }
 
 TEST(Contention, ATimeSlicedVgpuReRatesItsKernelsAsCollectivesComeAndGo) {

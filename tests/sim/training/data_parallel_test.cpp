@@ -38,7 +38,7 @@ TEST(GradientAccumulation, ReducesOncePerStepSoCommunicationPerSampleDividesByTh
   EXPECT_NEAR(samples_per_step(four_result), 4 * 4 * 32, 1e-6);
   // The three extra micro-batches add their forward and backward kernels and nothing else: the last micro-batch,
   // its allreduces and the optimizer step run as without accumulation.
-  const KernelTimes& kernels = plan_job_compute(once, 0).kernels;
+  const KernelTimes& kernels = plan_job_compute(once, 0, {}).kernels;
   const double forward_backward_s = kernels.total_s() - kernels.optimizer_s;
   EXPECT_NEAR(four_result["step_time_s"]["mean"].get<double>() - one_result["step_time_s"]["mean"].get<double>(),
               3 * forward_backward_s, 1e-9);
@@ -47,7 +47,7 @@ TEST(GradientAccumulation, ReducesOncePerStepSoCommunicationPerSampleDividesByTh
 TEST(PytorchDdp, ReducesOneAllreducePerBucket) {
   const Scenario scenario = bert_on_four_a100({"jobs[0].data_parallel=pytorch_ddp"});
   ASSERT_EQ(scenario.jobs[0].data_parallel, DataParallel::pytorch_ddp);
-  const JobCompute compute = plan_job_compute(scenario, 0);
+  const JobCompute compute = plan_job_compute(scenario, 0, {});
   std::vector<double> registered;
   for (const Layer& layer : compute.workload.layers) {
     if (layer.gradient_bytes() > 0) registered.push_back(layer.gradient_bytes());

@@ -116,7 +116,7 @@ nlohmann::json uniform_gpt_job(const nlohmann::json& parallelism, int batch, int
 /// rate (SimGrid's CM02 model as configured: no slow start, no cross-traffic), then NCCL's per-step latency of the
 /// hop for a point-to-point transfer (Simple).
 double transfer_s(const Scenario& scenario, int from, int to, double bytes) {
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const std::vector<Hop> route = topology.route(from, to);
   return topology.latency_s(route) + bytes / topology.bottleneck_Bps(route) +
          nccl_step_extra_s(step_hop(topology, route), NcclProtocol::simple);
@@ -131,7 +131,7 @@ TEST(PipelineParallelism, EachScheduleRunsItsCriticalPathAtEveryFidelity) {
       nlohmann::json parallelism = {{"pipeline", 4}, {"schedule", schedule}};
       if (chunks > 1) parallelism["virtual_stages"] = chunks;
       const Scenario scenario = scenario_of(uniform_gpt_job(parallelism, 8, 8, fidelity));
-      const JobCompute compute = plan_job_compute(scenario, 0);
+      const JobCompute compute = plan_job_compute(scenario, 0, {});
       const StageTimes times = stage_times(compute, 4);
       const double bytes = compute.stages.front().part.boundary_bytes_per_sample;
       EXPECT_DOUBLE_EQ(bytes, 512 * 1024 * 2.0);
@@ -152,7 +152,7 @@ TEST(PipelineParallelism, UnevenStagesRunTheirCriticalPath) {
   for (const std::string schedule : {"gpipe", "1f1b"}) {
     const nlohmann::json parallelism = {{"pipeline", 4}, {"schedule", schedule}, {"stage_layers", {1, 2, 2, 2}}};
     const Scenario scenario = scenario_of(uniform_gpt_job(parallelism, 8, 7, "analytic"));
-    const JobCompute compute = plan_job_compute(scenario, 0);
+    const JobCompute compute = plan_job_compute(scenario, 0, {});
     const StageTimes times = stage_times(compute, 4);
     // A middle stage runs two blocks, the first one (and the embedding, small at a vocabulary of 64).
     EXPECT_NEAR(times.forward[1], times.forward[2], 1e-12);
@@ -177,7 +177,7 @@ TEST(PipelineParallelism, ScatterGatherHalvesWhatATensorGroupPushesThroughItsHos
   const Scenario scattered = scenario_of(json);
   const Scenario whole = scenario_of(json, {"jobs[0].parallelism.scatter_gather=false"});
   const double a = 512 * 1024 * 2.0;
-  const double nic_Bps = scenario_topology(scattered).bottleneck_Bps(scenario_topology(scattered).route(0, 2));
+  const double nic_Bps = scenario_topology(scattered, {}).bottleneck_Bps(scenario_topology(scattered, {}).route(0, 2));
   const nlohmann::json with = simulate_in_child(scattered)["jobs"][0];
   const nlohmann::json without = simulate_in_child(whole)["jobs"][0];
   const double saved = without["step_time_s"]["mean"].get<double>() - with["step_time_s"]["mean"].get<double>();
@@ -219,7 +219,7 @@ TEST(PipelineParallelism, TransfersBetweenRacksTakeTheSpineEcmpHashesThemOnto) {
                      {"fabric", {{"spines", 4}, {"oversubscription", 1.0}}}};
   const Scenario scenario = scenario_of(json);
   const nlohmann::json routes = vtsim::sim::run_isolated([&] {
-    const ResolvedRun run = resolve(scenario);
+    const ResolvedRun run = resolve(scenario, nullptr);
     const Topology& topology = run.topology;
     const auto engine = testing::test_engine(16);
     const ModelParallelLayout& layout = *run.jobs[0].layout;
@@ -291,7 +291,7 @@ TEST(TensorParallelism, EachTensorCollectiveIsOnTheCriticalPath) {
   // One micro-batch over a tensor group of 4: the step is the split kernels plus the tensor-group collectives, which
   // the result reports; nothing else waits.
   const Scenario scenario = scenario_of(small_gpt_job({{"tensor", 4}}, 1));
-  const JobCompute compute = plan_job_compute(scenario, 0);
+  const JobCompute compute = plan_job_compute(scenario, 0, {});
   const KernelTimes& k = compute.stages.front().kernels;
   const double kernels = k.total_s();
   const nlohmann::json job = simulate_in_child(scenario)["jobs"][0];
@@ -311,7 +311,7 @@ TEST(ShardedDataParallelism, ZeroStageThreeSendsHalfAgainThePlainAllreducesBytes
     EXPECT_EQ(job["parallelism"]["data"].get<int>(), 4);
     return job["parallelism"]["data_parallel_sent_bytes_per_step"].get<double>();
   };
-  const double parameters = plan_job_compute(scenario_of(small_gpt_job({}, 1)), 0).workload.parameters();
+  const double parameters = plan_job_compute(scenario_of(small_gpt_job({}, 1)), 0, {}).workload.parameters();
   const double plain = sent(0);
   EXPECT_NEAR(plain, 2.0 * 3 / 4 * 2 * parameters, 1e-9 * plain);
   EXPECT_NEAR(sent(1) / plain, 1.0, 1e-12);
@@ -334,7 +334,7 @@ TEST(Parallelism, ErrorsNameTheKeyAndWhy) {
   }
   try {
     // Interleaving needs the micro-batches (2) to be a multiple of the stages (4).
-    plan_job_compute(scenario_of(small_gpt_job({{"pipeline", 4}, {"schedule", "interleaved"}}, 2)), 0);
+    plan_job_compute(scenario_of(small_gpt_job({{"pipeline", 4}, {"schedule", "interleaved"}}, 2)), 0, {});
     ADD_FAILURE() << "2 micro-batches over 4 interleaved stages must be refused";
   } catch (const InputError& error) {
     EXPECT_NE(std::string(error.what()).find("jobs[0].parallelism: schedule"), std::string::npos) << error.what();

@@ -75,7 +75,7 @@ TEST(TraceReplay, OnAnotherGpuEachKernelClassScalesByTheComputeModelsRate) {
   const Scenario scenario = replay("h100-sxm5", 1, 1);
   const GpuSpec& a100 = *find_gpu("a100-80gb-sxm4");
   const GpuSpec& h100 = *find_gpu("h100-sxm5");
-  const JobCompute compute = plan_job_compute(scenario, 0);
+  const JobCompute compute = plan_job_compute(scenario, 0, {});
   const Workload& workload = compute.workload;
   const ComputeParameters from =
       resolve_compute(a100, Precision::fp32, workload, 64, {}, published_compute_fit(), {}).parameters;
@@ -113,7 +113,7 @@ TEST(TraceReplay, OnAMigSliceKernelsSlowByItsShareOfSmsAndMemory) {
                             {"iterations", 4},
                             {"warmup_iterations", 1}}}}};
   const Scenario scenario = scenario_of(json);
-  const JobCompute compute = plan_job_compute(scenario, 0);
+  const JobCompute compute = plan_job_compute(scenario, 0, {});
   const double fixed_us = compute.resolved.parameters.kernel_fixed_s / kUs;
   double expected_us = 5 + 82;
   for (const double gemm_us : {120, 240, 240, 60, 55, 65, 230, 250, 230, 250, 110, 130}) {
@@ -143,7 +143,7 @@ void expect_traced_overlap(const Scenario& scenario) {
   // (models/compute/interference.hpp): its channels' SMs, which stretch that compute by at most share / (1 - share)
   // over the overlap, and its share of the GPU's memory (within 1%). Without the overlap the step would be 2,127 us
   // plus both allreduces.
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   const double share = collective_sm_share(
       nccl_running_channels(nccl_communicator(nccl_device(scenario), job_rings(scenario, 0, topology), topology)),
       find_gpu(scenario.cluster.host.gpu_model)->sm_count);
@@ -187,7 +187,7 @@ TEST(Horovod, FourRanksStepAtTheCoordinatorsTicksAndReduceWhatEachTickAgreed) {
   const Scenario scenario = horovod(5, 64);
   // The preconditions. Negotiation: 2 ceil(log2 4) messages, each at the largest latency between ring neighbours.
   constexpr double kNegotiationBoundS = 20 * kUs;
-  const Topology topology = scenario_topology(scenario);
+  const Topology topology = scenario_topology(scenario, {});
   double message_s = 0;
   for (const GpuFlow& flow : ring_flows(job_rings(scenario, 0, topology).ring)) {
     message_s = std::max(message_s, topology.latency_s(topology.route(flow.src, flow.dst)));
