@@ -1,5 +1,7 @@
 #include "sim/training/training_job.hpp"
 
+#include <map>
+
 #include "models/parallel/zero_sharding.hpp"
 #include "sim/training/ddp_reducer.hpp"
 #include "sim/training/horovod_coordinator.hpp"
@@ -33,6 +35,26 @@ bool runs_coordinator(const JobPlan& plan) {
 
 }  // namespace
 
+GradientGroup TrainingJob::State::gradient_group(int position) const {
+  const ModelParallelPlan* mp = plan.model_parallel.get();
+  if (mp == nullptr) {
+    return {.tensors = &plan.tensors,
+            .buckets = &plan.buckets,
+            .collective = plan.allreduce.get(),
+            .position = position,
+            .counted_sent_per_byte = 0};
+  }
+  const auto at = static_cast<std::size_t>(position);
+  const ZeroSharding zero = ZeroSharding::of(mp->strategy);
+  return {.tensors = &mp->rank_tensors[at],
+          .buckets = &mp->rank_buckets[at],
+          .collective = mp->data_reduce.empty()
+                            ? nullptr
+                            : mp->data_reduce[static_cast<std::size_t>(mp->rank_data_group[at])].get(),
+          .position = mp->rank_data_position[at],
+          .counted_sent_per_byte = collective_sent_fraction(zero.gradient_collective(), mp->strategy.data)};
+}
+
 void TrainingJob::State::start_reduction() {
   if (runs_coordinator(plan)) {
     auto coordinator = std::make_unique<HorovodCoordinator>(
@@ -48,18 +70,17 @@ void TrainingJob::State::start_reduction() {
     sg4::Actor::create(plan.name + ".coordinator", plan.rank_hosts.front(), [running] { running->run(); })->daemonize();
     return;
   }
-  const ModelParallelPlan* mp = plan.model_parallel.get();
+  // A layout per distinct group of gradients: one for all ranks under data parallelism, one per rank under model
+  // parallelism.
   std::vector<DdpReducer::Layout> layouts;
+  std::map<const std::vector<GradientTensor>*, int> layout_of_tensors;
   std::vector<int> layout_of(static_cast<std::size_t>(rank_count()), -1);
-  if (mp == nullptr) {
-    layouts.emplace_back(plan.buckets, bytes_of(plan.tensors));
-    layout_of.assign(layout_of.size(), 0);
-  } else {
-    for (std::size_t position = 0; position < layout_of.size(); ++position) {
-      if (weight(position) == 0) continue;  // its class's first member reports for it
-      layout_of[position] = static_cast<int>(layouts.size());
-      layouts.emplace_back(mp->rank_buckets[position], bytes_of(mp->rank_tensors[position]));
-    }
+  for (std::size_t position = 0; position < layout_of.size(); ++position) {
+    if (weight(position) == 0) continue;  // its class's first member reports for it
+    const GradientGroup& group = ranks[position]->gradients;
+    const auto [found, added] = layout_of_tensors.emplace(group.tensors, static_cast<int>(layouts.size()));
+    if (added) layouts.emplace_back(*group.buckets, bytes_of(*group.tensors));
+    layout_of[position] = found->second;
   }
   // A full bucket goes to every rank the reporting one feeds.
   const auto dispatch = [this](int position, const FusionBuffer& bucket) {
@@ -103,6 +124,7 @@ void TrainingJob::start() {
     if (!has_actors) continue;
     RankRuntime& rank = *s.ranks.back();
     rank.device = s.make_device(position, rank);
+    rank.gradients = s.gradient_group(position);
     if (mp == nullptr) continue;
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
     for (std::size_t c = 0; c < chunks; ++c) {

@@ -35,6 +35,19 @@ namespace sg4 = simgrid::s4u;
 
 namespace detail {
 
+/// The data-parallel group a rank reduces its gradients in, decided once when the job starts
+/// (TrainingJob::State::gradient_group): the whole job under data parallelism, its stage's replicas under model
+/// parallelism. The loop and the communication actor ask it instead of asking which parallelism runs.
+struct GradientGroup {
+  const std::vector<GradientTensor>* tensors = nullptr;  ///< the gradients it reduces, in the order backward makes them
+  const std::vector<std::vector<int>>* buckets = nullptr;  ///< DDP's buckets: indices into `tensors`, in launch order
+  SimulatedCollective* collective = nullptr;  ///< what reduces its buffers; null when the group is one rank
+  int position = 0;                           ///< the rank's position in that collective
+  /// Bytes the rank sends per byte of a buffer it reduces, counted in RankRuntime::data_parallel_sent_bytes for the
+  /// model-parallel traffic report; 0 under data parallelism, which does not count them.
+  double counted_sent_per_byte = 0;
+};
+
 /// What one rank shares between its compute and communication actors.
 struct RankRuntime {
   Channel<FusionBuffer> queue;       ///< allreduces to run, in order
@@ -63,10 +76,12 @@ struct RankRuntime {
   Counter layers_gathered;
   /// Model parallelism: bytes this rank has sent in its data group's collectives (a ring's share of each buffer).
   double data_parallel_sent_bytes = 0;
+  GradientGroup gradients;
 };
 
 }  // namespace detail
 
+using detail::GradientGroup;
 using detail::RankRuntime;
 
 struct TrainingJob::State {
@@ -97,20 +112,8 @@ struct TrainingJob::State {
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
 
-  /// The gradients the rank's data-parallel group reduces: the job's, or under model parallelism its stage's.
-  const std::vector<GradientTensor>& tensors_of(int position) const {
-    return plan.model_parallel ? plan.model_parallel->rank_tensors[static_cast<std::size_t>(position)] : plan.tensors;
-  }
-  /// The collective that reduces the rank's gradient buckets, and the rank's position in it.
-  SimulatedCollective& gradient_collective(int position) const {
-    if (!plan.model_parallel) return *plan.allreduce;
-    const ModelParallelPlan& mp = *plan.model_parallel;
-    return *mp.data_reduce[static_cast<std::size_t>(mp.rank_data_group[static_cast<std::size_t>(position)])];
-  }
-  int gradient_position(int position) const {
-    if (!plan.model_parallel) return position;
-    return plan.model_parallel->rank_data_position[static_cast<std::size_t>(position)];
-  }
+  /// The data-parallel group rank `position` reduces its gradients in (training_job.cpp).
+  GradientGroup gradient_group(int position) const;
 
   /// Sets the job's reduction policy (training_job.cpp): Horovod's coordinator (a data-parallel job under Horovod with
   /// gradients), whose actor it starts, or DDP's reducer, with the buckets of each rank that computes (one layout for
@@ -443,7 +446,7 @@ struct TrainingJob::State {
       const FusionBuffer buffer = rank.queue.pop();
       const double start = sg4::Engine::get_clock();
       set_collective_in_flight(position, rank, true);
-      gradient_collective(position).run(gradient_position(position), buffer.bytes);
+      rank.gradients.collective->run(rank.gradients.position, buffer.bytes);
       set_collective_in_flight(position, rank, false);
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
@@ -453,7 +456,7 @@ struct TrainingJob::State {
         nlohmann::json links = nlohmann::json::array();
         for (int track : plan.link_class_tracks) links.push_back(to_string(static_cast<LinkClass>(track)));
         args["links"] = links;
-        if (const std::string how = gradient_collective(position).describe(buffer.bytes); !how.empty()) {
+        if (const std::string how = rank.gradients.collective->describe(buffer.bytes); !how.empty()) {
           args["nccl"] = how;
         }
         trace->span(trace_pid, 2 * position + 1, name, start, end, args);
@@ -463,11 +466,7 @@ struct TrainingJob::State {
           }
         }
       }
-      if (plan.model_parallel) {
-        const ParallelStrategy& strategy = plan.model_parallel->strategy;
-        const Collective reduced = ZeroSharding::of(strategy).gradient_collective();
-        rank.data_parallel_sent_bytes += buffer.bytes * collective_sent_fraction(reduced, strategy.data);
-      }
+      rank.data_parallel_sent_bytes += buffer.bytes * rank.gradients.counted_sent_per_byte;
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);
     }
