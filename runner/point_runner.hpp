@@ -12,11 +12,11 @@
 
 namespace vtsim::runner {
 
-/// Simulates `scenario` in this process with its calibration profile (load_scenario_profile): sim::simulate(resolve(
-/// scenario, profile)), its wall clock's plan_s including reading the profile and resolving. Throws InputError for a
-/// scenario that validates but cannot run (a profile measured on another box, a job that does not fit in memory, a
-/// forced NCCL choice NCCL would refuse): resolve() raises it before the engine starts. REQUIRES: no other simulation
-/// has run in this process (one SimGrid engine per process).
+/// Simulates `scenario` in this process with its calibration profile: sim::simulate(resolve(scenario,
+/// load_scenario_calibration(scenario))), its wall clock's plan_s including reading the profile and resolving. Throws
+/// InputError for a scenario that validates but cannot run (a profile measured on another box, a job that does not fit
+/// in memory, a forced NCCL choice NCCL would refuse): resolve() raises it before the engine starts. REQUIRES: no other
+/// simulation has run in this process (one SimGrid engine per process).
 sim::SimulationResult simulate(const Scenario& scenario, const sim::SimulationOptions& options = {});
 /// simulate(scenario, options) with `calibration` in place of the scenario's profile (a test's measurements by hand);
 /// the result still names scenario.calibration_profile as where they came from.

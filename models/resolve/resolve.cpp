@@ -16,6 +16,7 @@
 #include "models/resolve/job_compute_plan.hpp"
 #include "models/scenario/operations.hpp"
 #include "models/scenario/scenario.hpp"
+#include "models/scenario/scenario_checks.hpp"
 
 namespace vtsim {
 namespace {
@@ -532,8 +533,9 @@ ResolvedRun resolve(const Scenario& scenario, const CalibrationProfile* profile)
 }
 
 ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibration) {
-  // A profile's context switch must fit in the time slice as the scenario's own must (the loader checked that one);
-  // checked first, where the loader checked it, before any job is planned.
+  // A context switch of the calibration's must fit in the time slice as the scenario's own must (the loader checked
+  // that one; scenario_calibration() checks a profile's): measurements written by hand are checked here, first,
+  // before any job is planned.
   check_context_switch(scenario, calibration);
   std::vector<ResolvedJob> jobs = plan_computes(scenario, calibration);
   // The links' figures, made once: the topology's and the lists' alike.

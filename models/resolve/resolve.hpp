@@ -67,7 +67,7 @@ ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibr
 
 /// `run`'s values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic crosses,
 /// the vGPU context switch, and per job its device, step-time spread and what its collectives and coordinator cost
-/// beyond their transfers. REQUIRES: run = resolve(scenario).
+/// beyond their transfers. REQUIRES: run = resolve(scenario, ...).
 std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run);
 
 }  // namespace vtsim

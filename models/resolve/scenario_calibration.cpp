@@ -6,6 +6,7 @@
 
 #include "models/core/error.hpp"
 #include "models/scenario/scenario.hpp"
+#include "models/scenario/scenario_checks.hpp"
 
 namespace vtsim {
 
@@ -40,6 +41,8 @@ CalibratedParameters scenario_calibration(const Scenario& scenario, const Calibr
                      "(vtsim run --allow-mismatch), which every result then reports");
   }
   calibration.mismatches = std::move(mismatches);
+  // A measured context switch must fit in the time slice as the scenario's own must (the loader checked that one).
+  check_context_switch(scenario, calibration);
   return calibration;
 }
 

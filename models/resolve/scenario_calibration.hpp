@@ -21,11 +21,14 @@ std::optional<CalibrationProfile> load_scenario_profile(const Scenario& scenario
 /// (calibration_mismatches) listed in the result; empty parameters for a null profile. Throws InputError naming the
 /// scenario's file and calibration_profile when the profile's gpu section does not name the catalog GPU it measured
 /// (its GPU measurements could then be any GPU's), or when it measured another box and the scenario does not allow it
-/// (calibration_allow_mismatch). REQUIRES: a scenario the loader accepted.
+/// (calibration_allow_mismatch); throws check_context_switch's InputError when the profile's context switch does not
+/// fit in the scenario's time slice. REQUIRES: a scenario the loader accepted.
 CalibratedParameters scenario_calibration(const Scenario& scenario, const CalibrationProfile* profile);
 
-/// scenario_calibration(scenario, the profile load_scenario_profile(scenario) reads), for the commands that resolve
-/// parts of a scenario (`vtsim collectives`) or take its measurements as they are.
+/// scenario_calibration(scenario, the profile load_scenario_profile(scenario) reads): what a run of the scenario takes
+/// from its profile, and the errors applying it raises. The commands that load several scenarios before simulating
+/// any (`vtsim run --compare`, `vtsim plan`, `vtsim validate`) call it on each, so that a profile that does not fit
+/// fails once, up front.
 CalibratedParameters load_scenario_calibration(const Scenario& scenario);
 
 }  // namespace vtsim

@@ -58,7 +58,12 @@ struct TraceWorkloadConfig {
   std::string measured_on;
   /// N of the ProfilerStep#N replayed. Default: the trace's last (the first iterations of a run warm up).
   int step = 0;
-  /// The iteration, read and cut when the scenario loads; shared by the copies of a job.
+  /// The iteration, read and cut when the scenario loads; shared by the copies of a job. It is the trace file's
+  /// content at `step`, as the scenario's workload is its catalog entry's, not anything derived from the cluster or a
+  /// profile: the loader reads the file once, where its errors can name the job's keys (a step the trace lacks, the
+  /// trace's own GPU name when measured_on is missing), and resolve() derives what the kernels cost on the cluster's
+  /// GPUs (models/resolve/job_compute_plan.cpp). A calibration profile, which is applied to the cluster, is read by
+  /// resolve() instead (models/resolve/scenario_calibration.hpp).
   std::shared_ptr<const TracedIteration> iteration;
 };
 

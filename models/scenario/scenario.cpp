@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cassert>
-#include <sstream>
 
 #include "models/catalog/gpu_spec.hpp"
 #include "models/core/enum_names.hpp"
-#include "models/core/error.hpp"
-#include "models/core/units.hpp"
 
 namespace vtsim {
 
@@ -63,21 +60,6 @@ Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedP
   return {.value = scheduler.context_switch_s,
           .source = Source::uncalibrated,
           .note = "no published figure; measure it (models/scenario/scenario.hpp SchedulerConfig)"};
-}
-
-void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration) {
-  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
-  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
-  constexpr double kMaxSwitchShareOfSlice = 0.9;
-  const Param<double> switch_s = context_switch(scheduler, calibration);
-  if (switch_s.value <= kMaxSwitchShareOfSlice * scheduler.time_slice_s) return;
-  std::ostringstream why;
-  why.precision(10);
-  why << "a context switch (" << switch_s.value / units::kSecondsPerUs << " us"
-      << (switch_s.source == Source::measured ? ", measured in " + scenario.calibration_profile : "")
-      << ") may take at most 90% of the time slice (" << scheduler.time_slice_s / units::kSecondsPerMs
-      << " ms): each slot would leave a vGPU almost nothing to run";
-  throw InputError(scenario.file + ": virtualization.scheduler.context_switch_us: " + why.str());
 }
 
 }  // namespace vtsim

@@ -157,14 +157,6 @@ struct SchedulerConfig {
 /// else the calibration profile's measurement, else the uncalibrated default; with its source.
 Param<double> context_switch(const SchedulerConfig& scheduler, const CalibratedParameters& calibration);
 
-struct Scenario;
-
-/// Refuses, naming the scenario's file and virtualization.scheduler.context_switch_us, a vgpu scenario whose context
-/// switch (context_switch() with `calibration`) takes more than 90% of the time slice: a slot whose useful part tends
-/// to zero makes a vGPU advance by almost nothing per slot, so a short run would take the scheduler millions of
-/// slots. The loader checks what the scenario alone decides; resolve() checks again with the profile's measurement.
-void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration);
-
 /// How the GPUs are virtualized.
 struct VirtualizationConfig {
   /// Default bare metal.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/catalog/mig_catalog.hpp"
@@ -87,6 +88,21 @@ void check_transport_reach(const Scenario& scenario) {
                                  " is not routable: its traffic cannot leave one rack's broadcast domain (use roce_v2)");
     }
   }
+}
+
+void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration) {
+  if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
+  const SchedulerConfig& scheduler = scenario.virtualization.scheduler;
+  constexpr double kMaxSwitchShareOfSlice = 0.9;
+  const Param<double> switch_s = context_switch(scheduler, calibration);
+  if (switch_s.value <= kMaxSwitchShareOfSlice * scheduler.time_slice_s) return;
+  std::ostringstream why;
+  why.precision(10);
+  why << "a context switch (" << switch_s.value / units::kSecondsPerUs << " us"
+      << (switch_s.source == Source::measured ? ", measured in " + scenario.calibration_profile : "")
+      << ") may take at most 90% of the time slice (" << scheduler.time_slice_s / units::kSecondsPerMs
+      << " ms): each slot would leave a vGPU almost nothing to run";
+  throw InputError(scenario.file + ": virtualization.scheduler.context_switch_us: " + why.str());
 }
 
 }  // namespace vtsim

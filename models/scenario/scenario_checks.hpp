@@ -14,4 +14,11 @@ void check_gpu_sharing(const Scenario& scenario);
 /// Ethernet link-layer protocol and cannot leave one broadcast domain).
 void check_transport_reach(const Scenario& scenario);
 
+/// Refuses, naming the scenario's file and virtualization.scheduler.context_switch_us, a vgpu scenario whose context
+/// switch (context_switch() with `calibration`) takes more than 90% of the time slice: a slot whose useful part tends
+/// to zero makes a vGPU advance by almost nothing per slot, so a short run would take the scheduler millions of
+/// slots. The loader checks what the scenario alone decides; applying a profile (models/resolve/
+/// scenario_calibration.hpp) checks its measurement, and resolve() what it is given.
+void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration);
+
 }  // namespace vtsim

@@ -7,9 +7,7 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <sstream>
 
-#include "models/calibration/calibration_profile.hpp"
 #include "models/catalog/catalog_lookup.hpp"
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/catalog/host_catalog.hpp"

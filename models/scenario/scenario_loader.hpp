@@ -11,7 +11,8 @@
 namespace vtsim {
 
 /// Loads the scenario in `file`, applying `overrides` ("path=value", as `--set` takes them) before validation.
-/// Throws InputError naming the file and the JSON path on any bad input.
+/// Throws InputError naming the file and the JSON path on any bad input. A calibration profile is only checked to be
+/// a file: reading and applying it is resolve()'s (models/resolve/scenario_calibration.hpp).
 Scenario load_scenario_file(const std::string& file, std::span<const std::string> overrides = {});
 
 /// Loads a scenario from parsed JSON. `file` names it in error messages and gives the default name; relative paths in

@@ -47,7 +47,7 @@ void TrainingJob::State::model_parallel_actor(int position) {
   for (int c = 0; c < chunks; ++c) {
     tensor_of[static_cast<std::size_t>(c)].assign(mp.stages[static_cast<std::size_t>(c * p + stage)].calls.size(), -1);
   }
-  const std::vector<GradientTensor>& tensors = *rank.gradients.tensors;
+  const std::vector<GradientTensor>& tensors = *rank.gradient_group.tensors;
   for (std::size_t t = 0; t < tensors.size(); ++t) {
     const int chunk = tensors[t].layer / kLayersPerChunk;
     tensor_of[static_cast<std::size_t>(chunk)][static_cast<std::size_t>(tensors[t].layer % kLayersPerChunk)] =

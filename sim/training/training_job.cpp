@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "models/collectives/collective_model.hpp"
 #include "models/parallel/zero_sharding.hpp"
 #include "sim/training/ddp_reducer.hpp"
 #include "sim/training/horovod_coordinator.hpp"
@@ -41,8 +42,8 @@ GradientGroup TrainingJob::State::gradient_group(int position) const {
     return {.tensors = &plan.tensors,
             .buckets = &plan.buckets,
             .collective = plan.allreduce.get(),
-            .position = position,
-            .counted_sent_per_byte = 0};
+            .collective_position = position,
+            .sent_fraction_counted = 0};
   }
   const auto at = static_cast<std::size_t>(position);
   const ZeroSharding zero = ZeroSharding::of(mp->strategy);
@@ -51,8 +52,8 @@ GradientGroup TrainingJob::State::gradient_group(int position) const {
           .collective = mp->data_reduce.empty()
                             ? nullptr
                             : mp->data_reduce[static_cast<std::size_t>(mp->rank_data_group[at])].get(),
-          .position = mp->rank_data_position[at],
-          .counted_sent_per_byte = collective_sent_fraction(zero.gradient_collective(), mp->strategy.data)};
+          .collective_position = mp->rank_data_position[at],
+          .sent_fraction_counted = collective_sent_fraction(zero.gradient_collective(), mp->strategy.data)};
 }
 
 void TrainingJob::State::start_reduction() {
@@ -77,7 +78,7 @@ void TrainingJob::State::start_reduction() {
   std::vector<int> layout_of(static_cast<std::size_t>(rank_count()), -1);
   for (std::size_t position = 0; position < layout_of.size(); ++position) {
     if (weight(position) == 0) continue;  // its class's first member reports for it
-    const GradientGroup& group = ranks[position]->gradients;
+    const GradientGroup& group = ranks[position]->gradient_group;
     const auto [found, added] = layout_of_tensors.emplace(group.tensors, static_cast<int>(layouts.size()));
     if (added) layouts.emplace_back(*group.buckets, bytes_of(*group.tensors));
     layout_of[position] = found->second;
@@ -124,7 +125,7 @@ void TrainingJob::start() {
     if (!has_actors) continue;
     RankRuntime& rank = *s.ranks.back();
     rank.device = s.make_device(position, rank);
-    rank.gradients = s.gradient_group(position);
+    rank.gradient_group = s.gradient_group(position);
     if (mp == nullptr) continue;
     const std::size_t chunks = mp->stages.size() / static_cast<std::size_t>(mp->strategy.pipeline);
     for (std::size_t c = 0; c < chunks; ++c) {

@@ -42,10 +42,10 @@ struct GradientGroup {
   const std::vector<GradientTensor>* tensors = nullptr;  ///< the gradients it reduces, in the order backward makes them
   const std::vector<std::vector<int>>* buckets = nullptr;  ///< DDP's buckets: indices into `tensors`, in launch order
   SimulatedCollective* collective = nullptr;  ///< what reduces its buffers; null when the group is one rank
-  int position = 0;                           ///< the rank's position in that collective
+  int collective_position = 0;                ///< the rank's position in that collective
   /// Bytes the rank sends per byte of a buffer it reduces, counted in RankRuntime::data_parallel_sent_bytes for the
   /// model-parallel traffic report; 0 under data parallelism, which does not count them.
-  double counted_sent_per_byte = 0;
+  double sent_fraction_counted = 0;
 };
 
 /// What one rank shares between its compute and communication actors.
@@ -76,7 +76,7 @@ struct RankRuntime {
   Counter layers_gathered;
   /// Model parallelism: bytes this rank has sent in its data group's collectives (a ring's share of each buffer).
   double data_parallel_sent_bytes = 0;
-  GradientGroup gradients;
+  GradientGroup gradient_group;
 };
 
 }  // namespace detail
@@ -446,7 +446,8 @@ struct TrainingJob::State {
       const FusionBuffer buffer = rank.queue.pop();
       const double start = sg4::Engine::get_clock();
       set_collective_in_flight(position, rank, true);
-      rank.gradients.collective->run(rank.gradients.position, buffer.bytes);
+      assert(rank.gradient_group.collective != nullptr && "a rank reduces only in a group of two or more");
+      rank.gradient_group.collective->run(rank.gradient_group.collective_position, buffer.bytes);
       set_collective_in_flight(position, rank, false);
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
@@ -456,7 +457,7 @@ struct TrainingJob::State {
         nlohmann::json links = nlohmann::json::array();
         for (int track : plan.link_class_tracks) links.push_back(to_string(static_cast<LinkClass>(track)));
         args["links"] = links;
-        if (const std::string how = rank.gradients.collective->describe(buffer.bytes); !how.empty()) {
+        if (const std::string how = rank.gradient_group.collective->describe(buffer.bytes); !how.empty()) {
           args["nccl"] = how;
         }
         trace->span(trace_pid, 2 * position + 1, name, start, end, args);
@@ -466,7 +467,7 @@ struct TrainingJob::State {
           }
         }
       }
-      rank.data_parallel_sent_bytes += buffer.bytes * rank.gradients.counted_sent_per_byte;
+      rank.data_parallel_sent_bytes += buffer.bytes * rank.gradient_group.sent_fraction_counted;
       rank.reduced_at_s = sg4::Engine::get_clock();
       rank.tensors_reduced.add(buffer.tensor_count);
     }

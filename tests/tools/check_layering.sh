@@ -69,7 +69,8 @@ refuse "the network model reads no scenario and no catalog, and runs no engine" 
        "models/resolve/|sim/|runner/|calibrate/|tools/|$scenario|$catalog|$simgrid" models/network
 refuse "resolve() runs no engine" "sim/|runner/|calibrate/|tools/|$simgrid" models/resolve
 refuse "the engine takes a ResolvedRun: no scenario, no catalog, nothing of resolve() but its result" \
-       "$scenario|$catalog|models/resolve/resolve[.]hpp|models/resolve/job_compute_plan|runner/|calibrate/|tools/" sim
+       "$scenario|$catalog|models/resolve/(resolve[.]hpp|job_compute_plan|scenario_calibration)|runner/|calibrate/|tools/" \
+       sim
 refuse "the runner is below the command line" "tools/" runner
 refuse "calibrate/ measures and fits; it runs no engine" "sim/|runner/|tools/" calibrate
 [ "$status" -eq 0 ] && echo "layers hold"

@@ -14,6 +14,7 @@
 #include "models/core/units.hpp"
 #include "models/parallel/parallel_strategy.hpp"
 #include "models/resolve/job_compute_plan.hpp"
+#include "models/resolve/scenario_calibration.hpp"
 #include "runner/point_runner.hpp"
 #include "tools/commands/check_command.hpp"
 #include "tools/commands/cli_checks.hpp"
@@ -132,6 +133,8 @@ std::string why_best(const json& best, const json& next) {
 
 json plan_command(const PlanRequest& request, std::ostream& out) {
   const Scenario scenario = load_scenario_or_default(request.scenario_file, request.overrides);
+  // A calibration profile that does not fit the scenario fails here, once, not in every candidate's run.
+  static_cast<void>(load_scenario_calibration(scenario));
   const std::size_t index = job_index(scenario, request.job);
   const JobConfig& job = scenario.jobs[index];
   if (job.idle) throw InputError(scenario.file + ": " + job.json_path + ": an idle job has nothing to plan");

@@ -7,6 +7,7 @@
 
 #include "models/core/atomic_file.hpp"
 #include "models/core/error.hpp"
+#include "models/resolve/scenario_calibration.hpp"
 #include "models/scenario/overrides.hpp"
 #include "models/scenario/scenario.hpp"
 #include "runner/point_runner.hpp"
@@ -31,6 +32,7 @@ void run_command(const RunRequest& request, std::ostream& out) {
 
   // Load every variant here first, so that a bad scenario or override fails fast, once, before any simulation.
   const Scenario scenario = load_scenario_or_default(request.scenario_file, request.overrides);
+  static_cast<void>(load_scenario_calibration(scenario));  // its profile's errors too (the runs read it again)
   // The trace must not overwrite the files the run reads: its scenario and its calibration profile.
   if (!request.trace_file.empty()) {
     refuse_overwriting_inputs(request.trace_file, {request.scenario_file, scenario.calibration_profile}, "--trace");
@@ -44,6 +46,7 @@ void run_command(const RunRequest& request, std::ostream& out) {
     std::vector<std::string> overrides = request.overrides;
     for (const std::string& assignment : split_assignments(variant)) overrides.push_back(assignment);
     variants.push_back(load_scenario_or_default(request.scenario_file, overrides));
+    static_cast<void>(load_scenario_calibration(variants.back()));
   }
 
   nlohmann::json result = runner::simulate_point(scenario, request.trace_file);

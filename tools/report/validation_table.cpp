@@ -7,6 +7,7 @@
 #include "models/compute/kernel_model.hpp"
 #include "models/core/error.hpp"
 #include "models/core/json_reader.hpp"
+#include "models/resolve/scenario_calibration.hpp"
 #include "models/scenario/scenario_loader.hpp"
 #include "tools/report/kernel_report.hpp"
 
@@ -41,7 +42,7 @@ std::vector<ValidationRow> read_rows(const JsonValue& array, const std::filesyst
     parsed.measured_samples_per_s = measured->as_positive_number();
     parsed.source = source->as_string();
     try {
-      load_scenario_file(parsed.scenario_file, parsed.overrides);
+      static_cast<void>(load_scenario_calibration(load_scenario_file(parsed.scenario_file, parsed.overrides)));
     } catch (const InputError& error) {
       scenario->fail(std::string("this row's scenario does not load: ") + error.what());
     }
