@@ -16,7 +16,6 @@
 #include "models/resolve/job_compute_plan.hpp"
 #include "models/scenario/operations.hpp"
 #include "models/scenario/scenario.hpp"
-#include "models/scenario/scenario_checks.hpp"
 
 namespace vtsim {
 namespace {
@@ -533,10 +532,6 @@ ResolvedRun resolve(const Scenario& scenario, const CalibrationProfile* profile)
 }
 
 ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibration) {
-  // A context switch of the calibration's must fit in the time slice as the scenario's own must (the loader checked
-  // that one; scenario_calibration() checks a profile's): measurements written by hand are checked here, first,
-  // before any job is planned.
-  check_context_switch(scenario, calibration);
   std::vector<ResolvedJob> jobs = plan_computes(scenario, calibration);
   // The links' figures, made once: the topology's and the lists' alike.
   const ScenarioLinks links = scenario_links(scenario, calibration);

@@ -61,8 +61,8 @@ ResolvedCollective resolve_collective(const Scenario& scenario, const Calibrated
 /// (models/resolve/scenario_calibration.hpp). Throws the InputError `simulate` would throw for it before simulating.
 /// REQUIRES: a scenario the loader accepted.
 ResolvedRun resolve(const Scenario& scenario, const CalibrationProfile* profile);
-/// resolve(scenario, profile) once the profile is applied: `calibration` = scenario_calibration(scenario, profile), or
-/// measurements a test states by hand.
+/// resolve(scenario, profile) once the profile is applied: `calibration` = scenario_calibration(scenario, profile),
+/// which raised the profile's errors, or measurements a test states by hand (taken as they are).
 ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibration);
 
 /// `run`'s values with their sources, for `vtsim check --sources`: the hardware, the links the jobs' traffic crosses,

@@ -18,7 +18,7 @@ void check_transport_reach(const Scenario& scenario);
 /// switch (context_switch() with `calibration`) takes more than 90% of the time slice: a slot whose useful part tends
 /// to zero makes a vGPU advance by almost nothing per slot, so a short run would take the scheduler millions of
 /// slots. The loader checks what the scenario alone decides; applying a profile (models/resolve/
-/// scenario_calibration.hpp) checks its measurement, and resolve() what it is given.
+/// scenario_calibration.hpp) checks its measurement.
 void check_context_switch(const Scenario& scenario, const CalibratedParameters& calibration);
 
 }  // namespace vtsim

@@ -790,7 +790,8 @@ const nlohmann::json* scheduler_key(const nlohmann::json& json, const char* key)
 
 /// Once the jobs are known: the default time slice follows the profiles actually used (1 ms if any allows more than 8
 /// per GPU), and a context switch the scenario decides (stated, or the default without a calibration profile) must fit
-/// in it (check_context_switch); a profile's measurement is checked where the profile is applied, in resolve().
+/// in it (check_context_switch); a profile's measurement is checked where the profile is applied
+/// (scenario_calibration()).
 void check_scheduler_timing(Scenario& scenario, const nlohmann::json& json) {
   if (scenario.virtualization.mode != VirtualizationMode::vgpu) return;
   SchedulerConfig& scheduler = scenario.virtualization.scheduler;
