@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev                         # gzip-compressed traces
   libgtest-dev libgmock-dev          # tests
   libibverbs-dev                     # optional RDMA probes (built when present)
+  libjemalloc-dev                    # optional allocator of the vtsim binary (faster large simulations)
   gnuplot-nox                        # vtsim plot draws through gnuplot (SVG, PNG via pngcairo)
   slurm-wlm munge                    # the sweep test's single-node Slurm cluster (slurmctld, slurmd, sbatch)
 )

@@ -871,6 +871,7 @@ Scenario load_scenario(const nlohmann::json& json, const std::string& file, cons
     if (auto variability = options.get("variability")) scenario.simulation.variability = variability->as_bool();
     if (auto spread = options.get("gpu_speed_cv")) scenario.simulation.gpu_speed_cv = spread->as_number(0.0, 1.0);
     if (auto reduce = options.get("reduce_ranks")) scenario.simulation.reduce_ranks = reduce->as_bool();
+    if (auto reduce = options.get("reduce_flows")) scenario.simulation.reduce_flows = reduce->as_bool();
     if (auto stalls = options.get("stalls")) {
       JsonObject stall = stalls->as_object();
       scenario.simulation.stalls.probability = stall.require("per_iteration_probability").as_number(0.0, 1.0);

@@ -172,6 +172,7 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
         {"variability", scenario.simulation.variability},
         {"gpu_speed_cv", scenario.simulation.gpu_speed_cv},
         {"reduce_ranks", scenario.simulation.reduce_ranks},
+        {"reduce_flows", scenario.simulation.reduce_flows},
         {"stalls",
          {{"per_iteration_probability", scenario.simulation.stalls.probability},
           {"duration_ms", scenario.simulation.stalls.duration_s / units::kSecondsPerMs}}}}},

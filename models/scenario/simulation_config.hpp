@@ -31,6 +31,10 @@ struct SimulationConfig {
   /// representative stands for the others; at flow and step fidelity it computes for them and each member keeps its own
   /// flows. Default true; false simulates every rank.
   bool reduce_ranks = true;
+  /// Whether, at flow fidelity, a transfer that no other flow can meet on its route is computed in closed form
+  /// instead of simulated as a SimGrid communication (sim/engine/route_ledger.hpp): the same times. Default true;
+  /// false simulates every transfer.
+  bool reduce_flows = true;
 };
 
 /// The most runs of one point simulation.seeds asks for.

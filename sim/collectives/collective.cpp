@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <simgrid/s4u/Actor.hpp>
@@ -22,6 +23,16 @@ namespace sg4 = simgrid::s4u;
 
 using Rings = std::vector<std::unique_ptr<RingGroup>>;
 
+/// Sleeps `then_s` past `done_s`, the end of a step's transfers (RingGroup::finish_exchange: now, or later where a
+/// transfer alone on its route ends later).
+void sleep_past(double done_s, double then_s) {
+  if (done_s > sg4::Engine::get_clock()) {
+    sg4::this_actor::sleep_until(done_s + then_s);
+  } else if (then_s > 0) {
+    sg4::this_actor::sleep_for(then_s);
+  }
+}
+
 /// One pass of `ring` (a reduce-scatter or an allgather) for the rank at `position` on every channel ring at once:
 /// N-1 steps of `step_bytes` per ring, or at `flow` fidelity one transfer of them all and the latencies that follow.
 void ring_pass(const RingAlgorithm& ring, const Rings& rings, int position, double step_bytes, Fidelity fidelity,
@@ -32,15 +43,16 @@ void ring_pass(const RingAlgorithm& ring, const Rings& rings, int position, doub
   double extra_s = 0;  // the protocol's own latency per step, beyond the links'
   for (const auto& group : rings) extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
   const double bytes = steps ? step_bytes : ring.flow_pass_bytes(step_bytes);
+  double done_s = 0;
   for (int step = 0; step < (steps ? ring.steps_per_pass() : 1); ++step) {
     for (const auto& group : rings) group->start_exchange(position, bytes);
-    for (const auto& group : rings) group->finish_exchange(position);
-    if (steps && extra_s > 0) sg4::this_actor::sleep_for(extra_s);
+    for (const auto& group : rings) done_s = std::max(done_s, group->finish_exchange(position));
+    if (steps) sleep_past(done_s, extra_s);
   }
   if (steps) return;
   double latency_s = 0;
   for (const auto& group : rings) latency_s = std::max(latency_s, group->incoming_latency_s(position));
-  sg4::this_actor::sleep_for(ring.flow_pass_tail_s(latency_s, extra_s));
+  sleep_past(done_s, ring.flow_pass_tail_s(latency_s, extra_s));
 }
 
 /// A ring collective's passes over a buffer of `bytes`: 2 for an allreduce (reduce-scatter, then allgather), 1 for a
@@ -111,8 +123,9 @@ class Exchange final : public SimulatedCollective {
       group->start_exchange(position, bytes * share_);
       extra_s = std::max(extra_s, group->incoming_step_extra_s(position, protocol));
     }
-    for (const auto& group : groups_) group->finish_exchange(position);
-    if (extra_s > 0) sg4::this_actor::sleep_for(extra_s);
+    double done_s = 0;
+    for (const auto& group : groups_) done_s = std::max(done_s, group->finish_exchange(position));
+    sleep_past(done_s, extra_s);
   }
 
  private:
@@ -136,8 +149,9 @@ class Chain final : public SimulatedCollective {
       extra_s = std::max(extra_s, ring->incoming_step_extra_s(position, protocol));
       latency_s = std::max(latency_s, ring->incoming_latency_s(position));
     }
-    for (const auto& ring : rings_) ring->finish_exchange(position);
-    sg4::this_actor::sleep_for(ChainAlgorithm(n).tail_s(latency_s, extra_s));
+    double done_s = 0;
+    for (const auto& ring : rings_) done_s = std::max(done_s, ring->finish_exchange(position));
+    sleep_past(done_s, ChainAlgorithm(n).tail_s(latency_s, extra_s));
   }
 
  private:
@@ -214,7 +228,7 @@ class NcclRun final : public SimulatedCollective {
 
 }  // namespace
 
-RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
+RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges, RouteLedger* ledger)
     : previous_(next.size()),
       edges_(std::move(edges)),
       mailbox_(edges_.size(), nullptr),
@@ -223,6 +237,8 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
       receiver_ready_(edges_.size()),
       delivered_(edges_.size()),
       capped_end_s_(edges_.size(), 0.0),
+      ledger_(ledger),
+      alone_(ledger != nullptr ? edges_.size() : 0),
       sending_(edges_.size()) {
   assert(next.size() == edges_.size());
   static long groups = 0;  // one engine per process (sim/engine/simulation.hpp): names stay unique within it
@@ -235,19 +251,67 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges)
       receiver_ready_[e] = sg4::Semaphore::create(0);
       delivered_[e] = sg4::Semaphore::create(0);
     }
+    if (ledger_ != nullptr) ledger_->add_user(edges_[e].source, edges_[e].destination);
   }
+}
+
+bool RingGroup::alone(std::size_t e) {
+  if (ledger_ == nullptr) return false;
+  AloneEdge& edge = alone_[e];
+  if (edge.state == AloneEdge::State::unknown) {
+    const std::optional<RouteLedger::AloneRoute> route = ledger_->alone(edges_[e].source, edges_[e].destination);
+    edge.state = route ? AloneEdge::State::alone : AloneEdge::State::simulated;
+    if (route) {
+      edge.latency_s = route->latency_s;
+      edge.rate_Bps =
+          edges_[e].rate_cap_Bps > 0 ? std::min(route->bandwidth_Bps, edges_[e].rate_cap_Bps) : route->bandwidth_Bps;
+      edge.sender_started = sg4::Semaphore::create(0);
+      edge.receiver_started = sg4::Semaphore::create(0);
+    }
+  }
+  return edge.state == AloneEdge::State::alone;
+}
+
+void RingGroup::start_alone(AloneEdge& edge, double bytes) {
+  // As SimGrid ends a flow alone on its links: its latency, then its whole bytes at the route's rate.
+  const double end_s =
+      (sg4::Engine::get_clock() + edge.latency_s) + static_cast<double>(whole_bytes(bytes)) / edge.rate_Bps;
+  edge.sender_end_s = end_s;
+  edge.receiver_end_s = end_s;
+  if (edge.sender_blocked) edge.sender_started->release();
+  if (edge.receiver_blocked) edge.receiver_started->release();
+  ledger_->count_transfer();
 }
 
 void RingGroup::start_exchange(int position, double bytes) {
   const std::size_t out = static_cast<std::size_t>(position);
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
-  if (edges_[in].between_rank_hosts) {
+  if (alone(in)) {
+    AloneEdge& edge = alone_[in];
+    if (edge.sender_waiting) {
+      edge.sender_waiting = false;
+      start_alone(edge, edge.sender_bytes);
+    } else {
+      edge.receiver_waiting = true;
+      edge.receiver_end_s = -1;
+    }
+  } else if (edges_[in].between_rank_hosts) {
     assert(sg4::this_actor::get_host() == edges_[in].destination);
     receiving_[in] = mailbox_[in]->get_async(&received_[in]);
   } else {
     receiver_ready_[in]->release();  // the predecessor may send now
   }
-  if (edges_[out].between_rank_hosts) {
+  if (alone(out)) {
+    AloneEdge& edge = alone_[out];
+    if (edge.receiver_waiting) {
+      edge.receiver_waiting = false;
+      start_alone(edge, bytes);
+    } else {
+      edge.sender_waiting = true;
+      edge.sender_bytes = bytes;
+      edge.sender_end_s = -1;
+    }
+  } else if (edges_[out].between_rank_hosts) {
     assert(sg4::this_actor::get_host() == edges_[out].source);
     sending_[out] = mailbox_[out]->put_init(this, whole_bytes(bytes));
     if (edges_[out].rate_cap_Bps > 0) sending_[out]->set_rate(edges_[out].rate_cap_Bps);
@@ -262,19 +326,39 @@ void RingGroup::start_exchange(int position, double bytes) {
   }
 }
 
-void RingGroup::finish_exchange(int position) {
+double RingGroup::finish_exchange(int position) {
   const std::size_t out = static_cast<std::size_t>(position);
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
-  sending_[out]->wait();
-  sending_[out] = nullptr;
-  if (sg4::Engine::get_clock() < capped_end_s_[out]) sg4::this_actor::sleep_until(capped_end_s_[out]);
-  if (!edges_[out].between_rank_hosts) delivered_[out]->release();
-  if (edges_[in].between_rank_hosts) {
+  double alone_end_s = 0;
+  if (alone(out)) {
+    AloneEdge& edge = alone_[out];
+    if (edge.sender_end_s < 0) {  // the receiver has not reached the step yet
+      edge.sender_blocked = true;
+      edge.sender_started->acquire();
+      edge.sender_blocked = false;
+    }
+    alone_end_s = edge.sender_end_s;
+  } else {
+    sending_[out]->wait();
+    sending_[out] = nullptr;
+    if (sg4::Engine::get_clock() < capped_end_s_[out]) sg4::this_actor::sleep_until(capped_end_s_[out]);
+    if (!edges_[out].between_rank_hosts) delivered_[out]->release();
+  }
+  if (alone(in)) {
+    AloneEdge& edge = alone_[in];
+    if (edge.receiver_end_s < 0) {  // the sender has not reached the step yet
+      edge.receiver_blocked = true;
+      edge.receiver_started->acquire();
+      edge.receiver_blocked = false;
+    }
+    alone_end_s = std::max(alone_end_s, edge.receiver_end_s);
+  } else if (edges_[in].between_rank_hosts) {
     receiving_[in]->wait();
     receiving_[in] = nullptr;
   } else {
     delivered_[in]->acquire();
   }
+  return std::max(sg4::Engine::get_clock(), alone_end_s);
 }
 
 double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {

@@ -5,6 +5,7 @@
 // `step`: every ring step of every rank is one SimGrid communication (2(N-1) per rank per allreduce, O(N^2) in all).
 // `flow`: each rank's share of a ring pass is one communication of (N-1)/N of the data, after which the rank waits
 //         the N-2 further step latencies that the real ring would pay (O(N) in all; RingAlgorithm::flow_pass_tail_s).
+//         A transfer that no other flow can meet on its route is computed rather than simulated (RingGroup, below).
 // `analytic`: once every rank has joined, each sleeps for the closed form, with the bandwidth of the bottleneck found
 //         on the topology (O(1) communications; one barrier per collective).
 // On a homogeneous, uncontended ring all three give 2(N-1)/N * S/B + 2(N-1) * alpha; tests/sim holds them to it.
@@ -39,6 +40,7 @@
 #include "models/collectives/collective_model.hpp"
 #include "models/collectives/nccl_tuning.hpp"
 #include "models/scenario/fidelity.hpp"
+#include "sim/engine/route_ledger.hpp"
 
 namespace vtsim::sim {
 
@@ -65,19 +67,29 @@ struct RingEdge {
 
 /// One ring over the ranks of a communicator. Ranks keep their communicator positions; the ring visits them in its
 /// own order (each of NCCL's rings takes its own path), so position p sends to next(p).
+///
+/// With a route ledger (flow fidelity, sim/engine/route_ledger.hpp), an edge whose route no other flow of the
+/// simulation crosses carries no SimGrid communication: its transfer starts when both its ends have reached the step,
+/// as any other, and ends its route's latency plus its bytes at the route's least bandwidth (or its rate cap) later,
+/// the time SimGrid gives a flow alone on its links. Its ends sleep until then (the caller's sleep, after
+/// finish_exchange); the first of the two to arrive waits on a semaphore for the other only if it has not come by
+/// the time it needs the transfer's end.
 class RingGroup {
  public:
   /// A group in which rank p sends to next[p] over edges[p]: a ring when next is one cycle, an alltoall shift when
-  /// it is another permutation. REQUIRES: next is a permutation of the positions; a
-  /// running engine (the ring creates sync objects).
-  RingGroup(std::vector<int> next, std::vector<RingEdge> edges);
+  /// it is another permutation. With `ledger` (may be null), every edge's route is counted in it, and the edges it
+  /// finds alone when they first carry a transfer are computed, not simulated. REQUIRES: next is a permutation of
+  /// the positions; a running engine (the ring creates sync objects).
+  RingGroup(std::vector<int> next, std::vector<RingEdge> edges, RouteLedger* ledger = nullptr);
   /// Number of ranks.
   int size() const { return static_cast<int>(edges_.size()); }
   /// Starts one step of `position`: tells its predecessor it may send, waits until its successor may receive, then
   /// starts sending it `bytes`. REQUIRES: every position calls it, then finish_exchange, the same number of times.
   void start_exchange(int position, double bytes);
   /// Ends the step: waits for the transfer start_exchange began, then for the one arriving from the predecessor.
-  void finish_exchange(int position);
+  /// Returns when the two have ended: now, or later where a transfer alone on its route ends later than now (the
+  /// caller sleeps until then before its next step).
+  [[nodiscard]] double finish_exchange(int position);
   /// The position that sends to `position`.
   int previous(int position) const { return previous_[static_cast<std::size_t>(position)]; }
   /// Latency of the edge into `position`.
@@ -96,6 +108,26 @@ class RingGroup {
   std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< the receiver has reached the step
   std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< a transfer arrived
   std::vector<double> capped_end_s_;  ///< the earliest its transfer in flight may end at its rate cap (0: no cap)
+  // Per edge alone on its route (empty without a ledger):
+  struct AloneEdge {
+    enum class State : std::uint8_t { unknown, simulated, alone } state = State::unknown;
+    double latency_s = 0;
+    double rate_Bps = 0;            ///< the route's least bandwidth, or the edge's rate cap where lower
+    bool sender_waiting = false;    ///< the sender has posted its transfer, the receiver not yet
+    bool receiver_waiting = false;  ///< the receiver has posted, the sender not yet
+    double sender_bytes = 0;        ///< what the waiting sender posted
+    double sender_end_s = -1;       ///< the end of the sender's transfer, once it started (-1: not yet)
+    double receiver_end_s = -1;     ///< the end of the receiver's transfer, once it started
+    bool sender_blocked = false;    ///< the sender waits on `sender_started` for its transfer to start
+    bool receiver_blocked = false;
+    simgrid::s4u::SemaphorePtr sender_started, receiver_started;
+  };
+  /// Whether edge `e` is alone on its route, found out the first time it is asked (every route is counted by then).
+  bool alone(std::size_t e);
+  /// The alone edge `e`'s transfer starts now with the sender's bytes: both its ends learn when it ends.
+  void start_alone(AloneEdge& edge, double bytes);
+  RouteLedger* ledger_;
+  std::vector<AloneEdge> alone_;
   // Per edge:
   std::vector<simgrid::s4u::CommPtr> sending_;  ///< its sender's transfer in flight
 };

@@ -21,10 +21,17 @@ std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*> flow_hosts(int from, int to,
 
 namespace {
 
+/// The route ledger a group's edges are counted in at `fidelity` (RingGroup): none at step fidelity, whose every
+/// step is a SimGrid communication (the reference the others are checked against).
+RouteLedger* ledger_at(Fidelity fidelity, const Platform& platform) {
+  return fidelity == Fidelity::step ? nullptr : &platform.route_ledger();
+}
+
 /// A SimGrid group in which position p (on GPU gpu_of[p]) sends to next[p], as connection `flow`: a ring when
-/// `next` is one cycle, an alltoall shift otherwise; each transfer at most `rate_cap_Bps` (0: no cap).
+/// `next` is one cycle, an alltoall shift otherwise; each transfer at most `rate_cap_Bps` (0: no cap). Its edges are
+/// counted in `ledger` (may be null).
 std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std::vector<int> next, int flow,
-                                             const Topology& topology, const Platform& platform,
+                                             const Topology& topology, const Platform& platform, RouteLedger* ledger,
                                              double rate_cap_Bps = 0) {
   const std::size_t n = gpu_of.size();
   std::vector<RingEdge> edges(n);
@@ -40,13 +47,14 @@ std::unique_ptr<RingGroup> permutation_group(const std::vector<int>& gpu_of, std
     edge.hop = step_hop(topology, route);
     edge.rate_cap_Bps = rate_cap_Bps;
   }
-  return std::make_unique<RingGroup>(std::move(next), std::move(edges));
+  return std::make_unique<RingGroup>(std::move(next), std::move(edges), ledger);
 }
 
 /// A SimGrid ring over `gpus` in that order, as connection `flow`, whose ranks are numbered by `position_of`; each
-/// transfer at most `rate_cap_Bps` (0: no cap).
+/// transfer at most `rate_cap_Bps` (0: no cap). Its edges are counted in `ledger` (may be null).
 std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, const std::map<int, int>& position_of,
-                                      const Topology& topology, const Platform& platform, double rate_cap_Bps = 0) {
+                                      const Topology& topology, const Platform& platform, RouteLedger* ledger,
+                                      double rate_cap_Bps = 0) {
   const std::size_t n = gpus.size();
   std::vector<int> next(n);
   std::vector<int> gpu_of(n);
@@ -55,7 +63,7 @@ std::unique_ptr<RingGroup> ring_group(const std::vector<int>& gpus, int flow, co
     gpu_of[position] = gpus[i];
     next[position] = position_of.at(gpus[(i + 1) % n]);
   }
-  return permutation_group(gpu_of, std::move(next), flow, topology, platform, rate_cap_Bps);
+  return permutation_group(gpu_of, std::move(next), flow, topology, platform, ledger, rate_cap_Bps);
 }
 
 /// The cap on each transfer of `rings`, when `nccl`'s forced channels move only a fraction of what the rings reach
@@ -89,7 +97,8 @@ std::unique_ptr<SimulatedCollective> make_collective(NcclCollective collective, 
   const double cap_Bps = forced_channels_cap_Bps(nccl, topology, flat_rings(rings));
   std::vector<std::unique_ptr<RingGroup>> groups;
   for (const FlowRing& ring : flat_rings(rings)) {
-    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, cap_Bps));
+    groups.push_back(
+        ring_group(ring.gpus, ring.flow, position_of, topology, platform, ledger_at(fidelity, platform), cap_Bps));
   }
   std::unique_ptr<SimulatedCollective> run =
       chain ? make_chain(std::move(groups), collective == NcclCollective::reduce)
@@ -102,7 +111,7 @@ std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const 
   const std::map<int, int> position_of = positions(rings.ring);
   std::vector<std::unique_ptr<RingGroup>> groups;
   for (const FlowRing& ring : flat_rings(rings)) {
-    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform));
+    groups.push_back(ring_group(ring.gpus, ring.flow, position_of, topology, platform, ledger_at(fidelity, platform)));
   }
   const double share = 1.0 / static_cast<double>(groups.size());
   return make_exchange(std::move(groups), share, fidelity);
@@ -116,7 +125,8 @@ std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const 
   for (int k = 1; k <= alltoall.shifts(); ++k) {  // shift k: position p sends to p + k
     std::vector<int> next(n);
     for (std::size_t p = 0; p < n; ++p) next[p] = static_cast<int>((p + static_cast<std::size_t>(k)) % n);
-    shifts.push_back(permutation_group(rings.ring, std::move(next), k, topology, platform));
+    shifts.push_back(
+        permutation_group(rings.ring, std::move(next), k, topology, platform, ledger_at(fidelity, platform)));
   }
   return make_exchange(std::move(shifts), alltoall.shift_fraction(), fidelity);
 }
@@ -138,12 +148,14 @@ std::unique_ptr<SimulatedCollective> make_allreduce(const JobConfig& job, const 
     intra.emplace_back();
     const auto& host_channels = rings.intra_host_channels[h];
     for (std::size_t c = 0; c < host_channels.size(); ++c) {
-      intra.back().push_back(ring_group(host_channels[c], static_cast<int>(c), position_of, topology, platform));
+      intra.back().push_back(ring_group(host_channels[c], static_cast<int>(c), position_of, topology, platform,
+                                        ledger_at(fidelity, platform)));
     }
   }
   std::vector<std::unique_ptr<RingGroup>> inter;
   for (const FlowRing& ring : inter_rings(rings)) {
-    inter.push_back(ring_group(ring.gpus, ring.flow, positions(ring.gpus), topology, platform));
+    inter.push_back(
+        ring_group(ring.gpus, ring.flow, positions(ring.gpus), topology, platform, ledger_at(fidelity, platform)));
   }
   return make_hierarchical_allreduce(std::move(intra), std::move(inter), fidelity);
 }

@@ -179,6 +179,8 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
   }
   add_migration_hosts(topology, cluster, migration_hosts, migration_Bps);
   cluster->seal();
+  for (const sg4::Link* memory : memory_links_) route_ledger_.add_varying(memory);
+  for (const auto& [host, ends] : migration_hosts_) route_ledger_.add_user(ends.first, ends.second);
 }
 
 void Platform::add_migration_hosts(const Topology& topology, sg4::NetZone* cluster,

@@ -42,6 +42,7 @@
 #include <simgrid/s4u/NetZone.hpp>
 
 #include "models/network/topology.hpp"
+#include "sim/engine/route_ledger.hpp"
 
 namespace vtsim::sim {
 
@@ -78,6 +79,11 @@ class Platform {
   simgrid::s4u::Host* migration_source(int host) const;
   simgrid::s4u::Host* migration_destination(int host) const;
 
+  /// Who crosses each link (route_ledger.hpp): the platform counts its memory links and its vMotion pre-copies' routes;
+  /// whoever builds a flow's route on it counts that route. It is bookkeeping about the platform's use, not its
+  /// shape, hence reachable from a const platform.
+  RouteLedger& route_ledger() const { return route_ledger_; }
+
  private:
   /// Builds the topology's link `index` in `cluster` unless it is already built.
   void build_link(const Topology& topology, simgrid::s4u::NetZone* cluster, std::size_t index);
@@ -90,6 +96,7 @@ class Platform {
   std::map<int, std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> migration_hosts_;
   std::vector<simgrid::s4u::Link*> links_;  // indexed like Topology::links(); null where not built
   std::vector<simgrid::s4u::Link*> memory_links_;  // per GPU, when built with the memory's bandwidth
+  mutable RouteLedger route_ledger_;
 };
 
 }  // namespace vtsim::sim

@@ -183,6 +183,7 @@ nlohmann::json to_json(const SimulationResult& result) {
           {"fidelity", result.fidelity},
           {"simulated_time_s", result.simulated_time_s},
           {"communications", result.communications},
+          {"transfers_alone", result.transfers_alone},
           {"jobs", jobs},
           {"link_classes", links},
           {"time_sliced_gpus", gpus},

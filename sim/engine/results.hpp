@@ -187,6 +187,8 @@ struct SimulationResult {
   std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured
   double simulated_time_s = 0;
   long communications = 0;  ///< SimGrid communications started (what step fidelity's cost grows with)
+  /// Transfers alone on their route, computed instead of simulated (sim/engine/route_ledger.hpp)
+  long transfers_alone = 0;
   WallClock wall_clock;     ///< not in to_json: it differs from run to run
 };
 

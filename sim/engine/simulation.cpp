@@ -473,6 +473,7 @@ SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& optio
   const Platform platform(run.topology, run.cross_rack_ports, run.memory_can_bind ? run.gpu_memory_Bps : 0.0,
                           migrating_hosts(run.events), run.migration_Bps,
                           run.flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
+  if (!run.simulation.reduce_flows) platform.route_ledger().disable();
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();
 
@@ -522,6 +523,7 @@ SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& optio
   result.fidelity = std::string(to_string(run.simulation.fidelity));
   result.simulated_time_s = sg4::Engine::get_clock();
   result.communications = communications;
+  result.transfers_alone = platform.route_ledger().transfers();
   std::vector<std::vector<std::pair<GpuFlow, double>>> traffic;
   std::vector<double> step_s;
   // With several jobs, figures cover the window in which all of them run: up to the first job's end.

@@ -54,6 +54,10 @@ std::unique_ptr<ModelParallelPlan> make_model_parallel_plan(const JobConfig& job
     const int previous = layout.rank_gpu[static_cast<std::size_t>(layout.rank_previous_stage[r])];
     plan->rank_to_next.push_back(flow_hosts(gpu, next, kPipelineFlow, topology, platform));
     plan->rank_to_previous.push_back(flow_hosts(gpu, previous, kPipelineFlow, topology, platform));
+    // Pipeline transfers are SimGrid communications: no ring edge on their routes is alone.
+    for (const TransferEnds& ends : {plan->rank_to_next.back(), plan->rank_to_previous.back()}) {
+      platform.route_ledger().add_user(ends.first, ends.second);
+    }
   }
 
   // Per rank: its chunks' gradients in the order backward makes them (the last chunk's final backward comes first),

@@ -27,10 +27,15 @@ TEST(Bench, JsonHasEveryFidelityAtTheSmallestSizeAndFlowAgreesWithStep) {
   // The scale target "flow within 1% of step where both run", on the 2-host cluster.
   EXPECT_LE(std::abs(json["points"][1]["vs_step"].get<double>()), 0.01);
   // Targets not measured at this size are reported as such (null), not as met or missed.
-  ASSERT_EQ(json["targets"].size(), 5u);
+  ASSERT_EQ(json["targets"].size(), 7u);
   EXPECT_TRUE(json["targets"][0]["met"].is_null());
-  EXPECT_TRUE(json["targets"][3]["met"].is_null());  // no sweep ran
-  EXPECT_TRUE(json["targets"][4]["met"].get<bool>());
+  EXPECT_TRUE(json["targets"][2]["met"].is_null());  // 65,536 GPUs
+  EXPECT_TRUE(json["targets"][3]["met"].is_null());  // 20 iterations
+  EXPECT_TRUE(json["targets"][5]["met"].is_null());  // no sweep ran
+  EXPECT_TRUE(json["targets"][6]["met"].get<bool>());
+  // On two 8-GPU hosts with one NIC each, every NVLink ring edge is alone on its pair link: computed, not simulated.
+  EXPECT_GT(json["points"][1]["transfers_alone"].get<double>(), 0.0);
+  EXPECT_EQ(json["points"][0]["transfers_alone"].get<double>(), 0.0);  // step fidelity simulates every transfer
 }
 
 }  // namespace

@@ -142,9 +142,11 @@ TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
   // that each kind has the late rank as its sender once and as its receiver once. Rank 2 reaches the step at 1 s,
   // the others at 0. A 1 GB transfer takes 1 s once it starts, and it starts when both its sender and its receiver
   // have reached the step: 0->1 and 3->0 at 0 s, 1->2 and 2->3 at 1 s. A rank leaves when its own transfer and the
-  // one into it have arrived: rank 0 at 1 s, ranks 1, 2 and 3 at 2 s.
-  for (const int rendezvous_parity : {0, 1}) {
-    const nlohmann::json ends = vtsim::sim::run_isolated([rendezvous_parity] {
+  // one into it have arrived: rank 0 at 1 s, ranks 1, 2 and 3 at 2 s. Third, the same ring with a route ledger: each
+  // edge alone on its link, computed (RouteLedger) rather than simulated, with the same ends and no communication.
+  for (const int rendezvous_parity : {0, 1, 2}) {
+    const bool computed = rendezvous_parity == 2;
+    const nlohmann::json ends = vtsim::sim::run_isolated([rendezvous_parity, computed] {
       const auto engine = testing::test_engine(4);
       simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
       std::vector<simgrid::s4u::Host*> hosts;
@@ -161,23 +163,34 @@ TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
                     .between_rank_hosts = static_cast<int>(e % 2) == rendezvous_parity};
       }
       zone->seal();
-      RingGroup ring({1, 2, 3, 0}, edges);
+      RouteLedger ledger;
+      RingGroup ring({1, 2, 3, 0}, edges, computed ? &ledger : nullptr);
+      long communications = 0;
+      simgrid::s4u::Activity::on_completion_cb([&communications](const simgrid::s4u::Activity& activity) {
+        if (dynamic_cast<const simgrid::s4u::Comm*>(&activity) != nullptr) ++communications;
+      });
       nlohmann::json result = nlohmann::json::array({0, 0, 0, 0});
       for (int p = 0; p < 4; ++p) {
         simgrid::s4u::Actor::create("rank" + std::to_string(p), hosts[static_cast<std::size_t>(p)], [&, p] {
           if (p == 2) simgrid::s4u::this_actor::sleep_until(1.0);
           ring.start_exchange(p, 1e9);
-          ring.finish_exchange(p);
+          const double done_s = ring.finish_exchange(p);
+          if (done_s > simgrid::s4u::Engine::get_clock()) simgrid::s4u::this_actor::sleep_until(done_s);
           result[static_cast<std::size_t>(p)] = simgrid::s4u::Engine::get_clock();
         });
       }
       engine->run();
-      return result;
+      return nlohmann::json{{"ends", result}, {"communications", communications}, {"computed", ledger.transfers()}};
     });
-    EXPECT_DOUBLE_EQ(ends[0].get<double>(), 1.0) << "rendezvous on edges of parity " << rendezvous_parity;
-    EXPECT_DOUBLE_EQ(ends[1].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
-    EXPECT_DOUBLE_EQ(ends[2].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
-    EXPECT_DOUBLE_EQ(ends[3].get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_EQ(ends.at("computed").get<long>(), computed ? 4 : 0);
+    if (computed) {
+      EXPECT_EQ(ends.at("communications").get<long>(), 0);
+    }
+    const nlohmann::json& at = ends.at("ends");
+    EXPECT_DOUBLE_EQ(at.at(0).get<double>(), 1.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(at.at(1).get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(at.at(2).get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
+    EXPECT_DOUBLE_EQ(at.at(3).get<double>(), 2.0) << "rendezvous on edges of parity " << rendezvous_parity;
   }
 }
 
