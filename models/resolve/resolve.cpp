@@ -448,7 +448,8 @@ ResolvedCollective resolve_collective(const Scenario& scenario, const Calibrated
           .job = std::move(job),
           .rings = std::move(rings),
           .nccl = nccl,
-          .fidelity = scenario.simulation.fidelity};
+          .fidelity = scenario.simulation.fidelity,
+          .reduce_flows = scenario.simulation.reduce_flows};
 }
 
 std::vector<SourcedValue> sourced_values(const Scenario& scenario, const ResolvedRun& run) {

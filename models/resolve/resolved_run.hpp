@@ -88,6 +88,7 @@ struct ResolvedCollective {
   JobRings rings;                      ///< its rings (group_rings)
   NcclCommunicator nccl;               ///< NCCL's view of them, what the job forces included
   Fidelity fidelity = Fidelity::flow;  ///< the scenario's
+  bool reduce_flows = true;            ///< the scenario's simulation.reduce_flows
 };
 
 }  // namespace vtsim

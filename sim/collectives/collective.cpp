@@ -251,7 +251,7 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges, RouteLe
       receiver_ready_[e] = sg4::Semaphore::create(0);
       delivered_[e] = sg4::Semaphore::create(0);
     }
-    if (ledger_ != nullptr) ledger_->add_user(edges_[e].source, edges_[e].destination);
+    if (ledger_ != nullptr) alone_[e].route = ledger_->add_user(edges_[e].source, edges_[e].destination);
   }
 }
 
@@ -259,7 +259,7 @@ bool RingGroup::alone(std::size_t e) {
   if (ledger_ == nullptr) return false;
   AloneEdge& edge = alone_[e];
   if (edge.state == AloneEdge::State::unknown) {
-    const std::optional<RouteLedger::AloneRoute> route = ledger_->alone(edges_[e].source, edges_[e].destination);
+    const std::optional<RouteLedger::AloneRoute> route = ledger_->alone(edge.route);
     edge.state = route ? AloneEdge::State::alone : AloneEdge::State::simulated;
     if (route) {
       edge.latency_s = route->latency_s;
@@ -321,7 +321,8 @@ void RingGroup::start_exchange(int position, double bytes) {
     sending_[out] = sg4::Comm::sendto_async(edges_[out].source, edges_[out].destination, whole_bytes(bytes));
     // SimGrid 3.32 ignores the rate of a host-to-host communication: the cap holds the transfer's end back instead.
     if (edges_[out].rate_cap_Bps > 0) {
-      capped_end_s_[out] = sg4::Engine::get_clock() + edges_[out].latency_s + bytes / edges_[out].rate_cap_Bps;
+      capped_end_s_[out] = sg4::Engine::get_clock() + edges_[out].latency_s +
+                           static_cast<double>(whole_bytes(bytes)) / edges_[out].rate_cap_Bps;
     }
   }
 }

@@ -84,7 +84,8 @@ class RingGroup {
   /// Number of ranks.
   int size() const { return static_cast<int>(edges_.size()); }
   /// Starts one step of `position`: tells its predecessor it may send, waits until its successor may receive, then
-  /// starts sending it `bytes`. REQUIRES: every position calls it, then finish_exchange, the same number of times.
+  /// starts sending it `bytes`. REQUIRES: every position calls it, then finish_exchange, the same number of times,
+  /// from one actor at a time (an edge carries one transfer at a time: what lets it be alone on its route).
   void start_exchange(int position, double bytes);
   /// Ends the step: waits for the transfer start_exchange began, then for the one arriving from the predecessor.
   /// Returns when the two have ended: now, or later where a transfer alone on its route ends later than now (the
@@ -111,6 +112,7 @@ class RingGroup {
   // Per edge alone on its route (empty without a ledger):
   struct AloneEdge {
     enum class State : std::uint8_t { unknown, simulated, alone } state = State::unknown;
+    RouteLedger::RouteId route = 0;  ///< the edge's route in the ledger
     double latency_s = 0;
     double rate_Bps = 0;            ///< the route's least bandwidth, or the edge's rate cap where lower
     bool sender_waiting = false;    ///< the sender has posted its transfer, the receiver not yet

@@ -40,6 +40,7 @@ std::vector<CollectiveTiming> simulate_collective_sweep(const ResolvedCollective
   std::vector<std::pair<int, int>> ports = cross_rack_ports(tested.job, rings, topology);
   if (op == TestedOp::alltoall) ports = alltoall_ports(rings, topology);
   const Platform platform(topology, ports);
+  if (!tested.reduce_flows) platform.route_ledger().disable();
   const Fidelity fidelity = tested.fidelity;
   std::unique_ptr<SimulatedCollective> run;
   if (op == TestedOp::sendrecv) {

@@ -186,10 +186,9 @@ struct SimulationResult {
   std::string calibration_profile;        ///< the scenario's profile; "" for none
   std::vector<std::string> calibrated;    ///< values the profile supplied, each with where it was measured
   double simulated_time_s = 0;
-  long communications = 0;  ///< SimGrid communications started (what step fidelity's cost grows with)
-  /// Transfers alone on their route, computed instead of simulated (sim/engine/route_ledger.hpp)
-  long transfers_alone = 0;
-  WallClock wall_clock;     ///< not in to_json: it differs from run to run
+  long communications = 0;   ///< SimGrid communications completed (what step fidelity's cost grows with)
+  long transfers_alone = 0;  ///< transfers started alone on their route, computed not simulated (route_ledger.hpp)
+  WallClock wall_clock;      ///< not in to_json: it differs from run to run
 };
 
 /// The result as JSON, units in the key names. Deterministic: the same result gives the same bytes.

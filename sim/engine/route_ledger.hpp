@@ -12,10 +12,15 @@
 // of every collective (RingGroup), every pipeline transfer's route and every vMotion pre-copy's. A link whose
 // bandwidth changes while flows cross it (a GPU's memory, re-rated as kernels run) is never alone. A ring edge carries
 // one transfer at a time (its sender and its receiver both take part in each), so an edge whose route's links have no
-// other user is alone whenever it carries one.
+// other user is alone whenever it carries one. The count must be whole before the first question: the ledger closes
+// at the first one (alone()) and refuses to count after it. A network model other than vtsim's (CM02 without
+// cross-traffic, which loads the reverse links too) would share links the ledger does not see: then no route is
+// alone.
 
+#include <cstddef>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -30,27 +35,38 @@ class RouteLedger {
     double bandwidth_Bps = 0;
   };
 
-  /// Counts one user of every link of the route from `source` to `destination`. REQUIRES: before the engine runs.
-  void add_user(const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination);
-  /// `link`'s bandwidth changes while flows cross it: no route through it is alone.
+  /// A route counted with add_user.
+  using RouteId = std::size_t;
+
+  /// Counts one user of every link of the route from `source` to `destination` (a link the route lists twice, twice).
+  /// REQUIRES: the ledger is open (no alone() asked yet).
+  RouteId add_user(const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination);
+  /// `link`'s bandwidth changes while flows cross it: no route through it is alone. REQUIRES: the ledger is open.
   void add_varying(const simgrid::s4u::Link* link);
   /// Stops every route from being alone: each transfer is then a SimGrid communication (simulation.reduce_flows false).
-  void disable() { enabled_ = false; }
+  /// REQUIRES: the ledger is open.
+  void disable();
 
-  /// For a route counted once with add_user: its latency and least bandwidth when it is the only user of each of its
-  /// links and none of them varies; nullopt otherwise, and always once disabled. REQUIRES: every route that a flow of
-  /// the simulation can take has been counted (the engine runs).
-  std::optional<AloneRoute> alone(const simgrid::s4u::Host* source, const simgrid::s4u::Host* destination) const;
+  /// The counted route `route`'s latency and least bandwidth when it is the only user of each of its links and none of
+  /// them varies; nullopt otherwise, and always once disabled. Closes the ledger. REQUIRES: every route that a flow of
+  /// the simulation can take has been counted.
+  std::optional<AloneRoute> alone(RouteId route);
 
-  /// Counts one transfer computed in closed form (SimulationResult::transfers_alone).
+  /// Counts one transfer computed in closed form, as it starts (SimulationResult::transfers_alone).
   void count_transfer() { ++transfers_; }
   /// The transfers computed in closed form so far.
   long transfers() const { return transfers_; }
 
  private:
   static constexpr int kVarying = 1 << 30;  ///< the users counted for a link whose bandwidth varies
+  struct CountedRoute {
+    std::vector<const simgrid::s4u::Link*> links;
+    double latency_s = 0;
+  };
+  std::vector<CountedRoute> routes_;
   std::unordered_map<const simgrid::s4u::Link*, int> users_;
   bool enabled_ = true;
+  bool open_ = true;
   long transfers_ = 0;
 };
 

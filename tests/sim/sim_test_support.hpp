@@ -68,6 +68,7 @@ inline double simulated_allreduce_s(const Scenario& scenario, double bytes,
     const auto engine = test_engine(2 * scenario.jobs[0].gpu_ids.size());
     const JobRings rings = job_rings(scenario, 0, topology);
     const Platform platform(topology, cross_rack_ports(scenario.jobs[0], rings, topology));
+    if (!scenario.simulation.reduce_flows) platform.route_ledger().disable();
     std::unique_ptr<SimulatedCollective> allreduce =
         make_allreduce(scenario.jobs[0], rings, topology, platform, scenario.simulation.fidelity,
                        job_nccl_communicator(scenario, 0, nccl_device(scenario), rings, topology), nullptr);

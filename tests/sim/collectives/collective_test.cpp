@@ -194,6 +194,66 @@ TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
   }
 }
 
+TEST(RingGroup, EachTransferStartsWithItsLaterEndAndTakesItsLatencyAndItsSendersBytesAtItsRate) {
+  // Four ranks on four hosts, one private 1 GB/s link of 0.25 s latency per ring edge; rank p sends (p + 1) GB, and the
+  // edge 3->0 is capped at 0.5 GB/s. Two steps: in the first rank 2 arrives at 1 s, in the second rank 1 at 10 s,
+  // the others as soon as their previous step ends. A transfer starts when both its ends have arrived and takes
+  // 0.25 s + bytes / rate; a rank leaves when its own and the one into it have ended (derived by hand):
+  //   step 1: 0->1 0 + 1.25 = 1.25; 1->2 1 + 2.25 = 3.25; 2->3 1 + 3.25 = 4.25; 3->0 0 + 0.25 + 4 / 0.5 = 8.25.
+  //           Ranks end at 8.25, 3.25, 4.25, 8.25.
+  //   step 2: 0->1 max(8.25, 10) + 1.25 = 11.25; 1->2 max(10, 4.25) + 2.25 = 12.25; 2->3 max(4.25, 8.25) + 3.25 = 11.5;
+  //           3->0 8.25 + 8.25 = 16.5. Ranks end at 16.5, 12.25, 12.25, 16.5.
+  // Simulated with every other edge a rendezvous (both ways round), and computed, each edge alone on its link.
+  for (const int mode : {0, 1, 2}) {
+    const bool computed = mode == 2;
+    const nlohmann::json answer = vtsim::sim::run_isolated([mode, computed] {
+      const auto engine = testing::test_engine(4);
+      simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
+      std::vector<simgrid::s4u::Host*> hosts;
+      for (int h = 0; h < 4; ++h) hosts.push_back(zone->create_host("h" + std::to_string(h), 1.0)->seal());
+      std::vector<RingEdge> edges(4);
+      for (std::size_t e = 0; e < 4; ++e) {
+        simgrid::s4u::Link* link = zone->create_link("l" + std::to_string(e), 1e9)->set_latency(0.25)->seal();
+        zone->add_route(hosts[e]->get_netpoint(), hosts[(e + 1) % 4]->get_netpoint(), nullptr, nullptr,
+                        {simgrid::s4u::LinkInRoute(link)}, false);
+        edges[e] = {.source = hosts[e],
+                    .destination = hosts[(e + 1) % 4],
+                    .latency_s = 0.25,
+                    .hop = NcclHop::net,
+                    .between_rank_hosts = static_cast<int>(e % 2) == mode,
+                    .rate_cap_Bps = e == 3 ? 0.5e9 : 0.0};
+      }
+      zone->seal();
+      RouteLedger ledger;
+      RingGroup ring({1, 2, 3, 0}, edges, computed ? &ledger : nullptr);
+      nlohmann::json result = nlohmann::json::array();
+      for (int step = 0; step < 2; ++step) result.push_back(nlohmann::json::array({0, 0, 0, 0}));
+      for (int p = 0; p < 4; ++p) {
+        simgrid::s4u::Actor::create("rank" + std::to_string(p), hosts[static_cast<std::size_t>(p)], [&, p] {
+          for (int step = 0; step < 2; ++step) {
+            if (step == 0 && p == 2) simgrid::s4u::this_actor::sleep_until(1.0);
+            if (step == 1 && p == 1) simgrid::s4u::this_actor::sleep_until(10.0);
+            ring.start_exchange(p, (p + 1) * 1e9);
+            const double done_s = ring.finish_exchange(p);
+            if (done_s > simgrid::s4u::Engine::get_clock()) simgrid::s4u::this_actor::sleep_until(done_s);
+            result[static_cast<std::size_t>(step)][static_cast<std::size_t>(p)] = simgrid::s4u::Engine::get_clock();
+          }
+        });
+      }
+      engine->run();
+      return nlohmann::json{{"ends", result}, {"computed", ledger.transfers()}};
+    });
+    EXPECT_EQ(answer.at("computed").get<long>(), computed ? 8 : 0);
+    const std::vector<std::vector<double>> expected = {{8.25, 3.25, 4.25, 8.25}, {16.5, 12.25, 12.25, 16.5}};
+    for (std::size_t step = 0; step < 2; ++step) {
+      for (std::size_t p = 0; p < 4; ++p) {
+        EXPECT_NEAR(answer.at("ends").at(step).at(p).get<double>(), expected[step][p], 1e-9)
+            << "mode " << mode << ", step " << step << ", rank " << p;
+      }
+    }
+  }
+}
+
 TEST(AnalyticAllreduce, StartsWhenTheLastRankJoinsIt) {
   // Four ranks join a 0.25 s analytic allreduce at 0, 0.1, 0.2 and 1.0 s; NCCL's collective cannot end before the
   // last has joined, so every rank leaves at 1.0 + 0.25 s. Twice over: the second call waits for its own last rank

@@ -18,7 +18,7 @@ using testing::scenario_of;
 
 TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries) {
   // Hosts a, b, c: a->b over links 1 (10 GB/s, 1 us) and 2 (5 GB/s, 2 us); a->c over link 1 and link 3; b->c over
-  // link 4 alone. A route alone pays 1 + 2 = 3 us and runs at link 2's 5 GB/s.
+  // link 4; c->a over link 5 twice. A route alone pays 1 + 2 = 3 us and runs at link 2's 5 GB/s.
   const nlohmann::json answer = vtsim::sim::run_isolated([] {
     const auto engine = testing::test_engine(1);
     sg4::NetZone* zone = sg4::create_full_zone("zone");
@@ -34,37 +34,58 @@ TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries)
     zone->add_route(a->get_netpoint(), c->get_netpoint(), nullptr, nullptr,
                     {sg4::LinkInRoute(l1), sg4::LinkInRoute(l3)}, false);
     zone->add_route(b->get_netpoint(), c->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(l4)}, false);
+    sg4::Link* l5 = zone->create_link("l5", 1e9)->set_latency(0)->seal();
+    zone->add_route(c->get_netpoint(), a->get_netpoint(), nullptr, nullptr,
+                    {sg4::LinkInRoute(l5), sg4::LinkInRoute(l5)}, false);
     zone->seal();
-    const auto found = [](const RouteLedger& ledger, sg4::Host* from, sg4::Host* to) {
-      const auto route = ledger.alone(from, to);
-      return route ? nlohmann::json{route->latency_s, route->bandwidth_Bps} : nlohmann::json();
+    // Each question in a ledger of its own: the first question closes a ledger to further counting.
+    const auto found = [](RouteLedger& ledger, RouteLedger::RouteId route) {
+      const auto alone = ledger.alone(route);
+      return alone ? nlohmann::json{alone->latency_s, alone->bandwidth_Bps} : nlohmann::json();
     };
-    RouteLedger ledger;
-    ledger.add_user(a, b);
     nlohmann::json result;
-    result["one user"] = found(ledger, a, b);
-    result["never counted"] = found(ledger, a, c);
-    ledger.add_user(a, c);  // link 1 now has two users: neither route is alone
-    result["a->b sharing link 1"] = found(ledger, a, b);
-    result["a->c sharing link 1"] = found(ledger, a, c);
-    ledger.add_user(b, c);
-    result["b->c"] = found(ledger, b, c);
-    ledger.add_varying(l4);
-    result["b->c varying"] = found(ledger, b, c);
-    RouteLedger off;
-    off.add_user(b, c);
-    off.disable();
-    result["disabled"] = found(off, b, c);
+    {
+      RouteLedger ledger;
+      const auto ab = ledger.add_user(a, b);
+      ledger.add_user(b, c);
+      result["one user"] = found(ledger, ab);
+    }
+    {
+      RouteLedger ledger;
+      const auto ab = ledger.add_user(a, b);
+      const auto ac = ledger.add_user(a, c);  // link 1 now has two users: neither route is alone
+      result["a->b sharing link 1"] = found(ledger, ab);
+      result["a->c sharing link 1"] = found(ledger, ac);
+    }
+    {
+      RouteLedger ledger;
+      const auto bc = ledger.add_user(b, c);
+      const auto ca = ledger.add_user(c, a);  // link 5 twice: the route is its own second user
+      result["b->c"] = found(ledger, bc);
+      result["c->a through link 5 twice"] = found(ledger, ca);
+    }
+    {
+      RouteLedger ledger;
+      const auto bc = ledger.add_user(b, c);
+      ledger.add_varying(l4);
+      result["b->c varying"] = found(ledger, bc);
+    }
+    {
+      RouteLedger ledger;
+      const auto bc = ledger.add_user(b, c);
+      ledger.disable();
+      result["disabled"] = found(ledger, bc);
+    }
     return result;
   });
   ASSERT_TRUE(answer.at("one user").is_array());
   EXPECT_DOUBLE_EQ(answer.at("one user").at(0).get<double>(), 3e-6);
   EXPECT_DOUBLE_EQ(answer.at("one user").at(1).get<double>(), 5e9);
-  EXPECT_TRUE(answer.at("never counted").is_null());
   EXPECT_TRUE(answer.at("a->b sharing link 1").is_null());
   EXPECT_TRUE(answer.at("a->c sharing link 1").is_null());
   ASSERT_TRUE(answer.at("b->c").is_array());
   EXPECT_DOUBLE_EQ(answer.at("b->c").at(1).get<double>(), 1e9);
+  EXPECT_TRUE(answer.at("c->a through link 5 twice").is_null());
   EXPECT_TRUE(answer.at("b->c varying").is_null());
   EXPECT_TRUE(answer.at("disabled").is_null());
 }
@@ -89,7 +110,8 @@ void expect_same_as_every_transfer_simulated(const nlohmann::json& json, const s
   ASSERT_EQ(job.at("step_times_s").size(), reference.at("step_times_s").size()) << name;
   for (std::size_t i = 0; i < reference.at("step_times_s").size(); ++i) {
     const double step = reference.at("step_times_s").at(i).get<double>();
-    EXPECT_NEAR(job.at("step_times_s").at(i).get<double>(), step, 1e-9 * step) << name << ", step " << i;
+    // SimGrid ends an activity within its timing precision (surf/precision, 1e-9 s): a relative 1e-9 and that.
+    EXPECT_NEAR(job.at("step_times_s").at(i).get<double>(), step, 1e-9 * step + 1e-9) << name << ", step " << i;
   }
   ASSERT_EQ(computed.at("link_classes").size(), simulated.at("link_classes").size()) << name;
   for (std::size_t c = 0; c < simulated.at("link_classes").size(); ++c) {
