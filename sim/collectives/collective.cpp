@@ -23,6 +23,17 @@ namespace sg4 = simgrid::s4u;
 
 using Rings = std::vector<std::unique_ptr<RingGroup>>;
 
+/// The end of a transfer alone on its route, once it has started: `end_s`, waiting on `started` (flagging itself
+/// `blocked`) while it is -1, until the other end posts the transfer (RingGroup::start_alone).
+double started_end_s(const double& end_s, bool& blocked, const sg4::SemaphorePtr& started) {
+  if (end_s < 0) {
+    blocked = true;
+    started->acquire();
+    blocked = false;
+  }
+  return end_s;
+}
+
 /// Sleeps `then_s` past `done_s`, the end of a step's transfers (RingGroup::finish_exchange: now, or later where a
 /// transfer alone on its route ends later).
 void sleep_past(double done_s, double then_s) {
@@ -333,12 +344,7 @@ double RingGroup::finish_exchange(int position) {
   double alone_end_s = 0;
   if (alone(out)) {
     AloneEdge& edge = alone_[out];
-    if (edge.sender_end_s < 0) {  // the receiver has not reached the step yet
-      edge.sender_blocked = true;
-      edge.sender_started->acquire();
-      edge.sender_blocked = false;
-    }
-    alone_end_s = edge.sender_end_s;
+    alone_end_s = started_end_s(edge.sender_end_s, edge.sender_blocked, edge.sender_started);
   } else {
     sending_[out]->wait();
     sending_[out] = nullptr;
@@ -347,12 +353,8 @@ double RingGroup::finish_exchange(int position) {
   }
   if (alone(in)) {
     AloneEdge& edge = alone_[in];
-    if (edge.receiver_end_s < 0) {  // the sender has not reached the step yet
-      edge.receiver_blocked = true;
-      edge.receiver_started->acquire();
-      edge.receiver_blocked = false;
-    }
-    alone_end_s = std::max(alone_end_s, edge.receiver_end_s);
+    alone_end_s =
+        std::max(alone_end_s, started_end_s(edge.receiver_end_s, edge.receiver_blocked, edge.receiver_started));
   } else if (edges_[in].between_rank_hosts) {
     receiving_[in]->wait();
     receiving_[in] = nullptr;

@@ -103,4 +103,31 @@ inline double nccl_ring_closed_form_s(const Scenario& scenario, double bytes, do
                      alpha_s + nccl_step_extra_s(hop, choice.protocol));
 }
 
+/// A GPT of 4 blocks of width 1024 (512 tokens) split tensor 4 x pipeline 2 x data 2 over 2 racks of 2 hosts of 4
+/// A100s, one NIC per host, at analytic fidelity: every tensor group's pipeline transfers between racks share its
+/// host's one NIC (the test fails when a group moves one member's activations instead of all of them).
+inline nlohmann::json split_gpt(const std::string& schedule, int zero_stage, int iterations) {
+  return {{"cluster",
+           {{"racks", 2},
+            {"hosts_per_rack", 2},
+            {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 1}}},
+            {"fabric", {{"spines", 2}, {"oversubscription", 1.0}}}}},
+          {"jobs",
+           {{{"workload",
+              {{"transformer",
+                {{"layers", 4}, {"hidden_size", 1024}, {"heads", 8}, {"sequence_length", 512}, {"vocab_size", 64}}}}},
+             {"precision", "fp16"},
+             {"batch_per_gpu", 4},
+             {"data_loading_cpu_ms_per_sample", 0},
+             {"parallelism",
+              {{"tensor", 4},
+               {"pipeline", 2},
+               {"micro_batch_size", 1},
+               {"schedule", schedule},
+               {"zero_stage", zero_stage}}},
+             {"iterations", iterations},
+             {"warmup_iterations", 1}}}},
+          {"simulation", {{"fidelity", "analytic"}, {"variability", false}}}};
+}
+
 }  // namespace vtsim::sim::testing

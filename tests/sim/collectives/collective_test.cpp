@@ -136,6 +136,29 @@ TEST(HierarchicalAllreduce, AnalyticHandlesOneGpuPerHostAndOneHost) {
   EXPECT_NEAR(simulated_allreduce_s(one_host, bytes), intra, 1e-9 * intra);
 }
 
+/// Four hosts h0-h3 (speed 1) in a zone of their own, with one private 1 GB/s link of `latency_s` per directed edge
+/// p -> p + 1 of a ring over them, and its edges: those of parity `rendezvous_parity` a rendezvous between the ranks'
+/// hosts, the others host-to-host communications (as between racks). REQUIRES: an engine without a platform.
+std::pair<std::vector<simgrid::s4u::Host*>, std::vector<RingEdge>> four_host_ring(int rendezvous_parity,
+                                                                                  double latency_s) {
+  simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
+  std::vector<simgrid::s4u::Host*> hosts;
+  for (int h = 0; h < 4; ++h) hosts.push_back(zone->create_host("h" + std::to_string(h), 1.0)->seal());
+  std::vector<RingEdge> edges(4);
+  for (std::size_t e = 0; e < 4; ++e) {
+    simgrid::s4u::Link* link = zone->create_link("l" + std::to_string(e), 1e9)->set_latency(latency_s)->seal();
+    zone->add_route(hosts[e]->get_netpoint(), hosts[(e + 1) % 4]->get_netpoint(), nullptr, nullptr,
+                    {simgrid::s4u::LinkInRoute(link)}, false);
+    edges[e] = {.source = hosts[e],
+                .destination = hosts[(e + 1) % 4],
+                .latency_s = latency_s,
+                .hop = NcclHop::net,
+                .between_rank_hosts = static_cast<int>(e % 2) == rendezvous_parity};
+  }
+  zone->seal();
+  return {hosts, edges};
+}
+
 TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
   // Four ranks on four hosts, one private 1 GB/s link per ring edge (no latency). Every other edge is a rendezvous
   // between the ranks' own hosts, the others host-to-host communications (as between racks); both ways round, so
@@ -148,21 +171,7 @@ TEST(RingGroup, ALateRankHoldsUpBothKindsOfEdge) {
     const bool computed = rendezvous_parity == 2;
     const nlohmann::json ends = vtsim::sim::run_isolated([rendezvous_parity, computed] {
       const auto engine = testing::test_engine(4);
-      simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
-      std::vector<simgrid::s4u::Host*> hosts;
-      for (int h = 0; h < 4; ++h) hosts.push_back(zone->create_host("h" + std::to_string(h), 1.0)->seal());
-      std::vector<RingEdge> edges(4);
-      for (std::size_t e = 0; e < 4; ++e) {
-        simgrid::s4u::Link* link = zone->create_link("l" + std::to_string(e), 1e9)->set_latency(0)->seal();
-        zone->add_route(hosts[e]->get_netpoint(), hosts[(e + 1) % 4]->get_netpoint(), nullptr, nullptr,
-                        {simgrid::s4u::LinkInRoute(link)}, false);
-        edges[e] = {.source = hosts[e],
-                    .destination = hosts[(e + 1) % 4],
-                    .latency_s = 0,
-                    .hop = NcclHop::net,
-                    .between_rank_hosts = static_cast<int>(e % 2) == rendezvous_parity};
-      }
-      zone->seal();
+      const auto [hosts, edges] = four_host_ring(rendezvous_parity, 0.0);
       RouteLedger ledger;
       RingGroup ring({1, 2, 3, 0}, edges, computed ? &ledger : nullptr);
       long communications = 0;
@@ -208,22 +217,8 @@ TEST(RingGroup, EachTransferStartsWithItsLaterEndAndTakesItsLatencyAndItsSenders
     const bool computed = mode == 2;
     const nlohmann::json answer = vtsim::sim::run_isolated([mode, computed] {
       const auto engine = testing::test_engine(4);
-      simgrid::s4u::NetZone* zone = simgrid::s4u::create_full_zone("zone");
-      std::vector<simgrid::s4u::Host*> hosts;
-      for (int h = 0; h < 4; ++h) hosts.push_back(zone->create_host("h" + std::to_string(h), 1.0)->seal());
-      std::vector<RingEdge> edges(4);
-      for (std::size_t e = 0; e < 4; ++e) {
-        simgrid::s4u::Link* link = zone->create_link("l" + std::to_string(e), 1e9)->set_latency(0.25)->seal();
-        zone->add_route(hosts[e]->get_netpoint(), hosts[(e + 1) % 4]->get_netpoint(), nullptr, nullptr,
-                        {simgrid::s4u::LinkInRoute(link)}, false);
-        edges[e] = {.source = hosts[e],
-                    .destination = hosts[(e + 1) % 4],
-                    .latency_s = 0.25,
-                    .hop = NcclHop::net,
-                    .between_rank_hosts = static_cast<int>(e % 2) == mode,
-                    .rate_cap_Bps = e == 3 ? 0.5e9 : 0.0};
-      }
-      zone->seal();
+      auto [hosts, edges] = four_host_ring(mode, 0.25);
+      edges[3].rate_cap_Bps = 0.5e9;
       RouteLedger ledger;
       RingGroup ring({1, 2, 3, 0}, edges, computed ? &ledger : nullptr);
       nlohmann::json result = nlohmann::json::array();

@@ -165,23 +165,9 @@ TEST(AloneTransfers, PipelineTransfersKeepTheEdgesTheyShareSimulated) {
   // NIC its GPU's pipeline transfers take too. The ledger counts the pipeline's routes, so those edges stay SimGrid
   // communications, sharing the NIC with the pipeline as in the full simulation.
   for (const std::string schedule : {"1f1b", "interleaved"}) {
-    const nlohmann::json json = {
-        {"cluster",
-         {{"racks", 2},
-          {"hosts_per_rack", 2},
-          {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 4}}},
-          {"fabric", {{"spines", 2}, {"oversubscription", 1.0}}}}},
-        {"jobs",
-         {{{"workload",
-            {{"transformer",
-              {{"layers", 4}, {"hidden_size", 1024}, {"heads", 8}, {"sequence_length", 512}, {"vocab_size", 64}}}}},
-           {"precision", "fp16"},
-           {"batch_per_gpu", 4},
-           {"data_loading_cpu_ms_per_sample", 0},
-           {"parallelism", {{"tensor", 4}, {"pipeline", 2}, {"micro_batch_size", 1}, {"schedule", schedule}}},
-           {"iterations", 3},
-           {"warmup_iterations", 1}}}},
-        {"simulation", {{"fidelity", "flow"}}}};
+    nlohmann::json json = testing::split_gpt(schedule, 0, 3);
+    json["cluster"]["host"]["nics"] = 4;
+    json["simulation"] = {{"fidelity", "flow"}};
     expect_same_as_every_transfer_simulated(json, schedule);
   }
 }

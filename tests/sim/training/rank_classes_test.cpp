@@ -246,40 +246,13 @@ TEST(ReducedSimulation, AtFlowFidelityVariabilityAndStallsSurviveTheReductionWit
   }
 }
 
-/// A GPT of 4 blocks of width 1024 (512 tokens) split tensor 4 x pipeline 2 x data 2 over 2 racks of 2 hosts of 4
-/// A100s, one NIC per host, at analytic fidelity: every tensor group's pipeline transfers between racks share its
-/// host's one NIC (the test fails when a group moves one member's activations instead of all of them).
-nlohmann::json split_gpt(const std::string& schedule, int zero_stage, int iterations) {
-  return {{"cluster",
-           {{"racks", 2},
-            {"hosts_per_rack", 2},
-            {"host", {{"gpus", 4}, {"gpu_model", "a100-40gb-sxm4"}, {"nics", 1}}},
-            {"fabric", {{"spines", 2}, {"oversubscription", 1.0}}}}},
-          {"jobs",
-           {{{"workload",
-              {{"transformer",
-                {{"layers", 4}, {"hidden_size", 1024}, {"heads", 8}, {"sequence_length", 512}, {"vocab_size", 64}}}}},
-             {"precision", "fp16"},
-             {"batch_per_gpu", 4},
-             {"data_loading_cpu_ms_per_sample", 0},
-             {"parallelism",
-              {{"tensor", 4},
-               {"pipeline", 2},
-               {"micro_batch_size", 1},
-               {"schedule", schedule},
-               {"zero_stage", zero_stage}}},
-             {"iterations", iterations},
-             {"warmup_iterations", 1}}}},
-          {"simulation", {{"fidelity", "analytic"}, {"variability", false}}}};
-}
-
 TEST(ReducedSimulation, TensorGroupsRunAsOneRankAndGiveTheFullSimulationsSteps) {
   for (const auto& [schedule, zero_stage] :
        std::vector<std::pair<std::string, int>>{{"gpipe", 0}, {"1f1b", 1}, {"interleaved", 0}, {"1f1b", 3}}) {
     const std::string name = schedule + " ZeRO-" + std::to_string(zero_stage);
-    const nlohmann::json reduced = result_of(scenario_of(split_gpt(schedule, zero_stage, 2)));
+    const nlohmann::json reduced = result_of(scenario_of(testing::split_gpt(schedule, zero_stage, 2)));
     const nlohmann::json full =
-        result_of(scenario_of(split_gpt(schedule, zero_stage, 2), {"simulation.reduce_ranks=false"}));
+        result_of(scenario_of(testing::split_gpt(schedule, zero_stage, 2), {"simulation.reduce_ranks=false"}));
     const nlohmann::json& job = reduced["jobs"][0];
     EXPECT_EQ(job["simulated_ranks"]["ranks"], 4) << name;
     EXPECT_FALSE(job["simulated_ranks"].contains("not_reduced")) << name;
@@ -311,7 +284,7 @@ TEST(ReducedSimulation, TensorGroupsKeepVariabilityAndStallsWithinOnePercent) {
   // member's draw. The full simulation differs only where a member's trailing kernels end early and it starts its
   // transfer before the others.
   for (const std::string schedule : {"1f1b", "interleaved"}) {
-    nlohmann::json json = split_gpt(schedule, 1, 10);
+    nlohmann::json json = testing::split_gpt(schedule, 1, 10);
     json["simulation"]["variability"] = true;
     json["simulation"]["stalls"] = {{"per_iteration_probability", 0.1}, {"duration_ms", 20}};
     json["jobs"][0]["step_time_cv"] = 0.05;
