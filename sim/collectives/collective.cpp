@@ -299,11 +299,9 @@ void RingGroup::start_exchange(int position, double bytes) {
   const std::size_t in = static_cast<std::size_t>(previous_[out]);
   if (alone(in)) {
     AloneEdge& edge = alone_[in];
-    if (edge.sender_waiting) {
-      edge.sender_waiting = false;
+    if (edge.sender_end_s < 0) {  // the sender posted first
       start_alone(edge, edge.sender_bytes);
     } else {
-      edge.receiver_waiting = true;
       edge.receiver_end_s = -1;
     }
   } else if (edges_[in].between_rank_hosts) {
@@ -314,11 +312,9 @@ void RingGroup::start_exchange(int position, double bytes) {
   }
   if (alone(out)) {
     AloneEdge& edge = alone_[out];
-    if (edge.receiver_waiting) {
-      edge.receiver_waiting = false;
+    if (edge.receiver_end_s < 0) {  // the receiver posted first
       start_alone(edge, bytes);
     } else {
-      edge.sender_waiting = true;
       edge.sender_bytes = bytes;
       edge.sender_end_s = -1;
     }

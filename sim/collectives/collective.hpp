@@ -115,11 +115,11 @@ class RingGroup {
     RouteLedger::RouteId route = 0;  ///< the edge's route in the ledger
     double latency_s = 0;
     double rate_Bps = 0;            ///< the route's least bandwidth, or the edge's rate cap where lower
-    bool sender_waiting = false;    ///< the sender has posted its transfer, the receiver not yet
-    bool receiver_waiting = false;  ///< the receiver has posted, the sender not yet
-    double sender_bytes = 0;        ///< what the waiting sender posted
-    double sender_end_s = -1;       ///< the end of the sender's transfer, once it started (-1: not yet)
-    double receiver_end_s = -1;     ///< the end of the receiver's transfer, once it started
+    double sender_bytes = 0;  ///< what the sender posted while the receiver had not (sender_end_s -1)
+    /// The end of the sender's last transfer once it started; -1 while the sender has posted it and the receiver
+    /// not yet (the sender is the one waiting).
+    double sender_end_s = 0;
+    double receiver_end_s = 0;  ///< the same for the receiver: -1 while it has posted and the sender not yet
     bool sender_blocked = false;    ///< the sender waits on `sender_started` for its transfer to start
     bool receiver_blocked = false;
     simgrid::s4u::SemaphorePtr sender_started, receiver_started;
