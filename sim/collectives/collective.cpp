@@ -66,6 +66,44 @@ void ring_pass(const RingAlgorithm& ring, const Rings& rings, int position, doub
   sleep_past(done_s, ring.flow_pass_tail_s(latency_s, extra_s));
 }
 
+/// ring_pass at `flow` fidelity for all of `positions` at once, from one actor that runs them (one for each rank of a
+/// host): every position's transfers are posted before any is waited for (RingGroup::post_receive), and the pass
+/// ends when the last position's would, its transfers' end and the latencies that follow.
+void pass_for_positions(const RingAlgorithm& ring, const Rings& rings, const std::vector<int>& positions,
+                        double step_bytes, NcclProtocol protocol) {
+  assert(ring.ranks() == rings.front()->size());
+  if (ring.ranks() < 2) return;
+  const double bytes = ring.flow_pass_bytes(step_bytes);
+  for (const auto& group : rings) {
+    for (int position : positions) group->post_receive(position);
+  }
+  for (const auto& group : rings) {
+    for (int position : positions) group->post_send(position, bytes);
+  }
+  std::vector<double> done_s(positions.size(), 0.0);
+  for (const auto& group : rings) {
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      done_s[i] = std::max(done_s[i], group->finish_send(positions[i]));
+    }
+  }
+  for (const auto& group : rings) {
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      done_s[i] = std::max(done_s[i], group->finish_receive(positions[i]));
+    }
+  }
+  double end_s = sg4::Engine::get_clock();
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    double extra_s = 0;
+    double latency_s = 0;
+    for (const auto& group : rings) {
+      extra_s = std::max(extra_s, group->incoming_step_extra_s(positions[i], protocol));
+      latency_s = std::max(latency_s, group->incoming_latency_s(positions[i]));
+    }
+    end_s = std::max(end_s, done_s[i] + ring.flow_pass_tail_s(latency_s, extra_s));
+  }
+  if (end_s > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(end_s);
+}
+
 /// A ring collective's passes over a buffer of `bytes`: 2 for an allreduce (reduce-scatter, then allgather), 1 for a
 /// reduce-scatter or an allgather alone (each rank owns bytes / N of the buffer).
 class RingCollective final : public SimulatedCollective {
@@ -123,6 +161,35 @@ class HierarchicalAllreduce final : public SimulatedCollective {
   Fidelity fidelity_;
   HierarchicalAllreduceAlgorithm algorithm_;
   std::vector<Rings> across_;  // per local index, its one inter-host ring
+};
+
+/// HierarchicalAllreduce with one caller per host, standing for the host's G ranks: the intra-host passes for all of
+/// them at once (pass_for_positions), the inter-host passes on one ring whose every edge carries the G ranks' flows
+/// between the two hosts as one (Platform::carry_class).
+class HostHierarchicalAllreduce final : public SimulatedCollective {
+ public:
+  HostHierarchicalAllreduce(std::vector<Rings> intra, std::unique_ptr<RingGroup> across_hosts)
+      : intra_(std::move(intra)), algorithm_(static_cast<int>(intra_.size()), intra_.front().front()->size()) {
+    across_hosts_.push_back(std::move(across_hosts));
+    for (int local = 0; local < intra_.front().front()->size(); ++local) locals_.push_back(local);
+  }
+  void run(int host, double bytes, NcclProtocol protocol) override {
+    const Rings& in_host = intra_[static_cast<std::size_t>(host)];
+    const RingAlgorithm allreduce = algorithm_.inter_allreduce();
+    const double shard = algorithm_.shard_bytes(bytes);
+    const double intra_step = shard / static_cast<double>(in_host.size());
+    pass_for_positions(algorithm_.intra_reduce_scatter(), in_host, locals_, intra_step, protocol);
+    for (int pass = 0; pass < allreduce.passes(); ++pass) {
+      ring_pass(allreduce, across_hosts_, host, allreduce.step_bytes(shard), Fidelity::flow, protocol);
+    }
+    pass_for_positions(algorithm_.intra_allgather(), in_host, locals_, intra_step, protocol);
+  }
+
+ private:
+  std::vector<Rings> intra_;
+  Rings across_hosts_;
+  HierarchicalAllreduceAlgorithm algorithm_;
+  std::vector<int> locals_;  ///< 0 .. G-1
 };
 
 class Exchange final : public SimulatedCollective {
@@ -248,6 +315,7 @@ RingGroup::RingGroup(std::vector<int> next, std::vector<RingEdge> edges, RouteLe
       receiver_ready_(edges_.size()),
       delivered_(edges_.size()),
       capped_end_s_(edges_.size(), 0.0),
+      delivered_at_s_(edges_.size(), 0.0),
       ledger_(ledger),
       alone_(ledger != nullptr ? edges_.size() : 0),
       sending_(edges_.size()) {
@@ -294,9 +362,8 @@ void RingGroup::start_alone(AloneEdge& edge, double bytes) {
   ledger_->count_transfer();
 }
 
-void RingGroup::start_exchange(int position, double bytes) {
-  const std::size_t out = static_cast<std::size_t>(position);
-  const std::size_t in = static_cast<std::size_t>(previous_[out]);
+void RingGroup::post_receive(int position) {
+  const auto in = static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)]);
   if (alone(in)) {
     AloneEdge& edge = alone_[in];
     if (edge.sender_end_s < 0) {  // the sender posted first
@@ -310,6 +377,10 @@ void RingGroup::start_exchange(int position, double bytes) {
   } else {
     receiver_ready_[in]->release();  // the predecessor may send now
   }
+}
+
+void RingGroup::post_send(int position, double bytes) {
+  const auto out = static_cast<std::size_t>(position);
   if (alone(out)) {
     AloneEdge& edge = alone_[out];
     if (edge.receiver_end_s < 0) {  // the receiver posted first
@@ -334,30 +405,50 @@ void RingGroup::start_exchange(int position, double bytes) {
   }
 }
 
-double RingGroup::finish_exchange(int position) {
-  const std::size_t out = static_cast<std::size_t>(position);
-  const std::size_t in = static_cast<std::size_t>(previous_[out]);
-  double alone_end_s = 0;
+double RingGroup::finish_send(int position) {
+  const auto out = static_cast<std::size_t>(position);
   if (alone(out)) {
     AloneEdge& edge = alone_[out];
-    alone_end_s = started_end_s(edge.sender_end_s, edge.sender_blocked, edge.sender_started);
-  } else {
-    sending_[out]->wait();
-    sending_[out] = nullptr;
-    if (sg4::Engine::get_clock() < capped_end_s_[out]) sg4::this_actor::sleep_until(capped_end_s_[out]);
-    if (!edges_[out].between_rank_hosts) delivered_[out]->release();
+    return started_end_s(edge.sender_end_s, edge.sender_blocked, edge.sender_started);
   }
+  sending_[out]->wait();
+  // When it ended, not when this actor came to wait for it (an actor that runs several positions waits for their
+  // transfers one after another).
+  const double end_s = std::max(sending_[out]->get_finish_time(), capped_end_s_[out]);
+  sending_[out] = nullptr;
+  if (sg4::Engine::get_clock() < end_s) sg4::this_actor::sleep_until(end_s);
+  if (!edges_[out].between_rank_hosts) {
+    delivered_at_s_[out] = end_s;
+    delivered_[out]->release();
+  }
+  return end_s;
+}
+
+double RingGroup::finish_receive(int position) {
+  const auto in = static_cast<std::size_t>(previous_[static_cast<std::size_t>(position)]);
   if (alone(in)) {
     AloneEdge& edge = alone_[in];
-    alone_end_s =
-        std::max(alone_end_s, started_end_s(edge.receiver_end_s, edge.receiver_blocked, edge.receiver_started));
-  } else if (edges_[in].between_rank_hosts) {
-    receiving_[in]->wait();
-    receiving_[in] = nullptr;
-  } else {
-    delivered_[in]->acquire();
+    return started_end_s(edge.receiver_end_s, edge.receiver_blocked, edge.receiver_started);
   }
-  return std::max(sg4::Engine::get_clock(), alone_end_s);
+  if (edges_[in].between_rank_hosts) {
+    receiving_[in]->wait();
+    const double end_s = receiving_[in]->get_finish_time();
+    receiving_[in] = nullptr;
+    return end_s;
+  }
+  delivered_[in]->acquire();
+  return delivered_at_s_[in];
+}
+
+void RingGroup::start_exchange(int position, double bytes) {
+  post_receive(position);
+  post_send(position, bytes);
+}
+
+double RingGroup::finish_exchange(int position) {
+  const double sent_s = finish_send(position);
+  const double received_s = finish_receive(position);
+  return std::max({sg4::Engine::get_clock(), sent_s, received_s});
 }
 
 double RingGroup::incoming_step_extra_s(int position, NcclProtocol protocol) const {
@@ -377,6 +468,12 @@ std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(std::vector<Rin
                                                                  Fidelity fidelity) {
   assert(fidelity != Fidelity::analytic);
   return std::make_unique<HierarchicalAllreduce>(std::move(intra), std::move(inter), fidelity);
+}
+
+std::unique_ptr<SimulatedCollective> make_host_hierarchical_allreduce(std::vector<Rings> intra,
+                                                                      std::unique_ptr<RingGroup> across_hosts) {
+  assert(!intra.empty() && across_hosts->size() == static_cast<int>(intra.size()));
+  return std::make_unique<HostHierarchicalAllreduce>(std::move(intra), std::move(across_hosts));
 }
 
 std::unique_ptr<SimulatedCollective> make_exchange(Rings groups, double share, Fidelity /*every fidelity: one step*/) {

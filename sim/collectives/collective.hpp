@@ -17,13 +17,15 @@
 // starts when both its sender and its receiver have reached the step, as NCCL's sender waits for its receiver's
 // buffer, so a late rank holds up its ring neighbours.
 //
-// How an edge waits for its receiver depends on its ends. Where the ranks' own actors sit on the edge's two hosts
-// (every edge within a rack), the transfer is a mailbox rendezvous between them: a put and a get that start it when
-// both are posted. An edge between port hosts is a host-to-host communication started once the receiver has
-// released a semaphore. Both start the transfer at the same simulated instant. The rendezvous is the cheaper of the
-// two in SimGrid 3.32: it takes four simcalls per step instead of six, and a host-to-host communication is kept on
-// the maestro's activity list, which CommImpl::finish searches from end to end (a cost proportional to the
-// communications in flight, paid by each: 34% of a 16,384-GPU flow run; docs/scale.md).
+// How an edge waits for its receiver depends on its ends. Where the actors that run its two positions sit on the
+// edge's two hosts (every edge within a rack when each rank runs its own; a host's flow to the next host under one
+// actor per host, make_host_hierarchical_allreduce), the transfer is a mailbox rendezvous between them: a put and a
+// get that start it when both are posted. Any other edge (between port hosts; within a host whose positions one
+// actor runs) is a host-to-host communication started once the receiver has released a semaphore. Both start the
+// transfer at the same simulated instant. The rendezvous is the cheaper of the two in SimGrid 3.32: it takes four
+// simcalls per step instead of six, and a host-to-host communication is kept on the maestro's activity list, which
+// CommImpl::finish searches from end to end (a cost proportional to the communications in flight, paid by each: 34% of
+// a 16,384-GPU flow run; docs/scale.md).
 
 #include <cstdint>
 #include <functional>
@@ -54,8 +56,8 @@ struct RingEdge {
   simgrid::s4u::Host* destination = nullptr;
   double latency_s = 0;
   NcclHop hop = NcclHop::nvlink;
-  /// The sending rank's actors run on `source` and the receiving rank's on `destination` (their GPU hosts): the
-  /// transfer can be a mailbox rendezvous between the two actors.
+  /// The actor that runs the sending position is on `source` and the one that runs the receiving position on
+  /// `destination`: the transfer can be a mailbox rendezvous between the two actors.
   bool between_rank_hosts = false;
   /// The most a transfer on the edge moves per second, bytes/s: the share of the communicator's bandwidth that its
   /// forced NCCL channels reach (models/collectives/nccl_tuning.hpp nccl_channel_bandwidth_fraction); 0 where nothing
@@ -70,10 +72,10 @@ struct RingEdge {
 ///
 /// With a route ledger (flow fidelity, sim/engine/route_ledger.hpp), an edge whose route no other flow of the
 /// simulation crosses carries no SimGrid communication: its transfer starts when both its ends have reached the step,
-/// as any other, and ends its route's latency plus its bytes at the route's least bandwidth (or its rate cap) later,
-/// the time SimGrid gives a flow alone on its links. Its ends sleep until then (the caller's sleep, after
-/// finish_exchange); the first of the two to arrive waits on a semaphore for the other only if it has not come by
-/// the time it needs the transfer's end.
+/// as any other, and ends its route's latency plus its bytes at the route's least bandwidth (RouteLedger::alone; or
+/// its rate cap) later, the time SimGrid gives a flow alone on its links. Its ends sleep until then (the caller's
+/// sleep, after finish_exchange); the first of the two to arrive waits on a semaphore for the other only if it has
+/// not come by the time it needs the transfer's end.
 class RingGroup {
  public:
   /// A group in which rank p sends to next[p] over edges[p]: a ring when next is one cycle, an alltoall shift when
@@ -91,6 +93,15 @@ class RingGroup {
   /// Returns when the two have ended: now, or later where a transfer alone on its route ends later than now (the
   /// caller sleeps until then before its next step).
   [[nodiscard]] double finish_exchange(int position);
+  /// start_exchange in two halves, for an actor that runs several positions of the group at once (one for a class
+  /// of ranks): it posts every position's receive, then every position's send, then finishes every send, then every
+  /// receive, so that no position waits for another the same actor has not reached. The finishing halves return when
+  /// the transfer ended, as finish_exchange. REQUIRES: the edges such an actor posts for are not between rank hosts
+  /// (a rendezvous is posted by the actor on the edge's host).
+  void post_receive(int position);
+  void post_send(int position, double bytes);
+  [[nodiscard]] double finish_send(int position);
+  [[nodiscard]] double finish_receive(int position);
   /// The position that sends to `position`.
   int previous(int position) const { return previous_[static_cast<std::size_t>(position)]; }
   /// Latency of the edge into `position`.
@@ -105,16 +116,17 @@ class RingGroup {
   std::vector<simgrid::s4u::Mailbox*> mailbox_;  ///< where its sender puts and its receiver gets
   std::vector<void*> received_;                  ///< where the receiver's get stores the (unused) payload
   std::vector<simgrid::s4u::CommPtr> receiving_;  ///< the receiver's get in flight
-  // Per edge between port hosts (null elsewhere):
+  // Per edge not between rank hosts (port hosts; a host actor's intra-host edges), null elsewhere:
   std::vector<simgrid::s4u::SemaphorePtr> receiver_ready_;  ///< the receiver has reached the step
   std::vector<simgrid::s4u::SemaphorePtr> delivered_;       ///< a transfer arrived
   std::vector<double> capped_end_s_;  ///< the earliest its transfer in flight may end at its rate cap (0: no cap)
+  std::vector<double> delivered_at_s_;  ///< when its last transfer ended, for its receiver
   // Per edge alone on its route (empty without a ledger):
   struct AloneEdge {
     enum class State : std::uint8_t { unknown, simulated, alone } state = State::unknown;
     RouteLedger::RouteId route = 0;  ///< the edge's route in the ledger
     double latency_s = 0;
-    double rate_Bps = 0;            ///< the route's least bandwidth, or the edge's rate cap where lower
+    double rate_Bps = 0;      ///< the route's least bandwidth (RouteLedger), or the edge's rate cap where lower
     double sender_bytes = 0;  ///< what the sender posted while the receiver had not (sender_end_s -1)
     /// The end of the sender's last transfer once it started; -1 while the sender has posted it and the receiver
     /// not yet (the sender is the one waiting).
@@ -166,6 +178,15 @@ std::unique_ptr<SimulatedCollective> make_ring_collective(std::vector<std::uniqu
 std::unique_ptr<SimulatedCollective> make_hierarchical_allreduce(
     std::vector<std::vector<std::unique_ptr<RingGroup>>> intra, std::vector<std::unique_ptr<RingGroup>> inter,
     Fidelity fidelity);
+
+/// make_hierarchical_allreduce at flow fidelity with one caller per host, run()'s position the host: it runs the
+/// intra-host passes for the host's G ranks at once, and the inter-host allreduce on `across_hosts`, one ring over
+/// the hosts whose edge from each host to the next carries the flows of the G inter-host rings as one
+/// (Platform::carry_class): what each of them moves, at the rate each would get where they get the same. REQUIRES:
+/// intra[h] are host h's rings over its G positions, their edges not between rank hosts (the host's one actor posts
+/// for all of them); across_hosts has one position per host, on the host's actor's host.
+std::unique_ptr<SimulatedCollective> make_host_hierarchical_allreduce(
+    std::vector<std::vector<std::unique_ptr<RingGroup>>> intra, std::unique_ptr<RingGroup> across_hosts);
 
 /// One exchange on every group at once, each moving `share` of run()'s bytes (sendrecv; alltoall, whose shifts are
 /// AlltoallAlgorithm's): one step of each group, with the protocol's extra step latency once. `analytic` runs as

@@ -43,6 +43,22 @@ std::unique_ptr<SimulatedCollective> make_sendrecv(const JobRings& rings, const 
 std::unique_ptr<SimulatedCollective> make_alltoall(const JobRings& rings, const Topology& topology,
                                                    const Platform& platform, Fidelity fidelity);
 
+/// Whether the hierarchical allreduce over `rings` can run with one caller per host (make_host_allreduce) and give
+/// each rank's times: two hosts or more, each holding G >= 2 of the job's GPUs; local index l's inter-host ring
+/// visits the hosts in their order through each host's l-th GPU; the G flows from one host to the next have the same
+/// latency (CM02 shares a link among flows in inverse proportion to their latency); and no link of an intra-host ring
+/// edge is crossed by another of the job's flows (the edges are alone on their routes, so their transfers are
+/// computed, the same for one caller as for G). What else could share the links (other jobs, vMotion, memory links)
+/// is the caller's to rule out.
+bool host_communicates_for_its_ranks(const JobRings& rings, const Topology& topology);
+
+/// Horovod's hierarchical allreduce at flow fidelity with one caller per host (make_host_hierarchical_allreduce),
+/// each on its host's first GPU: the G inter-host flows between two hosts are one flow that stands for them
+/// (Platform::carry_class). REQUIRES: host_communicates_for_its_ranks(rings, topology); as make_allreduce, before
+/// any communication or route ledger has asked for a route between the hosts' first GPUs.
+std::unique_ptr<SimulatedCollective> make_host_allreduce(const JobRings& rings, const Topology& topology,
+                                                         Platform& platform);
+
 /// The job's allreduce at `fidelity`; a flat ring is run with NCCL's choice of algorithm and protocol for `nccl`
 /// (make_nccl_allreduce, tallied in `counts`, which may be null). REQUIRES: a running engine whose platform is
 /// `platform`, built with the ports cross_rack_ports() named.

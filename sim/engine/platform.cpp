@@ -1,7 +1,9 @@
 #include "sim/engine/platform.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -38,6 +40,8 @@ std::vector<Hop> reversed(const std::vector<Hop>& hops) {
 /// outgoing and incoming flows both cross it, moving kHbmBytesPerWireByte bytes of memory per byte sent.
 double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbmBytesPerWireByte; }
 
+}  // namespace
+
 /// One zone holding every GPU's host and every port host, whose routes come from the topology when a communication
 /// first asks for them (then kept). Building it is linear in hosts: SimGrid 3.32's own zones, one per host, checked
 /// each new host's name against every zone and listed every host of the engine when each zone was sealed (hosts x
@@ -51,6 +55,8 @@ double memory_link_Bps(double collective_Bps) { return collective_Bps * 2 / kHbm
 /// - two port hosts: the first's route up (Topology::gpu_to_uplink: to its rack's uplink port) and the second's
 ///   walked down;
 /// - a host to itself: a link like SimGrid's loopback.
+/// A route given by Platform::carry_class (a class of flows' members' routes, one after the other) replaces the
+/// topology's between its two hosts.
 class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
  public:
   GpuZone(const std::string& name, const Topology& topology, const std::vector<sg4::Link*>& links,
@@ -61,13 +67,23 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
   void add_gpu(const simgrid::kernel::routing::NetPoint* point, int gpu) { add_point(point, {gpu, -1}); }
   /// `point` is the port host of `gpu` towards its rack's uplink `port`.
   void add_port(const simgrid::kernel::routing::NetPoint* point, int gpu, int port) { add_point(point, {gpu, port}); }
+  /// The route from `src` to `dst` is `hops` with `latency_s`, not the topology's. REQUIRES: not asked for yet.
+  void give_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
+                  const std::vector<Hop>& hops, double latency_s) {
+    const std::vector<sg4::LinkInRoute> links = to_simgrid(hops, links_);
+    // Checked in every build: a route asked for before would stay the topology's, and the class flow would run as
+    // fast as one of its members alone.
+    if (!routes_.emplace(key(src, dst), KnownRoute{get_link_list_impl(links, false), latency_s}).second) {
+      throw std::logic_error("the route from " + src->get_name() + " to " + dst->get_name() +
+                             " was asked for before it was given");
+    }
+  }
 
  protected:
   void get_local_route(const simgrid::kernel::routing::NetPoint* src, const simgrid::kernel::routing::NetPoint* dst,
                        simgrid::kernel::routing::Route* into, double* latency) override {
-    const std::uint64_t key = (static_cast<std::uint64_t>(src->id()) << 32) | dst->id();
-    auto found = routes_.find(key);
-    if (found == routes_.end()) found = routes_.emplace(key, route(src->id(), dst->id())).first;
+    auto found = routes_.find(key(src, dst));
+    if (found == routes_.end()) found = routes_.emplace(key(src, dst), route(src->id(), dst->id())).first;
     into->link_list_.insert(into->link_list_.end(), found->second.links.begin(), found->second.links.end());
     if (latency != nullptr) *latency += found->second.latency_s;
   }
@@ -81,6 +97,11 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
     std::vector<simgrid::kernel::resource::StandardLinkImpl*> links;
     double latency_s;
   };
+
+  static std::uint64_t key(const simgrid::kernel::routing::NetPoint* src,
+                           const simgrid::kernel::routing::NetPoint* dst) {
+    return (static_cast<std::uint64_t>(src->id()) << 32) | dst->id();
+  }
 
   void add_point([[maybe_unused]] const simgrid::kernel::routing::NetPoint* point, Point what) {
     assert(point->id() == points_.size() && "points in the order of their ids");
@@ -126,8 +147,6 @@ class GpuZone final : public simgrid::kernel::routing::NetZoneImpl {
   std::unordered_map<std::uint64_t, KnownRoute> routes_;
 };
 
-}  // namespace
-
 Platform::Platform(const Topology& topology, const std::vector<std::pair<int, int>>& ports, double gpu_memory_Bps,
                    const std::vector<int>& migration_hosts, double migration_Bps, GpuRoutes gpu_routes) {
   // Links are created in the cluster zone: a link may be used by routes of any zone.
@@ -163,6 +182,7 @@ Platform::Platform(const Topology& topology, const std::vector<std::pair<int, in
                               ->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)
                               ->seal();
     auto* zone = new GpuZone("gpus", topology, links_, memory_links_, loopback);  // SimGrid's root zone owns it
+    zone_ = zone;
     zone->set_parent(cluster->get_impl());
     for (int g = 0; g < topology.gpu_count(); ++g) {
       gpu_hosts_[static_cast<std::size_t>(g)] = zone->create_host(gpu_name(g), {1.0})->seal();
@@ -229,6 +249,18 @@ sg4::Host* Platform::migration_destination(int host) const {
   const auto found = migration_hosts_.find(host);
   assert(found != migration_hosts_.end() && "a host the platform was built with");
   return found->second.second;
+}
+
+double Platform::carry_class(int from, int to, const std::vector<std::vector<Hop>>& members, const Topology& topology) {
+  assert(zone_ != nullptr && !members.empty());
+  std::vector<Hop> hops;
+  double latency_s = 0;
+  for (const std::vector<Hop>& member : members) {
+    hops.insert(hops.end(), member.begin(), member.end());
+    latency_s = std::max(latency_s, topology.latency_s(member));
+  }
+  zone_->give_route(gpu_host(from)->get_netpoint(), gpu_host(to)->get_netpoint(), hops, latency_s);
+  return latency_s;
 }
 
 sg4::Host* Platform::port_host(int gpu, int uplink) const {

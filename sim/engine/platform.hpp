@@ -11,6 +11,9 @@
 // own, or on rail-optimized cabling the receiver's rail's), the fabric between them (across racks, through spine
 // (rack_a + rack_b) % spines), and the receiver's route from its NIC.
 //
+// Under one communication actor per host, the route between two hosts' first GPUs is the one Platform::carry_class
+// gives: every route of the flows it stands for, one after the other.
+//
 // Flows of collectives between racks do not take these routes: ECMP hashes each onto a spine of its own
 // (Topology::ecmp_spine), from the leaf of its rail on rail-optimized cabling. Each such flow runs between two port
 // hosts instead, one per (GPU, uplink port) that some flow needs (Topology::uplink_port: rail x spines + spine): a
@@ -46,6 +49,8 @@
 
 namespace vtsim::sim {
 
+class GpuZone;
+
 /// Whether a platform routes flows between GPUs.
 enum class GpuRoutes {
   built,   ///< the topology's routes between GPUs, and the port hosts
@@ -79,6 +84,15 @@ class Platform {
   simgrid::s4u::Host* migration_source(int host) const;
   simgrid::s4u::Host* migration_destination(int host) const;
 
+  /// Makes the route from GPU `from`'s host to GPU `to`'s host carry a class of alike flows, one flow standing for
+  /// each of `members` (their routes, as Topology::route gives them): the members' routes one after the other, so
+  /// that max-min weighs each link as many times as members cross it (docs/simgrid-notes.md, "A link listed k times
+  /// in a route"), with the largest member latency, which it returns. The flow then ends when each member would,
+  /// where the members get the same rate (docs/scale.md, "One communication actor per host"). Throws
+  /// std::logic_error when the route was asked for before. REQUIRES: a platform with routes between GPUs; no other
+  /// flow runs between the two hosts.
+  double carry_class(int from, int to, const std::vector<std::vector<Hop>>& members, const Topology& topology);
+
   /// Who crosses each link (route_ledger.hpp): the platform counts its memory links and its vMotion pre-copies' routes;
   /// whoever builds a flow's route on it counts that route. It is bookkeeping about the platform's use, not its
   /// shape, hence reachable from a const platform.
@@ -91,6 +105,7 @@ class Platform {
   void add_migration_hosts(const Topology& topology, simgrid::s4u::NetZone* cluster,
                            const std::vector<int>& migration_hosts, double migration_Bps);
 
+  GpuZone* zone_ = nullptr;  // owned by SimGrid's root zone; null without routes between GPUs
   std::vector<simgrid::s4u::Host*> gpu_hosts_;
   std::map<std::pair<int, int>, simgrid::s4u::Host*> port_hosts_;
   std::map<int, std::pair<simgrid::s4u::Host*, simgrid::s4u::Host*>> migration_hosts_;

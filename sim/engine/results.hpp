@@ -97,9 +97,13 @@ struct JobResult {
   std::string device;              ///< what one rank runs on (GPU, vGPU profile or MIG instance)
   int ranks = 0;
   /// Ranks whose compute ran: one per class of alike ranks when the job ran reduced (sim/training/rank_classes.hpp),
-  /// else `ranks`. At flow and step fidelity every rank's communication runs all the same.
+  /// else `ranks`. At flow and step fidelity every rank's communication runs all the same, its own or its host's
+  /// (communication_actors).
   int simulated_ranks = 0;
   std::string not_reduced;  ///< why the job's ranks did not run as classes ("" when they did)
+  /// Actors that ran the ranks' communication: one per rank that reduces gradients, or one per host where a host's
+  /// ranks communicate as one (make_host_allreduce); 0 for a job that reduces nothing.
+  int communication_actors = 0;
   int batch_per_gpu = 0;
   std::vector<double> step_times_s;  ///< measured iterations only
   StepStatistics step;

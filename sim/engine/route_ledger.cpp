@@ -27,10 +27,17 @@ RouteLedger::RouteId RouteLedger::add_user(const sg4::Host* source, const sg4::H
   std::vector<sg4::Link*> links;
   CountedRoute route;
   source->route_to(destination, links, &route.latency_s);
+  // A link the route lists k times is one user, loaded k times by each of its flows.
   for (const sg4::Link* link : links) {
+    const auto listed = std::find_if(route.links.begin(), route.links.end(),
+                                     [link](const CountedLink& counted) { return counted.link == link; });
+    if (listed != route.links.end()) {
+      ++listed->times;
+      continue;
+    }
+    route.links.push_back({link, 1});
     int& users = users_[link];
     if (users < kVarying) ++users;
-    route.links.push_back(link);
   }
   routes_.push_back(std::move(route));
   return routes_.size() - 1;
@@ -55,9 +62,14 @@ std::optional<RouteLedger::AloneRoute> RouteLedger::alone(RouteId id) {
   const CountedRoute& counted = routes_.at(id);
   if (counted.links.empty()) return std::nullopt;  // no link: nothing the closed form could be taken from
   AloneRoute route{.latency_s = counted.latency_s, .bandwidth_Bps = std::numeric_limits<double>::infinity()};
-  for (const sg4::Link* link : counted.links) {
-    if (users_.at(link) != 1) return std::nullopt;
-    route.bandwidth_Bps = std::min(route.bandwidth_Bps, link->get_bandwidth());
+  for (const CountedLink& counted_link : counted.links) {
+    if (users_.at(counted_link.link) != 1) return std::nullopt;
+    // Max-min loads a shared link a flow's route lists k times with k times its rate (docs/simgrid-notes.md); a fat
+    // pipe takes the largest of its flows' rates, not their sum.
+    if (counted_link.times > 1 && counted_link.link->get_sharing_policy() != sg4::Link::SharingPolicy::SHARED) {
+      return std::nullopt;
+    }
+    route.bandwidth_Bps = std::min(route.bandwidth_Bps, counted_link.link->get_bandwidth() / counted_link.times);
   }
   return route;
 }

@@ -170,6 +170,7 @@ JobResult job_result(const JobConfig& config, const JobCompute& compute, const T
   result.precision = std::string(to_string(config.precision));
   result.device = compute.device_name;
   result.simulated_ranks = static_cast<int>(records.size());
+  result.communication_actors = job.communication_actors();
   for (int weight : weights) result.ranks += weight;
   result.batch_per_gpu = config.batch_per_gpu;
   double compute_sum = 0;
@@ -272,8 +273,25 @@ struct RunningJob {
   std::string not_reduced;        ///< why its ranks do not run as classes ("" when they do)
 };
 
+/// Whether `job`'s ranks communicate one actor per host (make_host_allreduce): Horovod's hierarchical allreduce at
+/// flow fidelity, its ranks reduced (compute classes, every rank communicating; simulation.reduce_ranks), whole hosts
+/// whose rings allow it (host_communicates_for_its_ranks), and nothing that makes one rank's communication differ
+/// from its host's others' or shares the job's links: the run's only job (no vSphere event either: it keeps the ranks
+/// unreduced), no GPU shared with another rank or time-sliced, and no memory links (re-rated per rank as its kernels
+/// run).
+bool communicates_by_host(const ResolvedRun& run, const ResolvedJob& job, const JobPlan& plan,
+                          const RunningJob& running) {
+  if (!running.not_reduced.empty() || !plan.every_rank_communicates) return false;
+  if (run.simulation.fidelity != Fidelity::flow || run.memory_can_bind || run.jobs.size() != 1) return false;
+  if (job.config.data_parallel != DataParallel::horovod || !runs_hierarchical(job.config)) return false;
+  for (std::size_t position = 0; position < job.rings.ring.size(); ++position) {
+    if (plan.rank_schedulers[position] != nullptr || run.ranks_per_gpu.at(job.rings.ring[position]) != 1) return false;
+  }
+  return host_communicates_for_its_ranks(job.rings, run.topology);
+}
+
 /// The plan of one running job: its ranks on the platform, its kernels, gradients and allreduce.
-JobPlan plan_job(const ResolvedRun& run, RunningJob& running, const Platform& platform, const GpuSharing& sharing,
+JobPlan plan_job(const ResolvedRun& run, RunningJob& running, Platform& platform, const GpuSharing& sharing,
                  bool tracing) {
   const ResolvedJob& job = *running.resolved;
   const Topology& topology = run.topology;
@@ -348,6 +366,15 @@ JobPlan plan_job(const ResolvedRun& run, RunningJob& running, const Platform& pl
     if (job.layout) {
       plan.model_parallel = make_model_parallel_plan(config, run.simulation.fidelity, job.compute, *job.layout,
                                                      topology, platform, &running.nccl_choices);
+    } else if (communicates_by_host(run, job, plan, running)) {
+      // One actor per host communicates for the host's ranks (docs/scale.md, "One communication actor per host").
+      plan.allreduce = make_host_allreduce(rings, topology, platform);
+      std::map<int, int> position_of;
+      for (std::size_t p = 0; p < rings.ring.size(); ++p) position_of[rings.ring[p]] = static_cast<int>(p);
+      for (const std::vector<int>& host : rings.intra_host) {
+        plan.communication_groups.emplace_back();
+        for (int gpu : host) plan.communication_groups.back().push_back(position_of.at(gpu));
+      }
     } else {
       plan.allreduce =
           make_allreduce(config, rings, topology, platform, run.simulation.fidelity, *job.nccl, &running.nccl_choices);
@@ -470,9 +497,9 @@ SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& optio
     const auto* comm = dynamic_cast<const sg4::Comm*>(&activity);
     if (comm != nullptr && comm->get_dst_data() == nullptr) ++communications;
   });
-  const Platform platform(run.topology, run.cross_rack_ports, run.memory_can_bind ? run.gpu_memory_Bps : 0.0,
-                          migrating_hosts(run.events), run.migration_Bps,
-                          run.flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
+  Platform platform(run.topology, run.cross_rack_ports, run.memory_can_bind ? run.gpu_memory_Bps : 0.0,
+                    migrating_hosts(run.events), run.migration_Bps,
+                    run.flows_between_gpus ? GpuRoutes::built : GpuRoutes::omitted);
   if (!run.simulation.reduce_flows) platform.route_ledger().disable();
   wall_clock.platform_s = seconds_since(phase_start);
   phase_start = Clock::now();

@@ -1,5 +1,6 @@
 #include "sim/training/training_job.hpp"
 
+#include <cassert>
 #include <map>
 
 #include "models/collectives/collective_model.hpp"
@@ -61,8 +62,8 @@ void TrainingJob::State::start_reduction() {
     auto coordinator = std::make_unique<HorovodCoordinator>(
         HorovodCoordinator::Settings{plan.cycle_time_s, plan.negotiation_s, plan.fusion_threshold_bytes},
         bytes_of(plan.tensors), rank_count(), [this](const FusionBuffer& buffer) {
-          for (const auto& rank : ranks) {
-            if (rank) rank->queue.push(buffer);  // every rank that communicates
+          for (std::size_t position = 0; position < ranks.size(); ++position) {
+            if (!speaks_for[position].empty()) ranks[position]->queue.push(buffer);  // every communication actor
           }
           if (buffer.iteration >= plan.warmup_iterations) ++measured_buffers;
         });
@@ -133,16 +134,32 @@ void TrainingJob::start() {
       rank.from_next.push_back(std::make_unique<Channel<PipeMessage>>());
     }
   }
+  // Who runs a communication actor, for whom: each rank with actors for itself, or a group's first for the group.
+  s.speaks_for.resize(static_cast<std::size_t>(s.rank_count()));
+  if (s.plan.communication_groups.empty()) {
+    for (int position = 0; position < s.rank_count(); ++position) {
+      if (s.ranks[static_cast<std::size_t>(position)]) s.speaks_for[static_cast<std::size_t>(position)] = {position};
+    }
+  } else {
+    assert(mp == nullptr && s.plan.data_parallel == DataParallel::horovod && s.plan.every_rank_communicates);
+    for (std::size_t g = 0; g < s.plan.communication_groups.size(); ++g) {
+      const std::vector<int>& group = s.plan.communication_groups[g];
+      s.speaks_for[static_cast<std::size_t>(group.front())] = group;
+      s.ranks[static_cast<std::size_t>(group.front())]->gradient_group.collective_position = static_cast<int>(g);
+    }
+  }
   // A model-parallel rank reduces gradients when its model replica has others (data > 1).
   const bool reduces = mp == nullptr ? s.rank_count() > 1 : mp->strategy.data > 1;
   for (int position = 0; position < s.rank_count(); ++position) {
     if (!s.ranks[static_cast<std::size_t>(position)]) continue;  // its class's first member runs for it
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
     const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
+    const bool communicates = reduces && !s.speaks_for[static_cast<std::size_t>(position)].empty();
     if (s.weight(static_cast<std::size_t>(position)) == 0) {
-      // It communicates for itself; its class's first member computes for it.
-      if (reduces) {
+      // It communicates for itself (or its group); its class's first member computes for it.
+      if (communicates) {
         sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
+        ++s.communication_actors;
       }
       continue;
     }
@@ -155,8 +172,9 @@ void TrainingJob::start() {
             ->daemonize();
       }
     }
-    if (reduces) {
+    if (communicates) {
       sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
+      ++s.communication_actors;
     }
     if (s.trace != nullptr) {
       s.trace->name_thread(s.trace_pid, 2 * position, "rank " + std::to_string(position) + " compute");
@@ -169,7 +187,7 @@ void TrainingJob::start() {
 
 std::size_t TrainingJob::actor_count() const {
   // As start() creates them: per rank that computes, its compute actor (and under ZeRO-3 its gather actor); per rank
-  // that communicates, its communication actor; Horovod's coordinator.
+  // that communicates, or per group of JobPlan::communication_groups, a communication actor; Horovod's coordinator.
   const JobPlan& plan = state_->plan;
   const std::size_t ranks = plan.rank_hosts.size();
   const std::size_t computing = plan.rank_classes.empty() ? ranks : plan.rank_classes.size();
@@ -177,7 +195,11 @@ std::size_t TrainingJob::actor_count() const {
   const bool reduces = mp == nullptr ? ranks > 1 : mp->strategy.data > 1;
   std::size_t actors = computing;
   if (mp != nullptr && ZeroSharding::of(mp->strategy).shards_weights() && reduces) actors += computing;
-  if (reduces) actors += plan.every_rank_communicates ? ranks : computing;
+  if (reduces) {
+    actors += !plan.communication_groups.empty() ? plan.communication_groups.size()
+              : plan.every_rank_communicates     ? ranks
+                                                 : computing;
+  }
   if (runs_coordinator(plan)) ++actors;
   return actors;
 }
@@ -189,6 +211,8 @@ std::vector<std::vector<IterationRecord>> TrainingJob::records() const {
   }
   return records;
 }
+
+int TrainingJob::communication_actors() const { return state_->communication_actors; }
 
 std::vector<int> TrainingJob::record_weights() const {
   std::vector<int> weights;

@@ -1,6 +1,7 @@
 #pragma once
-// One data-parallel training job running on the platform: a compute actor and a communication actor per rank, and for
-// Horovod a coordinator that fuses ready gradients and launches the allreduces.
+// One data-parallel training job running on the platform: a compute actor and a communication actor per rank (fewer
+// where ranks run as classes, below), and for Horovod a coordinator that fuses ready gradients and launches the
+// allreduces.
 //
 // Each iteration, every rank runs its forward kernels, then its backward kernels layer by layer (last layer first),
 // once per micro-batch (gradient accumulation); a layer's gradient is ready when its backward kernel of the last
@@ -8,7 +9,8 @@
 // - Horovod: the coordinator ticks every cycle time; at each tick it pays the negotiation (the ranks agreeing on
 //   which tensors are ready), takes the gradients that are ready on every rank, in the order they became so, packs
 //   them into fusion buffers of at most the fusion threshold (a tensor larger than the threshold goes alone) and
-//   queues one allreduce per buffer on every rank.
+//   queues one allreduce per buffer on every communication actor (each rank's, or each host's where one actor
+//   communicates for a host's ranks: JobPlan::communication_groups).
 // - PyTorch DDP: each rank queues a bucket's allreduce as soon as all of the bucket's gradients are ready on it,
 //   buckets in order (models/parallel/ddp_buckets.hpp); the ranks meet in the collective itself.
 // A rank's communication actor runs its queue in order, so the allreduces overlap the rest of backward. When all of
@@ -166,8 +168,14 @@ struct JobPlan {
   /// all. Empty: every rank runs.
   std::vector<std::vector<int>> rank_classes;
   /// The classes reduce compute only: the first member computes for its class, and every member keeps its
-  /// communication actor and its own flows (flow and step fidelity, where each rank's flows meet others' on links).
+  /// communication actor and its own flows (flow and step fidelity, where each rank's flows meet others' on links),
+  /// unless a host's ranks communicate as one (communication_groups).
   bool every_rank_communicates = false;
+  /// Ranks whose communication one actor runs (a host's ranks under make_host_allreduce): per group its positions;
+  /// the first runs the group's communication actor, on its host, and calls `allreduce` at the group's index. Empty:
+  /// every rank that communicates runs its own. REQUIRES, when not empty: Horovod, no model parallelism, and every
+  /// rank communicates.
+  std::vector<std::vector<int>> communication_groups;
   int iterations = 1;
   int warmup_iterations = 0;
   /// Checkpoints: every `checkpoint_interval` iterations that count (0: none), all ranks wait `checkpoint_write_s`.
@@ -207,6 +215,9 @@ class TrainingJob {
   std::vector<std::vector<IterationRecord>> records() const;
   /// Per entry of records(), how many ranks it stands for (1 each when every rank ran).
   std::vector<int> record_weights() const;
+  /// The communication actors start() created: one per rank that communicates, or one per group of
+  /// JobPlan::communication_groups.
+  int communication_actors() const;
   /// Bytes each rank allreduced per iteration.
   double allreduce_bytes_per_iteration() const;
   /// Iterations run after warm-up (iterations run again after a failure included).

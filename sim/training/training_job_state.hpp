@@ -55,7 +55,8 @@ struct RankRuntime {
   bool collective_in_flight = false;
   double kernel_demand_Bps = 0;  ///< memory bandwidth the running stretch of kernels asks for (0: none running)
   double sliced_rate = 1;  ///< time-sliced vGPU: the speed its kernels run at now (1 - SM share with a collective)
-  /// Signalled whenever collective_in_flight changes, so that running kernels re-rate.
+  bool kernels_running = false;  ///< run_shared is running the rank's kernels
+  /// Signalled whenever collective_in_flight changes while kernels run, so that they re-rate.
   sg4::MutexPtr collective_mutex = sg4::Mutex::create();
   sg4::ConditionVariablePtr collective_changed = sg4::ConditionVariable::create();
   /// Time the host issued kernels while this rank waited (for its vGPU's turn, for an allreduce), in the current
@@ -108,6 +109,10 @@ struct TrainingJob::State {
   /// Per position that computes, the positions whose communication actors its gradients feed: its class when every
   /// rank communicates (JobPlan::every_rank_communicates), else itself.
   std::vector<std::vector<int>> fed;
+  /// Per position that runs a communication actor, the positions it communicates for (itself first; its group's under
+  /// JobPlan::communication_groups), empty for the others.
+  std::vector<std::vector<int>> speaks_for;
+  int communication_actors = 0;  ///< as start() created them
 
   int rank_count() const { return static_cast<int>(plan.rank_hosts.size()); }
   int tensor_count() const { return static_cast<int>(plan.tensors.size()); }
@@ -163,6 +168,7 @@ struct TrainingJob::State {
     const double start = sg4::Engine::get_clock();
     double remaining = stretch.gpu_s;
     std::unique_lock lock(*rank.collective_mutex);
+    rank.kernels_running = true;
     set_kernel_demand(position, stretch.gpu_s > 0 ? stretch.bytes / stretch.gpu_s : 0.0);
     while (remaining > 0) {
       const double rate = kernel_rate(position, rank);
@@ -170,6 +176,7 @@ struct TrainingJob::State {
       if (rank.collective_changed->wait_for(lock, remaining / rate) == std::cv_status::timeout) break;
       remaining -= (sg4::Engine::get_clock() - from) * rate;
     }
+    rank.kernels_running = false;
     set_kernel_demand(position, 0);
     return sg4::Engine::get_clock() - start;
   }
@@ -431,24 +438,24 @@ struct TrainingJob::State {
   }
 
   /// Marks the rank's collective as running or not, re-rates its GPU's memory link and wakes its running kernels to
-  /// re-rate.
+  /// re-rate. Actors yield only in simcalls, so this runs whole: no mutex (sim/engine/sync.hpp).
   void set_collective_in_flight(int position, RankRuntime& rank, bool running) {
-    std::unique_lock lock(*rank.collective_mutex);
     rank.collective_in_flight = running;
     rank.sliced_rate = running ? 1.0 - plan.collective_sm_share : 1.0;
     update_memory_link(position, rank);
-    rank.collective_changed->notify_all();
+    if (rank.kernels_running) rank.collective_changed->notify_all();
   }
 
   void communication_actor(int position) {
     RankRuntime& rank = *ranks[static_cast<std::size_t>(position)];
+    const std::vector<int>& group = speaks_for[static_cast<std::size_t>(position)];
     while (true) {
       const FusionBuffer buffer = rank.queue.pop();
       const double start = sg4::Engine::get_clock();
-      set_collective_in_flight(position, rank, true);
+      for (int member : group) set_collective_in_flight(member, *ranks[static_cast<std::size_t>(member)], true);
       assert(rank.gradient_group.collective != nullptr && "a rank reduces only in a group of two or more");
       rank.gradient_group.collective->run(rank.gradient_group.collective_position, buffer.bytes);
-      set_collective_in_flight(position, rank, false);
+      for (int member : group) set_collective_in_flight(member, *ranks[static_cast<std::size_t>(member)], false);
       if (trace != nullptr) {
         const std::string name = "allreduce " + std::to_string(buffer.tensor_count) + " tensors";
         const double end = sg4::Engine::get_clock();
@@ -467,9 +474,12 @@ struct TrainingJob::State {
           }
         }
       }
-      rank.data_parallel_sent_bytes += buffer.bytes * rank.gradient_group.sent_fraction_counted;
-      rank.reduced_at_s = sg4::Engine::get_clock();
-      rank.tensors_reduced.add(buffer.tensor_count);
+      for (int member : group) {
+        RankRuntime& reduced = *ranks[static_cast<std::size_t>(member)];
+        reduced.data_parallel_sent_bytes += buffer.bytes * reduced.gradient_group.sent_fraction_counted;
+        reduced.reduced_at_s = sg4::Engine::get_clock();
+        reduced.tensors_reduced.add(buffer.tensor_count);
+      }
     }
   }
 };

@@ -6,7 +6,8 @@
 set -uo pipefail
 vtsim=$1; scenario=$2
 trap '' INT
-"$vtsim" run "$scenario" --set cluster.racks=2 --format json > /dev/null 2>&1 &
+# Every rank simulated (reduce_ranks false): a run of a few seconds, long enough to be signalled many times.
+"$vtsim" run "$scenario" --set cluster.racks=2 --set simulation.reduce_ranks=false --format json > /dev/null 2>&1 &
 parent=$!
 signalled=0
 # Signal the simulation process again and again until the run ends: some signals arrive after SimGrid's Engine exists.

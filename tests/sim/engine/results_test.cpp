@@ -49,6 +49,7 @@ TEST(ResultJson, UnitsAreTheKeysAndWhatIsNotForcedOrNotRunIsNullOrLeftOut) {
   job.name = "bert";
   job.ranks = 8;
   job.simulated_ranks = 8;
+  job.communication_actors = 2;
   job.memory.weights_bytes = 2.0 * 1024 * 1024 * 1024;
   job.memory.activations_bytes = 0.5 * 1024 * 1024 * 1024;
   job.device_memory_bytes = 80.0 * 1024 * 1024 * 1024;
@@ -73,12 +74,12 @@ TEST(ResultJson, UnitsAreTheKeysAndWhatIsNotForcedOrNotRunIsNullOrLeftOut) {
   EXPECT_EQ(out.at("compute_model").at("device_ms_by_class"),
             (nlohmann::json{{"gemm", {{"ms", 250.0}, {"kernels", 300}}}}));
   // What jobs[i].nccl does not force is null; a plain data-parallel job has no parallel block; a job that ran every
-  // rank says no reason.
+  // rank says no reason, and how many actors ran the ranks' communication.
   EXPECT_TRUE(out.at("allreduce").at("nccl_forced").at("algorithm").is_null());
   EXPECT_EQ(out.at("allreduce").at("nccl_forced").at("protocol"), "LL128");
   EXPECT_TRUE(out.at("allreduce").at("nccl_forced").at("channels").is_null());
   EXPECT_TRUE(out.at("parallelism").is_null());
-  EXPECT_EQ(out.at("simulated_ranks"), (nlohmann::json{{"ranks", 8}}));
+  EXPECT_EQ(out.at("simulated_ranks"), (nlohmann::json{{"ranks", 8}, {"communication_actors", 2}}));
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <simgrid/s4u/Comm.hpp>
+#include <simgrid/s4u/Engine.hpp>
 
 #include "sim/engine/route_ledger.hpp"
 #include "sim_test_support.hpp"
@@ -18,7 +20,9 @@ using testing::scenario_of;
 
 TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries) {
   // Hosts a, b, c: a->b over links 1 (10 GB/s, 1 us) and 2 (5 GB/s, 2 us); a->c over link 1 and link 3; b->c over
-  // link 4; c->a over link 5 twice. A route alone pays 1 + 2 = 3 us and runs at link 2's 5 GB/s.
+  // link 4; c->a over link 5 (1 GB/s, 1 us) twice; b->a over link 5 once. A route alone pays 1 + 2 = 3 us and runs at
+  // link 2's 5 GB/s; c->a, alone, pays 2 x 1 us and runs at half of link 5's 1 GB/s (its flow loads link 5 twice), as
+  // a SimGrid flow of 1 GB on it does (2 s); with b->a beside it, neither is alone.
   const nlohmann::json answer = vtsim::sim::run_isolated([] {
     const auto engine = testing::test_engine(1);
     sg4::NetZone* zone = sg4::create_full_zone("zone");
@@ -34,9 +38,10 @@ TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries)
     zone->add_route(a->get_netpoint(), c->get_netpoint(), nullptr, nullptr,
                     {sg4::LinkInRoute(l1), sg4::LinkInRoute(l3)}, false);
     zone->add_route(b->get_netpoint(), c->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(l4)}, false);
-    sg4::Link* l5 = zone->create_link("l5", 1e9)->set_latency(0)->seal();
+    sg4::Link* l5 = zone->create_link("l5", 1e9)->set_latency(1e-6)->seal();
     zone->add_route(c->get_netpoint(), a->get_netpoint(), nullptr, nullptr,
                     {sg4::LinkInRoute(l5), sg4::LinkInRoute(l5)}, false);
+    zone->add_route(b->get_netpoint(), a->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(l5)}, false);
     zone->seal();
     // Each question in a ledger of its own: the first question closes a ledger to further counting.
     const auto found = [](RouteLedger& ledger, RouteLedger::RouteId route) {
@@ -60,9 +65,15 @@ TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries)
     {
       RouteLedger ledger;
       const auto bc = ledger.add_user(b, c);
-      const auto ca = ledger.add_user(c, a);  // link 5 twice: the route is its own second user
+      const auto ca = ledger.add_user(c, a);  // link 5 twice: one user, which loads it twice
       result["b->c"] = found(ledger, bc);
       result["c->a through link 5 twice"] = found(ledger, ca);
+    }
+    {
+      RouteLedger ledger;
+      const auto ca = ledger.add_user(c, a);
+      ledger.add_user(b, a);
+      result["c->a beside b->a"] = found(ledger, ca);
     }
     {
       RouteLedger ledger;
@@ -76,6 +87,12 @@ TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries)
       ledger.disable();
       result["disabled"] = found(ledger, bc);
     }
+    // What SimGrid gives a lone flow of 1 GB from c to a.
+    sg4::Actor::create("sender", c, [&result, c, a] {
+      sg4::Comm::sendto(c, a, 1000000000);
+      result["c->a simulated_s"] = sg4::Engine::get_clock();
+    });
+    sg4::Engine::get_instance()->run();
     return result;
   });
   ASSERT_TRUE(answer.at("one user").is_array());
@@ -85,7 +102,11 @@ TEST(RouteLedger, ARouteIsAloneWhenItIsTheOnlyUserOfEachOfItsLinksAndNoneVaries)
   EXPECT_TRUE(answer.at("a->c sharing link 1").is_null());
   ASSERT_TRUE(answer.at("b->c").is_array());
   EXPECT_DOUBLE_EQ(answer.at("b->c").at(1).get<double>(), 1e9);
-  EXPECT_TRUE(answer.at("c->a through link 5 twice").is_null());
+  ASSERT_TRUE(answer.at("c->a through link 5 twice").is_array());
+  EXPECT_DOUBLE_EQ(answer.at("c->a through link 5 twice").at(0).get<double>(), 2e-6);
+  EXPECT_DOUBLE_EQ(answer.at("c->a through link 5 twice").at(1).get<double>(), 0.5e9);
+  EXPECT_NEAR(answer.at("c->a simulated_s").get<double>(), 2e-6 + 1e9 / 0.5e9, 1e-9);
+  EXPECT_TRUE(answer.at("c->a beside b->a").is_null());
   EXPECT_TRUE(answer.at("b->c varying").is_null());
   EXPECT_TRUE(answer.at("disabled").is_null());
 }

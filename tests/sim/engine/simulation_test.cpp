@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include <simgrid/s4u/Host.hpp>
@@ -358,6 +359,50 @@ TEST(Platform, SimgridRoutesAreTheTopologyRoutes) {
     return problems;
   });
   EXPECT_TRUE(mismatches.empty()) << mismatches.dump(2);
+}
+
+TEST(Platform, AClassRouteListsEveryMembersLinksAndTheLargestLatency) {
+  // Two racks of two hosts of 4 GPUs, one NIC per host. The route from GPU 0's host to GPU 8's (another rack)
+  // carries two flows as one: GPU 0 to GPU 8 as connection 0 and GPU 1 to GPU 9 as connection 1, each through the
+  // spine ECMP hashes it onto. SimGrid's route is the two members' topology routes one after the other (so the
+  // shared NICs twice), with the longer member's latency; the reverse route stays the topology's.
+  const Scenario scenario = scenario_of({{"cluster",
+                                          {{"racks", 2},
+                                           {"hosts_per_rack", 2},
+                                           {"host", {{"gpus", 4}, {"nics", 1}}},
+                                           {"fabric", {{"spines", 4}, {"uplink_gbps", 50}}}}},
+                                         {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+  const nlohmann::json problems = vtsim::sim::run_isolated([&] {
+    const Topology topology = scenario_topology(scenario, {});
+    const auto engine = testing::test_engine(0);
+    Platform platform(topology);
+    const std::vector<std::string> back = simgrid_route(platform.gpu_host(8), platform.gpu_host(0));
+    const std::vector<std::vector<Hop>> members = {topology.route(0, 8, 0), topology.route(1, 9, 1)};
+    const double given_s = platform.carry_class(0, 8, members, topology);
+    std::vector<std::string> expected;
+    for (const auto& member : members) {
+      for (const Hop& hop : member) expected.push_back(directed_name(topology, hop));
+    }
+    nlohmann::json found = nlohmann::json::array();
+    const std::vector<std::string> route = simgrid_route(platform.gpu_host(0), platform.gpu_host(8));
+    if (route != expected) found.push_back({{"class", route}, {"expected", expected}});
+    double latency_s = 0;
+    std::vector<simgrid::s4u::Link*> links;
+    platform.gpu_host(0)->route_to(platform.gpu_host(8), links, &latency_s);
+    const double longest = std::max(topology.latency_s(members[0]), topology.latency_s(members[1]));
+    if (std::abs(latency_s - longest) > 1e-15 || given_s != latency_s) {
+      found.push_back({{"latency_s", latency_s}, {"returned", given_s}, {"expected", longest}});
+    }
+    // A route asked for already cannot carry a class.
+    try {
+      platform.carry_class(8, 0, members, topology);
+      found.push_back("a route asked for before was given");
+    } catch (const std::logic_error&) {
+    }
+    if (simgrid_route(platform.gpu_host(8), platform.gpu_host(0)) != back) found.push_back("the reverse route changed");
+    return found;
+  });
+  EXPECT_TRUE(problems.empty()) << problems.dump(2);
 }
 
 TEST(Platform, RailOptimizedRoutesStayOnTheDestinationsRail) {
