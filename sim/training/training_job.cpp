@@ -154,13 +154,14 @@ void TrainingJob::start() {
     if (!s.ranks[static_cast<std::size_t>(position)]) continue;  // its class's first member runs for it
     sg4::Host* host = s.plan.rank_hosts[static_cast<std::size_t>(position)];
     const std::string prefix = s.plan.name + ".rank" + std::to_string(position);
-    const bool communicates = reduces && !s.speaks_for[static_cast<std::size_t>(position)].empty();
+    // Its communication actor, where it has one: for itself, or for its group.
+    const auto communicate = [&s, reduces, position, host, &prefix] {
+      if (!reduces || s.speaks_for[static_cast<std::size_t>(position)].empty()) return;
+      sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
+      ++s.communication_actors;
+    };
     if (s.weight(static_cast<std::size_t>(position)) == 0) {
-      // It communicates for itself (or its group); its class's first member computes for it.
-      if (communicates) {
-        sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
-        ++s.communication_actors;
-      }
+      communicate();  // its class's first member computes for it
       continue;
     }
     if (mp == nullptr) {
@@ -172,10 +173,7 @@ void TrainingJob::start() {
             ->daemonize();
       }
     }
-    if (communicates) {
-      sg4::Actor::create(prefix + ".comm", host, [&s, position] { s.communication_actor(position); })->daemonize();
-      ++s.communication_actors;
-    }
+    communicate();
     if (s.trace != nullptr) {
       s.trace->name_thread(s.trace_pid, 2 * position, "rank " + std::to_string(position) + " compute");
       s.trace->name_thread(s.trace_pid, 2 * position + 1, "rank " + std::to_string(position) + " allreduce");
