@@ -4,12 +4,13 @@
 Protocol (NeuSight, neusight/Dataset/collect.py, measure_once): per shape, record a CUDA event, call the operator,
 record a second event, synchronise; 25 times; the shape's latency is the mean of the 5 fastest, in milliseconds.
 cudnn.benchmark is on (cuDNN times its algorithms on a shape's first call and keeps the fastest) and TF32 is off, so
-fp32 runs on the CUDA cores. Two untimed calls first (cuDNN's search, cuBLAS's heuristics, the allocator).
+fp32 runs on the CUDA cores; `--precision tf32` keeps fp32 tensors and lets cuBLAS and cuDNN run them as TF32 on the
+tensor cores (PyTorch's `allow_tf32` flags, both on). Two untimed calls first (cuDNN's search, cuBLAS's heuristics, the allocator).
 
 After an operator's shapes are timed, each shape runs once more under torch.profiler, separated by a one-element
 fill, to record which kernels the libraries ran (`Kernels`, and the longest of them as `Kernel Name`).
 
-    python3 measure_kernels.py SHAPES_FOLDER OUT_FOLDER [--precision fp32|fp16|bf16] [--ops linear,bmm,...]
+    python3 measure_kernels.py SHAPES_FOLDER OUT_FOLDER [--precision fp32|tf32|fp16|bf16] [--ops linear,bmm,...]
 
 Writes OUT_FOLDER/<op>.csv, with vtsim's `Precision` column beside NeuSight's; the launch grid columns of
 NeuSight's files are left out (vtsim reads past them).
@@ -93,13 +94,13 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("shapes")
     p.add_argument("out")
-    p.add_argument("--precision", default="fp32", choices=["fp32", "fp16", "bf16"])
+    p.add_argument("--precision", default="fp32", choices=["fp32", "tf32", "fp16", "bf16"])
     p.add_argument("--ops", default="linear,bmm,conv,add,mul,relu,gelu,softmax,ln")
     a = p.parse_args()
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = a.precision == "tf32"
+    torch.backends.cudnn.allow_tf32 = a.precision == "tf32"
     torch.backends.cudnn.benchmark = True
-    dtype = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[a.precision]
+    dtype = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[a.precision]
     device = torch.cuda.get_device_name(0)
     os.makedirs(a.out, exist_ok=True)
     for op in a.ops.split(","):

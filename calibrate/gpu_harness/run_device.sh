@@ -47,9 +47,11 @@ if [ -n "$VT" ]; then
   pack
 fi
 
-for precision in fp16 bf16; do
+# The products and convolutions on the tensor cores: 16-bit, and fp32 tensors as TF32 (PyTorch's default for
+# convolutions).
+for precision in fp16 bf16 tf32; do
   stage "kernels $precision"
-  timeout 50 python3 $H/measure_kernels.py $H/shapes "$R/kernels-$precision" --precision $precision --ops linear,bmm
+  timeout 110 python3 $H/measure_kernels.py $H/shapes "$R/kernels-$precision" --precision $precision --ops linear,bmm,conv
   pack
 done
 
