@@ -169,6 +169,7 @@ PreparedRow prepare(const ThroughputRow& row) {
                        measured_pass_efficiencies(*gpu),
                        depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::gemm),
                        depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::convolution)};
+  apply_winograd(prepared.kernels, *workload, row.batch, row.precision, prepared.device);
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
   }
@@ -718,6 +719,21 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   if (runs(KernelKind::convolution)) add_efficiency_note(*convolution, convolution_key, gpu, resolved);
   parameters.convolution_depth_overhead = depth_overhead(gpu.architecture, path, KernelKind::convolution);
   if (runs(KernelKind::convolution)) add_depth_overhead_note(gpu, path, KernelKind::convolution, resolved);
+  if (precision == Precision::fp32 && std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) {
+        return l.kind == KernelKind::convolution && l.gemm.winograd;
+      })) {
+    const FittedKernelParameters& fitted = fitted_kernel_parameters();
+    const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(KernelFamily::convolution));
+    const bool measured_here = std::find(measured_on.begin(), measured_on.end(), gpu.id) != measured_on.end();
+    resolved.add(measured_here ? Source::fitted : Source::uncalibrated,
+                 "3 x 3, stride-1 convolutions faster than their implicit GEMM by cuDNN's fastest algorithm "
+                 "(Winograd F(2x2, 3x3) or F(4x4, 3x3)) as the kernel model times each layer's shape on this "
+                 "device: constants fitted to measured convolutions on " +
+                     fitted.gpu_list(KernelFamily::convolution) +
+                     (measured_here ? std::string() : ", none of them " + gpu.id + " (derived)") +
+                     "; the backward passes assumed to gain as much (docs/compute-model.md, \"Winograd on the CUDA "
+                     "cores\")");
+  }
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
     resolved.add(workload.layout_stated ? Source::scenario : Source::published,
                  "memory format " + std::string(to_string(workload.layout)) +

@@ -6,6 +6,9 @@
 #include <cmath>
 #include <optional>
 
+#include "models/compute/kernel_model.hpp"
+#include "models/compute/kernel_parameters.hpp"
+
 namespace vtsim {
 namespace {
 
@@ -120,6 +123,7 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
                                                               : parameters.convolution_depth_overhead;
       math_s *= (kernel.depth + overhead) / kernel.depth;
     }
+    math_s /= kernel.winograd_speedup;
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
@@ -601,10 +605,55 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
   return times;
 }
 
+namespace {
+
+// How much faster than its implicit GEMM the fastest algorithm runs a 3 x 3, stride-1 convolution `layer` of
+// `batch` images on the CUDA cores of `device`, by the kernel model (apply_winograd). The layer's implicit GEMM gives
+// its shape: K = input channels x 9, N = output channels, M / batch = output positions, taken as a square image
+// padded to keep its size. The kernel model's device is the job's SMs at their fp32 peak and memory bandwidth, at
+// their datasheet clock and without an L2 (DeviceCompute carries none: Winograd F(4x4)'s transforms all go to DRAM).
+// Both algorithms are timed on the device alone: the measurement's host cost, the same for both, is left out.
+double winograd_speedup(const Layer& layer, int batch, const DeviceCompute& device,
+                        const KernelModelParameters& kernel_model) {
+  const double in_channels = std::max(1.0, layer.gemm.depth / 9.0);
+  const double size = std::max(1.0, std::round(std::sqrt(layer.gemm.rows_per_sample)));
+  const KernelShape shape =
+      convolution_gemm(batch, std::round(in_channels), std::max(1.0, layer.gemm.columns), 3.0, size, 1.0, 1.0);
+  KernelDevice kernel_device;
+  kernel_device.peak_flops = device.vector_flops;
+  kernel_device.sm_count = device.sm_count;
+  kernel_device.memory_bandwidth_Bps = device.memory_bandwidth_Bps;
+  KernelModelParameters parameters = kernel_model;
+  parameters.of(KernelFamily::convolution).host_s = 0.0;
+  parameters.of(KernelFamily::convolution).host_after_launch_s = 0.0;
+  const PreparedKernel prepared = prepare_kernel(shape, kernel_device);
+  const double implicit_gemm_s = predict_kernel(prepared, parameters, ConvolutionAlgorithm::implicit_gemm).time_s;
+  const double fastest_s = predict_kernel(prepared, parameters).time_s;
+  return fastest_s > 0.0 ? implicit_gemm_s / fastest_s : 1.0;
+}
+
+}  // namespace
+
+void apply_winograd(std::vector<Kernel>& kernels, const Workload& workload, int batch, Precision precision,
+                    const DeviceCompute& device, const KernelModelParameters* kernel_model) {
+  if (precision != Precision::fp32 || device.sm_count < 1 || device.vector_flops <= 0.0) return;
+  const KernelModelParameters& constants = kernel_model ? *kernel_model : fitted_kernel_parameters().parameters;
+  std::vector<double> speedup(workload.layers.size(), 0.0);  // per layer, worked out once (0: not yet)
+  for (Kernel& kernel : kernels) {
+    if (kernel.kind != KernelKind::convolution || kernel.phase == Phase::optimizer) continue;
+    const Layer& layer = workload.layers.at(kernel.layer);
+    if (!layer.gemm.winograd) continue;
+    double& known = speedup[kernel.layer];
+    if (known == 0.0) known = winograd_speedup(layer, batch, device, constants);
+    kernel.winograd_speedup = known;
+  }
+}
+
 KernelTimes kernel_times(const Workload& workload, int batch, Precision precision, const DeviceCompute& device,
                          const ComputeParameters& parameters, Pass pass, int accumulation_steps) {
-  return time_kernels(iteration_kernels(workload, batch, precision, pass, accumulation_steps), workload.layers.size(),
-                      device, parameters);
+  std::vector<Kernel> kernels = iteration_kernels(workload, batch, precision, pass, accumulation_steps);
+  apply_winograd(kernels, workload, batch, precision, device);
+  return time_kernels(kernels, workload.layers.size(), device, parameters);
 }
 
 double alone_step_s(const KernelTimes& times, const ComputeParameters& parameters, int micro_batches) {

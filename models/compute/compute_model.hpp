@@ -25,6 +25,7 @@
 
 #include "models/catalog/gpu_spec.hpp"
 #include "models/catalog/mig_profile.hpp"
+#include "models/compute/kernel_model.hpp"
 #include "models/core/precision.hpp"
 #include "models/workload/workload.hpp"
 
@@ -54,7 +55,8 @@ DeviceCompute mig_instance(const GpuSpec& gpu, const MigProfile& profile, Precis
 struct ComputeParameters {
   double gemm_efficiency = 1.0;  ///< fraction of its SMs' peak a full wave of GEMM tiles reaches, (0, 1]
   /// The same for convolutions, counted in direct-convolution flop: cuDNN's Winograd and FFT algorithms need fewer
-  /// (Winograd F(2x2,3x3): 2.25x fewer multiplies, Lavin and Gray 2016), so it may exceed 1, up to 2.25.
+  /// (Winograd F(2x2,3x3): 2.25x fewer multiplies, Lavin and Gray 2016), so it may exceed 1, up to 2.25. An fp32
+  /// 3 x 3, stride-1 convolution's Winograd speedup is apart from it (Kernel::winograd_speedup, apply_winograd).
   double convolution_efficiency = 1.0;
   double memory_efficiency = 1.0;  ///< fraction of datasheet bandwidth a memory-bound pass reaches, (0, 1]
   /// The same for memory layers of a measured kernel family (element-wise, softmax, layer norm, indexed by
@@ -133,6 +135,10 @@ struct Kernel {
   MemoryPass pass = MemoryPass::generic;  ///< memory-bound kernels: what they do
   int launches = 1;  ///< identical kernels it stands for, issued one after another, sharing its flop and bytes
   double depth = 0;  ///< a GEMM kernel's reduction length K (GemmShape::depth); 0: its K-depth cost not modelled
+  /// A convolution kernel's rate over its implicit GEMM's: how much faster the fastest algorithm cuDNN has for its
+  /// layer runs on the device (apply_winograd: a 3 x 3, stride-1 fp32 convolution on the CUDA cores may run as
+  /// Winograd's minimal filtering); 1 for every other kernel.
+  double winograd_speedup = 1.0;
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every
@@ -140,6 +146,16 @@ struct Kernel {
 /// REQUIRES: batch >= 1, accumulation_steps >= 1.
 std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Precision precision, Pass pass,
                                       int accumulation_steps = 1);
+
+/// Sets each fp32 convolution kernel's winograd_speedup on `device` (the kernels of `workload`'s iteration with
+/// `batch` samples, iteration_kernels): a 3 x 3 convolution at stride 1 (GemmShape::winograd) on the CUDA cores runs
+/// as cuDNN's fastest of the implicit GEMM and Winograd's F(2x2, 3x3) and F(4x4, 3x3), as the kernel model times them
+/// with its constants fitted to measured convolutions (models/compute/kernel_model.hpp); the kernel's time is its
+/// implicit GEMM's over the ratio of the two. Other precisions run their convolutions on the tensor cores as implicit
+/// GEMMs (as cuDNN ran every measured 16-bit one): their kernels stay at 1. `kernel_model`: the kernel model's
+/// constants; null: the fitted ones (models/compute/kernel_parameters.json).
+void apply_winograd(std::vector<Kernel>& kernels, const Workload& workload, int batch, Precision precision,
+                    const DeviceCompute& device, const KernelModelParameters* kernel_model = nullptr);
 
 /// The class `kernel` is counted in.
 KernelClass kernel_class(const Kernel& kernel);

@@ -158,8 +158,10 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
   out.width = pooled_size(x.width, conv.kernel_w, conv.stride, conv.pad_w);
   const double kernel = static_cast<double>(x.channels) * conv.kernel_h * conv.kernel_w * conv.out_channels;
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
-  return weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue,
-                  KernelKind::convolution, static_cast<double>(conv.kernel_h) * conv.kernel_w);
+  out = weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue, KernelKind::convolution,
+                 static_cast<double>(conv.kernel_h) * conv.kernel_w);
+  layers_.back().gemm.winograd = conv.kernel_h == 3 && conv.kernel_w == 3 && conv.stride == 1;
+  return out;
 }
 
 Tensor LayerBuilder::conv_transpose2d(const Tensor& x, std::string_view name, const Conv2d& conv) {

@@ -70,6 +70,8 @@ struct GemmShape {
   /// A convolution's filter positions (height x width; 1 for a linear layer): its input gradient's implicit GEMM
   /// reduces over columns x this (output channels x filter positions).
   double filter_positions = 1.0;
+  /// A 3 x 3 convolution at stride 1 (conv2d, not transposed): cuDNN may run it as Winograd's minimal filtering.
+  bool winograd = false;
 };
 
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.

@@ -11,6 +11,7 @@
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/catalog/mig_catalog.hpp"
 #include "models/compute/compute_fit.hpp"
+#include "models/compute/kernel_parameters.hpp"
 #include "models/workload/layer_builder.hpp"
 #include "models/workload/workload_catalog.hpp"
 #include "tests/models/models_test_support.hpp"
@@ -163,6 +164,92 @@ TEST(IterationKernels, AConvolutionsInputGradientReducesOverItsOutputChannelsAtE
   EXPECT_DOUBLE_EQ(depths[0], 576.0);
   EXPECT_DOUBLE_EQ(depths[1], 392.0);
   EXPECT_DOUBLE_EQ(depths[2], 1152.0);
+}
+
+// A workload of one convolution built as LayerBuilder builds one.
+Workload convolution_workload(int in_channels, int out_channels, int size, int kernel, int stride) {
+  LayerBuilder b;
+  const Tensor x{.channels = in_channels, .height = size, .width = size, .requires_grad = true};
+  b.conv2d(x, "conv", Conv2d::square(out_channels, kernel, stride, kernel / 2));
+  Workload workload;
+  workload.layers = b.take_layers();
+  return workload;
+}
+
+TEST(Winograd, OnlyAThreeByThreeConvolutionAtStrideOneMayRunAsWinograd) {
+  EXPECT_TRUE(convolution_workload(64, 64, 56, 3, 1).layers.front().gemm.winograd);
+  EXPECT_FALSE(convolution_workload(64, 64, 56, 3, 2).layers.front().gemm.winograd);
+  EXPECT_FALSE(convolution_workload(64, 64, 56, 1, 1).layers.front().gemm.winograd);
+  EXPECT_FALSE(convolution_workload(64, 64, 56, 7, 1).layers.front().gemm.winograd);
+}
+
+// Kernel-model constants under which the implicit GEMM and the fused Winograd F(2x2, 3x3) reach the whole peak with
+// any tile, nothing else costs anything, and F(4x4, 3x3) is never the fastest.
+KernelModelParameters ideal_winograd_2x2() {
+  KernelModelParameters parameters;
+  KernelFamilyParameters& convolution = parameters.of(KernelFamily::convolution);
+  convolution.peak_efficiency = 1.0;
+  convolution.winograd_2x2_efficiency = 1.0;
+  convolution.winograd_4x4_efficiency = 1e-6;
+  convolution.tile_knee = 1.0;
+  convolution.k_overhead = 0.0;
+  convolution.memory_efficiency = 1.0;
+  return parameters;
+}
+
+TEST(Winograd, AtEqualEfficiencyTheFusedTwoByTwoAlgorithmIsNineFourthsFaster) {
+  // F(2x2, 3x3) computes a 2 x 2 output tile from a 4 x 4 input tile with 16 multiplies where the direct (implicit
+  // GEMM) convolution does 2 x 2 x 9 = 36 (Lavin and Gray 2016): the same GEMM with K = in x 4 instead of in x 9, so
+  // at equal efficiency and tiles it is 36 / 16 = 2.25 times as fast. 64 -> 128 channels over 32 x 32 at batch 8 on
+  // 4 SMs: 8,192 x 128 outputs are 64 tiles of 128 x 128, whole waves, so no split of K is tried.
+  const Workload workload = convolution_workload(64, 128, 32, 3, 1);
+  DeviceCompute device = kDevice;
+  device.sm_count = 4;
+  device.memory_bandwidth_Bps = 1e18;  // the traffic never binds
+  std::vector<Kernel> kernels = iteration_kernels(workload, 8, Precision::fp32, Pass::training);
+  const KernelModelParameters ideal = ideal_winograd_2x2();
+  apply_winograd(kernels, workload, 8, Precision::fp32, device, &ideal);
+  int convolutions = 0;
+  for (const Kernel& kernel : kernels) {
+    if (kernel.kind != KernelKind::convolution) continue;
+    ++convolutions;
+    EXPECT_DOUBLE_EQ(kernel.winograd_speedup, 36.0 / 16.0);
+  }
+  EXPECT_EQ(convolutions, 3);  // forward, weight and input gradients: each runs the layer's algorithms
+  // The kernel's math is its implicit GEMM's divided by that.
+  ComputeParameters p = parameters(1.0, 1.0);
+  Kernel plain = kernels.front();
+  plain.winograd_speedup = 1.0;
+  const double implicit_s = kernel_time_s(plain, device, p) - p.kernel_fixed_s;
+  EXPECT_NEAR(kernel_time_s(kernels.front(), device, p) - p.kernel_fixed_s, implicit_s / 2.25, 1e-15);
+}
+
+TEST(Winograd, OtherConvolutionsAndOtherPrecisionsKeepTheImplicitGemm) {
+  const KernelModelParameters ideal = ideal_winograd_2x2();
+  for (const auto& [workload, precision] : {std::pair{convolution_workload(64, 128, 32, 3, 2), Precision::fp32},
+                                            std::pair{convolution_workload(64, 128, 32, 1, 1), Precision::fp32},
+                                            std::pair{convolution_workload(64, 128, 32, 3, 1), Precision::fp16},
+                                            std::pair{convolution_workload(64, 128, 32, 3, 1), Precision::tf32}}) {
+    std::vector<Kernel> kernels = iteration_kernels(workload, 8, precision, Pass::training);
+    apply_winograd(kernels, workload, 8, precision, kDevice, &ideal);
+    for (const Kernel& kernel : kernels) EXPECT_DOUBLE_EQ(kernel.winograd_speedup, 1.0);
+  }
+}
+
+TEST(Winograd, WithTheFittedConstantsALargeConvolutionOnAV100RunsAsTheNonFusedFourByFour) {
+  // VGG-16's conv3 (256 -> 256 channels over 56 x 56) at batch 32 on a V100 PCIe in fp32: the kernel model's fitted
+  // constants make Winograd F(4x4, 3x3) the fastest (as cuDNN ran most of the V100's many-channel 3 x 3 convolutions
+  // in NeuSight's data), bounded by its multiply saving: 144 / 36 = 4 at its efficiency over the implicit GEMM's.
+  const GpuSpec* v100 = find_gpu("v100-pcie-32gb");
+  ASSERT_NE(v100, nullptr);
+  const DeviceCompute device = whole_gpu(*v100, Precision::fp32, v100->memory_bytes);
+  const Workload workload = convolution_workload(256, 256, 56, 3, 1);
+  std::vector<Kernel> kernels = iteration_kernels(workload, 32, Precision::fp32, Pass::inference);
+  apply_winograd(kernels, workload, 32, Precision::fp32, device);
+  ASSERT_EQ(kernels.size(), 1u);
+  const KernelFamilyParameters& fitted = fitted_kernel_parameters().parameters.of(KernelFamily::convolution);
+  EXPECT_GT(kernels.front().winograd_speedup, 2.25 * fitted.winograd_2x2_efficiency / fitted.peak_efficiency);
+  EXPECT_LT(kernels.front().winograd_speedup, 4.0 * fitted.winograd_4x4_efficiency / fitted.peak_efficiency);
 }
 
 TEST(KernelTimes, SmallKernelTakesTheSameTimeOnAWholeGpuAndOnASliceWithEnoughSms) {
