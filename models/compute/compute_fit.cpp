@@ -224,9 +224,9 @@ struct FoundEfficiency {
 constexpr double kModelTileIntensity = 128.0 * 128.0 / (128.0 + 128.0);
 
 // What the kernel model says a full wave of 128 x 128 tiles of `kind` on `path` reaches, on any GPU: its fitted peak
-// efficiency at that tile's intensity (a convolution's: its implicit GEMM's, which cuDNN can run for every shape; the
-// Winograd algorithms the kernel model picks for 3 x 3 ones have no place in one efficiency per kind). The GPU's own
-// numbers enter through its datasheet peak and SMs, and, where the kernel data measured it (a card of the data held
+// efficiency at that tile's intensity (a convolution's: its implicit GEMM's, which cuDNN can run for every shape; an
+// fp32 3 x 3, stride-1 one runs faster than that by the Winograd speedup apply_winograd gives each kernel). The GPU's
+// own numbers enter through its datasheet peak and SMs, and, where the kernel data measured it (a card of the data held
 // below its boost clock), its sustained clock.
 std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& gpu_id, const std::string& architecture,
                                                          PrecisionPath path, KernelKind kind) {
@@ -725,12 +725,14 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(KernelFamily::convolution));
     const bool measured_here = std::find(measured_on.begin(), measured_on.end(), gpu.id) != measured_on.end();
-    resolved.add(measured_here ? Source::fitted : Source::uncalibrated,
+    // Uncalibrated even on a GPU of the data: the backward passes' gain is assumed (none was measured), and the
+    // device is taken at its datasheet clock.
+    resolved.add(Source::uncalibrated,
                  "3 x 3, stride-1 convolutions faster than their implicit GEMM by cuDNN's fastest algorithm "
                  "(Winograd F(2x2, 3x3) or F(4x4, 3x3)) as the kernel model times each layer's shape on this "
-                 "device: constants fitted to measured convolutions on " +
+                 "device at its datasheet clock: constants fitted to measured forward convolutions on " +
                      fitted.gpu_list(KernelFamily::convolution) +
-                     (measured_here ? std::string() : ", none of them " + gpu.id + " (derived)") +
+                     (measured_here ? std::string() : ", none of them " + gpu.id) +
                      "; the backward passes assumed to gain as much (docs/compute-model.md, \"Winograd on the CUDA "
                      "cores\")");
   }

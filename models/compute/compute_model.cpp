@@ -608,17 +608,26 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
 namespace {
 
 // How much faster than its implicit GEMM the fastest algorithm runs a 3 x 3, stride-1 convolution `layer` of
-// `batch` images on the CUDA cores of `device`, by the kernel model (apply_winograd). The layer's implicit GEMM gives
-// its shape: K = input channels x 9, N = output channels, M / batch = output positions, taken as a square image
-// padded to keep its size. The kernel model's device is the job's SMs at their fp32 peak and memory bandwidth, at
-// their datasheet clock and without an L2 (DeviceCompute carries none: Winograd F(4x4)'s transforms all go to DRAM).
-// Both algorithms are timed on the device alone: the measurement's host cost, the same for both, is left out.
+// `batch` samples on the CUDA cores of `device`, by the kernel model (apply_winograd): the layer's images as the layer
+// builder recorded them (GemmShape: a detector head's regions of interest are that many images), its channels and
+// padding. The kernel model's device is the job's SMs at their fp32 peak and memory bandwidth, at their datasheet
+// clock and without an L2 (DeviceCompute carries none: Winograd F(4x4)'s transforms all go to DRAM). Both algorithms
+// are timed on the device alone: the measurement's host cost, the same for both, is left out.
 double winograd_speedup(const Layer& layer, int batch, const DeviceCompute& device,
                         const KernelModelParameters& kernel_model) {
-  const double in_channels = std::max(1.0, layer.gemm.depth / 9.0);
-  const double size = std::max(1.0, std::round(std::sqrt(layer.gemm.rows_per_sample)));
-  const KernelShape shape =
-      convolution_gemm(batch, std::round(in_channels), std::max(1.0, layer.gemm.columns), 3.0, size, 1.0, 1.0);
+  const GemmShape& gemm = layer.gemm;
+  assert(gemm.images_per_sample > 0.0 && gemm.input_height >= 1 && gemm.input_width >= 1);
+  const KernelShape shape = convolution_gemm({.images = std::max(1.0, batch * gemm.images_per_sample),
+                                              .in_channels = std::max(1.0, std::round(gemm.depth / 9.0)),
+                                              .out_channels = std::max(1.0, gemm.columns),
+                                              .width = static_cast<double>(gemm.input_width),
+                                              .height = static_cast<double>(gemm.input_height),
+                                              .filter_width = 3.0,
+                                              .filter_height = 3.0,
+                                              .stride_width = 1.0,
+                                              .stride_height = 1.0,
+                                              .pad_width = static_cast<double>(gemm.pad_w),
+                                              .pad_height = static_cast<double>(gemm.pad_h)});
   KernelDevice kernel_device;
   kernel_device.peak_flops = device.vector_flops;
   kernel_device.sm_count = device.sm_count;

@@ -160,7 +160,13 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
   const double parameters = conv.shared ? 0.0 : kernel + (conv.bias ? conv.out_channels : 0.0);
   out = weighted(x, name, out, out.positions() * kernel, parameters, conv.bias, conv.epilogue, KernelKind::convolution,
                  static_cast<double>(conv.kernel_h) * conv.kernel_w);
-  layers_.back().gemm.winograd = conv.kernel_h == 3 && conv.kernel_w == 3 && conv.stride == 1;
+  GemmShape& gemm = layers_.back().gemm;
+  gemm.winograd = conv.kernel_h == 3 && conv.kernel_w == 3 && conv.stride == 1;
+  gemm.images_per_sample = x.instances;
+  gemm.input_height = x.height;
+  gemm.input_width = x.width;
+  gemm.pad_h = conv.pad_h;
+  gemm.pad_w = conv.pad_w;
   return out;
 }
 

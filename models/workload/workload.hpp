@@ -72,6 +72,13 @@ struct GemmShape {
   double filter_positions = 1.0;
   /// A 3 x 3 convolution at stride 1 (conv2d, not transposed): cuDNN may run it as Winograd's minimal filtering.
   bool winograd = false;
+  /// A conv2d's input as it convolves it: images per sample (a detector's regions of interest run through one
+  /// head as that many images), their height and width, and its zero padding. 0: not a conv2d.
+  double images_per_sample = 0.0;
+  int input_height = 0;
+  int input_width = 0;
+  int pad_h = 0;
+  int pad_w = 0;
 };
 
 /// One step of the forward pass: a weight-bearing operation (conv, linear, embedding) or a pass over activations.

@@ -236,6 +236,80 @@ TEST(Winograd, OtherConvolutionsAndOtherPrecisionsKeepTheImplicitGemm) {
   }
 }
 
+// A 3 x 3 convolution at stride 1, padded by 1, of `images` images of `channels` x height x width to `channels`.
+ConvolutionDimensions three_by_three(double images, double channels, double height, double width) {
+  return {.images = images,
+          .in_channels = channels,
+          .out_channels = channels,
+          .width = width,
+          .height = height,
+          .filter_width = 3,
+          .filter_height = 3,
+          .pad_width = 1,
+          .pad_height = 1};
+}
+
+// The speedup the kernel model gives `dimensions` on `device` (fp32 CUDA cores at the datasheet clock, no L2, the
+// host cost left out), worked out here from the kernel model's own interface, and the algorithm it picks.
+std::pair<double, ConvolutionAlgorithm> kernel_model_speedup(const ConvolutionDimensions& dimensions,
+                                                             const DeviceCompute& device) {
+  KernelDevice kernel_device;
+  kernel_device.peak_flops = device.vector_flops;
+  kernel_device.sm_count = device.sm_count;
+  kernel_device.memory_bandwidth_Bps = device.memory_bandwidth_Bps;
+  KernelModelParameters parameters = fitted_kernel_parameters().parameters;
+  parameters.of(KernelFamily::convolution).host_s = 0.0;
+  parameters.of(KernelFamily::convolution).host_after_launch_s = 0.0;
+  const PreparedKernel prepared = prepare_kernel(convolution_gemm(dimensions), kernel_device);
+  const KernelPrediction fastest = predict_kernel(prepared, parameters);
+  return {predict_kernel(prepared, parameters, ConvolutionAlgorithm::implicit_gemm).time_s / fastest.time_s,
+          fastest.algorithm};
+}
+
+TEST(Winograd, ADetectorHeadsRegionsAndAWideMapAreConvolvedAsTheImagesTheyAre) {
+  // Mask R-CNN's mask head runs its 3 x 3 convolutions on 128 regions of 14 x 14 per image (Tensor::instances): at
+  // batch 2 that is 256 images of 14 x 14, not one image of the regions' positions; a 25 x 42 feature map is 25 x 42.
+  const GpuSpec* v100 = find_gpu("v100-pcie-32gb");
+  ASSERT_NE(v100, nullptr);
+  const DeviceCompute device = whole_gpu(*v100, Precision::fp32, v100->memory_bytes);
+  struct Case {
+    Tensor input;
+    ConvolutionDimensions dimensions;
+  };
+  const Case cases[] = {
+      {{.channels = 256, .height = 14, .width = 14, .instances = 128.0, .requires_grad = true},
+       three_by_three(256, 256, 14, 14)},
+      {{.channels = 256, .height = 25, .width = 42, .requires_grad = true}, three_by_three(2, 256, 25, 42)},
+  };
+  for (const Case& c : cases) {
+    LayerBuilder b;
+    b.conv2d(c.input, "conv", Conv2d::square(256, 3, 1, 1));
+    Workload workload;
+    workload.layers = b.take_layers();
+    std::vector<Kernel> kernels = iteration_kernels(workload, 2, Precision::fp32, Pass::inference);
+    apply_winograd(kernels, workload, 2, Precision::fp32, device);
+    ASSERT_EQ(kernels.size(), 1u);
+    EXPECT_DOUBLE_EQ(kernels.front().winograd_speedup, kernel_model_speedup(c.dimensions, device).first);
+  }
+}
+
+TEST(Winograd, AJobsKernelTimesRunItsThreeByThreeConvolutionsAtTheSpeedup) {
+  // kernel_times, which every job's compute plan calls, applies the speedup: the convolution's forward time above
+  // the fixed cost is its implicit GEMM's over the kernel model's speedup for its shape.
+  const GpuSpec* v100 = find_gpu("v100-pcie-32gb");
+  ASSERT_NE(v100, nullptr);
+  const DeviceCompute device = whole_gpu(*v100, Precision::fp32, v100->memory_bytes);
+  const Workload workload = convolution_workload(256, 256, 56, 3, 1);
+  ComputeParameters p = parameters(0.5, 1.0, 3e-6);
+  const KernelTimes times = kernel_times(workload, 32, Precision::fp32, device, p, Pass::inference);
+  const std::vector<Kernel> plain = iteration_kernels(workload, 32, Precision::fp32, Pass::inference);
+  ASSERT_EQ(plain.size(), 1u);
+  const double implicit_s = kernel_time_s(plain.front(), device, p) - p.kernel_fixed_s;
+  const double speedup = kernel_model_speedup(three_by_three(32, 256, 56, 56), device).first;
+  ASSERT_EQ(times.forward_s.size(), 1u);
+  EXPECT_NEAR(times.forward_s.front() - p.kernel_fixed_s, implicit_s / speedup, 1e-12);
+}
+
 TEST(Winograd, WithTheFittedConstantsALargeConvolutionOnAV100RunsAsTheNonFusedFourByFour) {
   // VGG-16's conv3 (256 -> 256 channels over 56 x 56) at batch 32 on a V100 PCIe in fp32: the kernel model's fitted
   // constants make Winograd F(4x4, 3x3) the fastest (as cuDNN ran most of the V100's many-channel 3 x 3 convolutions
@@ -250,6 +324,7 @@ TEST(Winograd, WithTheFittedConstantsALargeConvolutionOnAV100RunsAsTheNonFusedFo
   const KernelFamilyParameters& fitted = fitted_kernel_parameters().parameters.of(KernelFamily::convolution);
   EXPECT_GT(kernels.front().winograd_speedup, 2.25 * fitted.winograd_2x2_efficiency / fitted.peak_efficiency);
   EXPECT_LT(kernels.front().winograd_speedup, 4.0 * fitted.winograd_4x4_efficiency / fitted.peak_efficiency);
+  EXPECT_EQ(kernel_model_speedup(three_by_three(32, 256, 56, 56), device).second, ConvolutionAlgorithm::winograd_4x4);
 }
 
 TEST(KernelTimes, SmallKernelTakesTheSameTimeOnAWholeGpuAndOnASliceWithEnoughSms) {
