@@ -608,13 +608,11 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
 namespace {
 
 // How much faster than its implicit GEMM the fastest algorithm runs a 3 x 3, stride-1 convolution `layer` of
-// `batch` samples on the CUDA cores of `device`, by the kernel model (apply_winograd): the layer's images as the layer
-// builder recorded them (GemmShape: a detector head's regions of interest are that many images), its channels and
-// padding. The kernel model's device is the job's SMs at their fp32 peak and memory bandwidth, at their datasheet
-// clock and without an L2 (DeviceCompute carries none: Winograd F(4x4)'s transforms all go to DRAM). Both algorithms
-// are timed on the device alone: the measurement's host cost, the same for both, is left out.
-double winograd_speedup(const Layer& layer, int batch, const DeviceCompute& device,
-                        const KernelModelParameters& kernel_model) {
+// `batch` samples on `device` (apply_winograd's), by the kernel model with `host_free` constants: the layer's images
+// as the layer builder recorded them (GemmShape: a detector head's regions of interest are that many images), its
+// channels and padding.
+double winograd_speedup(const Layer& layer, int batch, const KernelDevice& device,
+                        const KernelModelParameters& host_free) {
   const GemmShape& gemm = layer.gemm;
   assert(gemm.images_per_sample > 0.0 && gemm.input_height >= 1 && gemm.input_width >= 1);
   const KernelShape shape = convolution_gemm({.images = std::max(1.0, batch * gemm.images_per_sample),
@@ -628,16 +626,9 @@ double winograd_speedup(const Layer& layer, int batch, const DeviceCompute& devi
                                               .stride_height = 1.0,
                                               .pad_width = static_cast<double>(gemm.pad_w),
                                               .pad_height = static_cast<double>(gemm.pad_h)});
-  KernelDevice kernel_device;
-  kernel_device.peak_flops = device.vector_flops;
-  kernel_device.sm_count = device.sm_count;
-  kernel_device.memory_bandwidth_Bps = device.memory_bandwidth_Bps;
-  KernelModelParameters parameters = kernel_model;
-  parameters.of(KernelFamily::convolution).host_s = 0.0;
-  parameters.of(KernelFamily::convolution).host_after_launch_s = 0.0;
-  const PreparedKernel prepared = prepare_kernel(shape, kernel_device);
-  const double implicit_gemm_s = predict_kernel(prepared, parameters, ConvolutionAlgorithm::implicit_gemm).time_s;
-  const double fastest_s = predict_kernel(prepared, parameters).time_s;
+  const PreparedKernel prepared = prepare_kernel(shape, device);
+  const double implicit_gemm_s = predict_kernel(prepared, host_free, ConvolutionAlgorithm::implicit_gemm).time_s;
+  const double fastest_s = predict_kernel(prepared, host_free).time_s;
   return fastest_s > 0.0 ? implicit_gemm_s / fastest_s : 1.0;
 }
 
@@ -646,14 +637,23 @@ double winograd_speedup(const Layer& layer, int batch, const DeviceCompute& devi
 void apply_winograd(std::vector<Kernel>& kernels, const Workload& workload, int batch, Precision precision,
                     const DeviceCompute& device, const KernelModelParameters* kernel_model) {
   if (precision != Precision::fp32 || device.sm_count < 1 || device.vector_flops <= 0.0) return;
-  const KernelModelParameters& constants = kernel_model ? *kernel_model : fitted_kernel_parameters().parameters;
+  // The kernel model's device is the job's SMs at their fp32 peak and memory bandwidth, at their datasheet clock and
+  // without an L2 (DeviceCompute carries none: Winograd F(4x4)'s transforms all go to DRAM). Both algorithms are
+  // timed on the device alone: the measurement's host cost, the same for both, is left out.
+  KernelDevice kernel_device;
+  kernel_device.peak_flops = device.vector_flops;
+  kernel_device.sm_count = device.sm_count;
+  kernel_device.memory_bandwidth_Bps = device.memory_bandwidth_Bps;
+  KernelModelParameters host_free = kernel_model ? *kernel_model : fitted_kernel_parameters().parameters;
+  host_free.of(KernelFamily::convolution).host_s = 0.0;
+  host_free.of(KernelFamily::convolution).host_after_launch_s = 0.0;
   std::vector<double> speedup(workload.layers.size(), 0.0);  // per layer, worked out once (0: not yet)
   for (Kernel& kernel : kernels) {
     if (kernel.kind != KernelKind::convolution || kernel.phase == Phase::optimizer) continue;
     const Layer& layer = workload.layers.at(kernel.layer);
     if (!layer.gemm.winograd) continue;
     double& known = speedup[kernel.layer];
-    if (known == 0.0) known = winograd_speedup(layer, batch, device, constants);
+    if (known == 0.0) known = winograd_speedup(layer, batch, kernel_device, host_free);
     kernel.winograd_speedup = known;
   }
 }
