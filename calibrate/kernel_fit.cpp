@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,6 +48,26 @@ double upper_median(std::vector<double> values) {
   const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
   std::nth_element(values.begin(), middle, values.end());
   return *middle;
+}
+
+KernelErrors summarize_errors(const std::vector<double>& errors) {
+  KernelErrors summary;
+  summary.kernels = static_cast<int>(errors.size());
+  if (errors.empty()) return summary;
+  std::vector<double> absolute;
+  for (double error : errors) {
+    summary.mean_abs += std::abs(error);
+    absolute.push_back(std::abs(error));
+  }
+  summary.mean_abs /= static_cast<double>(errors.size());
+  summary.median_abs = upper_median(absolute);
+  summary.bias = upper_median(errors);
+  return summary;
+}
+
+// A measured convolution's time for `gradient`, where its row has one.
+std::optional<double> gradient_time(const MeasuredKernel& kernel, ConvolutionGradient gradient) {
+  return gradient == ConvolutionGradient::input ? kernel.input_gradient_s : kernel.weight_gradient_s;
 }
 
 double logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
@@ -266,18 +287,60 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
         predict_kernel(prepare_kernel(kernel.shape, device), parameters, timed_algorithm(kernel, choice));
     errors.push_back(prediction.time_s / *kernel.latency_s - 1.0);
   }
-  KernelErrors summary;
-  summary.kernels = static_cast<int>(errors.size());
-  if (errors.empty()) return summary;
-  std::vector<double> absolute;
-  for (double error : errors) {
-    summary.mean_abs += std::abs(error);
-    absolute.push_back(std::abs(error));
+  return summarize_errors(errors);
+}
+
+std::vector<GradientCost> measure_gradient_costs(const std::vector<MeasuredKernel>& kernels) {
+  std::map<std::pair<ConvolutionShape, ConvolutionGradient>, std::vector<double>> ratios;
+  for (const MeasuredKernel& kernel : kernels) {
+    if (kernel.shape.family != KernelFamily::convolution || !kernel.convolution_shape || !kernel.latency_s) continue;
+    for (ConvolutionGradient gradient : {ConvolutionGradient::input, ConvolutionGradient::weight}) {
+      if (const std::optional<double> time = gradient_time(kernel, gradient)) {
+        ratios[{*kernel.convolution_shape, gradient}].push_back(*time / *kernel.latency_s);
+      }
+    }
   }
-  summary.mean_abs /= static_cast<double>(errors.size());
-  summary.median_abs = upper_median(absolute);
-  summary.bias = upper_median(errors);
-  return summary;
+  std::vector<GradientCost> costs;
+  for (const auto& [key, values] : ratios) {
+    if (static_cast<int>(values.size()) < kMinGradientRows) continue;
+    costs.push_back({.shape = key.first,
+                     .gradient = key.second,
+                     .rows = static_cast<int>(values.size()),
+                     .cost = upper_median(values)});
+  }
+  return costs;
+}
+
+std::vector<GradientCostErrors> gradient_costs_left_gpu_out(const std::vector<MeasuredKernel>& kernels) {
+  std::set<std::string> gpus;
+  for (const MeasuredKernel& kernel : kernels) {
+    if (kernel.shape.family == KernelFamily::convolution && kernel.input_gradient_s) gpus.insert(kernel.gpu_id);
+  }
+  std::vector<GradientCostErrors> result;
+  for (const std::string& gpu : gpus) {
+    std::vector<MeasuredKernel> others;
+    std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(others),
+                 [&](const MeasuredKernel& kernel) { return kernel.gpu_id != gpu; });
+    for (const GradientCost& cost : measure_gradient_costs(others)) {
+      std::vector<double> at_cost;
+      std::vector<double> at_one;
+      for (const MeasuredKernel& kernel : kernels) {
+        if (kernel.gpu_id != gpu || kernel.shape.family != KernelFamily::convolution || !kernel.latency_s) continue;
+        const std::optional<double> measured = gradient_time(kernel, cost.gradient);
+        if (kernel.convolution_shape != cost.shape || !measured) continue;
+        at_cost.push_back(cost.cost * *kernel.latency_s / *measured - 1.0);
+        at_one.push_back(*kernel.latency_s / *measured - 1.0);
+      }
+      if (at_cost.empty()) continue;
+      result.push_back({.gpu_id = gpu,
+                        .shape = cost.shape,
+                        .gradient = cost.gradient,
+                        .cost = cost.cost,
+                        .at_cost = summarize_errors(at_cost),
+                        .at_one = summarize_errors(at_one)});
+    }
+  }
+  return result;
 }
 
 std::vector<GpuFamilyErrors> family_errors_by_gpu(KernelFamily family, const std::vector<MeasuredKernel>& kernels,

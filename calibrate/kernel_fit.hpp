@@ -64,6 +64,33 @@ KernelErrors kernel_errors(KernelFamily family, const std::vector<MeasuredKernel
                            const KernelModelParameters& parameters, const std::vector<SustainedClock>& clocks,
                            AlgorithmChoice choice = AlgorithmChoice::as_ran);
 
+/// What one convolution shape's gradient costs against its forward pass in measured convolutions.
+struct GradientCost {
+  ConvolutionShape shape = ConvolutionShape::other;
+  ConvolutionGradient gradient = ConvolutionGradient::input;
+  int rows = 0;     ///< convolutions measured with the gradient's time
+  double cost = 1;  ///< the median of the gradient's time over the forward pass's (the upper of two middle values)
+};
+/// A shape measured on fewer convolutions than this gets no cost (models/compute/kernel_model.hpp's
+/// cuda_core_gradient_cost keeps 1 for it).
+inline constexpr int kMinGradientRows = 10;
+/// Per shape and gradient, in that order: over the CUDA-core convolutions of `kernels` (family convolution) that
+/// carry the gradient's time (DeepBench's; a first layer has no input gradient), the median of its time over the
+/// forward pass's. A shape and gradient with fewer than kMinGradientRows such convolutions is left out.
+std::vector<GradientCost> measure_gradient_costs(const std::vector<MeasuredKernel>& kernels);
+/// One GPU's gradient times of one shape predicted from its measured forward passes, at the cost measured on the other
+/// GPUs (leave-one-GPU-out) and at 1 (a gradient as long as the forward pass).
+struct GradientCostErrors {
+  std::string gpu_id;
+  ConvolutionShape shape = ConvolutionShape::other;
+  ConvolutionGradient gradient = ConvolutionGradient::input;
+  double cost = 1;  ///< measured on the other GPUs
+  KernelErrors at_cost;
+  KernelErrors at_one;
+};
+/// For each GPU of `kernels` with gradient times (name order), each shape and gradient the other GPUs measure.
+std::vector<GradientCostErrors> gradient_costs_left_gpu_out(const std::vector<MeasuredKernel>& kernels);
+
 /// One family's errors on one GPU, four ways.
 struct GpuFamilyErrors {
   std::string gpu_id;

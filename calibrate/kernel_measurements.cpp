@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "models/catalog/gpu_catalog.hpp"
@@ -187,23 +188,29 @@ const std::map<std::string, std::size_t>& deepbench_gemm_columns() {
   static const std::map<std::string, std::size_t> columns = {{"M", 2}, {"N", 3}, {"K", 4}, {"Time (msec)", 8}};
   return columns;
 }
-// Convolution: source, W, H, C, N, K, S (filter width), R (filter height), pad_w, pad_h, horizontal and vertical
-// stride, the forward time (ms), the two backward times, -, P, Q (output width and height), total time, three
-// TFLOP/s figures, the forward algorithm cuDNN chose (conv_bench.cu: N images of C x H x W by K filters C x R x S).
-const std::map<std::string, std::size_t>& deepbench_convolution_columns() {
-  static const std::map<std::string, std::size_t> columns = {{"W", 2},
-                                                             {"H", 3},
-                                                             {"C", 4},
-                                                             {"N", 5},
-                                                             {"K", 6},
-                                                             {"S (Filter width)", 7},
-                                                             {"R (Filter height)", 8},
-                                                             {"pad_w", 9},
-                                                             {"pad_h", 10},
-                                                             {"Horizontal stride", 11},
-                                                             {"Vertical stride", 12},
-                                                             {"Forward (msec)", 13},
-                                                             {"Forward Algorithm", 23}};
+// Convolution: its columns are named in a row of their own under the section's name (conv_bench.cu: N images of
+// C x H x W by K filters C x R x S), in an order that differs between files: the V100's and T4's have W, H, C, N, K,
+// S (Filter width), R (Filter height), pad_w, pad_h, Horizontal stride, Vertical stride, the P100's W, H, C, N, K, R,
+// S, pad_h, pad_w, Vertical stride, Horizontal stride; then the forward time (ms), the two backward times ("wrt
+// Inputs", "wrt Parameters"), -, P, Q, total time, three TFLOP/s figures and the forward algorithm cuDNN chose.
+// Columns by the names read_deepbench_convolution asks for, from that row: the P100's bare R and S taken for the
+// others' "R (Filter height)" and "S (Filter width)". Throws InputError naming `where` when one is missing.
+std::map<std::string, std::size_t> deepbench_convolution_columns(const std::vector<std::string>& header,
+                                                                 const std::string& where) {
+  std::map<std::string, std::size_t> columns;
+  for (std::size_t i = 1; i < header.size(); ++i) {
+    std::string name = trimmed(header[i]);
+    if (name == "R") name = "R (Filter height)";
+    if (name == "S") name = "S (Filter width)";
+    if (!name.empty()) columns.emplace(name, i);
+  }
+  for (const char* required :
+       {"W", "H", "C", "N", "K", "S (Filter width)", "R (Filter height)", "pad_w", "pad_h", "Horizontal stride",
+        "Vertical stride", "Forward (msec)", "wrt Inputs (msec)", "wrt Parameters (msec)", "Forward Algorithm"}) {
+    if (!columns.contains(required)) {
+      throw InputError(where + ": the Convolution section's column names lack '" + required + "'");
+    }
+  }
   return columns;
 }
 
@@ -245,11 +252,22 @@ void read_deepbench_convolution(const Row& row, MeasuredKernel& kernel) {
   if (tensor_cores) kernel.shape = on_tensor_cores(kernel.shape);
   kernel.latency_s = row.number("Forward (msec)", Expected::positive) * 1e-3;
   read_convolution_algorithm(row.text("Forward Algorithm"), kernel);
+  kernel.convolution_shape = convolution_shape(static_cast<int>(d.filter_height), static_cast<int>(d.filter_width),
+                                               static_cast<int>(d.stride_height), static_cast<int>(d.stride_width));
+  const auto gradient = [&](const std::string& column) -> std::optional<double> {
+    if (!row.has(column) || row.text(column) == "N/A*") return std::nullopt;
+    return row.number(column, Expected::positive) * 1e-3;
+  };
+  // A layer that reads the data (at most 3 input channels: an image, a spectrogram) computes no input gradient: the
+  // V100 and T4 files write "N/A*" for those rows ("* = The backward pass wrt inputs is excluded for these
+  // kernels"), the P100's times them anyway; left out of every file alike.
+  if (d.in_channels > 3) kernel.input_gradient_s = gradient("wrt Inputs (msec)");
+  kernel.weight_gradient_s = gradient("wrt Parameters (msec)");
 }
 
-// The GEMMs and the convolutions' forward passes of a DeepBench results file, in the family its `Precision` row
-// names (on the tensor cores: tensor_gemm and tensor_convolution). The file's other sections (recurrent layers,
-// all-reduce) and the convolutions' backward passes are not read.
+// The GEMMs and the convolutions of a DeepBench results file, in the family its `Precision` row names (on the tensor
+// cores: tensor_gemm and tensor_convolution): their forward passes as kernels, with the convolutions' gradient times
+// beside them. The file's other sections (recurrent layers, all-reduce) are not read.
 std::vector<MeasuredKernel> read_deepbench(const std::vector<std::vector<std::string>>& records,
                                            const std::string& file, const std::string& gpu_id) {
   const std::string precision = records.front().size() > 1 ? trimmed(records.front()[1]) : "";
@@ -277,6 +295,7 @@ std::vector<MeasuredKernel> read_deepbench(const std::vector<std::vector<std::st
   enum class Section { other, gemms, convolutions };
   std::vector<MeasuredKernel> kernels;
   Section section = Section::other;
+  std::optional<std::map<std::string, std::size_t>> convolution_columns;  // from the section's row of names
   for (std::size_t r = 1; r < records.size(); ++r) {
     const std::vector<std::string>& fields = records[r];
     const std::string name = fields.empty() ? "" : trimmed(fields.front());
@@ -289,16 +308,22 @@ std::vector<MeasuredKernel> read_deepbench(const std::vector<std::vector<std::st
     const bool blank =
         std::all_of(fields.begin(), fields.end(), [](const std::string& f) { return trimmed(f).empty(); });
     if (section == Section::other || blank) continue;
+    const int line = static_cast<int>(r) + 1;
+    const std::string where = file + ":" + std::to_string(line);
     // The convolutions' column names are a row of their own under the section's name, and a footnote ("* = The
     // backward pass wrt inputs is excluded ...") ends the section.
-    if (section == Section::convolutions && fields.size() > 2 && trimmed(fields[2]) == "W") continue;
+    if (section == Section::convolutions && fields.size() > 2 && trimmed(fields[2]) == "W") {
+      convolution_columns = deepbench_convolution_columns(fields, where);
+      continue;
+    }
     const auto first =
         std::find_if(fields.begin(), fields.end(), [](const std::string& f) { return !trimmed(f).empty(); });
     if (trimmed(*first).starts_with("*")) continue;
-    const int line = static_cast<int>(r) + 1;
     const bool gemm = section == Section::gemms;
-    const Row row(fields, gemm ? deepbench_gemm_columns() : deepbench_convolution_columns(),
-                  file + ":" + std::to_string(line));
+    if (!gemm && !convolution_columns) {
+      throw InputError(where + ": a Convolution row before the section's row of column names (W, H, C, ...)");
+    }
+    const Row row(fields, gemm ? deepbench_gemm_columns() : *convolution_columns, where);
     MeasuredKernel kernel;
     kernel.file = file;
     kernel.line = line;

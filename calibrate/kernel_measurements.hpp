@@ -18,7 +18,8 @@
 //
 // Baidu DeepBench's results files (their first line is `Precision,...`) are read too: the GEMMs of their `Dense
 // Matrix Multiplication` section (M, N, K, time in ms) and the forward passes of their `Convolution` section (W, H,
-// C, N, K, filter, padding, strides, time in ms, the algorithm cuDNN chose), on the tensor cores when the precision
+// C, N, K, filter, padding, strides, time in ms, the algorithm cuDNN chose; with the times of its input and weight
+// gradients, which calibrate::measure_gradient_costs reads), on the tensor cores when the precision
 // is "16 bit inputs, 16 bit multiplication, 32 bit addition" (tensor_gemm, tensor_convolution), else on the CUDA
 // cores (gemm, convolution). Their GPU is the one the file is named for (v100-, t4-, p100-) unless one is given.
 
@@ -43,6 +44,12 @@ struct MeasuredKernel {
   /// The row's kernels are an algorithm the model does not have for the shape (cuDNN's FFT convolutions; Winograd
   /// other than 3 x 3 at stride 1).
   bool ran_unmodelled = false;
+  /// DeepBench's convolutions: their shape as their gradients' cost depends on it, and the times of the input and
+  /// weight gradients on the same shape where the row has them (none of the input gradient of a layer with at most
+  /// 3 input channels, which reads the data).
+  std::optional<ConvolutionShape> convolution_shape;
+  std::optional<double> input_gradient_s;
+  std::optional<double> weight_gradient_s;
   std::string file;        ///< the file it was read from
   int line = 0;            ///< line in its file (1 is the header)
 

@@ -725,16 +725,39 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
     const FittedKernelParameters& fitted = fitted_kernel_parameters();
     const std::vector<std::string>& measured_on = fitted.gpus.at(static_cast<std::size_t>(KernelFamily::convolution));
     const bool measured_here = std::find(measured_on.begin(), measured_on.end(), gpu.id) != measured_on.end();
-    // Uncalibrated even on a GPU of the data: the backward passes' gain is assumed (none was measured), and the
-    // device is taken at its datasheet clock.
+    // Uncalibrated even on a GPU of the data: the device is taken at its datasheet clock.
     resolved.add(Source::uncalibrated,
                  "3 x 3, stride-1 convolutions faster than their implicit GEMM by cuDNN's fastest algorithm "
                  "(Winograd F(2x2, 3x3) or F(4x4, 3x3)) as the kernel model times each layer's shape on this "
                  "device at its datasheet clock: constants fitted to measured forward convolutions on " +
                      fitted.gpu_list(KernelFamily::convolution) +
                      (measured_here ? std::string() : ", none of them " + gpu.id) +
-                     "; the backward passes assumed to gain as much (docs/compute-model.md, \"Winograd on the CUDA "
-                     "cores\")");
+                     "; their gradients as long as the forward pass, as DeepBench's took on a P100, V100 and T4 "
+                     "(docs/compute-model.md, \"Winograd on the CUDA cores\")");
+  }
+  if (precision == Precision::fp32 && std::any_of(workload.layers.begin(), workload.layers.end(), [](const Layer& l) {
+        return l.kind == KernelKind::convolution && l.gemm.stride > 0;
+      })) {
+    // DeepBench's fp32 convolutions ran on a P100 (Pascal, cuDNN 6.0), a V100 (Volta) and a T4 (Turing, both cuDNN
+    // 7.6). Listed for inference too, whose kernels have no gradients (the resolution does not know the pass).
+    const bool measured_architecture =
+        gpu.architecture == "Pascal" || gpu.architecture == "Volta" || gpu.architecture == "Turing";
+    const auto cost = [](ConvolutionShape shape, ConvolutionGradient gradient) {
+      return format_number(cuda_core_gradient_cost(shape, gradient));
+    };
+    resolved.add(measured_architecture ? Source::fitted : Source::uncalibrated,
+                 "convolution gradients (training) on the CUDA cores at cuDNN's time for them over the forward "
+                 "pass's, the median over DeepBench's fp32 convolutions on a P100, V100 and T4: input / weight "
+                 "gradient 1 x 1 " +
+                     cost(ConvolutionShape::pointwise, ConvolutionGradient::input) + " / " +
+                     cost(ConvolutionShape::pointwise, ConvolutionGradient::weight) + ", strided " +
+                     cost(ConvolutionShape::strided, ConvolutionGradient::input) + " / " +
+                     cost(ConvolutionShape::strided, ConvolutionGradient::weight) + ", 3 x 3 " +
+                     cost(ConvolutionShape::three_by_three, ConvolutionGradient::input) + " / " +
+                     cost(ConvolutionShape::three_by_three, ConvolutionGradient::weight) +
+                     (measured_architecture ? std::string()
+                                            : "; none measured on " + gpu.architecture + ", taken to hold there") +
+                     " (docs/compute-model.md, \"Convolution gradients on the CUDA cores\")");
   }
   if (runs(KernelKind::convolution) && is_mixed_precision(precision)) {
     resolved.add(workload.layout_stated ? Source::scenario : Source::published,

@@ -123,7 +123,7 @@ double kernel_time_s(const Kernel& kernel, const DeviceCompute& device, const Co
                                                               : parameters.convolution_depth_overhead;
       math_s *= (kernel.depth + overhead) / kernel.depth;
     }
-    math_s /= kernel.winograd_speedup;
+    math_s *= kernel.gradient_cost / kernel.winograd_speedup;
   }
   return parameters.kernel_fixed_s + std::max(math_s, memory_s);
 }
@@ -414,14 +414,29 @@ std::optional<Kernel> weight_casts(const Workload& workload, std::size_t l, Prec
                 .launches = layer.parameter_tensors};
 }
 
-// The reduction length of a weighted layer's k-th backward kernel (LayerBuilder::emit's order: the weight gradient
-// first when the layer trains its weights, then the input gradient). The weight gradient dW = dY^T X reduces over
+// Whether a weighted layer's k-th backward kernel is its weight gradient (LayerBuilder::emit's order: the weight
+// gradient first when the layer trains its weights, then the input gradient).
+bool is_weight_gradient(const Layer& layer, int k) { return layer.trainable && k == 0; }
+
+// The reduction length of a weighted layer's k-th backward kernel. The weight gradient dW = dY^T X reduces over
 // the batch's rows; the input gradient dX = dY W over the output columns (a convolution's: over its output channels
 // at each filter position). 0 where the forward's depth is not modelled.
 double backward_depth(const Layer& layer, int k, int batch) {
   if (layer.gemm.depth <= 0.0) return 0.0;
-  const bool weight_gradient = layer.trainable && k == 0;
-  return weight_gradient ? batch * layer.gemm.rows_per_sample : layer.gemm.columns * layer.gemm.filter_positions;
+  return is_weight_gradient(layer, k) ? batch * layer.gemm.rows_per_sample
+                                      : layer.gemm.columns * layer.gemm.filter_positions;
+}
+
+// What a conv2d's k-th backward kernel on the CUDA cores costs against its forward pass (Kernel::gradient_cost):
+// what cuDNN's gradient algorithms took on DeepBench's convolutions of its shape (cuda_core_gradient_cost). None on
+// the tensor cores, whose forward constants time the gradients, and for any other layer (docs/compute-model.md,
+// "Convolution gradients on the CUDA cores").
+std::optional<double> gradient_cost(const Layer& layer, int k, Precision precision) {
+  const GemmShape& g = layer.gemm;
+  if (layer.kind != KernelKind::convolution || g.stride <= 0 || precision != Precision::fp32) return std::nullopt;
+  return cuda_core_gradient_cost(
+      convolution_shape(g.filter_height, g.filter_width, g.stride, g.stride),
+      is_weight_gradient(layer, k) ? ConvolutionGradient::weight : ConvolutionGradient::input);
 }
 
 }  // namespace
@@ -474,6 +489,11 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
                          backward_bytes[l] / count, tiles, layer.kind,
                          layer.memory_pass});
       kernels.back().depth = backward_depth(layer, k, batch);
+      if (const std::optional<double> cost = gradient_cost(layer, k, precision)) {
+        // Timed as the forward pass at that cost: its reduction is the forward's.
+        kernels.back().gradient_cost = *cost;
+        kernels.back().depth = layer.gemm.depth;
+      }
       if (auto transposes = layout_transposes(workload, l, batch, precision, Phase::backward)) {
         kernels.push_back(*transposes);
       }

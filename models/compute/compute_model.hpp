@@ -139,6 +139,10 @@ struct Kernel {
   /// layer runs on the device (apply_winograd: a 3 x 3, stride-1 fp32 convolution on the CUDA cores may run as
   /// Winograd's minimal filtering); 1 for every other kernel.
   double winograd_speedup = 1.0;
+  /// A conv2d's gradient kernel on the CUDA cores: its math time over its forward pass's, as cuDNN's gradient
+  /// algorithms measured on its shape (cuda_core_gradient_cost in models/compute/kernel_model.hpp); its depth is then
+  /// the forward pass's. 1 for every other kernel.
+  double gradient_cost = 1.0;
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every

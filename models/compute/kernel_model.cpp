@@ -159,6 +159,49 @@ KernelShape on_tensor_cores(KernelShape shape) {
   return shape;
 }
 
+std::string_view to_string(ConvolutionShape shape) {
+  switch (shape) {
+    case ConvolutionShape::three_by_three:
+      return "3x3 stride 1";
+    case ConvolutionShape::pointwise:
+      return "1x1 stride 1";
+    case ConvolutionShape::strided:
+      return "strided";
+    case ConvolutionShape::other:
+      return "other";
+  }
+  return "?";
+}
+
+ConvolutionShape convolution_shape(int filter_height, int filter_width, int stride_height, int stride_width) {
+  assert(filter_height >= 1 && filter_width >= 1 && stride_height >= 1 && stride_width >= 1);
+  if (stride_height > 1 || stride_width > 1) return ConvolutionShape::strided;
+  if (filter_height == 3 && filter_width == 3) return ConvolutionShape::three_by_three;
+  if (filter_height == 1 && filter_width == 1) return ConvolutionShape::pointwise;
+  return ConvolutionShape::other;
+}
+
+std::string_view to_string(ConvolutionGradient gradient) {
+  return gradient == ConvolutionGradient::input ? "input" : "weight";
+}
+
+double cuda_core_gradient_cost(ConvolutionShape shape, ConvolutionGradient gradient) {
+  const bool input = gradient == ConvolutionGradient::input;
+  // The upper median of gradient / forward time over DeepBench's fp32 rows of the shape on the P100, V100 SXM2 and
+  // T4 together (input gradients over 87, 81 and 75 rows; weight gradients over 96, 81 and 96).
+  switch (shape) {
+    case ConvolutionShape::three_by_three:
+      return input ? 1.0 : 0.9936180657830145;
+    case ConvolutionShape::pointwise:
+      return input ? 1.0704225352112675 : 1.5145631067961165;
+    case ConvolutionShape::strided:
+      return input ? 1.7789473684210526 : 1.5384615384615385;
+    case ConvolutionShape::other:
+      return 1.0;
+  }
+  return 1.0;
+}
+
 std::string_view to_string(ConvolutionAlgorithm algorithm) {
   switch (algorithm) {
     case ConvolutionAlgorithm::implicit_gemm: return "implicit GEMM";

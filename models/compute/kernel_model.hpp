@@ -87,6 +87,32 @@ enum class ConvolutionAlgorithm { implicit_gemm, winograd_2x2, winograd_4x4 };
 /// "implicit GEMM", "Winograd 2x2", "Winograd 4x4".
 std::string_view to_string(ConvolutionAlgorithm algorithm);
 
+/// A convolution's shape as its gradients' cost depends on it: cuDNN computes the input and weight gradients of a
+/// 3 x 3 convolution at stride 1 with Winograd's algorithms as it does its forward pass, those of a 1 x 1 one (a
+/// plain matrix product) and of a strided one with algorithms of their own (docs/compute-model.md, "Convolution
+/// gradients on the CUDA cores").
+enum class ConvolutionShape {
+  three_by_three,  ///< 3 x 3 at stride 1
+  pointwise,       ///< 1 x 1 at stride 1
+  strided,         ///< any filter at a stride above 1 in either direction
+  other,           ///< any other filter at stride 1 (5 x 5, 1 x 7, 7 x 1, ...)
+};
+std::string_view to_string(ConvolutionShape shape);
+/// REQUIRES: every argument >= 1.
+ConvolutionShape convolution_shape(int filter_height, int filter_width, int stride_height, int stride_width);
+
+/// The two gradients a convolution's backward pass computes.
+enum class ConvolutionGradient { input, weight };
+std::string_view to_string(ConvolutionGradient gradient);
+
+/// How long cuDNN takes for a convolution's `gradient` on the CUDA cores (fp32), over its forward pass on the same
+/// shape: the upper median over Baidu DeepBench's fp32 convolutions on a P100 (cuDNN 6.0), a V100 SXM2 and a T4
+/// (cuDNN 7.6) together, the rows of data/kernels/deepbench/*-results-fp32.csv with the gradient's time
+/// (calibrate::measure_gradient_costs measures it; `vtsim validate --check` and the test
+/// KernelFit.GradientCostsReproduceTheData check these values against the data). 1 for ConvolutionShape::other, of
+/// which the data hold too few rows (nine 5 x 5 convolutions) to measure it.
+double cuda_core_gradient_cost(ConvolutionShape shape, ConvolutionGradient gradient);
+
 /// One operator's dimensions, as the measured data give them. Matrix products: the output is batch x (M x N), the
 /// reduction K. Convolutions are given as their implicit GEMM (convolution_gemm()). Memory-bound passes: `elements`
 /// values, each read or written `tensors` times (an add reads two tensors and writes one: 3).

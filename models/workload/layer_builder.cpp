@@ -162,6 +162,9 @@ Tensor LayerBuilder::conv2d(const Tensor& x, std::string_view name, const Conv2d
                  static_cast<double>(conv.kernel_h) * conv.kernel_w);
   GemmShape& gemm = layers_.back().gemm;
   gemm.winograd = conv.kernel_h == 3 && conv.kernel_w == 3 && conv.stride == 1;
+  gemm.filter_height = conv.kernel_h;
+  gemm.filter_width = conv.kernel_w;
+  gemm.stride = conv.stride;
   gemm.images_per_sample = x.instances;
   gemm.input_height = x.height;
   gemm.input_width = x.width;

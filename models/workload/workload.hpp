@@ -72,6 +72,11 @@ struct GemmShape {
   double filter_positions = 1.0;
   /// A 3 x 3 convolution at stride 1 (conv2d, not transposed): cuDNN may run it as Winograd's minimal filtering.
   bool winograd = false;
+  /// A conv2d's filter height and width and its stride (both directions): what its gradients cost against its
+  /// forward pass depends on them (models/compute/kernel_model.hpp, ConvolutionShape). 0: not a conv2d.
+  int filter_height = 0;
+  int filter_width = 0;
+  int stride = 0;
   /// A conv2d's input as it convolves it: images per sample (a detector's regions of interest run through one
   /// head as that many images), their height and width, and its zero padding. 0: not a conv2d.
   double images_per_sample = 0.0;

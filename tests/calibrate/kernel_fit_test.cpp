@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "models/catalog/gpu_catalog.hpp"
 
@@ -277,6 +280,88 @@ TEST(KernelFit, MeasuresTheMemorysSustainedShareFromLongPassesOnly) {
   EXPECT_EQ(shares[1].gpu_id, "t4");
   EXPECT_NEAR(shares[1].fraction, 0.8, 1e-12);
   EXPECT_NEAR(kernel_device(*find_gpu("t4"), shares).memory_share(KernelFamily::elementwise), 0.8, 1e-12);
+}
+
+// A CUDA-core convolution of `shape` on `gpu`, its forward pass 1 ms, its gradients `input` and `weight` ms.
+MeasuredKernel convolution_with_gradients(const std::string& gpu, ConvolutionShape shape, double input, double weight) {
+  MeasuredKernel kernel;
+  kernel.shape.family = KernelFamily::convolution;
+  kernel.gpu_id = gpu;
+  kernel.convolution_shape = shape;
+  kernel.latency_s = 1e-3;
+  kernel.input_gradient_s = input * 1e-3;
+  kernel.weight_gradient_s = weight * 1e-3;
+  return kernel;
+}
+
+TEST(KernelFit, MeasuresEachShapesGradientCostAsTheMedianOverItsConvolutions) {
+  std::vector<MeasuredKernel> kernels;
+  // Ten 1 x 1 convolutions whose input gradients take 1.0, 1.1, ..., 1.9 ms: the upper of the middle two, 1.5; their
+  // weight gradients 2 ms each.
+  for (int i = 0; i < 10; ++i) {
+    kernels.push_back(convolution_with_gradients("v100-sxm2-16gb", ConvolutionShape::pointwise, 1.0 + 0.1 * i, 2.0));
+  }
+  // Nine 5 x 5 ones: too few to measure. A row without its input gradient (a first layer) counts for its weight
+  // gradient only (11 values, the upper middle one still 2); a tensor-core row and one without a shape (NeuSight's)
+  // count for nothing.
+  for (int i = 0; i < 9; ++i) {
+    kernels.push_back(convolution_with_gradients("v100-sxm2-16gb", ConvolutionShape::other, 3.0, 3.0));
+  }
+  kernels.push_back(convolution_with_gradients("v100-sxm2-16gb", ConvolutionShape::pointwise, 9.0, 9.0));
+  kernels.back().input_gradient_s.reset();
+  kernels.push_back(convolution_with_gradients("v100-sxm2-16gb", ConvolutionShape::pointwise, 9.0, 9.0));
+  kernels.back().shape.family = KernelFamily::tensor_convolution;
+  kernels.push_back(convolution_with_gradients("v100-sxm2-16gb", ConvolutionShape::pointwise, 9.0, 9.0));
+  kernels.back().convolution_shape.reset();
+
+  const std::vector<GradientCost> costs = measure_gradient_costs(kernels);
+  ASSERT_EQ(costs.size(), 2u);
+  EXPECT_EQ(costs[0].shape, ConvolutionShape::pointwise);
+  EXPECT_EQ(costs[0].gradient, ConvolutionGradient::input);
+  EXPECT_EQ(costs[0].rows, 10);
+  EXPECT_NEAR(costs[0].cost, 1.5, 1e-12);
+  EXPECT_EQ(costs[1].gradient, ConvolutionGradient::weight);
+  EXPECT_EQ(costs[1].rows, 11);
+  EXPECT_NEAR(costs[1].cost, 2.0, 1e-12);
+}
+
+TEST(KernelFit, PredictsEachGpusGradientsAtTheCostTheOtherGpusMeasure) {
+  // Strided convolutions whose input gradients take 1.2x the forward pass on the P100, 1.4x on the V100 and 1.6x on
+  // the T4 (ten each). The T4 left out: the other two's twenty ratios have the upper middle value 1.4, so its
+  // gradients come out 1.4 / 1.6 - 1 = -12.5% off, against 1 / 1.6 - 1 = -37.5% at the forward pass's time.
+  std::vector<MeasuredKernel> kernels;
+  for (const auto& [gpu, ratio] :
+       {std::pair{"p100-pcie-16gb", 1.2}, std::pair{"v100-sxm2-16gb", 1.4}, std::pair{"t4", 1.6}}) {
+    for (int i = 0; i < 10; ++i) {
+      kernels.push_back(convolution_with_gradients(gpu, ConvolutionShape::strided, ratio, 1.0));
+    }
+  }
+  bool found = false;
+  for (const GradientCostErrors& e : gradient_costs_left_gpu_out(kernels)) {
+    if (e.gpu_id != "t4" || e.gradient != ConvolutionGradient::input) continue;
+    found = true;
+    EXPECT_EQ(e.shape, ConvolutionShape::strided);
+    EXPECT_NEAR(e.cost, 1.4, 1e-12);
+    EXPECT_EQ(e.at_cost.kernels, 10);
+    EXPECT_NEAR(e.at_cost.bias, 1.4 / 1.6 - 1.0, 1e-12);
+    EXPECT_NEAR(e.at_one.mean_abs, 1.0 - 1.0 / 1.6, 1e-12);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(KernelFit, GradientCostsReproduceTheData) {
+  // The model's costs (models/compute/kernel_model.hpp) are what DeepBench's fp32 files give, shape by shape.
+  std::vector<std::string> files;
+  for (const char* gpu : {"p100", "v100", "t4"}) {
+    files.push_back(std::string(VTSIM_SOURCE_DIR) + "/data/kernels/deepbench/" + gpu + "-results-fp32.csv");
+  }
+  const std::vector<GradientCost> costs = measure_gradient_costs(read_kernel_paths(files));
+  ASSERT_EQ(costs.size(), 6u);  // three shapes, two gradients; the nine "other" convolutions are too few
+  for (const GradientCost& cost : costs) {
+    EXPECT_NE(cost.shape, ConvolutionShape::other);
+    EXPECT_NEAR(cuda_core_gradient_cost(cost.shape, cost.gradient), cost.cost, 1e-12)
+        << to_string(cost.shape) << " " << to_string(cost.gradient) << " over " << cost.rows << " rows";
+  }
 }
 
 TEST(KernelFit, RecoversAMemoryBoundFamilyAndLeavesEachGpuOut) {

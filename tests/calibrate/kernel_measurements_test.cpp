@@ -118,7 +118,7 @@ constexpr const char* kConvolutionHeader =
     "wrt Inputs (msec),wrt Parameters (msec),,P,Q,Total Time (msec),FWD TERAFLOPS,BWD INPUTS TERAFLOPS,"
     "BWD PARMS TERAFLOPS,Forward Algorithm\n";
 
-TEST(KernelMeasurements, ReadsDeepBenchConvolutionsForwardPass) {
+TEST(KernelMeasurements, ReadsDeepBenchConvolutionsWithTheirGradients) {
   const std::string mixed = std::string("Precision,\"16 bit inputs, 16 bit multiplication, 32 bit addition\"\n") +
                             kConvolutionHeader +
                             ",DeepSpeech,700,161,1,4,32,20,5,0,0,2,2,0.591,N/A*,1.028,,341,79,1.619,"
@@ -141,6 +141,11 @@ TEST(KernelMeasurements, ReadsDeepBenchConvolutionsForwardPass) {
   // The row's own FWD TERAFLOPS is the same flop over its forward time.
   EXPECT_NEAR(conv.shape.flop() / *conv.latency_s / 1e12, 1.1669008460236887, 1e-9);
   EXPECT_EQ(conv.ran, ConvolutionAlgorithm::implicit_gemm);
+  // Its gradients: the input's is "N/A*" (the first layer's), the weights' 1.028 ms; a 20 x 5 filter at stride 2.
+  EXPECT_FALSE(conv.input_gradient_s);
+  ASSERT_TRUE(conv.weight_gradient_s);
+  EXPECT_NEAR(*conv.weight_gradient_s, 1.028e-3, 1e-15);
+  EXPECT_EQ(conv.convolution_shape, ConvolutionShape::strided);
 
   // On the CUDA cores, cuDNN's choice is read as the model knows it.
   const auto fp32_row = [](const std::string& fields) {
@@ -151,6 +156,9 @@ TEST(KernelMeasurements, ReadsDeepBenchConvolutionsForwardPass) {
   EXPECT_EQ(winograd.shape.family, KernelFamily::convolution);
   EXPECT_TRUE(winograd.shape.winograd);
   EXPECT_EQ(winograd.ran, ConvolutionAlgorithm::winograd_2x2);
+  EXPECT_EQ(winograd.convolution_shape, ConvolutionShape::three_by_three);
+  ASSERT_TRUE(winograd.input_gradient_s);
+  EXPECT_NEAR(*winograd.input_gradient_s, 1e-4, 1e-15);
   EXPECT_EQ(fp32_row(",OCR,240,24,16,16,32,3,3,1,1,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,WINOGRAD_NONFUSED").ran,
             ConvolutionAlgorithm::winograd_4x4);
   EXPECT_TRUE(fp32_row(",OCR,240,24,16,16,32,3,3,1,1,1,1,0.1,0.1,0.1,,240,24,0.3,1,1,1,FFT_TILING").ran_unmodelled);
@@ -164,6 +172,35 @@ TEST(KernelMeasurements, ReadsDeepBenchConvolutionsForwardPass) {
                                       ",OCR,240,24,16,16,32,3,3,1,1,1,1,N/A*,0.1,0.1,,240,24,0.3,1,1,1,GEMM\n",
                                   "t4"),
             "ops.csv:4: column Forward (msec): expected a number > 0, got 'N/A*'");
+}
+
+TEST(KernelMeasurements, ReadsDeepBenchConvolutionColumnsByTheirNames) {
+  // The P100's file names its filter and stride columns R, S, pad_h, pad_w, Vertical stride, Horizontal stride: its
+  // first DeepSpeech layer is the V100's (700 x 161 input, 20 wide by 5 high, stride 2), so its output is
+  // ((700 - 20) / 2 + 1) x ((161 - 5) / 2 + 1) = 341 x 79. Its input gradient (1 channel: the data) is left out, as
+  // the V100's file leaves it out ("N/A*").
+  const std::string p100_header =
+      "Convolution,,,,,,,,,,,,,,,,,,,,,,,\n"
+      ",,W,H,C,N,K ,R,S,pad_h,pad_w,Vertical stride,Horizontal stride,Forward (msec),wrt Inputs (msec),"
+      "wrt Parameters (msec),,P,Q,Total Time (msec),FWD TERAFLOPS,BWD INPUTS TERAFLOPS,BWD PARMS TERAFLOPS,"
+      "Forward Algorithm\n";
+  const std::vector<MeasuredKernel> kernels = read_kernel_csv(
+      std::string("Precision,Float\n") + p100_header +
+          ",,700,161,1,4,32,5,20,0,0,2,2,0.142,0.482,0.301,,78.5,340.5,0.925,4.8,1.4,2.3,IMPLICIT_PRECOMP_GEMM\n",
+      "p100-results-fp32.csv");
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_DOUBLE_EQ(kernels.front().shape.output_width, 341);
+  EXPECT_DOUBLE_EQ(kernels.front().shape.output_height, 79);
+  EXPECT_DOUBLE_EQ(kernels.front().shape.k, 100);
+  EXPECT_FALSE(kernels.front().input_gradient_s);
+  ASSERT_TRUE(kernels.front().weight_gradient_s);
+  EXPECT_NEAR(*kernels.front().weight_gradient_s, 0.301e-3, 1e-15);
+  // A section without its row of names, or with one lacking a column it needs, is refused.
+  EXPECT_EQ(measurements_error_of("Precision,Float\nConvolution,,\n,,700,161,1,4,32,5,20,0,0,2,2,0.1,0.1,0.1\n",
+                                  "p100-pcie-16gb"),
+            "ops.csv:3: a Convolution row before the section's row of column names (W, H, C, ...)");
+  EXPECT_EQ(measurements_error_of("Precision,Float\nConvolution,,\n,,W,H,C,N,K,R,S\n", "p100-pcie-16gb"),
+            "ops.csv:3: the Convolution section's column names lack 'pad_w'");
 }
 
 TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {

@@ -229,6 +229,14 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     }
   }
 
+  // Convolution gradients: what they cost against the forward pass, measured, beside the model's constants.
+  std::optional<GradientReport> gradients;
+  if (!table.convolution_gradient_data.empty()) {
+    gradients =
+        gradient_report(calibrate::read_kernel_paths(table.convolution_gradient_data), table.convolution_gradient_data);
+  }
+  const bool gradients_reproduce = !gradients || gradients->reproduces;
+
   // Held-out kernels: the committed constants on GPUs they were not fitted to.
   std::optional<HeldOutReport> held_out;
   bool held_out_within_record = true;
@@ -405,12 +413,13 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                           {"end_to_end_targets", targets_json},
                           {"kernels", kernels ? kernel_report_json(*kernels) : nlohmann::json()},
                           {"recorded_kernel_left_gpu_out_mean_abs_error", recorded_kernels},
-                          {"held_out_kernels", held_out ? nlohmann::json{{"report", held_out_report_json(*held_out)},
-                                                                         {"recorded_mean_abs_error",
-                                                                          table.held_out_kernels
-                                                                              ->recorded_mean_abs_error},
-                                                                         {"within_record", held_out_within_record}}
-                                                        : nlohmann::json()}}
+                          {"convolution_gradients", gradients ? gradient_report_json(*gradients) : nlohmann::json()},
+                          {"held_out_kernels", held_out
+                                                   ? nlohmann::json{{"report", held_out_report_json(*held_out)},
+                                                                    {"recorded_mean_abs_error",
+                                                                     table.held_out_kernels->recorded_mean_abs_error},
+                                                                    {"within_record", held_out_within_record}}
+                                                   : nlohmann::json()}}
                .dump(2)
         << '\n';
   } else {
@@ -421,6 +430,10 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         out << ' ' << family << ' ' << percent(recorded).substr(1);
       }
       out << ": " << (kernels_within_record ? "within all" : "ABOVE") << "\n\n";
+    }
+    if (gradients) {
+      print_gradient_report(*gradients, out);
+      out << '\n';
     }
     if (held_out) {
       out << table.held_out_kernels->description << '\n';
@@ -476,7 +489,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
           << (single_within_record ? "within" : "ABOVE") << '\n';
     }
   }
-  return request.check && !(within_record && fit_is_committed) ? 1 : 0;
+  return request.check && !(within_record && fit_is_committed && gradients_reproduce) ? 1 : 0;
 }
 
 Command add_validate_command(CLI::App& parent) {
@@ -502,10 +515,11 @@ Command add_validate_command(CLI::App& parent) {
   return {app, [request, format] {
             request->json = *format == "json";
             if (validate_command(*request, std::cout) != 0) {
-              throw CheckFailed("mean |error| above the figures recorded in " +
-                                (request->table_file.empty() ? std::string(kShippedValidationTable)
-                                                             : request->table_file) +
-                                ", or the refit differs from models/compute/compute_fit.json (see above)");
+              throw CheckFailed(
+                  "mean |error| above the figures recorded in " +
+                  (request->table_file.empty() ? std::string(kShippedValidationTable) : request->table_file) +
+                  ", or the refit differs from models/compute/compute_fit.json, or the convolution "
+                  "gradients' costs from the data (see above)");
             }
           }};
 }

@@ -24,6 +24,11 @@ nlohmann::json errors_json(const calibrate::KernelErrors& errors) {
           {"median_error", errors.bias}};
 }
 
+// Errors pooled over GPUs: their count and mean |error| only (the GPUs' medians do not pool).
+nlohmann::json pooled_json(const calibrate::KernelErrors& errors) {
+  return {{"kernels", errors.kernels}, {"mean_abs_error", errors.mean_abs}};
+}
+
 }  // namespace
 
 double kernel_target_mean_abs(KernelFamily family) { return is_matrix_product(family) ? 0.12 : 0.15; }
@@ -264,6 +269,90 @@ nlohmann::json held_out_report_json(const HeldOutReport& report) {
           {"gpus", report.gpus},
           {"device_bound_us", report.device_bound_s * 1e6},
           {"groups", groups}};
+}
+
+GradientReport gradient_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                               const std::vector<std::string>& paths) {
+  GradientReport report;
+  report.paths = paths;
+  report.measured = calibrate::measure_gradient_costs(kernels);
+  report.left_gpu_out = calibrate::gradient_costs_left_gpu_out(kernels);
+  report.reproduces = true;
+  for (const calibrate::GradientCost& cost : report.measured) {
+    report.reproduces = report.reproduces &&
+                        std::abs(cuda_core_gradient_cost(cost.shape, cost.gradient) - cost.cost) <= 1e-9 * cost.cost;
+    // Pooled over the GPUs left out: each GPU's errors weighted by its rows (means), its medians not pooled.
+    calibrate::KernelErrors at_cost;
+    calibrate::KernelErrors at_one;
+    for (const calibrate::GradientCostErrors& e : report.left_gpu_out) {
+      if (e.shape != cost.shape || e.gradient != cost.gradient) continue;
+      at_cost.kernels += e.at_cost.kernels;
+      at_cost.mean_abs += e.at_cost.mean_abs * e.at_cost.kernels;
+      at_one.kernels += e.at_one.kernels;
+      at_one.mean_abs += e.at_one.mean_abs * e.at_one.kernels;
+    }
+    if (at_cost.kernels > 0) at_cost.mean_abs /= at_cost.kernels;
+    if (at_one.kernels > 0) at_one.mean_abs /= at_one.kernels;
+    report.pooled_at_cost.push_back(at_cost);
+    report.pooled_at_one.push_back(at_one);
+  }
+  // A shape measured on too few rows keeps 1 in the model.
+  for (ConvolutionShape shape : {ConvolutionShape::three_by_three, ConvolutionShape::pointwise,
+                                 ConvolutionShape::strided, ConvolutionShape::other}) {
+    for (ConvolutionGradient gradient : {ConvolutionGradient::input, ConvolutionGradient::weight}) {
+      const bool measured = std::any_of(report.measured.begin(), report.measured.end(), [&](const auto& cost) {
+        return cost.shape == shape && cost.gradient == gradient;
+      });
+      if (!measured) report.reproduces = report.reproduces && cuda_core_gradient_cost(shape, gradient) == 1.0;
+    }
+  }
+  return report;
+}
+
+void print_gradient_report(const GradientReport& report, std::ostream& out) {
+  std::string paths;
+  for (const std::string& path : report.paths) paths += (paths.empty() ? "" : ", ") + path;
+  out << "Convolution gradients on the CUDA cores: each gradient's time over the forward pass's on the same shape, the "
+      << "median over " << paths << ", and the model's constant (models/compute/kernel_model.cpp, "
+      << "cuda_core_gradient_cost); left out: each GPU's gradients from its measured forward passes at the cost the "
+      << "other GPUs measure, and taking each as long as the forward pass\n";
+  TextTable table({"shape", "gradient", "rows", "measured cost", "model's", "left out, at cost", "left out, at 1"});
+  for (std::size_t i = 0; i < report.measured.size(); ++i) {
+    const calibrate::GradientCost& cost = report.measured[i];
+    table.add_row({std::string(to_string(cost.shape)), std::string(to_string(cost.gradient)), std::to_string(cost.rows),
+                   format_number(cost.cost), format_number(cuda_core_gradient_cost(cost.shape, cost.gradient)),
+                   format_percent(report.pooled_at_cost[i].mean_abs),
+                   format_percent(report.pooled_at_one[i].mean_abs)});
+  }
+  table.print(out);
+  out << "(Shapes measured on fewer than " << calibrate::kMinGradientRows << " rows keep 1. 16-bit convolutions "
+      << "on the tensor cores take their forward constants for their gradients: docs/compute-model.md, \"Convolution "
+      << "gradients on the CUDA cores\".)\n";
+  out << "the model's constants " << (report.reproduces ? "reproduce" : "DIFFER from") << " the measured costs\n";
+}
+
+nlohmann::json gradient_report_json(const GradientReport& report) {
+  nlohmann::json costs = nlohmann::json::array();
+  for (std::size_t i = 0; i < report.measured.size(); ++i) {
+    const calibrate::GradientCost& cost = report.measured[i];
+    costs.push_back({{"shape", std::string(to_string(cost.shape))},
+                     {"gradient", std::string(to_string(cost.gradient))},
+                     {"rows", cost.rows},
+                     {"measured_cost", cost.cost},
+                     {"model_cost", cuda_core_gradient_cost(cost.shape, cost.gradient)},
+                     {"left_gpu_out_at_cost", pooled_json(report.pooled_at_cost[i])},
+                     {"left_gpu_out_at_one", pooled_json(report.pooled_at_one[i])}});
+  }
+  nlohmann::json gpus = nlohmann::json::array();
+  for (const calibrate::GradientCostErrors& e : report.left_gpu_out) {
+    gpus.push_back({{"gpu", e.gpu_id},
+                    {"shape", std::string(to_string(e.shape))},
+                    {"gradient", std::string(to_string(e.gradient))},
+                    {"cost_of_the_others", e.cost},
+                    {"at_cost", errors_json(e.at_cost)},
+                    {"at_one", errors_json(e.at_one)}});
+  }
+  return {{"data", report.paths}, {"costs", costs}, {"left_gpu_out", gpus}, {"reproduces", report.reproduces}};
 }
 
 }  // namespace vtsim::tools

@@ -84,4 +84,26 @@ void print_kernel_report(const KernelReport& report, std::ostream& out);
 /// The report as JSON.
 nlohmann::json kernel_report_json(const KernelReport& report);
 
+/// What convolutions' gradients cost against their forward pass on the CUDA cores, measured on convolutions with
+/// gradient times (DeepBench's fp32 files), beside the constants the model runs with (cuda_core_gradient_cost), and
+/// each GPU's gradients predicted from its forward passes at the cost the other GPUs measure.
+struct GradientReport {
+  std::vector<std::string> paths;
+  std::vector<calibrate::GradientCost> measured;            ///< every GPU together
+  std::vector<calibrate::GradientCostErrors> left_gpu_out;  ///< per GPU, shape and gradient
+  /// Pooled over every GPU left out, per shape and gradient (measured's order): at the others' cost and at 1; their
+  /// count and mean |error| only.
+  std::vector<calibrate::KernelErrors> pooled_at_cost;
+  std::vector<calibrate::KernelErrors> pooled_at_one;
+  /// Whether every measured cost is the model's constant (to 1e-9), and the model has a cost of 1 for every shape
+  /// and gradient measured on too few rows.
+  bool reproduces = false;
+};
+
+/// The report for `kernels`, read from `paths`.
+GradientReport gradient_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+                               const std::vector<std::string>& paths);
+void print_gradient_report(const GradientReport& report, std::ostream& out);
+nlohmann::json gradient_report_json(const GradientReport& report);
+
 }  // namespace vtsim::tools

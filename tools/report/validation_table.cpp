@@ -76,6 +76,11 @@ ValidationTable load_validation_table(const std::string& file) {
     recorded.finish();
     table.kernel_record_note = root.require("kernel_record_note").as_string();
   }
+  if (auto gradients = root.get("convolution_gradient_data")) {
+    for (const JsonValue& path : gradients->as_array(1)) {
+      table.convolution_gradient_data.push_back((folder / path.as_string()).string());
+    }
+  }
   if (auto held_out = root.get("held_out_kernels")) {
     JsonObject object = held_out->as_object();
     HeldOutKernels kernels;

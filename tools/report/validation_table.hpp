@@ -44,6 +44,9 @@ struct ValidationTable {
   /// to.
   std::map<std::string, double> recorded_kernel_left_gpu_out_mean_abs_error;
   std::string kernel_record_note;  ///< why that record is what it is
+  /// Measured convolutions with gradient times (DeepBench's fp32 files, resolved against the table's folder) that the
+  /// model's costs of convolution gradients on the CUDA cores are measured from; empty when the table has none.
+  std::vector<std::string> convolution_gradient_data;
   std::optional<HeldOutKernels> held_out_kernels;  ///< absent when the table has none
   std::vector<ValidationRow> rows;
   /// Published large-model training runs (tensor, pipeline, data parallelism over hosts; issue 28), reported apart

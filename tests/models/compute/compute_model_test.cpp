@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/catalog/mig_catalog.hpp"
@@ -181,6 +182,72 @@ TEST(Winograd, OnlyAThreeByThreeConvolutionAtStrideOneMayRunAsWinograd) {
   EXPECT_FALSE(convolution_workload(64, 64, 56, 3, 2).layers.front().gemm.winograd);
   EXPECT_FALSE(convolution_workload(64, 64, 56, 1, 1).layers.front().gemm.winograd);
   EXPECT_FALSE(convolution_workload(64, 64, 56, 7, 1).layers.front().gemm.winograd);
+}
+
+TEST(ConvolutionGradients, AConvolutionsShapeIsItsFilterAndStride) {
+  EXPECT_EQ(convolution_shape(3, 3, 1, 1), ConvolutionShape::three_by_three);
+  EXPECT_EQ(convolution_shape(1, 1, 1, 1), ConvolutionShape::pointwise);
+  EXPECT_EQ(convolution_shape(3, 3, 2, 2), ConvolutionShape::strided);
+  EXPECT_EQ(convolution_shape(1, 1, 2, 1), ConvolutionShape::strided);  // a stride in either direction
+  EXPECT_EQ(convolution_shape(1, 7, 1, 1), ConvolutionShape::other);
+  EXPECT_EQ(convolution_shape(5, 5, 1, 1), ConvolutionShape::other);
+  EXPECT_DOUBLE_EQ(cuda_core_gradient_cost(ConvolutionShape::other, ConvolutionGradient::weight), 1.0);
+}
+
+TEST(ConvolutionGradients, OnTheCudaCoresEachGradientTakesItsShapesCostOverTheForwardPass) {
+  // One convolution of 64 to 128 channels at batch 8 on a device whose memory never binds: each gradient kernel has
+  // the forward pass's flop, bytes, tiles and (costed) reduction, so its math time is the forward's times its cost.
+  DeviceCompute device = kDevice;
+  device.memory_bandwidth_Bps = 1e18;
+  const ComputeParameters p = parameters(0.5, 0.5);
+  for (const auto& [kernel, stride, shape] :
+       {std::tuple{1, 1, ConvolutionShape::pointwise}, std::tuple{3, 1, ConvolutionShape::three_by_three},
+        std::tuple{3, 2, ConvolutionShape::strided}, std::tuple{7, 1, ConvolutionShape::other}}) {
+    const Workload workload = convolution_workload(64, 128, 32, kernel, stride);
+    const std::vector<Kernel> kernels = iteration_kernels(workload, 8, Precision::fp32, Pass::training);
+    std::vector<const Kernel*> convolutions;
+    for (const Kernel& k : kernels) {
+      if (k.kind == KernelKind::convolution) convolutions.push_back(&k);
+    }
+    ASSERT_EQ(convolutions.size(), 3u);  // forward, then the weight gradient, then the input gradient
+    const double forward_s = kernel_time_s(*convolutions[0], device, p) - p.kernel_fixed_s;
+    const double weight_cost = cuda_core_gradient_cost(shape, ConvolutionGradient::weight);
+    const double input_cost = cuda_core_gradient_cost(shape, ConvolutionGradient::input);
+    EXPECT_DOUBLE_EQ(convolutions[1]->gradient_cost, weight_cost);
+    EXPECT_DOUBLE_EQ(convolutions[2]->gradient_cost, input_cost);
+    EXPECT_NEAR(kernel_time_s(*convolutions[1], device, p) - p.kernel_fixed_s, weight_cost * forward_s,
+                1e-12 * forward_s);
+    EXPECT_NEAR(kernel_time_s(*convolutions[2], device, p) - p.kernel_fixed_s, input_cost * forward_s,
+                1e-12 * forward_s);
+  }
+  // The measured costs differ from 1 where cuDNN's gradients did: a 1 x 1 convolution's weight gradient, a strided
+  // one's input gradient (DeepBench: about 1.5x and 1.8x the forward pass).
+  EXPECT_GT(cuda_core_gradient_cost(ConvolutionShape::pointwise, ConvolutionGradient::weight), 1.3);
+  EXPECT_GT(cuda_core_gradient_cost(ConvolutionShape::strided, ConvolutionGradient::input), 1.5);
+}
+
+TEST(ConvolutionGradients, AFirstLayerComputesOnlyItsWeightGradientAtItsCost) {
+  // A network's first convolution reads the data, which needs no gradient: its one backward kernel is the weight
+  // gradient (a 7 x 7 one at stride 2, as ResNet's first layer: strided).
+  LayerBuilder b;
+  const Tensor image{.channels = 3, .height = 224, .width = 224, .requires_grad = false};
+  b.conv2d(image, "conv1", Conv2d::square(64, 7, 2, 3));
+  Workload workload;
+  workload.layers = b.take_layers();
+  std::vector<double> costs;
+  for (const Kernel& k : iteration_kernels(workload, 8, Precision::fp32, Pass::training)) {
+    if (k.kind == KernelKind::convolution && k.phase == Phase::backward) costs.push_back(k.gradient_cost);
+  }
+  ASSERT_EQ(costs.size(), 1u);
+  EXPECT_DOUBLE_EQ(costs.front(), cuda_core_gradient_cost(ConvolutionShape::strided, ConvolutionGradient::weight));
+}
+
+TEST(ConvolutionGradients, OnTheTensorCoresAndForOtherLayersTheForwardConstantsTimeTheGradients) {
+  for (Precision precision : {Precision::fp16, Precision::bf16, Precision::tf32}) {
+    for (const Kernel& k : iteration_kernels(convolution_workload(64, 128, 32, 1, 1), 8, precision, Pass::training)) {
+      EXPECT_DOUBLE_EQ(k.gradient_cost, 1.0);
+    }
+  }
 }
 
 // Kernel-model constants under which the implicit GEMM and the fused Winograd F(2x2, 3x3) reach the whole peak with
