@@ -262,9 +262,14 @@ const RowText kRows[] = {
 // layout_transposes). DeepLearningExamples' PyTorch ResNet-50 runs channels-last under AMP (configs.yml @291f0d02:
 // `memory_format: nhwc` in every AMP configuration, its FP32 and TF32 ones NCHW); Lambda's PyTorch benchmark runs the
 // same main.py without the option (pytorch/scripts/config_v1/config_pytorch_80GB.sh at lambdal/deeplearning-benchmark
-// @d92c6514), whose default is NCHW (main.py `--memory-format` @291f0d02), as Mask R-CNN's (PyTorch's default). TensorFlow's rows are taken as NHWC: DeepLearningExamples' TensorFlow ResNet-50
-// computes in NCHW (runner.py compute_format) and tf_cnn_benchmarks defaults to NCHW on GPUs, but TensorFlow's graph
-// optimizer may convert 16-bit convolutions to NHWC, which was not read for these versions.
+// @d92c6514), whose default is NCHW (main.py `--memory-format` @291f0d02), as Mask R-CNN's (PyTorch's default).
+// TensorFlow's rows are NHWC: DeepLearningExamples' TensorFlow ResNet-50 asks for NCHW (`--data_format` NCHW,
+// utils/cmdline_helper.py @1d4211fe; tf_cnn_benchmarks defaults to NCHW on GPUs too), but TensorFlow 1.15's grappler
+// runs its mixed-precision rewrite before GenericLayoutOptimizer, which turns a graph to NHWC when at least half the
+// GPUs are Volta or newer and half its GPU Conv2D nodes fp16 (generic_layout_optimizer.cc, kVoltaGPURatioThreshold
+// and kConvGPUFP16Threshold; meta_optimizer.cc's order, tensorflow PR #31087; both in NVIDIA/tensorflow
+// v1.15.2+nv20.06, the 20.06-tf1 container's), and runner.py leaves the layout optimizer on (it turns off only
+// `remapping`). Not profiled: that the rewrite fired in the published runs is read from the code.
 TensorLayout layout_of(const RowText& row) {
   if (row.framework != Framework::pytorch) return TensorLayout::nhwc;
   return row.document == k1 && row.precision == amp ? TensorLayout::nhwc : TensorLayout::nchw;
