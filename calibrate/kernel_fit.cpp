@@ -314,7 +314,9 @@ std::vector<GradientCost> measure_gradient_costs(const std::vector<MeasuredKerne
 std::vector<GradientCostErrors> gradient_costs_left_gpu_out(const std::vector<MeasuredKernel>& kernels) {
   std::set<std::string> gpus;
   for (const MeasuredKernel& kernel : kernels) {
-    if (kernel.shape.family == KernelFamily::convolution && kernel.input_gradient_s) gpus.insert(kernel.gpu_id);
+    if (kernel.shape.family == KernelFamily::convolution && (kernel.input_gradient_s || kernel.weight_gradient_s)) {
+      gpus.insert(kernel.gpu_id);
+    }
   }
   std::vector<GradientCostErrors> result;
   for (const std::string& gpu : gpus) {
