@@ -47,6 +47,16 @@ constexpr double kKernelFixedS = 3e-6;
 // replaces it.
 constexpr double kCudaGraphNodeS = 0.556e-6;
 
+// Host time of one operation of an optimizer's Python loop over parameter tensors (torch.optim's for-loop
+// implementation, DeepLearningExamples' BertAdam: Kernel::python_loop). Measured by the vtsim developers on one H200
+// host (data/measured/h200-sxm-2026-12-04-optimizer, calibrate/gpu_harness/optimizer_steps.py, PyTorch 2.11):
+// torch.optim AdamW's for-loop step, host-bound, took 59.45 ms of host time for 3,184 launches over BERT-large's
+// tensors and 42.37 ms for 2,336 over a 1.3B GPT's (18.67 and 18.14 us; the pooled 18.45 us here; SGD with
+// momentum's simpler loop 14.1 us). It is the loop's Python and PyTorch's dispatch of small in-place operations,
+// less than a model's kernels cost the same host (33.5 us per launch pooled over forward and backward,
+// h200-sxm-2026-12-04-host). UNCALIBRATED on any other host or PyTorch version.
+constexpr double kLoopOpHostS = 18.45e-6;
+
 // CPU seconds to prepare one sample on one core. UNCALIBRATED, no published per-core figure was found: images 5 ms
 // (JPEG decode, random resized crop, flip, normalise: ~200 ImageNet images/s per core), pre-tokenised sequences 20 us
 // (read token ids, mask).
@@ -160,6 +170,12 @@ PreparedRow prepare(const ThroughputRow& row) {
   assert(workload && gpu && gpu->peak_flops(row.precision));
   use_framework(*workload, row.framework);
   workload->layout = row.layout;
+  if (row.optimizer_implementation) {
+    const OptimizerKernelsChoice choice =
+        optimizer_kernels_for(*row.optimizer_implementation, row.framework, workload->optimizer);
+    assert(choice.refused.empty());
+    workload->optimizer_kernels = choice.kernels;
+  }
   PreparedRow prepared{&row,
                        iteration_kernels(*workload, row.batch, row.precision, row.pass, row.accumulation_steps),
                        workload->layers.size(),
@@ -199,6 +215,7 @@ double predict(const PreparedRow& prepared, double gemm_efficiency, double convo
   parameters.convolution_depth_overhead = prepared.convolution_depth_overhead;
   parameters.kernel_fixed_s = kKernelFixedS;
   parameters.host_dispatch_s = host_dispatch_s;
+  parameters.loop_op_host_s = kLoopOpHostS;
   // The published single-device figures were not bound by data loading (DALI, synthetic or cached data): none here.
   const ThroughputRow& row = *prepared.row;
   const KernelTimes times = time_kernels(prepared.kernels, prepared.layers, prepared.device, parameters);
@@ -883,6 +900,16 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
                                            " of the memory bandwidth: the layer norm family's, taken for a reduction; "
                                            "no column reduction was measured "
                                            "(on the H200 BERT-large's took 1.7x what this gives)");
+  }
+  if (steps_in_a_python_loop(workload.optimizer_kernels) && host.execution == Execution::eager) {
+    // The same on every host, a VM's included: it was measured in one (a 16-vCPU microVM).
+    parameters.loop_op_host_s = kLoopOpHostS;
+    resolved.add(Source::uncalibrated,
+                 "optimizer loop " + format_number(kLoopOpHostS * 1e6) +
+                     " us of host time per operation (a Python loop over parameter tensors): torch.optim AdamW's "
+                     "for-loop step measured on one H200 host with PyTorch 2.11 "
+                     "(data/measured/h200-sxm-2026-12-04-optimizer); uncalibrated on other hosts and versions "
+                     "(docs/compute-model.md)");
   }
   parameters.kernel_fixed_s = kKernelFixedS;
   if (calibration.kernel_launch_s) {

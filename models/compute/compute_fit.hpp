@@ -50,6 +50,8 @@ struct ThroughputRow {
   double samples_per_s = 0;    ///< the published figure
   std::string source;          ///< where it is published (document, table)
   TensorLayout layout = TensorLayout::nhwc;  ///< the layout its code keeps convolutions' activations in
+  /// How its code writes the optimizer step, where that is not the framework's default (use_framework).
+  std::optional<OptimizerImplementation> optimizer_implementation = std::nullopt;
 };
 
 /// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.

@@ -32,28 +32,48 @@ std::string describe(const GpuSpec& gpu, Precision precision) {
   return gpu.name + ", " + std::string(to_string(precision));
 }
 
-// The host issues kernels in order, one every host_dispatch_s; the device runs them in order (one stream).
+// The host issues kernels in order, one every host_dispatch_s (or at the pace set for a group of them); the device
+// runs them in order (one stream).
 class StreamTimeline {
  public:
-  explicit StreamTimeline(double host_dispatch_s) : host_dispatch_s_(host_dispatch_s) {}
+  explicit StreamTimeline(double host_dispatch_s) : pace_s_(host_dispatch_s) {}
 
+  /// The host issues the kernels that follow one every `dispatch_s` (from the next kernel on).
+  void set_pace(double dispatch_s) {
+    if (dispatch_s == pace_s_) return;
+    anchor(issue_s(kernels_));
+    pace_s_ = dispatch_s;
+  }
   /// Issues `launches` kernels of `device_s` seconds each on the device, one after another; returns when the last ends.
   double run(double device_s, int launches = 1) {
     assert(launches >= 1);
     // Kernel j (0-based) starts at max(the end of the one before, its issue time); the last ends at the later of the
     // first's start plus all of them and the last's issue plus its own time (the ends between are linear in j).
-    const double first_issued = static_cast<double>(kernels_) * host_dispatch_s_;
-    const double last_issued = static_cast<double>(kernels_ + launches - 1) * host_dispatch_s_;
+    const double first_issued = issue_s(kernels_);
+    const double last_issued = issue_s(kernels_ + launches - 1);
     end_s_ = std::max(std::max(end_s_, first_issued) + launches * device_s, last_issued + device_s);
     busy_s_ += launches * device_s;
     kernels_ += launches;
     return end_s_;
   }
+  /// The host waits until the device has run everything issued, then dispatches its next kernel at its pace: that
+  /// kernel is issued a dispatch after the device's last end at the soonest (the device idles meanwhile).
+  void synchronize() { anchor(std::max(issue_s(kernels_), end_s_ + pace_s_)); }
   double busy_s() const { return busy_s_; }
   int kernels() const { return kernels_; }
 
  private:
-  double host_dispatch_s_;
+  // When the host issues kernel `k` (0-based, from the anchor on): one dispatch after another since the anchor.
+  double issue_s(int k) const { return anchor_s_ + static_cast<double>(k - anchor_kernels_) * pace_s_; }
+  // The host issues its next kernel at `host_s`.
+  void anchor(double host_s) {
+    anchor_s_ = host_s;
+    anchor_kernels_ = kernels_;
+  }
+
+  double pace_s_;          ///< host time per kernel issued
+  double anchor_s_ = 0.0;  ///< when the host issues kernel anchor_kernels_ (0 and 0 until it waits or changes pace)
+  int anchor_kernels_ = 0;
   double end_s_ = 0.0;
   double busy_s_ = 0.0;
   int kernels_ = 0;
@@ -281,8 +301,9 @@ std::vector<TorchOp> torch_update_ops(Optimizer optimizer) {
 // The torch.optim step's kernels: under fp16 mixed precision GradScaler's unscale first
 // (`_amp_foreach_non_finite_check_and_unscale_` over the gradients, torch/amp/grad_scaler.py: read 4, write 4; a
 // foreach pass whichever the optimizer's implementation), the update's operations, and where the model keeps 16-bit
-// weights beside the fp32 ones (not autocast's casts) their copy (read 4, write 2).
-Kernel torch_optimizer_kernel(const Workload& workload, Precision precision) {
+// weights beside the fp32 ones (not autocast's casts) their copy (read 4, write 2). The for-loop implementation's
+// update is a Python loop over the tensors (Kernel::python_loop), a kernel of its own.
+std::vector<Kernel> torch_optimizer_kernels(const Workload& workload, Precision precision) {
   std::vector<TorchOp> foreach_ops;
   if (precision == Precision::fp16) foreach_ops.push_back({1, 8.0});
   if (copies_master_weights(workload, precision)) foreach_ops.push_back({2, kMasterWeightCopyBytes});
@@ -295,11 +316,75 @@ Kernel torch_optimizer_kernel(const Workload& workload, Precision precision) {
     bytes += op.bytes_per_parameter;
     launches += multi_tensor_launches(workload, op.lists);
   }
+  std::vector<Kernel> kernels;
+  if (launches > 0) kernels.push_back(parameter_pass(workload, bytes, launches, Phase::optimizer));
   if (!foreach) {
-    for (const TorchOp& op : update) bytes += op.bytes_per_parameter;
-    launches += static_cast<int>(update.size()) * workload.trainable_parameter_tensors();
+    double loop_bytes = 0.0;
+    for (const TorchOp& op : update) loop_bytes += op.bytes_per_parameter;
+    Kernel loop =
+        parameter_pass(workload, loop_bytes, static_cast<int>(update.size()) * workload.trainable_parameter_tensors(),
+                       Phase::optimizer);
+    loop.python_loop = true;
+    kernels.push_back(loop);
   }
-  return parameter_pass(workload, bytes, launches, Phase::optimizer);
+  return kernels;
+}
+
+// DeepLearningExamples' PyTorch BERT fine-tuning step as its code writes it without --fp16 (--amp), read at
+// NVIDIA/DeepLearningExamples b2763ae2 (README of July 2020, NGC 20.06) and a07d20a1 (21.11); the same code since:
+//   run_squad.py, after each micro-batch's backward, GradientClipper.step: Apex's multi_tensor_l2norm over every
+//     gradient (read 4 B; its launches and a cleanup kernel), `.item()` on the norm (the host waits for the GPU),
+//     and multi_tensor_scale of the gradients by max_norm / norm (read 4, write 4) when the norm exceeds 1.0
+//     (counted: whether it does depends on the data);
+//   optimization.py, BertAdam.step, tensor by tensor: torch.nn.utils.clip_grad_norm_(p, 1.0), then
+//     next_m.mul_(b1).add_(1 - b1, grad)                                       2 kernels, 8 + 12 B
+//     next_v.mul_(b2).addcmul_(1 - b2, grad, grad)                             2 kernels, 8 + 16 B
+//     update = next_m / (next_v.sqrt() + e)                                    3 kernels, 8 + 8 + 12 B
+//     update += weight_decay * p.data (run_squad.py's no_decay: not 'bias', 'LayerNorm.bias', 'LayerNorm.weight')
+//                                                                              2 kernels, 8 + 12 B
+//     update_with_lr = lr * update; p.data.add_(-update_with_lr)               3 kernels, 8 + 8 + 12 B
+//   so 10 kernels and 100 B per parameter, 12 and 120 B where weight decay applies (counted on every parameter of
+//   a tensor that is not a LayerNorm's, biases included: under 0.1% of BERT-large's). clip_grad_norm_ on one tensor
+//   runs torch.norm of the gradient (read 4 B), torch.stack of that norm, torch.norm of the stack, `+ 1e-6` and
+//   `max_norm / (...)` (Tensor.__rdiv__: a reciprocal and a product): 6 kernels; then PyTorch before
+//   pytorch/pytorch PR #61042 (2021-07; NGC 20.06 runs PyTorch 1.6) compares `clip_coef < 1` (a 7th kernel) and
+//   branches on it on the host, which waits for the GPU (bert_adam_sync); since, it clamps the coefficient and
+//   multiplies every gradient by it (clamp and mul_, read 4, write 4: 8 kernels, 12 B) without waiting (bert_adam;
+//   NGC 22.10's PyTorch 1.13). The sync variant skips the scaling: GradientClipper has brought the norm under 1.
+//   Then run_squad.py's optimizer.zero_grad(), torch.optim.Optimizer's (BertAdam has its own defaults, so no
+//   foreach path; set_to_none false before PyTorch 2.0): a zero_() per tensor in a Python loop (write 4 B).
+// The per-tensor operations are one Kernel whose launches share its bytes evenly (a large tensor's longer wait is
+// not seen). Not counted: the add of each new gradient into the zeroed one in the next backward (12 B per parameter,
+// a kernel per tensor issued by autograd's engine while the device is busy with the backward: about 1% of a V100's
+// step).
+std::vector<Kernel> bert_adam_kernels(const Workload& workload, Precision precision, int accumulation_steps) {
+  const bool synchronizing = workload.optimizer_kernels == OptimizerKernels::bert_adam_sync;
+  const Phase clipper_phase = accumulation_steps > 1 ? Phase::backward : Phase::optimizer;
+  Kernel norm = parameter_pass(workload, 4.0, multi_tensor_launches(workload, 1) + 1, clipper_phase);
+  norm.synchronizations = 1;
+  std::vector<Kernel> kernels = {norm,
+                                 parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), clipper_phase)};
+  int decayed_tensors = 0;
+  double decayed_parameters = 0.0;
+  for (const Layer& layer : workload.layers) {
+    if (!layer.trainable || layer.memory_pass == MemoryPass::layer_norm) continue;
+    decayed_tensors += layer.parameter_tensors - layer.bias_tensors;
+    decayed_parameters += layer.parameters;
+  }
+  const int tensors = workload.trainable_parameter_tensors();
+  const int clip_kernels = synchronizing ? 7 : 8;
+  const double clip_bytes = synchronizing ? 4.0 : 12.0;
+  Kernel step = parameter_pass(workload, clip_bytes + 100.0 + 4.0,
+                               (clip_kernels + 10 + 1) * tensors + 2 * decayed_tensors, Phase::optimizer);
+  step.bytes += 20.0 * decayed_parameters;
+  step.python_loop = true;
+  if (synchronizing) step.synchronizations = tensors;
+  kernels.push_back(step);
+  if (copies_master_weights(workload, precision)) {
+    kernels.push_back(
+        parameter_pass(workload, kMasterWeightCopyBytes, multi_tensor_launches(workload, 2), Phase::optimizer));
+  }
+  return kernels;
 }
 
 }  // namespace
@@ -517,9 +602,16 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     }
     return kernels;
   }
+  if (workload.optimizer_kernels == OptimizerKernels::bert_adam ||
+      workload.optimizer_kernels == OptimizerKernels::bert_adam_sync) {
+    const std::vector<Kernel> step = bert_adam_kernels(workload, precision, accumulation_steps);
+    kernels.insert(kernels.end(), step.begin(), step.end());
+    return kernels;
+  }
   if (workload.optimizer_kernels == OptimizerKernels::torch_foreach ||
       workload.optimizer_kernels == OptimizerKernels::torch_for_loop) {
-    kernels.push_back(torch_optimizer_kernel(workload, precision));
+    const std::vector<Kernel> step = torch_optimizer_kernels(workload, precision);
+    kernels.insert(kernels.end(), step.begin(), step.end());
     return kernels;
   }
   // Under autocast the optimizer writes no 16-bit copy of the weights: the next forward casts them (weight_casts).
@@ -596,7 +688,20 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
     launch.bytes /= kernel.launches;
     const double launch_s = kernel_time_s(launch, device, parameters);
     const double device_s = kernel.launches * launch_s;
-    const double end = stream.run(launch_s, kernel.launches);
+    const bool own_pace = kernel.python_loop && parameters.loop_op_host_s > 0.0;
+    stream.set_pace(own_pace ? parameters.loop_op_host_s : parameters.host_dispatch_s);
+    double end = 0.0;
+    if (kernel.synchronizations > 0) {
+      // Groups as even as can be, the first launches % groups one launch longer; the launches share the kernel's
+      // work evenly, so a group's wait is the average one (a large tensor's longer wait is not seen).
+      const int groups = std::min(kernel.synchronizations, kernel.launches);
+      for (int g = 0; g < groups; ++g) {
+        end = stream.run(launch_s, kernel.launches / groups + (g < kernel.launches % groups ? 1 : 0));
+        stream.synchronize();
+      }
+    } else {
+      end = stream.run(launch_s, kernel.launches);
+    }
     ClassTime& by_class = times.by_class[static_cast<std::size_t>(kernel_class(kernel))];
     by_class.gpu_s += device_s;
     by_class.kernels += kernel.launches;

@@ -70,6 +70,8 @@ struct ComputeParameters {
   double convolution_depth_overhead = 0.0;
   double kernel_fixed_s = 0.0;     ///< per kernel on the device: launch latency, ramp and tail, s
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
+  /// Host time of one operation of a Python loop over parameter tensors (Kernel::python_loop), s; 0: host_dispatch_s.
+  double loop_op_host_s = 0.0;
   double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)
 
   /// The memory efficiency of a memory-bound kernel doing `pass`.
@@ -143,6 +145,13 @@ struct Kernel {
   /// algorithms measured on its shape (cuda_core_gradient_cost in models/compute/kernel_model.hpp); its depth is then
   /// the forward pass's. 1 for every other kernel.
   double gradient_cost = 1.0;
+  /// How often the host waits for the device among its launches: they are issued in this many groups as even as
+  /// can be, and after each the host issues nothing more until the device has run everything issued (a value read
+  /// back with `.item()` or a branch on a GPU tensor). 0: the host never waits.
+  int synchronizations = 0;
+  /// Issued by a Python loop over parameter tensors, an operation at a time (an optimizer's for-loop step): each
+  /// launch costs the host ComputeParameters::loop_op_host_s instead of host_dispatch_s.
+  bool python_loop = false;
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every

@@ -660,6 +660,19 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     const OptimizerKernelsChoice choice =
         optimizer_kernels_for(*config.optimizer_implementation, config.framework, used);
     if (!choice.refused.empty()) optimizer_implementation->fail(choice.refused);
+    if (choice.kernels == OptimizerKernels::bert_adam || choice.kernels == OptimizerKernels::bert_adam_sync) {
+      // DeepLearningExamples' BERT scripts run BertAdam only without --fp16, and its clipping reads a norm on the host.
+      if (is_mixed_precision(config.precision)) {
+        optimizer_implementation->fail(
+            "DeepLearningExamples' BERT scripts run BertAdam in fp32 or tf32 only (under "
+            "--fp16, Apex's FusedAdam: 'fused')");
+      }
+      if (config.execution == Execution::cuda_graphs) {
+        optimizer_implementation->fail(
+            "BertAdam's clipping reads the gradients' norm on the host (.item()), which a "
+            "CUDA graph cannot capture: remove 'execution' or this key");
+      }
+    }
   }
   if (host_dispatch) {
     if (config.execution == Execution::cuda_graphs) {

@@ -16,10 +16,12 @@ const std::array<std::pair<std::string, Optimizer>, 6> kOptimizerNames = {{{"sgd
                                                                           {"lamb", Optimizer::lamb},
                                                                           {"adafactor", Optimizer::adafactor}}};
 
-const std::array<std::pair<std::string, OptimizerImplementation>, 3> kOptimizerImplementationNames = {
+const std::array<std::pair<std::string, OptimizerImplementation>, 5> kOptimizerImplementationNames = {
     {{"fused", OptimizerImplementation::fused},
      {"foreach", OptimizerImplementation::foreach},
-     {"for_loop", OptimizerImplementation::for_loop}}};
+     {"for_loop", OptimizerImplementation::for_loop},
+     {"bert_adam", OptimizerImplementation::bert_adam},
+     {"bert_adam_sync", OptimizerImplementation::bert_adam_sync}}};
 
 const std::array<std::pair<std::string, TensorLayout>, 2> kTensorLayoutNames = {{{"nchw", TensorLayout::nchw},
                                                                                  {"nhwc", TensorLayout::nhwc}}};
@@ -53,6 +55,16 @@ OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementat
   const std::string named_optimizer(to_string(optimizer));
   switch (implementation) {
     case OptimizerImplementation::fused: return {OptimizerKernels::multi_tensor, ""};
+    case OptimizerImplementation::bert_adam:
+    case OptimizerImplementation::bert_adam_sync:
+      if (framework != Framework::pytorch || (optimizer != Optimizer::adam && optimizer != Optimizer::adamw)) {
+        return {OptimizerKernels::multi_tensor, name + " is DeepLearningExamples' PyTorch BertAdam, an Adam: a " +
+                                                    std::string(to_string(framework)) + " job with " + named_optimizer +
+                                                    " cannot run it"};
+      }
+      return {implementation == OptimizerImplementation::bert_adam ? OptimizerKernels::bert_adam
+                                                                   : OptimizerKernels::bert_adam_sync,
+              ""};
     case OptimizerImplementation::foreach:
     case OptimizerImplementation::for_loop:
       if (framework == Framework::pytorch) {
@@ -77,6 +89,11 @@ OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementat
                                                   (framework == Framework::tensorflow ? " or 'for_loop'" : "")};
   }
   return {};
+}
+
+bool steps_in_a_python_loop(OptimizerKernels kernels) {
+  return kernels == OptimizerKernels::torch_for_loop || kernels == OptimizerKernels::bert_adam ||
+         kernels == OptimizerKernels::bert_adam_sync;
 }
 
 std::span<const std::pair<std::string, TensorLayout>> tensor_layout_names() { return kTensorLayoutNames; }

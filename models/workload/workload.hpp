@@ -134,15 +134,20 @@ enum class Optimizer {
 
 /// How an optimizer step runs as kernels.
 enum class OptimizerKernels {
-  multi_tensor,    ///< one fused pass over every parameter (Apex's FusedAdam and FusedLAMB as NVIDIA's and Megatron-LM's
-                   ///< PyTorch code runs them, torch.optim's fused=True): optimizer_bytes_per_parameter, launched in
-                   ///< multi-tensor groups (models/compute/compute_model.cpp, multi_tensor_launches)
+  multi_tensor,  ///< one fused pass over every parameter (Apex's FusedAdam and FusedLAMB as NVIDIA's and Megatron-LM's
+                 ///< PyTorch code runs them, torch.optim's fused=True): optimizer_bytes_per_parameter, launched in
+                 ///< multi-tensor groups (models/compute/compute_model.cpp, multi_tensor_launches)
   per_tensor_ops,  ///< each parameter tensor's update written as the framework's element-wise operations, a kernel
                    ///< each, as NVIDIA's TensorFlow BERT writes Adam and LAMB (models/compute/compute_model.cpp counts
                    ///< them)
   torch_foreach,   ///< torch.optim's foreach implementation (its default on CUDA since PyTorch 2.0): each element-wise
                    ///< operation of the update one multi-tensor pass over every parameter tensor
   torch_for_loop,  ///< torch.optim's for-loop implementation (foreach=False): the same operations, tensor by tensor
+  bert_adam,       ///< DeepLearningExamples' PyTorch BertAdam (BERT/optimization.py), tensor by tensor, each tensor's
+                   ///< gradient clipped by torch.nn.utils.clip_grad_norm_ first, after run_squad.py's global clip
+                   ///< (models/compute/compute_model.cpp counts them)
+  bert_adam_sync,  ///< the same under a PyTorch whose clip_grad_norm_ reads `clip_coef < 1` on the host, waiting for
+                   ///< the GPU once per tensor (before pytorch/pytorch PR #61042, 2021-07: NGC 20.06's PyTorch 1.6)
 };
 
 /// How the job's code writes its optimizer step, as a scenario states it (`jobs[i].optimizer_implementation`); with
@@ -151,21 +156,27 @@ enum class OptimizerImplementation {
   fused,     ///< one multi-tensor pass: Apex's fused optimizers, torch.optim's fused=True, a fused TensorFlow optimizer
   foreach,   ///< torch.optim's foreach implementation
   for_loop,  ///< operation by operation, tensor by tensor: torch.optim's foreach=False, TensorFlow's Python optimizers
+  bert_adam,       ///< DeepLearningExamples' PyTorch BertAdam, as its BERT scripts run it without --fp16 (--amp)
+  bert_adam_sync,  ///< the same under a PyTorch whose clip_grad_norm_ waits for the GPU (before mid-2021)
 };
 
-/// The scenario spellings: "fused", "foreach", "for_loop".
+/// The scenario spellings: "fused", "foreach", "for_loop", "bert_adam", "bert_adam_sync".
 std::span<const std::pair<std::string, OptimizerImplementation>> optimizer_implementation_names();
 /// The scenario spelling of `implementation`.
 std::string_view to_string(OptimizerImplementation implementation);
 /// The kernels `implementation` runs in `framework`'s code, or why vtsim does not count them (an empty reason when
 /// it does). PyTorch's foreach and for-loop steps are counted for torch.optim's SGD, SGD with momentum, Adam and
-/// AdamW; TensorFlow's for-loop for NVIDIA's Adam and LAMB; every framework's fused pass for every optimizer.
+/// AdamW, its BertAdam steps for Adam and AdamW; TensorFlow's for-loop for NVIDIA's Adam and LAMB; every framework's
+/// fused pass for every optimizer.
 struct OptimizerKernelsChoice {
   OptimizerKernels kernels = OptimizerKernels::multi_tensor;
   std::string refused;  ///< non-empty: the implementation is not counted for this framework and optimizer
 };
 OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementation, Framework framework,
                                              Optimizer optimizer);
+/// Whether `kernels` has the update issued by a Python loop over the parameter tensors, an operation at a time
+/// (torch.optim's for-loop implementation, DeepLearningExamples' BertAdam).
+bool steps_in_a_python_loop(OptimizerKernels kernels);
 
 /// How a job keeps convolutions' activations in memory. Tensor-core convolutions are NHWC kernels: on NCHW tensors
 /// cuDNN transposes a convolution's operands before it and its result after it (models/compute/compute_model.cpp counts

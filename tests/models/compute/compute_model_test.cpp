@@ -623,27 +623,87 @@ TEST(OptimizerKernels, ApexAndMegatronCopyTheMasterWeightsInAPassOfTheirOwn) {
   EXPECT_DOUBLE_EQ(iteration_kernels(tf, 1, Precision::fp16, Pass::training).back().bytes, parameters * 22.0);
 }
 
+// The optimizer step's kernels of one iteration of `w` in `precision`: their launches, bytes, the host's waits and
+// the launches a Python loop issues.
+struct OptimizerStep {
+  int launches = 0;
+  double bytes = 0.0;
+  int synchronizations = 0;
+  int loop_launches = 0;
+};
+OptimizerStep optimizer_step(const Workload& w, Precision precision) {
+  OptimizerStep step;
+  for (const Kernel& kernel : iteration_kernels(w, 1, precision, Pass::training)) {
+    if (kernel.phase != Phase::optimizer) continue;
+    step.launches += kernel.launches;
+    step.bytes += kernel.bytes;
+    step.synchronizations += kernel.synchronizations;
+    step.loop_launches += kernel.python_loop ? kernel.launches : 0;
+  }
+  return step;
+}
+
 TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
-  // _single_tensor_adam: the same 8 operations for AdamW, one kernel per tensor each: 8 x 5 tensors.
+  // _single_tensor_adam: the same 8 operations for AdamW, one kernel per tensor each: 8 x 5 tensors, all issued by
+  // the Python loop.
   const double parameters = 1e6;
   Workload adamw = optimizer_workload(parameters, 5, Optimizer::adamw, OptimizerKernels::torch_for_loop);
   adamw.master_weight_copy = true;  // 16-bit weights beside the fp32 ones, as use_framework sets it without autocast
-  const Kernel step = iteration_kernels(adamw, 1, Precision::fp32, Pass::training).back();
+  const OptimizerStep step = optimizer_step(adamw, Precision::fp32);
   EXPECT_EQ(step.launches, 8 * 5);
+  EXPECT_EQ(step.loop_launches, 8 * 5);
   EXPECT_DOUBLE_EQ(step.bytes, parameters * 84.0);
+  EXPECT_EQ(step.synchronizations, 0);
   // Under fp16 with 16-bit weights beside the fp32 ones: GradScaler's foreach unscale of the gradients (read and
   // write 4 B; 1 launch: 1e6 parameters in 5 tensors are 18 chunks) and the copy to 16 bits (read 4, write 2; 1
-  // launch).
-  const Kernel mixed = iteration_kernels(adamw, 1, Precision::fp16, Pass::training).back();
+  // launch), multi-tensor launches outside the loop.
+  const OptimizerStep mixed = optimizer_step(adamw, Precision::fp16);
   EXPECT_EQ(mixed.launches, 1 + 1 + 8 * 5);
+  EXPECT_EQ(mixed.loop_launches, 8 * 5);
   EXPECT_DOUBLE_EQ(mixed.bytes, parameters * (8.0 + 6.0 + 84.0));
   // bf16 needs no loss scale; under autocast the weights stay fp32 and no copy is written.
-  EXPECT_DOUBLE_EQ(iteration_kernels(adamw, 1, Precision::bf16, Pass::training).back().bytes,
-                   parameters * (6.0 + 84.0));
+  EXPECT_DOUBLE_EQ(optimizer_step(adamw, Precision::bf16).bytes, parameters * (6.0 + 84.0));
   Workload autocast = adamw;
   autocast.autocast_weight_casts = true;
   autocast.master_weight_copy = false;
-  EXPECT_DOUBLE_EQ(iteration_kernels(autocast, 1, Precision::bf16, Pass::training).back().bytes, parameters * 84.0);
+  EXPECT_DOUBLE_EQ(optimizer_step(autocast, Precision::bf16).bytes, parameters * 84.0);
+}
+
+TEST(OptimizerKernels, DeepLearningExamplesBertAdamClipsAndUpdatesTensorByTensor) {
+  // 1e6 parameters in 5 tensors (18 chunks of 65,536: one multi-tensor launch), all weights (no bias, no LayerNorm).
+  // run_squad.py's GradientClipper: Apex's multi_tensor_l2norm (1 launch and its cleanup kernel, read 4 B), the
+  // host reading the norm (1 wait), multi_tensor_scale (1 launch, read 4 and write 4). Then BertAdam per tensor:
+  // clip_grad_norm_ (norm, stack, norm, add, reciprocal, product, and before PyTorch's PR #61042 the comparison the
+  // host waits on: 7 kernels, read 4 B; since, clamp and the gradient's scaling instead: 8 kernels, 4 + 8 B) and the
+  // update (next_m: 8 + 12 B; next_v: 8 + 16; sqrt, + eps, divide: 8 + 8 + 12; weight decay's product and add: 8 +
+  // 12; the learning rate's product, the negation and the add into the weights: 8 + 8 + 12; 12 kernels, 120 B); then
+  // zero_grad's zero_() per tensor (write 4 B).
+  const double parameters = 1e6;
+  const OptimizerStep waiting = optimizer_step(
+      optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam_sync), Precision::fp32);
+  EXPECT_EQ(waiting.launches, 2 + 1 + (7 + 12 + 1) * 5);
+  EXPECT_EQ(waiting.loop_launches, (7 + 12 + 1) * 5);
+  EXPECT_DOUBLE_EQ(waiting.bytes, parameters * (4.0 + 8.0 + 4.0 + 120.0 + 4.0));
+  EXPECT_EQ(waiting.synchronizations, 1 + 5);
+  const OptimizerStep clamped =
+      optimizer_step(optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam), Precision::fp32);
+  EXPECT_EQ(clamped.launches, 2 + 1 + (8 + 12 + 1) * 5);
+  EXPECT_DOUBLE_EQ(clamped.bytes, parameters * (4.0 + 8.0 + 12.0 + 120.0 + 4.0));
+  EXPECT_EQ(clamped.synchronizations, 1);
+  // Biases get no weight decay (run_squad.py's no_decay): two of the five tensors save its 2 kernels each.
+  Workload biased = optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam_sync);
+  biased.layers[0].bias_tensors = 2;
+  EXPECT_EQ(optimizer_step(biased, Precision::fp32).launches, 2 + 1 + (7 + 10 + 1) * 5 + 2 * 3);
+
+  // BERT-large fine-tuned on SQuAD: 391 trained tensors, of which weight matrices and embedding tables take weight
+  // decay: per layer query, key, value, output and both MLP products (6 x 24), the three embedding tables and the
+  // span classifier's weight, 148. The step: 18 kernels per tensor and 2 more for each of the 148.
+  Workload bert = *make_workload("bert-large-squad-seq384");
+  bert.optimizer_kernels = OptimizerKernels::bert_adam_sync;
+  ASSERT_EQ(bert.trainable_parameter_tensors(), 391);
+  const OptimizerStep step = optimizer_step(bert, Precision::fp32);
+  EXPECT_EQ(step.loop_launches, 18 * 391 + 2 * 148);
+  EXPECT_EQ(step.synchronizations, 1 + 391);
 }
 
 TEST(OptimizerKernels, LaunchCountsMatchTheH200sProfiledForeachSteps) {
@@ -682,6 +742,13 @@ TEST(OptimizerKernels, EachFrameworkCountsTheImplementationsItsCodeHas) {
   EXPECT_FALSE(optimizer_kernels_for(foreach, Framework::tensorflow, Optimizer::adam).refused.empty());
   EXPECT_FALSE(optimizer_kernels_for(for_loop, Framework::tensorflow, Optimizer::sgd_momentum).refused.empty());
   EXPECT_FALSE(optimizer_kernels_for(for_loop, Framework::mxnet, Optimizer::sgd_momentum).refused.empty());
+  // BertAdam is DeepLearningExamples' PyTorch code, an Adam.
+  EXPECT_EQ(optimizer_kernels_for(bert_adam, Framework::pytorch, Optimizer::adamw).kernels,
+            OptimizerKernels::bert_adam);
+  EXPECT_EQ(optimizer_kernels_for(bert_adam_sync, Framework::pytorch, Optimizer::adam).kernels,
+            OptimizerKernels::bert_adam_sync);
+  EXPECT_FALSE(optimizer_kernels_for(bert_adam, Framework::tensorflow, Optimizer::adam).refused.empty());
+  EXPECT_FALSE(optimizer_kernels_for(bert_adam_sync, Framework::pytorch, Optimizer::lamb).refused.empty());
 }
 
 TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
@@ -808,6 +875,49 @@ TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   EXPECT_NEAR(together.total_s(), one_by_one.total_s(), 1e-12);
   EXPECT_NEAR(together.gpu_busy_s, one_by_one.gpu_busy_s, 1e-12);
   EXPECT_EQ(together.kernels, 80);
+}
+
+TEST(HostDispatch, AHostThatWaitsForTheDeviceIssuesItsNextKernelADispatchLater) {
+  // 4 launches of t each in 2 groups, the host waiting for the device after each (Kernel::synchronizations), at a
+  // dispatch of d. Host-bound (t = 1 us, d = 10 us): launches issued at 0 and d end at d + t; the host, done waiting
+  // then, dispatches the third a d later, at 2d + t, and the fourth at 3d + t: the step ends at 3d + 2t = 32 us,
+  // against 3d + t without the wait. Device-bound (t = 20 us, d = 5 us): the first two end at 2t; the third is
+  // issued at 2t + d and the device never idles after: 4t + d = 85 us, against 4t.
+  const auto step_s = [](double t, double d, int synchronizations) {
+    Kernel kernel{0, Phase::forward, 0.0, 4 * t * 1e12, 0.0, KernelKind::memory, MemoryPass::generic, 4};
+    kernel.synchronizations = synchronizations;
+    return time_kernels({kernel}, 1, kDevice, parameters(1.0, 1.0, 0.0, d)).total_s();
+  };
+  EXPECT_NEAR(step_s(1e-6, 10e-6, 2), 32e-6, 1e-15);
+  EXPECT_NEAR(step_s(1e-6, 10e-6, 0), 31e-6, 1e-15);
+  EXPECT_NEAR(step_s(20e-6, 5e-6, 2), 85e-6, 1e-15);
+  EXPECT_NEAR(step_s(20e-6, 5e-6, 0), 80e-6, 1e-15);
+}
+
+TEST(HostDispatch, APythonLoopsLaunchesCostTheLoopsOwnHostTime) {
+  // 10 launches of 1 us issued by a Python loop at 4 us each, behind a kernel issued at the job's dispatch of 20 us
+  // and followed by another: the loop's launches are issued at 20, 24, ..., 56 us, the next kernel 4 us after the
+  // last (60 us), ending at 61 us; at the job's dispatch throughout it would end at 11 x 20 + 1 = 221 us.
+  std::vector<Kernel> kernels(3, Kernel{0, Phase::forward, 0.0, 1e6, 0.0, KernelKind::memory, MemoryPass::generic, 1});
+  kernels[1].launches = 10;
+  kernels[1].bytes = 10e6;
+  kernels[1].python_loop = true;
+  ComputeParameters p = parameters(1.0, 1.0, 0.0, 20e-6);
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 221e-6, 1e-15);
+  p.loop_op_host_s = 4e-6;
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 61e-6, 1e-15);
+}
+
+TEST(HostDispatch, AfterAWaitALoopDispatchesItsNextLaunchAtItsOwnPace) {
+  // A Python loop of 4 launches of 10 us at 2 us each, waiting for the device after every 2, the job's dispatch
+  // 50 us: launches at 0 and 2 us end at 20; the loop dispatches the third 2 us later, at 22, and the fourth at 24,
+  // behind the third: the step ends at 42 us (at the job's dispatch after the wait it would end at 90).
+  Kernel loop{0, Phase::forward, 0.0, 4 * 10e-6 * 1e12, 0.0, KernelKind::memory, MemoryPass::generic, 4};
+  loop.synchronizations = 2;
+  loop.python_loop = true;
+  ComputeParameters p = parameters(1.0, 1.0, 0.0, 50e-6);
+  p.loop_op_host_s = 2e-6;
+  EXPECT_NEAR(time_kernels({loop}, 1, kDevice, p).total_s(), 42e-6, 1e-15);
 }
 
 TEST(HostDispatch, ShortKernelsRunAtTheHostsPace) {
