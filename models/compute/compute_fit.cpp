@@ -121,6 +121,16 @@ double depth_overhead(const std::string& architecture, PrecisionPath path, Kerne
 // Upper bound of each kind's efficiency (compute_model.hpp, ComputeParameters).
 double efficiency_cap(KernelKind kind) { return kind == KernelKind::convolution ? 2.25 : 1.0; }
 
+// Upper bound of a fitted efficiency: its kind's, and for a 16-bit GEMM the largest matmul efficiency published for
+// its architecture (published_large_gemm_efficiency): the best product a brute-force search over shapes found, so no
+// product of the model's (whose depth overhead takes 1-4% more off a large one) runs faster. A fit that would go
+// above it is asking its GEMMs to carry time the model leaves out elsewhere in the rows.
+double efficiency_cap(const EfficiencyKey& key) {
+  const std::optional<double> best =
+      key.kind == KernelKind::gemm ? published_large_gemm_efficiency(key.architecture, key.path) : std::nullopt;
+  return best ? std::min(*best, efficiency_cap(key.kind)) : efficiency_cap(key.kind);
+}
+
 // The memory layers of the kernel families whose achieved bandwidth was measured (element-wise, softmax, layer norm:
 // NeuSight's kernels, models/compute/kernel_parameters.json) run at those families' fitted memory efficiencies (the
 // kernel model's constants), times the share of its datasheet bandwidth the GPU's long passes sustained where the
@@ -267,7 +277,7 @@ std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::
                                               const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const auto own = fit.efficiency.find(EfficiencyKey{architecture, path, kind});
   if (own != fit.efficiency.end()) {
-    return FoundEfficiency{std::min(own->second, efficiency_cap(kind)), own->first};
+    return FoundEfficiency{std::min(own->second, efficiency_cap(own->first)), own->first};
   }
   if (auto derived = kernel_derived_efficiency(gpu_id, architecture, path, kind)) return derived;
   const auto& order = architectures_by_generation();
@@ -323,7 +333,7 @@ class FitProblem {
     for (const auto& [key, i] : efficiency_index_) {
       const auto given = start.efficiency.find(key);
       const double efficiency = given != start.efficiency.end() ? given->second : kInitialEfficiency;
-      x[i] = logit(std::clamp(efficiency / efficiency_cap(key.kind), 1e-6, 1.0 - 1e-6));
+      x[i] = logit(std::clamp(efficiency / efficiency_cap(key), 1e-6, 1.0 - 1e-6));
     }
     for (const auto& [framework, i] : dispatch_index_) {
       const auto given = start.host_dispatch_s.find(framework);
@@ -349,7 +359,7 @@ class FitProblem {
   /// The parameters at `x`, without the error summary.
   ComputeFit parameters(const Eigen::VectorXd& x) const {
     ComputeFit fit;
-    for (const auto& [key, i] : efficiency_index_) fit.efficiency[key] = efficiency_cap(key.kind) * logistic(x[i]);
+    for (const auto& [key, i] : efficiency_index_) fit.efficiency[key] = efficiency_cap(key) * logistic(x[i]);
     for (const auto& [framework, i] : dispatch_index_) fit.host_dispatch_s[framework] = std::exp(x[i]);
     fit.rows = rows();
     return fit;
@@ -560,7 +570,7 @@ ComputeFit compute_fit_from_json(std::string_view text, const std::string& file)
     }
     key.path = entry.require("path").as_enum<PrecisionPath>(kPaths);
     key.kind = entry.require("kind").as_enum<KernelKind>(kKinds);
-    const double efficiency = entry.require("efficiency").as_positive_number(efficiency_cap(key.kind));
+    const double efficiency = entry.require("efficiency").as_positive_number(efficiency_cap(key));
     if (!fit.efficiency.emplace(key, efficiency).second) {
       entry.value().fail("a second efficiency for " + describe(key));
     }

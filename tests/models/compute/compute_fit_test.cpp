@@ -79,6 +79,25 @@ TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
   }
 }
 
+TEST(ComputeFit, NoSixteenBitGemmIsFittedAboveTheBestMatmulPublishedForItsArchitecture) {
+  // Rows made with known parameters, then the A100's BERT training rows made 60% faster than they can be: the fit
+  // wants a faster GEMM there, but an Ampere 16-bit product runs at most at 271.2 of 312 TFLOP/s (S. Bekman's
+  // brute-force search over torch.matmul shapes, compute_fit.cpp's published_large_gemm_efficiency).
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  const ComputeFit truth = known_parameters();
+  for (ThroughputRow& r : rows) {
+    r.samples_per_s = predict_samples_per_s(r, truth);
+    if (r.gpu_id == "a100-40gb-sxm4" && r.pass == Pass::training && r.workload_id == "bert-large-squad-seq384") {
+      r.samples_per_s *= 1.6;
+    }
+  }
+  const ComputeFit fit = fit_compute(rows);
+  const double best = 271.2 / 312.0;
+  const double ampere_gemm = fit.efficiency.at({"Ampere", PrecisionPath::tensor16, KernelKind::gemm});
+  EXPECT_LE(ampere_gemm, best);
+  EXPECT_NEAR(ampere_gemm, best, 1e-3);  // held at the bound, not short of it
+}
+
 TEST(ComputeFitJson, ReadsBackWhatItWroteBitForBit) {
   // Values without a short decimal form: the file must give back the same doubles, not ones within a rounding.
   ComputeFit fit = known_parameters();
@@ -126,6 +145,9 @@ TEST(ComputeFitJson, RefusesWhatNoFitGivesNamingTheFileAndWhere) {
   expect_error(wrong, "efficiency[2].architecture");
   wrong = document();
   wrong["efficiency"][0]["efficiency"] = 1.2;  // above a GEMM's peak; a convolution may reach 2.25 in its nominal flop
+  expect_error(wrong, "efficiency[0].efficiency");
+  wrong = document();
+  wrong["efficiency"][0]["efficiency"] = 0.9;  // above the best A100 matmul published, 271.2 of 312 TFLOP/s
   expect_error(wrong, "efficiency[0].efficiency");
   wrong = document();
   wrong["efficiency"][3] = wrong["efficiency"][2];
