@@ -665,11 +665,25 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       if (is_mixed_precision(config.precision)) {
         optimizer_implementation->fail(
             "DeepLearningExamples' BERT scripts run BertAdam in fp32 or tf32 only (under "
-            "--fp16, Apex's FusedAdam: 'fused')");
+            "--fp16, Apex AMP and FusedAdam: 'bert_fused_adam')");
       }
       if (config.execution == Execution::cuda_graphs) {
         optimizer_implementation->fail(
             "BertAdam's clipping reads the gradients' norm on the host (.item()), which a "
+            "CUDA graph cannot capture: remove 'execution' or this key");
+      }
+    }
+    if (choice.kernels == OptimizerKernels::bert_fused_adam) {
+      // DeepLearningExamples' BERT scripts run Apex's FusedAdam under --fp16 only, and Apex reads its overflow flag
+      // and the clipping its norm on the host.
+      if (!is_mixed_precision(config.precision)) {
+        optimizer_implementation->fail(
+            "DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under --fp16 only (in fp32 or tf32, "
+            "BertAdam: 'bert_adam')");
+      }
+      if (config.execution == Execution::cuda_graphs) {
+        optimizer_implementation->fail(
+            "Apex AMP reads its overflow flag and the clipping the gradients' norm on the host (.item()), which a "
             "CUDA graph cannot capture: remove 'execution' or this key");
       }
     }

@@ -16,12 +16,13 @@ const std::array<std::pair<std::string, Optimizer>, 6> kOptimizerNames = {{{"sgd
                                                                           {"lamb", Optimizer::lamb},
                                                                           {"adafactor", Optimizer::adafactor}}};
 
-const std::array<std::pair<std::string, OptimizerImplementation>, 5> kOptimizerImplementationNames = {
+const std::array<std::pair<std::string, OptimizerImplementation>, 6> kOptimizerImplementationNames = {
     {{"fused", OptimizerImplementation::fused},
      {"foreach", OptimizerImplementation::foreach},
      {"for_loop", OptimizerImplementation::for_loop},
      {"bert_adam", OptimizerImplementation::bert_adam},
-     {"bert_adam_sync", OptimizerImplementation::bert_adam_sync}}};
+     {"bert_adam_sync", OptimizerImplementation::bert_adam_sync},
+     {"bert_fused_adam", OptimizerImplementation::bert_fused_adam}}};
 
 const std::array<std::pair<std::string, TensorLayout>, 2> kTensorLayoutNames = {{{"nchw", TensorLayout::nchw},
                                                                                  {"nhwc", TensorLayout::nhwc}}};
@@ -65,6 +66,13 @@ OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementat
       return {implementation == OptimizerImplementation::bert_adam ? OptimizerKernels::bert_adam
                                                                    : OptimizerKernels::bert_adam_sync,
               ""};
+    case OptimizerImplementation::bert_fused_adam:
+      if (framework != Framework::pytorch || (optimizer != Optimizer::adam && optimizer != Optimizer::adamw)) {
+        return {OptimizerKernels::multi_tensor, name + " is DeepLearningExamples' PyTorch BERT step with Apex's " +
+                                                    "FusedAdam, an Adam: a " + std::string(to_string(framework)) +
+                                                    " job with " + named_optimizer + " cannot run it"};
+      }
+      return {OptimizerKernels::bert_fused_adam, ""};
     case OptimizerImplementation::foreach:
     case OptimizerImplementation::for_loop:
       if (framework == Framework::pytorch) {
@@ -93,7 +101,7 @@ OptimizerKernelsChoice optimizer_kernels_for(OptimizerImplementation implementat
 
 bool steps_in_a_python_loop(OptimizerKernels kernels) {
   return kernels == OptimizerKernels::torch_for_loop || kernels == OptimizerKernels::bert_adam ||
-         kernels == OptimizerKernels::bert_adam_sync;
+         kernels == OptimizerKernels::bert_adam_sync || kernels == OptimizerKernels::bert_fused_adam;
 }
 
 std::span<const std::pair<std::string, TensorLayout>> tensor_layout_names() { return kTensorLayoutNames; }

@@ -137,17 +137,20 @@ enum class OptimizerKernels {
   multi_tensor,  ///< one fused pass over every parameter (Apex's FusedAdam and FusedLAMB as NVIDIA's and Megatron-LM's
                  ///< PyTorch code runs them, torch.optim's fused=True): optimizer_bytes_per_parameter, launched in
                  ///< multi-tensor groups (models/compute/compute_model.cpp, multi_tensor_launches)
-  per_tensor_ops,  ///< each parameter tensor's update written as the framework's element-wise operations, a kernel
-                   ///< each, as NVIDIA's TensorFlow BERT writes Adam and LAMB (models/compute/compute_model.cpp counts
-                   ///< them)
-  torch_foreach,   ///< torch.optim's foreach implementation (its default on CUDA since PyTorch 2.0): each element-wise
-                   ///< operation of the update one multi-tensor pass over every parameter tensor
-  torch_for_loop,  ///< torch.optim's for-loop implementation (foreach=False): the same operations, tensor by tensor
-  bert_adam,       ///< DeepLearningExamples' PyTorch BertAdam (BERT/optimization.py), tensor by tensor, each tensor's
-                   ///< gradient clipped by torch.nn.utils.clip_grad_norm_ first, after run_squad.py's global clip
-                   ///< (models/compute/compute_model.cpp counts them)
-  bert_adam_sync,  ///< the same under a PyTorch whose clip_grad_norm_ reads `clip_coef < 1` on the host, waiting for
-                   ///< the GPU once per tensor (before pytorch/pytorch PR #61042, 2021-07: NGC 20.06's PyTorch 1.6)
+  per_tensor_ops,   ///< each parameter tensor's update written as the framework's element-wise operations, a kernel
+                    ///< each, as NVIDIA's TensorFlow BERT writes Adam and LAMB (models/compute/compute_model.cpp counts
+                    ///< them)
+  torch_foreach,    ///< torch.optim's foreach implementation (its default on CUDA since PyTorch 2.0): each element-wise
+                    ///< operation of the update one multi-tensor pass over every parameter tensor
+  torch_for_loop,   ///< torch.optim's for-loop implementation (foreach=False): the same operations, tensor by tensor
+  bert_adam,        ///< DeepLearningExamples' PyTorch BertAdam (BERT/optimization.py), tensor by tensor, each tensor's
+                    ///< gradient clipped by torch.nn.utils.clip_grad_norm_ first, after run_squad.py's global clip
+                    ///< (models/compute/compute_model.cpp counts them)
+  bert_adam_sync,   ///< the same under a PyTorch whose clip_grad_norm_ reads `clip_coef < 1` on the host, waiting for
+                    ///< the GPU once per tensor (before pytorch/pytorch PR #61042, 2021-07: NGC 20.06's PyTorch 1.6)
+  bert_fused_adam,  ///< DeepLearningExamples' PyTorch BERT fine-tuning under --fp16: Apex AMP O2's unscaling into fp32
+                    ///< master gradients, run_squad.py's GradientClipper, Apex's FusedAdam, O2's master-to-model copy
+                    ///< and its zero_grad (models/compute/compute_model.cpp counts them)
 };
 
 /// How the job's code writes its optimizer step, as a scenario states it (`jobs[i].optimizer_implementation`); with
@@ -156,11 +159,12 @@ enum class OptimizerImplementation {
   fused,     ///< one multi-tensor pass: Apex's fused optimizers, torch.optim's fused=True, a fused TensorFlow optimizer
   foreach,   ///< torch.optim's foreach implementation
   for_loop,  ///< operation by operation, tensor by tensor: torch.optim's foreach=False, TensorFlow's Python optimizers
-  bert_adam,       ///< DeepLearningExamples' PyTorch BertAdam, as its BERT scripts run it without --fp16 (--amp)
-  bert_adam_sync,  ///< the same under a PyTorch whose clip_grad_norm_ waits for the GPU (before mid-2021)
+  bert_adam,        ///< DeepLearningExamples' PyTorch BertAdam, as its BERT scripts run it without --fp16 (--amp)
+  bert_adam_sync,   ///< the same under a PyTorch whose clip_grad_norm_ waits for the GPU (before mid-2021)
+  bert_fused_adam,  ///< DeepLearningExamples' PyTorch BERT fine-tuning step under --fp16 (Apex AMP O2, FusedAdam)
 };
 
-/// The scenario spellings: "fused", "foreach", "for_loop", "bert_adam", "bert_adam_sync".
+/// The scenario spellings: "fused", "foreach", "for_loop", "bert_adam", "bert_adam_sync", "bert_fused_adam".
 std::span<const std::pair<std::string, OptimizerImplementation>> optimizer_implementation_names();
 /// The scenario spelling of `implementation`.
 std::string_view to_string(OptimizerImplementation implementation);

@@ -706,6 +706,31 @@ TEST(OptimizerKernels, DeepLearningExamplesBertAdamClipsAndUpdatesTensorByTensor
   EXPECT_EQ(step.synchronizations, 1 + 391);
 }
 
+TEST(OptimizerKernels, DeepLearningExamplesBertUnderFp16UnscalesClipsAndUpdatesTheMasters) {
+  // 1e6 parameters in 5 tensors (18 chunks of 65,536: one multi-tensor launch for any number of lists), fp16 weights
+  // beside fp32 masters (Apex AMP O2). Apex unscales the fp16 gradients into fp32 master gradients (multi_tensor_scale,
+  // read 2, write 4 B) and reads its overflow flag (a wait); run_squad.py's GradientClipper: multi_tensor_l2norm and
+  // its cleanup kernel (read 4 B), the norm read on the host (a second wait), multi_tensor_scale (read 4, write 4);
+  // FusedAdam over the masters (read 16, write 12: 28 B); O2's copy of the masters into the fp16 weights (read 4,
+  // write 2); then O2's zero_grad, a Python loop writing zeros into each fp16 gradient (2 B, 5 launches).
+  const double parameters = 1e6;
+  Workload bert = optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::multi_tensor);
+  use_framework(bert, Framework::pytorch);
+  bert.optimizer_kernels = OptimizerKernels::bert_fused_adam;
+  ASSERT_TRUE(bert.master_weight_copy);
+  const OptimizerStep step = optimizer_step(bert, Precision::fp16);
+  EXPECT_EQ(step.launches, 1 + 2 + 1 + 1 + 1 + 5);
+  EXPECT_EQ(step.loop_launches, 5);
+  EXPECT_DOUBLE_EQ(step.bytes, parameters * (6.0 + 4.0 + 8.0 + 28.0 + 6.0 + 2.0));
+  EXPECT_EQ(step.synchronizations, 2);
+  // The loader takes it for an Adam in PyTorch only.
+  using enum OptimizerImplementation;
+  EXPECT_EQ(optimizer_kernels_for(bert_fused_adam, Framework::pytorch, Optimizer::adamw).kernels,
+            OptimizerKernels::bert_fused_adam);
+  EXPECT_FALSE(optimizer_kernels_for(bert_fused_adam, Framework::tensorflow, Optimizer::adam).refused.empty());
+  EXPECT_FALSE(optimizer_kernels_for(bert_fused_adam, Framework::pytorch, Optimizer::lamb).refused.empty());
+}
+
 TEST(OptimizerKernels, LaunchCountsMatchTheH200sProfiledForeachSteps) {
   // data/measured/h200-sxm-2026-12-04-optimizer/optimizer-steps.json (torch.profiler, PyTorch 2.11): AdamW foreach
   // over BERT-large's 398 tensors of 336,226,108 parameters launched 136 kernels, over a 1.3B GPT's 292 tensors of

@@ -357,14 +357,19 @@ std::vector<ErrorCase> error_cases() {
              {"jobs[0].memory_format", "nhwc"}}),
        "s.json: jobs[0].memory_format: a traced iteration's kernels are the ones it ran: remove this key"},
       {"OptimizerImplementationMisspelt", with({{"jobs[0].optimizer_implementation", "for-each"}}),
-       "s.json: jobs[0].optimizer_implementation: expected one of 'fused', 'foreach', 'for_loop', 'bert_adam' or "
-       "'bert_adam_sync', got 'for-each'; "
+       "s.json: jobs[0].optimizer_implementation: expected one of 'fused', 'foreach', 'for_loop', 'bert_adam', "
+       "'bert_adam_sync' or 'bert_fused_adam', got 'for-each'; "
        "did you mean 'foreach'?"},
       {"BertAdamInFp16",
        with({{"jobs[0].optimizer", "adam"}, {"jobs[0].optimizer_implementation", "bert_adam"},
              {"jobs[0].precision", "fp16"}}),
        "s.json: jobs[0].optimizer_implementation: DeepLearningExamples' BERT scripts run BertAdam in fp32 or tf32 "
-       "only (under --fp16, Apex's FusedAdam: 'fused')"},
+       "only (under --fp16, Apex AMP and FusedAdam: 'bert_fused_adam')"},
+      {"BertFusedAdamInFp32",
+       with({{"jobs[0].optimizer", "adam"}, {"jobs[0].optimizer_implementation", "bert_fused_adam"},
+             {"jobs[0].precision", "fp32"}}),
+       "s.json: jobs[0].optimizer_implementation: DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under "
+       "--fp16 only (in fp32 or tf32, BertAdam: 'bert_adam')"},
       {"ForeachLamb", with({{"jobs[0].optimizer", "lamb"}, {"jobs[0].optimizer_implementation", "foreach"}}),
        "s.json: jobs[0].optimizer_implementation: foreach is counted from torch.optim's SGD, Adam and AdamW code; lamb "
        "runs here as one fused pass: use 'fused'"},
