@@ -264,9 +264,10 @@ std::optional<FoundEfficiency> kernel_derived_efficiency(const std::string& gpu_
   const GpuSpec* gpu = find_gpu(gpu_id);
   assert(gpu != nullptr);
   const double clock = kernel_device(*gpu, fitted.clocks).clock(*family);
+  const EfficiencyKey key{architecture, path, kind};
   const double value =
-      std::min(efficiency_cap(kind), clock * p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
-  return FoundEfficiency{value, EfficiencyKey{architecture, path, kind}, true, clock};
+      std::min(efficiency_cap(key), clock * p.peak_efficiency * std::min(1.0, kModelTileIntensity / p.tile_knee));
+  return FoundEfficiency{value, key, true, clock};
 }
 
 // The efficiency of `kind` on `path` for `architecture`: fitted to its own rows where it has them; else derived by the
@@ -292,7 +293,7 @@ std::optional<FoundEfficiency> efficiency_for(const ComputeFit& fit, const std::
       const std::ptrdiff_t distance = 2 * std::abs(i - position) - (i > position ? 1 : 0);
       if (!best || distance < best_distance) {
         best_distance = distance;
-        best = FoundEfficiency{std::min(found->second, efficiency_cap(kind)), key};
+        best = FoundEfficiency{std::min(found->second, efficiency_cap(EfficiencyKey{architecture, path, kind})), key};
       }
     }
     if (best) return best;
@@ -795,10 +796,11 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   }
 
   // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
-  // the fitted efficiencies (which also carry what the model leaves out) move by that ratio. Where the GEMM efficiency
-  // is the kernel model's derivation instead, the efficiency of one large product from the datasheet, the measurement
-  // is that same quantity on the GPU itself and replaces it. Convolutions are taken to move with GEMMs (cuDNN's
-  // implicit-GEMM kernels share cuBLAS's pipelines).
+  // the fitted efficiencies (which also carry what the model leaves out) move by that ratio, above the fit's cap
+  // (efficiency_cap) where this GPU measured better than the published best: the measurement is its own. Where the GEMM
+  // efficiency is the kernel model's derivation instead, the efficiency of one large product from the datasheet, the
+  // measurement is that same quantity on the GPU itself and replaces it. Convolutions are taken to move with GEMMs
+  // (cuDNN's implicit-GEMM kernels share cuBLAS's pipelines).
   const auto measured = calibration.gemm_flop_efficiency.find(precision);
   if (measured != calibration.gemm_flop_efficiency.end()) {
     const std::optional<double> reference = gemm->kernel_derived

@@ -333,7 +333,8 @@ std::vector<Kernel> torch_optimizer_kernels(const Workload& workload, Precision 
 // DeepLearningExamples' PyTorch BERT fine-tuning step as its code writes it without --fp16 (--amp), read at
 // NVIDIA/DeepLearningExamples b2763ae2 (README of July 2020, NGC 20.06) and a07d20a1 (21.11); the same code since:
 //   run_squad.py, after each micro-batch's backward, GradientClipper.step: Apex's multi_tensor_l2norm over every
-//     gradient (read 4 B; its launches and a cleanup kernel), `.item()` on the norm (the host waits for the GPU),
+//     gradient (read 4 B; its launches, the at::zeros clearing its per-block sums and a cleanup kernel:
+//     csrc/multi_tensor_l2norm_kernel.cu at NVIDIA/apex e13873de), `.item()` on the norm (the host waits for the GPU),
 //     and multi_tensor_scale of the gradients by max_norm / norm (read 4, write 4) when the norm exceeds 1.0
 //     (counted: whether it does depends on the data);
 //   optimization.py, BertAdam.step, tensor by tensor: torch.nn.utils.clip_grad_norm_(p, 1.0), then
@@ -360,7 +361,7 @@ std::vector<Kernel> torch_optimizer_kernels(const Workload& workload, Precision 
 std::vector<Kernel> bert_adam_kernels(const Workload& workload, Precision precision, int accumulation_steps) {
   const bool synchronizing = workload.optimizer_kernels == OptimizerKernels::bert_adam_sync;
   const Phase clipper_phase = accumulation_steps > 1 ? Phase::backward : Phase::optimizer;
-  Kernel norm = parameter_pass(workload, 4.0, multi_tensor_launches(workload, 1) + 1, clipper_phase);
+  Kernel norm = parameter_pass(workload, 4.0, 1 + multi_tensor_launches(workload, 1) + 1, clipper_phase);
   norm.synchronizations = 1;
   std::vector<Kernel> kernels = {norm,
                                  parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), clipper_phase)};
@@ -389,34 +390,37 @@ std::vector<Kernel> bert_adam_kernels(const Workload& workload, Precision precis
 
 // DeepLearningExamples' PyTorch BERT fine-tuning step under --fp16 (--amp), read at NVIDIA/DeepLearningExamples
 // b2763ae2 and a07d20a1 (run_squad.py) and NVIDIA/apex e13873de (apex/amp, the last commit before its removal):
-//   amp.initialize(opt_level="O2") keeps fp16 model weights and fp32 master copies. Leaving amp.scale_loss, Apex
-//     unscales the fp16 gradients into fresh fp32 master gradients (_process_optimizer.py,
-//     post_backward_with_master_weights: LossScaler.unscale, one multi_tensor_scale: read 2, write 4 B) and
-//     update_scale reads its overflow flag on the host (`_overflow_buf.item()`: the host waits for the GPU);
+//   amp.initialize(opt_level="O2") keeps fp16 model weights and fp32 master copies. Leaving amp.scale_loss
+//     (handle.py), Apex zeroes its overflow flag (clear_overflow_state: `_overflow_buf.zero_()`, a kernel), unscales
+//     the fp16 gradients into fresh fp32 master gradients (_process_optimizer.py, post_backward_with_master_weights:
+//     LossScaler.unscale, one multi_tensor_scale: read 2, write 4 B) and update_scale reads the flag on the host
+//     (`_overflow_buf.item()`: the host waits for the GPU);
 //   run_squad.py's GradientClipper over the master gradients (amp.master_params): multi_tensor_l2norm (read 4 B; its
-//     launches and a cleanup kernel), `.item()` (a second wait), multi_tensor_scale when the norm exceeds 1.0
-//     (read 4, write 4; counted: whether it does depends on the data);
+//     launches, the at::zeros that clears its per-block sums and a cleanup kernel: csrc/multi_tensor_l2norm_kernel.cu),
+//     `.item()` (a second wait), multi_tensor_scale when the norm exceeds 1.0 (read 4, write 4; counted: whether it
+//     does depends on the data);
 //   Apex's FusedAdam: the fused pass over the fp32 masters (optimizer_bytes_per_parameter), then O2's patched step
-//     copies them into the fp16 weights (_master_params_to_model_params: multi_tensor_scale, read 4, write 2 B);
+//     copies them into the fp16 weights (_master_params_to_model_params: multi_tensor_scale, read 4, write 2 B),
+//     whatever the workload's own master_weight_copy says (O2 always keeps the masters);
 //   O2's patched zero_grad: a Python loop over the fp16 weights, `grad.detach_(); grad.zero_()` (write 2 B).
-// Not counted: the host's Python work around them (Apex's loop over the tensors pairing gradients, allocating the
-// master gradients with torch.empty_like), and run_squad.py's `loss.item()` at the step's end. Under gradient
-// accumulation Apex adds each micro-batch's unscaled gradients into the stashed ones (multi_tensor_axpby, 4 B more
-// read): counted as the unscaling, once per micro-batch, as the clipping (the code clips every micro-batch).
-std::vector<Kernel> bert_fused_adam_kernels(const Workload& workload, Precision precision, int accumulation_steps) {
+// Not counted: the host's Python work around them (Apex's loop over the tensors pairing gradients and allocating the
+// master gradients with torch.empty_like, FusedAdam's loop building its tensor lists, O2's step setting each master
+// gradient to None), FusedAdam's launches per parameter group (run_squad.py makes two, with and without weight
+// decay: counted as one list, a launch or two fewer per operation), and run_squad.py's `loss.item()` at the step's
+// end. Under gradient accumulation Apex adds each micro-batch's unscaled gradients into the stashed ones
+// (multi_tensor_axpby, 4 B more read): counted as the unscaling, once per micro-batch, as the clipping (the code
+// clips every micro-batch).
+std::vector<Kernel> bert_fused_adam_kernels(const Workload& workload, int accumulation_steps) {
   const Phase per_micro_batch = accumulation_steps > 1 ? Phase::backward : Phase::optimizer;
-  Kernel unscale = parameter_pass(workload, 6.0, multi_tensor_launches(workload, 2), per_micro_batch);
+  Kernel unscale = parameter_pass(workload, 6.0, 1 + multi_tensor_launches(workload, 2), per_micro_batch);
   unscale.synchronizations = 1;
-  Kernel norm = parameter_pass(workload, 4.0, multi_tensor_launches(workload, 1) + 1, per_micro_batch);
+  Kernel norm = parameter_pass(workload, 4.0, 1 + multi_tensor_launches(workload, 1) + 1, per_micro_batch);
   norm.synchronizations = 1;
   std::vector<Kernel> kernels = {
       unscale, norm, parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), per_micro_batch),
       parameter_pass(workload, optimizer_bytes_per_parameter(workload.optimizer, Precision::fp32),
-                     multi_tensor_launches(workload, fused_lists(workload.optimizer)), Phase::optimizer)};
-  if (copies_master_weights(workload, precision)) {
-    kernels.push_back(
-        parameter_pass(workload, kMasterWeightCopyBytes, multi_tensor_launches(workload, 2), Phase::optimizer));
-  }
+                     multi_tensor_launches(workload, fused_lists(workload.optimizer)), Phase::optimizer),
+      parameter_pass(workload, kMasterWeightCopyBytes, multi_tensor_launches(workload, 2), Phase::optimizer)};
   Kernel zero_grad = parameter_pass(workload, 2.0, workload.trainable_parameter_tensors(), Phase::optimizer);
   zero_grad.python_loop = true;
   kernels.push_back(zero_grad);
@@ -645,7 +649,7 @@ std::vector<Kernel> iteration_kernels(const Workload& workload, int batch, Preci
     return kernels;
   }
   if (workload.optimizer_kernels == OptimizerKernels::bert_fused_adam) {
-    const std::vector<Kernel> step = bert_fused_adam_kernels(workload, precision, accumulation_steps);
+    const std::vector<Kernel> step = bert_fused_adam_kernels(workload, accumulation_steps);
     kernels.insert(kernels.end(), step.begin(), step.end());
     return kernels;
   }

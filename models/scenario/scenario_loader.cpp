@@ -674,16 +674,16 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
       }
     }
     if (choice.kernels == OptimizerKernels::bert_fused_adam) {
-      // DeepLearningExamples' BERT scripts run Apex's FusedAdam under --fp16 only, and Apex reads its overflow flag
-      // and the clipping its norm on the host.
-      if (!is_mixed_precision(config.precision)) {
+      // DeepLearningExamples' BERT scripts run Apex AMP (O2, fp16) and FusedAdam under --fp16 only, and Apex reads
+      // its overflow flag and GradientClipper the gradients' norm on the host.
+      if (config.precision != Precision::fp16) {
         optimizer_implementation->fail(
-            "DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under --fp16 only (in fp32 or tf32, "
-            "BertAdam: 'bert_adam')");
+            "DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under --fp16 only: precision fp16 (in fp32 "
+            "or tf32, BertAdam: 'bert_adam')");
       }
       if (config.execution == Execution::cuda_graphs) {
         optimizer_implementation->fail(
-            "Apex AMP reads its overflow flag and the clipping the gradients' norm on the host (.item()), which a "
+            "Apex AMP reads its overflow flag and GradientClipper the gradients' norm on the host (.item()), which a "
             "CUDA graph cannot capture: remove 'execution' or this key");
       }
     }

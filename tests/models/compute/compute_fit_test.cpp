@@ -262,10 +262,12 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   const ResolvedCompute resolved =
       resolve_compute(h100, Precision::bf16, rn50, 64, HostSide{}, fit, CalibratedParameters{});
   // 16-bit GEMMs: the kernel model's tensor-core constants at a 128 x 128 tile, whose intensity is
-  // 128 x 128 / (128 + 128) = 64 values per loaded value.
+  // 128 x 128 / (128 + 128) = 64 values per loaded value, held under the best H100 matmul published (794.5 of 989
+  // TFLOP/s), as a fitted value is.
   const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
-  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency,
-                   tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee));
+  const double derived_gemm = tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee);
+  ASSERT_GT(derived_gemm, 794.5 / 989.0);
+  EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 794.5 / 989.0);
   // 16-bit convolutions likewise, with the tensor_convolution family's constants.
   const KernelFamilyParameters& convolution =
       fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution);

@@ -671,29 +671,29 @@ TEST(OptimizerKernels, TorchsForLoopRunsTheSameOperationsTensorByTensor) {
 
 TEST(OptimizerKernels, DeepLearningExamplesBertAdamClipsAndUpdatesTensorByTensor) {
   // 1e6 parameters in 5 tensors (18 chunks of 65,536: one multi-tensor launch), all weights (no bias, no LayerNorm).
-  // run_squad.py's GradientClipper: Apex's multi_tensor_l2norm (1 launch and its cleanup kernel, read 4 B), the
-  // host reading the norm (1 wait), multi_tensor_scale (1 launch, read 4 and write 4). Then BertAdam per tensor:
-  // clip_grad_norm_ (norm, stack, norm, add, reciprocal, product, and before PyTorch's PR #61042 the comparison the
-  // host waits on: 7 kernels, read 4 B; since, clamp and the gradient's scaling instead: 8 kernels, 4 + 8 B) and the
-  // update (next_m: 8 + 12 B; next_v: 8 + 16; sqrt, + eps, divide: 8 + 8 + 12; weight decay's product and add: 8 +
-  // 12; the learning rate's product, the negation and the add into the weights: 8 + 8 + 12; 12 kernels, 120 B); then
-  // zero_grad's zero_() per tensor (write 4 B).
+  // run_squad.py's GradientClipper: Apex's multi_tensor_l2norm (the at::zeros of its per-block sums, 1 launch and its
+  // cleanup kernel, read 4 B), the host reading the norm (1 wait), multi_tensor_scale (1 launch, read 4 and write 4).
+  // Then BertAdam per tensor: clip_grad_norm_ (norm, stack, norm, add, reciprocal, product, and before PyTorch's PR
+  // #61042 the comparison the host waits on: 7 kernels, read 4 B; since, clamp and the gradient's scaling instead: 8
+  // kernels, 4 + 8 B) and the update (next_m: 8 + 12 B; next_v: 8 + 16; sqrt, + eps, divide: 8 + 8 + 12; weight decay's
+  // product and add: 8 + 12; the learning rate's product, the negation and the add into the weights: 8 + 8 + 12; 12
+  // kernels, 120 B); then zero_grad's zero_() per tensor (write 4 B).
   const double parameters = 1e6;
   const OptimizerStep waiting = optimizer_step(
       optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam_sync), Precision::fp32);
-  EXPECT_EQ(waiting.launches, 2 + 1 + (7 + 12 + 1) * 5);
+  EXPECT_EQ(waiting.launches, 3 + 1 + (7 + 12 + 1) * 5);
   EXPECT_EQ(waiting.loop_launches, (7 + 12 + 1) * 5);
   EXPECT_DOUBLE_EQ(waiting.bytes, parameters * (4.0 + 8.0 + 4.0 + 120.0 + 4.0));
   EXPECT_EQ(waiting.synchronizations, 1 + 5);
   const OptimizerStep clamped =
       optimizer_step(optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam), Precision::fp32);
-  EXPECT_EQ(clamped.launches, 2 + 1 + (8 + 12 + 1) * 5);
+  EXPECT_EQ(clamped.launches, 3 + 1 + (8 + 12 + 1) * 5);
   EXPECT_DOUBLE_EQ(clamped.bytes, parameters * (4.0 + 8.0 + 12.0 + 120.0 + 4.0));
   EXPECT_EQ(clamped.synchronizations, 1);
   // Biases get no weight decay (run_squad.py's no_decay): two of the five tensors save its 2 kernels each.
   Workload biased = optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::bert_adam_sync);
   biased.layers[0].bias_tensors = 2;
-  EXPECT_EQ(optimizer_step(biased, Precision::fp32).launches, 2 + 1 + (7 + 10 + 1) * 5 + 2 * 3);
+  EXPECT_EQ(optimizer_step(biased, Precision::fp32).launches, 3 + 1 + (7 + 10 + 1) * 5 + 2 * 3);
 
   // BERT-large fine-tuned on SQuAD: 391 trained tensors, of which weight matrices and embedding tables take weight
   // decay: per layer query, key, value, output and both MLP products (6 x 24), the three embedding tables and the
@@ -708,21 +708,29 @@ TEST(OptimizerKernels, DeepLearningExamplesBertAdamClipsAndUpdatesTensorByTensor
 
 TEST(OptimizerKernels, DeepLearningExamplesBertUnderFp16UnscalesClipsAndUpdatesTheMasters) {
   // 1e6 parameters in 5 tensors (18 chunks of 65,536: one multi-tensor launch for any number of lists), fp16 weights
-  // beside fp32 masters (Apex AMP O2). Apex unscales the fp16 gradients into fp32 master gradients (multi_tensor_scale,
-  // read 2, write 4 B) and reads its overflow flag (a wait); run_squad.py's GradientClipper: multi_tensor_l2norm and
-  // its cleanup kernel (read 4 B), the norm read on the host (a second wait), multi_tensor_scale (read 4, write 4);
-  // FusedAdam over the masters (read 16, write 12: 28 B); O2's copy of the masters into the fp16 weights (read 4,
-  // write 2); then O2's zero_grad, a Python loop writing zeros into each fp16 gradient (2 B, 5 launches).
+  // beside fp32 masters (Apex AMP O2). Apex zeroes its overflow flag (1 kernel), unscales the fp16 gradients into fp32
+  // master gradients (multi_tensor_scale, read 2, write 4 B) and reads the flag (a wait); run_squad.py's
+  // GradientClipper: multi_tensor_l2norm with the at::zeros of its per-block sums and its cleanup kernel (read 4 B),
+  // the norm read on the host (a second wait), multi_tensor_scale (read 4, write 4); FusedAdam over the masters (read
+  // 16, write 12: 28 B); O2's copy of the masters into the fp16 weights (read 4, write 2); then O2's zero_grad, a
+  // Python loop writing zeros into each fp16 gradient (2 B, 5 launches).
   const double parameters = 1e6;
   Workload bert = optimizer_workload(parameters, 5, Optimizer::adam, OptimizerKernels::multi_tensor);
   use_framework(bert, Framework::pytorch);
   bert.optimizer_kernels = OptimizerKernels::bert_fused_adam;
   ASSERT_TRUE(bert.master_weight_copy);
   const OptimizerStep step = optimizer_step(bert, Precision::fp16);
-  EXPECT_EQ(step.launches, 1 + 2 + 1 + 1 + 1 + 5);
+  EXPECT_EQ(step.launches, 2 + 3 + 1 + 1 + 1 + 5);
   EXPECT_EQ(step.loop_launches, 5);
   EXPECT_DOUBLE_EQ(step.bytes, parameters * (6.0 + 4.0 + 8.0 + 28.0 + 6.0 + 2.0));
   EXPECT_EQ(step.synchronizations, 2);
+  // Under gradient accumulation the code unscales and clips after every micro-batch's backward; the update, the copy
+  // and zero_grad stay the step's.
+  double accumulated_optimizer_bytes = 0.0;
+  for (const Kernel& kernel : iteration_kernels(bert, 1, Precision::fp16, Pass::training, 4)) {
+    if (kernel.phase == Phase::optimizer) accumulated_optimizer_bytes += kernel.bytes;
+  }
+  EXPECT_DOUBLE_EQ(accumulated_optimizer_bytes, parameters * (28.0 + 6.0 + 2.0));
   // The loader takes it for an Adam in PyTorch only.
   using enum OptimizerImplementation;
   EXPECT_EQ(optimizer_kernels_for(bert_fused_adam, Framework::pytorch, Optimizer::adamw).kernels,

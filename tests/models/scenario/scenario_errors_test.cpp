@@ -369,7 +369,17 @@ std::vector<ErrorCase> error_cases() {
        with({{"jobs[0].optimizer", "adam"}, {"jobs[0].optimizer_implementation", "bert_fused_adam"},
              {"jobs[0].precision", "fp32"}}),
        "s.json: jobs[0].optimizer_implementation: DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under "
-       "--fp16 only (in fp32 or tf32, BertAdam: 'bert_adam')"},
+       "--fp16 only: precision fp16 (in fp32 or tf32, BertAdam: 'bert_adam')"},
+      {"BertFusedAdamInBf16",
+       with({{"jobs[0].optimizer", "adam"}, {"jobs[0].optimizer_implementation", "bert_fused_adam"},
+             {"jobs[0].precision", "bf16"}}),
+       "s.json: jobs[0].optimizer_implementation: DeepLearningExamples' BERT scripts run Apex AMP and FusedAdam under "
+       "--fp16 only: precision fp16 (in fp32 or tf32, BertAdam: 'bert_adam')"},
+      {"BertFusedAdamUnderCudaGraphs",
+       with({{"jobs[0].optimizer", "adam"}, {"jobs[0].optimizer_implementation", "bert_fused_adam"},
+             {"jobs[0].precision", "fp16"}, {"jobs[0].execution", "cuda_graphs"}}),
+       "s.json: jobs[0].optimizer_implementation: Apex AMP reads its overflow flag and GradientClipper the gradients' "
+       "norm on the host (.item()), which a CUDA graph cannot capture: remove 'execution' or this key"},
       {"ForeachLamb", with({{"jobs[0].optimizer", "lamb"}, {"jobs[0].optimizer_implementation", "foreach"}}),
        "s.json: jobs[0].optimizer_implementation: foreach is counted from torch.optim's SGD, Adam and AdamW code; lamb "
        "runs here as one fused pass: use 'fused'"},
