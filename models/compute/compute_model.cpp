@@ -330,13 +330,20 @@ std::vector<Kernel> torch_optimizer_kernels(const Workload& workload, Precision 
   return kernels;
 }
 
+// run_squad.py's GradientClipper.step after each micro-batch's backward (DeepLearningExamples b2763ae2, a07d20a1),
+// in `phase`: Apex's multi_tensor_l2norm over every gradient (read 4 B; the at::zeros clearing its per-block sums, its
+// launches and a cleanup kernel: csrc/multi_tensor_l2norm_kernel.cu at NVIDIA/apex e13873de), `.item()` on the norm
+// (the host waits for the GPU), and multi_tensor_scale of the gradients by max_norm / norm (read 4, write 4) when the
+// norm exceeds 1.0 (counted: whether it does depends on the data). The script runs it with and without --fp16.
+std::array<Kernel, 2> gradient_clipper_kernels(const Workload& workload, Phase phase) {
+  Kernel norm = parameter_pass(workload, 4.0, 1 + multi_tensor_launches(workload, 1) + 1, phase);
+  norm.synchronizations = 1;
+  return {norm, parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), phase)};
+}
+
 // DeepLearningExamples' PyTorch BERT fine-tuning step as its code writes it without --fp16 (--amp), read at
 // NVIDIA/DeepLearningExamples b2763ae2 (README of July 2020, NGC 20.06) and a07d20a1 (21.11); the same code since:
-//   run_squad.py, after each micro-batch's backward, GradientClipper.step: Apex's multi_tensor_l2norm over every
-//     gradient (read 4 B; its launches, the at::zeros clearing its per-block sums and a cleanup kernel:
-//     csrc/multi_tensor_l2norm_kernel.cu at NVIDIA/apex e13873de), `.item()` on the norm (the host waits for the GPU),
-//     and multi_tensor_scale of the gradients by max_norm / norm (read 4, write 4) when the norm exceeds 1.0
-//     (counted: whether it does depends on the data);
+//   run_squad.py, after each micro-batch's backward, GradientClipper.step (gradient_clipper_kernels);
 //   optimization.py, BertAdam.step, tensor by tensor: torch.nn.utils.clip_grad_norm_(p, 1.0), then
 //     next_m.mul_(b1).add_(1 - b1, grad)                                       2 kernels, 8 + 12 B
 //     next_v.mul_(b2).addcmul_(1 - b2, grad, grad)                             2 kernels, 8 + 16 B
@@ -360,11 +367,9 @@ std::vector<Kernel> torch_optimizer_kernels(const Workload& workload, Precision 
 // step).
 std::vector<Kernel> bert_adam_kernels(const Workload& workload, Precision precision, int accumulation_steps) {
   const bool synchronizing = workload.optimizer_kernels == OptimizerKernels::bert_adam_sync;
-  const Phase clipper_phase = accumulation_steps > 1 ? Phase::backward : Phase::optimizer;
-  Kernel norm = parameter_pass(workload, 4.0, 1 + multi_tensor_launches(workload, 1) + 1, clipper_phase);
-  norm.synchronizations = 1;
-  std::vector<Kernel> kernels = {norm,
-                                 parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), clipper_phase)};
+  const std::array<Kernel, 2> clipper =
+      gradient_clipper_kernels(workload, accumulation_steps > 1 ? Phase::backward : Phase::optimizer);
+  std::vector<Kernel> kernels(clipper.begin(), clipper.end());
   int decayed_tensors = 0;
   double decayed_parameters = 0.0;
   for (const Layer& layer : workload.layers) {
@@ -395,10 +400,8 @@ std::vector<Kernel> bert_adam_kernels(const Workload& workload, Precision precis
 //     the fp16 gradients into fresh fp32 master gradients (_process_optimizer.py, post_backward_with_master_weights:
 //     LossScaler.unscale, one multi_tensor_scale: read 2, write 4 B) and update_scale reads the flag on the host
 //     (`_overflow_buf.item()`: the host waits for the GPU);
-//   run_squad.py's GradientClipper over the master gradients (amp.master_params): multi_tensor_l2norm (read 4 B; its
-//     launches, the at::zeros that clears its per-block sums and a cleanup kernel: csrc/multi_tensor_l2norm_kernel.cu),
-//     `.item()` (a second wait), multi_tensor_scale when the norm exceeds 1.0 (read 4, write 4; counted: whether it
-//     does depends on the data);
+//   run_squad.py's GradientClipper over the master gradients (amp.master_params; gradient_clipper_kernels: a second
+//     wait);
 //   Apex's FusedAdam: the fused pass over the fp32 masters (optimizer_bytes_per_parameter), then O2's patched step
 //     copies them into the fp16 weights (_master_params_to_model_params: multi_tensor_scale, read 4, write 2 B),
 //     whatever the workload's own master_weight_copy says (O2 always keeps the masters);
@@ -414,10 +417,9 @@ std::vector<Kernel> bert_fused_adam_kernels(const Workload& workload, int accumu
   const Phase per_micro_batch = accumulation_steps > 1 ? Phase::backward : Phase::optimizer;
   Kernel unscale = parameter_pass(workload, 6.0, 1 + multi_tensor_launches(workload, 2), per_micro_batch);
   unscale.synchronizations = 1;
-  Kernel norm = parameter_pass(workload, 4.0, 1 + multi_tensor_launches(workload, 1) + 1, per_micro_batch);
-  norm.synchronizations = 1;
+  const std::array<Kernel, 2> clipper = gradient_clipper_kernels(workload, per_micro_batch);
   std::vector<Kernel> kernels = {
-      unscale, norm, parameter_pass(workload, 8.0, multi_tensor_launches(workload, 2), per_micro_batch),
+      unscale, clipper[0], clipper[1],
       parameter_pass(workload, optimizer_bytes_per_parameter(workload.optimizer, Precision::fp32),
                      multi_tensor_launches(workload, fused_lists(workload.optimizer)), Phase::optimizer),
       parameter_pass(workload, kMasterWeightCopyBytes, multi_tensor_launches(workload, 2), Phase::optimizer)};
