@@ -69,6 +69,17 @@
 //             TFLOPS, 141 GB, 4.8 TB/s, up to 600 W, PCIe Gen5, 2- or 4-way NVLink bridge 900 GB/s. SMs and L2 not
 //             found: the H200 SXM's (132 SMs, 60 MB [S]) are taken, unconfirmed.
 //     V100P16 V100 PCIE's figures; 16 GB HBM2 (DQ and [S] spec tables).
+//     A16     [S] NVIDIA A16 datasheet table as a reseller copies it (panchaea.com, "NVIDIA A16"): a board of four
+//             GPUs, each with 1,280 CUDA cores and 40 third-generation tensor cores, FP32 4.5, TF32 9 (18*), FP16
+//             17.9 (35.9*) TFLOPS, 16 GB GDDR6 at 200 GB/s; 250 W the board; one PCIe Gen4 x16 system interface for
+//             the four (so a PCIe switch on the board); passive; "MIG Support: No" (nor in the MIG user guide's
+//             supported GPUs). The entry is one of the four GPUs. Per GPU, as devices report them in public notes
+//             [S] (Jackie2049/rollout-infra notebook/experiments/gpu-profiling-a16.md @54e0f3dd; parda21/NWC
+//             docs/results.md @141d4c39): 10 SMs, 2 MB L2, compute capability 8.6 (GA107). Derived, not printed:
+//             BF16 at the FP16 rate (the GA10x datasheets that print it, A10 and A40, give BF16 = FP16), and the
+//             power per GPU, a quarter of the board's 250 W. The datasheet's FP32 and FP16 imply one clock at 10
+//             SMs: 4.5 TFLOPS / (10 x 128 lanes x 2) = 1,758 MHz, 17.9 / (10 x 1,024 flop per clock, the A10's
+//             dense rate per SM) = 1,748 MHz (a public spec database's 1,695 MHz boost gives 4.34, not 4.5).
 //   The PCIe cards' NVLink bridges are not modelled (as for the A100 PCIe): these entries have no NVLink. The MIG
 //   profiles of the H100 PCIe and H100 NVL are catalogued from published -lgip listings
 // (models/catalog/mig_catalog.cpp;
@@ -356,6 +367,29 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .max_power_w = 150,                  // A10
       .source = "NVIDIA A10 datasheet [S]; deviceQuery [S]",
       .not_modelled = "",
+  });
+  gpus.push_back({
+      .id = "a16",
+      .name = "NVIDIA A16",
+      .architecture = "Ampere",
+      .compute_capability = 86,    // CUDA CC; A16 (DQ): GA107
+      .fp32_flops = tflops(4.5),   // A16, per GPU
+      .tf32_flops = tflops(9),     // A16, per GPU, dense
+      .fp16_flops = tflops(17.9),  // A16, per GPU, dense
+      .bf16_flops = tflops(17.9),  // A16: not printed; the FP16 rate, as on the A10 and A40 (derived)
+      .fp8_flops = std::nullopt,
+      .memory_bytes = gib(16),            // A16, 16 GB GDDR6 per GPU
+      .memory_bandwidth_Bps = gBps(200),  // A16, per GPU
+      .l2_bytes = mib(2),                 // A16 (DQ)
+      .sm_count = 10,                     // A16 (DQ); 1,280 CUDA cores / 128 per GA10x SM
+      .mig_sm_count = 0,                  // A16: no MIG
+      .nvlink_id = "",                    // A16: none
+      .nvlink_links = 0,
+      .pcie_gen = 4,        // A16
+      .max_power_w = 62.5,  // A16: the board's 250 W over its four GPUs (derived)
+      .source = "NVIDIA A16 datasheet, as copied [S]; device reports [S]; one of the board's four GPUs",
+      .not_modelled = "the board's PCIe switch unless the scenario states it (cluster.host.pcie_switch_gpus = 4: its "
+                      "four GPUs share one Gen4 x16 uplink)",
   });
   gpus.push_back({
       .id = "a30",

@@ -26,6 +26,8 @@
 //   A100 PCIe 80GB     A100D-80C 81920 x1, 40C x2, 20C x4, 16C x5, 10C x8, 8C x10, 4C x20
 //   H100 PCIe 80GB     H100-80C 81920 x1 (printed "H100-80"), 40C x2, 20C x4, 16C x6 (sic: 6 x 16 GiB > 80 GiB; 5 is
 //                      kept, as for H100XM-16C), 10C x8, 8C x10, 5C x16, 4C x20
+//   A16                A16-16C 16384 x1, 8C x2, 4C x4 per GPU (table 48; four GPUs per board, so 4, 8 and 16 per
+//                      board; no smaller type)
 //   H100 NVL (94GB)    H100L-94C 96246 x1, 47C 48128 x2, 23C 23552 x4, 15C 15360 x6, 11C 11264 x8, 6C 6144 x15,
 //                      4C 4096 x23
 // NVIDIA AI Enterprise release 6 ("latest"), "NVIDIA AI Enterprise and NVIDIA vGPU (C-Series)", time-sliced tables
@@ -83,6 +85,7 @@ std::vector<VgpuProfile> build_vgpu_catalog() {
             "NVIDIA AI Enterprise 5.0 user guide, A.15");
   const std::string ai_enterprise_62 = "NVIDIA AI Enterprise 6.2, vGPU types appendix [S]";
   add_board(profiles, "A10-", "a10", {{24576, 1}, {12288, 2}, {8192, 3}, {6144, 4}, {4096, 6}}, ai_enterprise_62);
+  add_board(profiles, "A16-", "a16", {{16384, 1}, {8192, 2}, {4096, 4}}, ai_enterprise_62);
   add_board(profiles, "A30-", "a30", {{24576, 1}, {12288, 2}, {8192, 3}, {6144, 4}, {4096, 6}}, ai_enterprise_62);
   add_board(profiles, "A40-", "a40",
             {{49152, 1}, {24576, 2}, {16384, 3}, {12288, 4}, {8192, 6}, {6144, 8}, {4096, 12}}, ai_enterprise_62);

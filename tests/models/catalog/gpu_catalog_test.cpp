@@ -136,6 +136,8 @@ INSTANTIATE_TEST_SUITE_P(
                     PeakCase{"h200-nvl", Precision::fp16, 1671.0 / 2},  // H200 NVL: 1,671 with sparsity
                     PeakCase{"v100-pcie-16gb", Precision::fp16, 112},   // V100 PCIe datasheet
                     PeakCase{"v100-pcie-16gb", Precision::bf16, 0},
+                    PeakCase{"a16", Precision::fp16, 17.9},             // A16, per GPU: 17.9 (35.9 with sparsity)
+                    PeakCase{"a16", Precision::tf32, 9},                // A16, per GPU: 9 (18 with sparsity)
                     // Ada and Blackwell, their tables as quoted [S] (models/catalog/gpu_catalog.cpp, ADA AND BLACKWELL)
                     PeakCase{"l4", Precision::fp16, 242.0 / 2},         // L4: 242 with sparsity
                     PeakCase{"l40", Precision::bf16, 362.1 / 2},        // L40: 362.1 with sparsity
@@ -206,7 +208,7 @@ INSTANTIATE_TEST_SUITE_P(Datasheets, GpuMemory,
                                          MemoryCase{"a30", 24, 933}, MemoryCase{"a40", 48, 696},
                                          MemoryCase{"rtx-a6000", 48, 768}, MemoryCase{"h100-pcie", 80, 2000},
                                          MemoryCase{"h100-nvl", 94, 3900}, MemoryCase{"h200-nvl", 141, 4800},
-                                         MemoryCase{"v100-pcie-16gb", 16, 900},
+                                         MemoryCase{"v100-pcie-16gb", 16, 900}, MemoryCase{"a16", 16, 200},
                                          // GB200: 13.4 TB of HBM3e over 72 GPUs (186 GB, MLPerf), 8 TB/s [S]
                                          MemoryCase{"gb200", 186, 8000}));
 
@@ -247,7 +249,7 @@ TEST(GpuCatalog, MigOnlyOnGpusTheMigGuideListsAndNeverMoreSmsThanTheGpu) {
 TEST(GpuCatalog, ComputeCapabilityIsTheChipsNotTheArchitectures) {
   // CUDA GPUs list: GA100 8.0 (A100, A30), GA102 8.6 (A10, A40, RTX A6000), GP100 6.0, GP104 6.1 (P4).
   EXPECT_EQ(gpu("a30").compute_capability, 80);
-  for (const char* ga102 : {"a10", "a40", "rtx-a6000"}) EXPECT_EQ(gpu(ga102).compute_capability, 86) << ga102;
+  for (const char* ga10x : {"a10", "a40", "rtx-a6000", "a16"}) EXPECT_EQ(gpu(ga10x).compute_capability, 86) << ga10x;
   EXPECT_EQ(gpu("p100-pcie-16gb").compute_capability, 60);
   EXPECT_EQ(gpu("p4").compute_capability, 61);
   const std::map<std::string, int> major = {{"Pascal", 6}, {"Volta", 7},  {"Turing", 7},    {"Ampere", 8},
@@ -262,6 +264,16 @@ TEST(GpuCatalog, A30RunsTheA100sTensorRatePerSmAndClock) {
   const double a100 = *gpu("a100-40gb-sxm4").fp16_flops / (108 * 1410e6);
   const double a30 = *gpu("a30").fp16_flops / (gpu("a30").sm_count * 1440e6);
   EXPECT_NEAR(a30 / a100, 1.0, 0.01);
+}
+
+TEST(GpuCatalog, A16sDatasheetPeaksImplyOneClockAtItsTenSms) {
+  // No boost clock is published for the A16; its FP32 peak over 10 SMs x 128 lanes x 2 and its FP16 peak over 10 SMs x
+  // 1,024 dense flop per clock (the A10's: 125 TFLOPS = 72 SMs x 1,695 MHz x 1,024) must give the same clock.
+  const GpuSpec& a16 = gpu("a16");
+  const double fp32_clock = a16.fp32_flops / (a16.sm_count * 128 * 2.0);
+  const double fp16_clock = *a16.fp16_flops / (a16.sm_count * 1024.0);
+  EXPECT_NEAR(fp32_clock / fp16_clock, 1.0, 0.01);
+  EXPECT_NEAR(*gpu("a10").fp16_flops / (gpu("a10").sm_count * 1695e6), 1024.0, 1024.0 * 0.01);
 }
 
 TEST(GpuCatalog, Fp8FromAdaAndHopperOnAtTwiceThe16BitRate) {
@@ -289,7 +301,7 @@ TEST(GpuCatalog, AdaCardsRunFp32AccumulationAtTheRateTheirDatasheetsImply) {
 
 TEST(GpuCatalog, EveryGpuHasItsDatasheetPowerLimit) {
   for (const GpuSpec& spec : gpu_catalog()) {
-    EXPECT_GE(spec.max_power_w, 70) << spec.id;    // the T4's 70 W is the lowest catalogued
+    EXPECT_GE(spec.max_power_w, 62.5) << spec.id;  // an A16 GPU's quarter of its board's 250 W is the lowest
     EXPECT_LE(spec.max_power_w, 1200) << spec.id;  // the GB200's 1,200 W the highest
   }
   EXPECT_EQ(gpu("a30").max_power_w, 165);    // A30 datasheet [S]

@@ -97,6 +97,14 @@ TEST(VgpuCatalog, AdaCardsCarryTheirAiEnterpriseTables) {
   EXPECT_EQ(find_vgpu_profile("L4-8C")->max_per_gpu, 3);
 }
 
+TEST(VgpuCatalog, A16sTypesArePerGpuOfItsBoard) {
+  // NVIDIA AI Enterprise 6.2, "NVIDIA vGPU (C-Series) for NVIDIA A16": 16C, 8C and 4C, at most 1, 2 and 4 per GPU
+  // (the board's four GPUs hold four times as many).
+  EXPECT_EQ(ids_of(vgpu_profiles_for("a16")), (std::vector<std::string>{"A16-16C", "A16-8C", "A16-4C"}));
+  EXPECT_EQ(find_vgpu_profile("A16-4C")->max_per_gpu, 4);
+  EXPECT_EQ(find_vgpu_profile("A16-8C")->max_per_gpu, 2);
+}
+
 TEST(VgpuCatalog, FixedShareOfT4_4CIsOneQuarter) {
   // User guide 7.1: "the maximum number of T4-4C vGPUs per physical GPU is 4 ... each T4-4C vGPU is given one
   // quarter, or 25%".
@@ -122,7 +130,7 @@ INSTANTIATE_TEST_SUITE_P(UserGuide, VgpuFrameBuffer,
                                          FrameBufferCase{"A100DX-16C", 16384}, FrameBufferCase{"H100XM-80C", 81920},
                                          FrameBufferCase{"T4-16C", 16384}, FrameBufferCase{"V100DX-4C", 4096},
                                          FrameBufferCase{"L40-12C", 12288}, FrameBufferCase{"L4-6C", 6144},
-                                         FrameBufferCase{"RTXA6000-16C", 16384}));
+                                         FrameBufferCase{"RTXA6000-16C", 16384}, FrameBufferCase{"A16-8C", 8192}));
 
 TEST(VgpuCatalog, LookupsReturnNothingForUnknownNames) {
   EXPECT_EQ(find_vgpu_profile("A100-7-40C"), nullptr);  // MIG-backed types are MIG instances, not listed here
