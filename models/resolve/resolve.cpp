@@ -552,7 +552,7 @@ ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibr
                   .ranks_per_gpu = {},
                   .gpu_memory_Bps = 0,
                   .memory_can_bind = false,
-                  .vmotion_line_rate_Bps = 0,
+                  .vmotion_rate_Bps = 0,
                   .migration_Bps = 0,
                   .flows_between_gpus = true,
                   .link_classes = {},
@@ -586,9 +586,12 @@ ResolvedRun resolve(const Scenario& scenario, const CalibratedParameters& calibr
     if (job.nccl) run.memory_can_bind |= collective_memory_demand_Bps(*job.nccl) > run.gpu_memory_Bps / 2;
   }
   // vMotion's pre-copies leave through the hosts' NICs for a spare host, over TCP (vMotion's streams); a stun moves
-  // the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model).
-  run.vmotion_line_rate_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps;
-  run.migration_Bps = run.vmotion_line_rate_Bps * transport_spec(Transport::tcp).bandwidth_efficiency;
+  // the framebuffer over the host's vMotion NIC (all hosts alike: the cluster's NIC model). Before vSphere 7.0 U2 its
+  // streams' peak may be below the NIC's (OperationsConfig::vmotion_vmknics): a measured throughput, taken as is.
+  const double line_rate_Bps = find_nic(scenario.cluster.host.nic_model)->line_rate_Bps;
+  run.vmotion_rate_Bps = vmotion_rate_Bps(scenario.operations, line_rate_Bps);
+  run.migration_Bps =
+      std::min(line_rate_Bps * transport_spec(Transport::tcp).bandwidth_efficiency, run.vmotion_rate_Bps);
   // Analytic collectives take their times from the topology; only pipeline transfers (model parallelism) are flows
   // between GPUs there, so without them the platform needs no routes between GPUs.
   run.flows_between_gpus =

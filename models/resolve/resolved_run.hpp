@@ -69,7 +69,7 @@ struct ResolvedRun {
   double gpu_memory_Bps = 0;
   /// Whether some job's collective asks more than half of gpu_memory_Bps (only then can the memory links bind).
   bool memory_can_bind = false;
-  double vmotion_line_rate_Bps = 0;  ///< the line rate of a host's NIC, which vMotion's stuns and pre-copies use
+  double vmotion_rate_Bps = 0;       ///< what a host's vMotion moves a stun's framebuffer at (vmotion_rate_Bps())
   double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP)
   /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
   bool flows_between_gpus = true;

@@ -16,6 +16,13 @@
 //                 1 GB 2 s, 2 GB 4 s, 4 GB 6 s, 8 GB 12 s, 16 GB 22 s, 32 GB 39 s. [P] vSphere 8.0 U2, "set a stun
 //                 time limit": the maximum stun is computed from the vMotion NIC's bandwidth (the slower host's). [P]
 //                 vSphere 7.0 networking best practices: since 7.0 U2 one vMotion vmknic saturates 25, 40 and 100 GbE.
+//   VMOTION STREAMS [P] Broadcom KB 323379, "Improving performance for vMotion when using 40GbE NICs": vMotion "creates
+//                 TCP/IP connections (or stream channels) ... based on the configured vMotion vmknics, and then
+//                 instantiates one vMotion worker thread per TCP/IP connection"; on one 40 GbE NIC 1, 2 and 3 vmknics
+//                 reached 18, 28 and 36 Gb/s ("the vMotion worker thread becomes CPU saturated"). [P] vSphere 7.0
+//                 networking best practices: "In vSphere 7.0 Update 1 or earlier, vMotion saturates 1 GbE and 10 GbE
+//                 physical NICs with a single vMotion VMkernel NIC. Starting with vSphere 7.0 Update 2, vMotion
+//                 saturates high speed links such as 25 GbE, 40 GbE and 100 GbE with a single vMotion VMkernel NIC."
 //   SWITCHOVER    [P] Broadcom KB 436882: pre-copy ends when the remaining dirty pages fit the 500 ms switchover
 //                 goal.
 //   HA            [P] VMware vSphere HA documentation, "Failure Detection and Host Network Isolation": a host without
@@ -62,11 +69,15 @@ struct OperationsConfig {
   /// Stun time of a vGPU VM: a fixed part plus a part per GiB of framebuffer in use, summed over the VM's vGPUs (the
   /// framebuffer moves while the VM is stunned). Default: the least-squares line through VMware's vSphere 7.0 table
   /// (VGPU VMOTION 7.0: 10 GbE, V100 PCIe 32GB; GB read as GiB, the unit vGPU profiles are sized in), 1.6667 s +
-  /// 1.19048 s per GiB at 10 Gb/s, the per-GiB part scaled by 10 Gb/s over the vMotion NIC's line rate (vSphere 8.0
-  /// U2 computes its stun estimate from the vMotion NIC's bandwidth; since 7.0 U2 one vMotion vmknic fills 25-100
-  /// GbE). Not measured above 10 GbE: stated, the per-GiB figure is used as given at every line rate.
+  /// 1.19048 s per GiB at 10 Gb/s, the per-GiB part scaled by 10 Gb/s over the vMotion rate (vmotion_rate_Bps();
+  /// vSphere 8.0 U2 computes its stun estimate from the vMotion NIC's bandwidth; since 7.0 U2 one vMotion vmknic fills
+  /// 25-100 GbE). Not measured above 10 GbE: stated, the per-GiB figure is used as given at every rate.
   double stun_fixed_s = 1.6667;
   std::optional<double> stun_s_per_framebuffer_gib;
+  /// vMotion VMkernel NICs per host under vSphere 7.0 U1 or earlier, which runs a vMotion stream per vmknic on one
+  /// CPU core each: 1 to 3, the counts Broadcom measured (VMOTION STREAMS: 18, 28 and 36 Gb/s). Absent: vSphere 7.0 U2
+  /// or later, where one vmknic fills the NIC.
+  std::optional<int> vmotion_vmknics;
   /// vMotion's stun limit: a migration whose stun would exceed it is reported as one vSphere would refuse or time
   /// out. Default 100 s (VGPU VMOTION).
   double stun_limit_s = 100;
@@ -101,13 +112,20 @@ struct CheckpointConfig {
 inline constexpr double kStunSPerGibAt10Gbe = 1.19048;
 inline constexpr double kStunTableLineRateBps = 10e9 / 8;
 
-/// Seconds of stun per GiB of framebuffer over a vMotion NIC of `line_rate_Bps`: the stated figure, else the 10 GbE
-/// table's scaled by the line rate. REQUIRES: line_rate_Bps > 0.
-double stun_s_per_framebuffer_gib(const OperationsConfig& operations, double line_rate_Bps);
+/// The most vMotion moves through `vmknics` VMkernel NICs under vSphere 7.0 U1 or earlier, whatever the NIC (VMOTION
+/// STREAMS, measured on 40 GbE): 18, 28 or 36 Gb/s, in bytes/s. REQUIRES: 1 <= vmknics <= 3.
+double pre_7u2_vmotion_peak_Bps(int vmknics);
 
-/// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all, over a vMotion NIC of
-/// `line_rate_Bps`.
-double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes, double line_rate_Bps);
+/// The rate a host's vMotion moves memory at over a NIC of `line_rate_Bps`: the line rate, or less under vSphere 7.0
+/// U1 or earlier (OperationsConfig::vmotion_vmknics), where its streams' peak is lower. REQUIRES: line_rate_Bps > 0.
+double vmotion_rate_Bps(const OperationsConfig& operations, double line_rate_Bps);
+
+/// Seconds of stun per GiB of framebuffer at a vMotion rate of `rate_Bps` (vmotion_rate_Bps()): the stated figure,
+/// else the 10 GbE table's scaled by 10 Gb/s over the rate. REQUIRES: rate_Bps > 0.
+double stun_s_per_framebuffer_gib(const OperationsConfig& operations, double rate_Bps);
+
+/// The stun of a vMotion of a VM whose vGPUs hold `framebuffer_bytes` in use, in all, at a vMotion rate of `rate_Bps`.
+double vmotion_stun_s(const OperationsConfig& operations, double framebuffer_bytes, double rate_Bps);
 
 /// From a host failure to the job running again: detection, boot, job restart, then reading the checkpoint back
 /// (`restore_s`).

@@ -48,6 +48,7 @@ OperationsConfig read_operations(const std::optional<JsonValue>& operations) {
     config.stun_s_per_framebuffer_gib = per_gib->as_number(0.0, 1e5);
   }
   if (auto limit = object.get("stun_limit_s")) config.stun_limit_s = limit->as_positive_number(1e6);
+  if (auto vmknics = object.get("vmotion_vmknics")) config.vmotion_vmknics = static_cast<int>(vmknics->as_int(1, 3));
   if (auto detection = object.get("ha_detection_s")) config.ha_detection_s = detection->as_number(0.0, 1e5);
   if (auto boot = object.get("vm_boot_s")) {
     config.vm_boot_s = boot->as_number(0.0, 1e5);

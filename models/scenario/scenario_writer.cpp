@@ -190,6 +190,7 @@ nlohmann::json scenario_to_json(const Scenario& scenario) {
   if (operations.vm_memory_stated) {
     json["operations"]["vm_memory_gib"] = operations.vm_memory_bytes / units::kBytesPerGiB;
   }
+  if (operations.vmotion_vmknics) json["operations"]["vmotion_vmknics"] = *operations.vmotion_vmknics;
   if (operations.vm_boot_stated) json["operations"]["vm_boot_s"] = operations.vm_boot_s;
   if (operations.job_restart_stated) json["operations"]["job_restart_s"] = operations.job_restart_s;
   if (!scenario.events.empty()) {

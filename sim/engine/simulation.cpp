@@ -536,7 +536,7 @@ SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& optio
                                 .checkpoint_storage_Bps = config.checkpoint.storage_Bps};
   }
   OperationsRunner operations(
-      {.events = run.events, .config = run.operations, .vmotion_line_rate_Bps = run.vmotion_line_rate_Bps}, platform,
+      {.events = run.events, .config = run.operations, .vmotion_rate_Bps = run.vmotion_rate_Bps}, platform,
       std::move(operated), tracer, kFirstJobTracePid + static_cast<int>(running.size()));
   operations.start();
   wall_clock.actors_s = seconds_since(phase_start);

@@ -100,7 +100,7 @@ void OperationsRunner::migrate(const std::vector<int>& jobs, int host, EventOutc
     migration.precopy_bytes = operations.vm_memory_bytes;
     migration.framebuffer_bytes =
         static_cast<double>(std::count(ranks.begin(), ranks.end(), 1)) * operated.memory_per_rank_bytes;
-    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes, plan_.vmotion_line_rate_Bps);
+    migration.stun_s = vmotion_stun_s(operations, migration.framebuffer_bytes, plan_.vmotion_rate_Bps);
     migration.over_stun_limit = migration.stun_s > operations.stun_limit_s;
     outcome.migrations.push_back(migration);
     precopies.push_back(sg4::Comm::sendto_async(platform_.migration_source(host), platform_.migration_destination(host),

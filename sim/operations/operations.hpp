@@ -77,7 +77,7 @@ struct OperatedJob {
 struct OperationsPlan {
   std::vector<OperationEvent> events;  ///< in the scenario's order
   OperationsConfig config;
-  double vmotion_line_rate_Bps = 0;  ///< the hosts' NIC line rate, over which a stun moves the framebuffer
+  double vmotion_rate_Bps = 0;  ///< what the hosts' vMotion moves a stun's framebuffer at (vmotion_rate_Bps())
 };
 
 /// Runs the scenario's events. Create after the jobs have started, before the engine runs.

@@ -35,6 +35,25 @@ TEST(VmotionStun, TheFramebufferPartScalesWithTheVmotionNicsLineRateUnlessStated
   EXPECT_DOUBLE_EQ(vmotion_stun_s(stated, 32 * gib, 100e9 / 8), defaults.stun_fixed_s + 64.0);
 }
 
+TEST(VmotionRate, IsTheLineRateUnlessVsphereBefore7U2sStreamsPeakLower) {
+  // Broadcom KB 323379, one 40 GbE NIC: 1, 2 and 3 vMotion vmknics reached 18, 28 and 36 Gb/s; since 7.0 U2 one vmknic
+  // fills 25-100 GbE (vSphere 7.0 networking best practices).
+  const OperationsConfig since_7u2;
+  EXPECT_DOUBLE_EQ(vmotion_rate_Bps(since_7u2, 100e9 / 8), 100e9 / 8);
+  OperationsConfig before = since_7u2;
+  before.vmotion_vmknics = 1;
+  EXPECT_DOUBLE_EQ(vmotion_rate_Bps(before, 100e9 / 8), 18e9 / 8);
+  EXPECT_DOUBLE_EQ(vmotion_rate_Bps(before, 10e9 / 8), 10e9 / 8);  // one vmknic fills 10 GbE
+  before.vmotion_vmknics = 3;
+  EXPECT_DOUBLE_EQ(vmotion_rate_Bps(before, 40e9 / 8), 36e9 / 8);
+  EXPECT_DOUBLE_EQ(vmotion_rate_Bps(before, 25e9 / 8), 25e9 / 8);
+  // A 32 GiB framebuffer over 100 GbE with one vmknic: the 10 GbE table's 1.19048 s per GiB at 10 / 18 of it.
+  before.vmotion_vmknics = 1;
+  const double gib = 1024.0 * 1024 * 1024;
+  EXPECT_NEAR(vmotion_stun_s(before, 32 * gib, vmotion_rate_Bps(before, 100e9 / 8)), 1.6667 + 32 * 1.19048 * 10 / 18,
+              1e-9);
+}
+
 TEST(HaRestart, IsDetectionBootJobRestartAndTheCheckpointsReadBack) {
   OperationsConfig operations;
   operations.ha_detection_s = 15;

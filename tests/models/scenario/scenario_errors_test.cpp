@@ -315,6 +315,8 @@ std::vector<ErrorCase> error_cases() {
        "s.json: jobs[0].checkpoint: missing required key 'interval_iterations'"},
       {"MisspeltOperationsKey", with({{"operations.vm_boot", 30}}),
        "s.json: operations.vm_boot: unknown key; did you mean 'vm_boot_s'?"},
+      {"VmknicsBeyondWhatWasMeasured", with({{"operations.vmotion_vmknics", 4}}),
+       "s.json: operations.vmotion_vmknics: expected an integer from 1 to 3, got 4"},
       // A traced workload (docs/traces.md).
       {"TraceWithoutItsGpu", with({{"jobs[0].workload", {{"trace", kTrace}}}}),
        "s.json: jobs[0].workload: missing required key 'measured_on': the catalog GPU the trace was taken on (`vtsim "

@@ -182,7 +182,7 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
       {"jobs", {{{"name", "a"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {0, 2}},
                  {"checkpoint", {{"interval_iterations", 5}, {"size_gb", 2.5}, {"storage_bandwidth_gbps", 16.0}}}},
                 {{"name", "b"}, {"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"gpus", {1, 3}}}}},
-      {"operations", {{"vm_memory_gib", 16.0}, {"vm_boot_s", 45.0}}},
+      {"operations", {{"vm_memory_gib", 16.0}, {"vm_boot_s", 45.0}, {"vmotion_vmknics", 2}}},
       {"events", {{{"type", "vmotion"}, {"host", 1}, {"job", "b"}, {"at_s", 2.5}},
                   {{"type", "host_failure"}, {"host", 0}, {"at_iteration", 4}}}}};
   const Scenario loaded = load(document);
@@ -198,6 +198,8 @@ TEST(ScenarioWriter, OperationsAndTheirStatedDefaultsLoadBackIdentically) {
   EXPECT_FALSE(written["operations"].contains("job_restart_s"));
   EXPECT_FALSE(load(written).operations.job_restart_stated);
   EXPECT_TRUE(load(written).operations.vm_boot_stated);
+  EXPECT_EQ(written["operations"]["vmotion_vmknics"], 2);
+  EXPECT_FALSE(scenario_to_json(load(kMinimal))["operations"].contains("vmotion_vmknics"));  // 7.0 U2 on: none
 }
 
 TEST(ScenarioLoader, AHostModelSetsItsGpusNicsAndCoresAndRoundTrips) {
