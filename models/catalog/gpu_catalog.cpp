@@ -115,7 +115,7 @@
 //   CUDA CC   Compute capabilities: NVIDIA CUDA C++ Programming Guide, "Compute Capabilities" and NVIDIA's CUDA GPUs
 //             list (developer.nvidia.com/cuda-gpus): P100 6.0, P4 6.1 (GP104), V100 7.0, T4 and Quadro RTX 7.5, A100
 //             and A30 8.0 (GA100), A10, A40 and RTX A6000 8.6 (GA102), H100 and H200 9.0, L4, L40 and L40S 8.9
-//             (Ada), B200 10.0.
+//             (Ada), B200 10.0. The A16's 8.6 (GA107) is as its devices report it in public notes (A16 above) [S].
 //   MEMORY    Capacities are binary: [S] nvidia-smi on an A100 80GB (driver 515, public GPU Operator tutorial) reports
 //             81920 MiB total, i.e. 80 GiB; NVIDIA's vGPU tables size full-GPU profiles likewise (A100X-40C:
 //             40960 MiB). Bandwidths are decimal GB/s.
@@ -372,7 +372,7 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .id = "a16",
       .name = "NVIDIA A16",
       .architecture = "Ampere",
-      .compute_capability = 86,    // CUDA CC; A16 (DQ): GA107
+      .compute_capability = 86,    // A16 (device reports [S]): GA107
       .fp32_flops = tflops(4.5),   // A16, per GPU
       .tf32_flops = tflops(9),     // A16, per GPU, dense
       .fp16_flops = tflops(17.9),  // A16, per GPU, dense
@@ -380,16 +380,18 @@ std::vector<GpuSpec> build_gpu_catalog() {
       .fp8_flops = std::nullopt,
       .memory_bytes = gib(16),            // A16, 16 GB GDDR6 per GPU
       .memory_bandwidth_Bps = gBps(200),  // A16, per GPU
-      .l2_bytes = mib(2),                 // A16 (DQ)
-      .sm_count = 10,                     // A16 (DQ); 1,280 CUDA cores / 128 per GA10x SM
+      .l2_bytes = mib(2),                 // A16 (device reports [S])
+      .sm_count = 10,                     // A16 (device reports [S]); 1,280 CUDA cores / 128 per GA10x SM
       .mig_sm_count = 0,                  // A16: no MIG
       .nvlink_id = "",                    // A16: none
       .nvlink_links = 0,
       .pcie_gen = 4,        // A16
       .max_power_w = 62.5,  // A16: the board's 250 W over its four GPUs (derived)
       .source = "NVIDIA A16 datasheet, as copied [S]; device reports [S]; one of the board's four GPUs",
-      .not_modelled = "the board's PCIe switch unless the scenario states it (cluster.host.pcie_switch_gpus = 4: its "
-                      "four GPUs share one Gen4 x16 uplink)",
+      .not_modelled = "the clock it holds under load (62.5 W a GPU, passively cooled: taken at the clock its peaks "
+                      "imply, where the 70 W T4 of the kernel data held 0.45 of its boost clock); the board's PCIe "
+                      "switch unless the scenario states it (cluster.host.pcie_switch_gpus = 4: its four GPUs share "
+                      "one Gen4 x16 uplink)",
   });
   gpus.push_back({
       .id = "a30",

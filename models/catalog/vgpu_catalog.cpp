@@ -26,8 +26,8 @@
 //   A100 PCIe 80GB     A100D-80C 81920 x1, 40C x2, 20C x4, 16C x5, 10C x8, 8C x10, 4C x20
 //   H100 PCIe 80GB     H100-80C 81920 x1 (printed "H100-80"), 40C x2, 20C x4, 16C x6 (sic: 6 x 16 GiB > 80 GiB; 5 is
 //                      kept, as for H100XM-16C), 10C x8, 8C x10, 5C x16, 4C x20
-//   A16                A16-16C 16384 x1, 8C x2, 4C x4 per GPU (table 48; four GPUs per board, so 4, 8 and 16 per
-//                      board; no smaller type)
+//   A16                A16-16C 16384 x1, 8C x2, 4C x4 per GPU (four GPUs per board, so 4, 8 and 16 per board; no
+//                      smaller type)
 //   H100 NVL (94GB)    H100L-94C 96246 x1, 47C 48128 x2, 23C 23552 x4, 15C 15360 x6, 11C 11264 x8, 6C 6144 x15,
 //                      4C 4096 x23
 // NVIDIA AI Enterprise release 6 ("latest"), "NVIDIA AI Enterprise and NVIDIA vGPU (C-Series)", time-sliced tables

@@ -70,7 +70,7 @@ struct ResolvedRun {
   /// Whether some job's collective asks more than half of gpu_memory_Bps (only then can the memory links bind).
   bool memory_can_bind = false;
   double vmotion_rate_Bps = 0;       ///< what a host's vMotion moves a stun's framebuffer at (vmotion_rate_Bps())
-  double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP)
+  double migration_Bps = 0;          ///< a vMotion pre-copy's rate over a host's NIC (TCP), at most vmotion_rate_Bps
   /// Whether the platform needs routes between GPUs (not for data parallelism at analytic fidelity).
   bool flows_between_gpus = true;
   std::set<LinkClass> link_classes;  ///< the classes of the links some job's traffic crosses

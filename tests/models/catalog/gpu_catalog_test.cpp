@@ -247,7 +247,8 @@ TEST(GpuCatalog, MigOnlyOnGpusTheMigGuideListsAndNeverMoreSmsThanTheGpu) {
 }
 
 TEST(GpuCatalog, ComputeCapabilityIsTheChipsNotTheArchitectures) {
-  // CUDA GPUs list: GA100 8.0 (A100, A30), GA102 8.6 (A10, A40, RTX A6000), GP100 6.0, GP104 6.1 (P4).
+  // CUDA GPUs list: GA100 8.0 (A100, A30), GA102 8.6 (A10, A40, RTX A6000), GP100 6.0, GP104 6.1 (P4); GA107 8.6
+  // (A16), as its devices report it [S].
   EXPECT_EQ(gpu("a30").compute_capability, 80);
   for (const char* ga10x : {"a10", "a40", "rtx-a6000", "a16"}) EXPECT_EQ(gpu(ga10x).compute_capability, 86) << ga10x;
   EXPECT_EQ(gpu("p100-pcie-16gb").compute_capability, 60);
@@ -306,6 +307,7 @@ TEST(GpuCatalog, EveryGpuHasItsDatasheetPowerLimit) {
   }
   EXPECT_EQ(gpu("a30").max_power_w, 165);    // A30 datasheet [S]
   EXPECT_EQ(gpu("gb200").max_power_w, 1200);  // Blackwell datasheet's GB200 column, as quoted [S]
+  EXPECT_EQ(gpu("a16").max_power_w, 250.0 / 4);  // A16 datasheet [S]: 250 W the board of four GPUs
 }
 
 }  // namespace

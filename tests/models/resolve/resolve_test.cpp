@@ -3,6 +3,7 @@
 #include "models/resolve/resolve.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -160,6 +161,28 @@ TEST(Resolve, NicLinksAreTheLineRateAfterRoceV2sEfficiencyUnlessMeasured) {
   EXPECT_EQ(measured.source, Source::measured);
   // NVLink is not built on one-GPU hosts: no line for it.
   EXPECT_FALSE(has_value(eight_hosts(), "nvlink links"));
+}
+
+TEST(Resolve, VmotionRunsAtTheNicsTcpRateOrTheVmknicsMeasuredPeakBeforeVsphere7U2) {
+  // Pre-copy: the NIC's line rate at TCP's framing efficiency (1448 / 1538 bytes of an MTU-1500 frame), at most what
+  // Broadcom KB 323379 measured for the vmknics on 40 GbE (1: 18 Gb/s, 3: 36 Gb/s); the stun's rate is the line
+  // rate, at most the same peak.
+  const auto run = [](const char* nic, std::optional<int> vmknics) {
+    Scenario scenario = scenario_of({{"cluster", {{"host", {{"gpus", 1}, {"gpu_model", "t4"}, {"nic_model", nic}}}}},
+                                     {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 8}}}}});
+    scenario.operations.vmotion_vmknics = vmknics;
+    return resolve(scenario, nullptr);
+  };
+  const double tcp = 1448.0 / 1538.0;
+  const ResolvedRun since_7u2 = run("connectx-5-100gbe", std::nullopt);
+  EXPECT_DOUBLE_EQ(since_7u2.vmotion_rate_Bps, 100e9 / 8);
+  EXPECT_NEAR(since_7u2.migration_Bps, 100e9 / 8 * tcp, 1.0);
+  const ResolvedRun one_vmknic = run("connectx-5-100gbe", 1);
+  EXPECT_DOUBLE_EQ(one_vmknic.vmotion_rate_Bps, 18e9 / 8);
+  EXPECT_DOUBLE_EQ(one_vmknic.migration_Bps, 18e9 / 8);
+  const ResolvedRun on_25gbe = run("connectx-5-25gbe", 3);  // 25 GbE below three vmknics' 36 Gb/s: the NIC binds
+  EXPECT_DOUBLE_EQ(on_25gbe.vmotion_rate_Bps, 25e9 / 8);
+  EXPECT_NEAR(on_25gbe.migration_Bps, 25e9 / 8 * tcp, 1.0);
 }
 
 TEST(Resolve, StepTimeSpreadSaysWhoseItIs) {
