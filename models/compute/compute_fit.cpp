@@ -178,6 +178,10 @@ PreparedRow prepare(const ThroughputRow& row) {
   std::optional<Workload> workload = make_workload(row.workload_id);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(workload && gpu && gpu->peak_flops(row.precision));
+  if (row.masked_lm_positions) {
+    assert(row.workload_id.starts_with("bert-large-pretrain"));
+    workload = make_bert_large_pretraining(workload->transformer.sequence, *row.masked_lm_positions);
+  }
   use_framework(*workload, row.framework);
   workload->layout = row.layout;
   if (row.optimizer_implementation) {

@@ -52,6 +52,9 @@ struct ThroughputRow {
   TensorLayout layout = TensorLayout::nhwc;  ///< the layout its code keeps convolutions' activations in
   /// How its code writes the optimizer step, where that is not the framework's default (use_framework).
   std::optional<OptimizerImplementation> optimizer_implementation = std::nullopt;
+  /// The positions per sequence its BERT pre-training code runs the masked-LM head and loss over, where that is not
+  /// the catalog workload's (make_bert_large_pretraining; 0: every position).
+  std::optional<int> masked_lm_positions = std::nullopt;
 };
 
 /// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.

@@ -296,6 +296,17 @@ std::optional<OptimizerImplementation> optimizer_of(const RowText& row) {
   return row.document == k4 ? OptimizerImplementation::bert_adam_sync : OptimizerImplementation::bert_adam;
 }
 
+// The positions each BERT pre-training row's code runs the masked-LM head and its loss over. NVIDIA's README rows of
+// July 2020 (k4, the 20.06 container) ran BertForPreTraining as modeling.py @b2763ae2 writes it: BertPreTrainingHeads
+// applies the prediction head (transform and the 30,522-word decoder) to the whole sequence output, and
+// run_pretraining.py's BertPretrainingCriterion takes CrossEntropyLoss(ignore_index=-1) over every position. The
+// 21.11 rows (k11) gather the masked positions first (BertPreTrainingHeads' index_select on masked_lm_labels != -1,
+// modeling.py @a07d20a1), as the catalog workloads do.
+std::optional<int> masked_lm_positions_of(const RowText& row) {
+  const bool pretraining = std::string_view(row.workload).starts_with("bert-large-pretrain");
+  return pretraining && row.document == k4 ? std::optional<int>(0) : std::nullopt;
+}
+
 }  // namespace
 
 const std::vector<ThroughputRow>& published_single_device_throughput() {
@@ -305,7 +316,8 @@ const std::vector<ThroughputRow>& published_single_device_throughput() {
       std::string source(row.document);
       if (row.table[0] != '\0') source += "; " + std::string(row.table);
       all.push_back({row.workload, row.gpu, row.framework, row.precision, row.pass, row.batch, row.accumulation_steps,
-                     row.samples_per_s, std::move(source), layout_of(row), optimizer_of(row)});
+                     row.samples_per_s, std::move(source), layout_of(row), optimizer_of(row),
+                     masked_lm_positions_of(row)});
     }
     return all;
   }();

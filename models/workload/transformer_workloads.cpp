@@ -171,7 +171,9 @@ Workload make_bert(const TransformerConfig& config, BertTask task, std::string i
     b.softmax_cross_entropy(span, "loss");  // start and end softmaxes over the tokens: the same element count
   } else {
     const Tensor pooled = b.linear(b.gather_positions(x, "cls", 1), "dense", hidden, true, Epilogue::tanh);
-    // Masked LM on the masked positions only, as the original BERT code gathers them (run_pretraining.py).
+    // Masked LM on the masked positions only, as the original BERT code gathers them (run_pretraining.py), or on
+    // every position where masked_positions is 0 (DeepLearningExamples' 2020 PyTorch BERT,
+    // make_bert_large_pretraining).
     b.begin_block("mlm");
     const int predicted = config.masked_positions > 0 ? config.masked_positions : config.sequence_length;
     Tensor t = b.linear(b.gather_positions(x, "gather", predicted), "transform.dense", hidden);

@@ -1,5 +1,7 @@
 #include "models/workload/workload_catalog.hpp"
 
+#include <cassert>
+
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -42,16 +44,24 @@ Workload with_source(Workload workload, std::string source, double published_par
 
 constexpr double kBertLargePublished = 340e6;  // Devlin et al. 2019, Sec. 3: "BERT_LARGE ... Total Parameters=340M"
 
-Workload bert_pretraining(int sequence_length, int masked_positions) {
+}  // namespace
+
+Workload make_bert_large_pretraining(int sequence_length, int masked_positions) {
+  assert(masked_positions >= 0 && masked_positions <= sequence_length);
   const std::string seq = std::to_string(sequence_length);
-  return with_source(
-      make_bert(bert_large(sequence_length, masked_positions), BertTask::pretraining,
-                "bert-large-pretrain-seq" + seq, "BERT-large pre-training, sequence " + seq),
-      "Devlin et al. 2019 (BERT-large, 340M); masked LM on " + std::to_string(masked_positions) +
-          " positions per sequence (NVIDIA DeepLearningExamples max_predictions_per_seq) and next-sentence "
-          "prediction",
-      kBertLargePublished);
+  const std::string masked_lm =
+      masked_positions > 0 ? "masked LM on " + std::to_string(masked_positions) +
+                                 " positions per sequence (NVIDIA DeepLearningExamples max_predictions_per_seq)"
+                           : std::string(
+                                 "masked LM's head and loss over every position (DeepLearningExamples' "
+                                 "2020 BERT, which does not gather the masked ones)");
+  return with_source(make_bert(bert_large(sequence_length, masked_positions), BertTask::pretraining,
+                               "bert-large-pretrain-seq" + seq, "BERT-large pre-training, sequence " + seq),
+                     "Devlin et al. 2019 (BERT-large, 340M); " + masked_lm + " and next-sentence prediction",
+                     kBertLargePublished);
 }
+
+namespace {
 
 struct Entry {
   std::string_view id;
@@ -64,8 +74,8 @@ const std::array<Entry, 13> kEntries = {{
     {"vgg-16", make_vgg16},
     {"inception-v3", make_inception_v3},
     {"mask-rcnn-r50-fpn", make_mask_rcnn_r50_fpn},
-    {"bert-large-pretrain-seq128", [] { return bert_pretraining(128, 20); }},
-    {"bert-large-pretrain-seq512", [] { return bert_pretraining(512, 80); }},
+    {"bert-large-pretrain-seq128", [] { return make_bert_large_pretraining(128, 20); }},
+    {"bert-large-pretrain-seq512", [] { return make_bert_large_pretraining(512, 80); }},
     {"bert-large-squad-seq384",
      [] {
        return with_source(make_bert(bert_large(384, 0), BertTask::squad, "bert-large-squad-seq384",

@@ -30,6 +30,11 @@ enum class BertTask {
 /// and the task's heads.
 Workload make_bert(const TransformerConfig& config, BertTask task, std::string id, std::string name);
 
+/// BERT-large pre-training at `sequence_length` (the catalog's bert-large-pretrain-seq128 and -seq512), its masked-LM
+/// head and loss over `masked_positions` per sequence, gathered first as Google's BERT does, or over every position
+/// for 0, as DeepLearningExamples' PyTorch BERT did in 2020. REQUIRES: 0 <= masked_positions <= sequence_length.
+Workload make_bert_large_pretraining(int sequence_length, int masked_positions);
+
 /// ResNet-50 v1.5 (torchvision resnet50), 224x224.
 Workload make_resnet50();
 /// ResNet-101 v1.5 (torchvision resnet101), 224x224.

@@ -200,6 +200,22 @@ TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource)
   EXPECT_EQ(architectures, (std::set<std::string>{"Pascal", "Volta", "Turing", "Ampere", "Hopper"}));
 }
 
+TEST(PublishedRows, BertPretrainingRowsRunTheMaskedLmWhereTheirCodeDoes) {
+  // modeling.py @b2763ae2 (the 20.06 rows) applies the prediction head to every position and run_pretraining.py takes
+  // the loss over all of them; @a07d20a1 (the 21.11 rows) gathers the masked positions first, as the catalog does.
+  int every_position = 0;
+  for (const ThroughputRow& row : published_single_device_throughput()) {
+    if (!row.workload_id.starts_with("bert-large-pretrain")) {
+      EXPECT_FALSE(row.masked_lm_positions.has_value()) << row.source;
+      continue;
+    }
+    const bool july_2020 = row.source.find("@b2763ae2") != std::string::npos;
+    EXPECT_EQ(row.masked_lm_positions, july_2020 ? std::optional<int>(0) : std::nullopt) << row.source;
+    every_position += july_2020 ? 1 : 0;
+  }
+  EXPECT_EQ(every_position, 12);  // A100 40GB, V100 32GB and 16GB; sequence 128 and 512; two precisions each
+}
+
 TEST(PublishedRows, NoRowComesFromAnXlaRun) {
   // NVIDIA's TensorFlow BERT README publishes XLA runs only: its training scripts enable XLA by default and its
   // inference benchmark passes --use_xla (published_throughput.cpp). XLA fuses kernels the layer lists count one by

@@ -267,6 +267,12 @@ TEST(BertLarge, PretrainingAddsTheMaskedLmAndNextSentenceHeads) {
   const Workload pretraining = catalog("bert-large-pretrain-seq128");
   const Layer& decoder = layer_named(pretraining, "mlm.decoder");
   EXPECT_DOUBLE_EQ(decoder.forward_flop, 20 * (2.0 * 1024 * 30522 + 30522));
+  // DeepLearningExamples' 2020 code runs the head and its loss on all 128 positions: the same parameters, 128 rows.
+  const Workload every_position = make_bert_large_pretraining(128, 0);
+  EXPECT_DOUBLE_EQ(layer_named(every_position, "mlm.decoder").forward_flop, 128 * (2.0 * 1024 * 30522 + 30522));
+  EXPECT_DOUBLE_EQ(layer_named(every_position, "mlm.loss").loss_logits, 128.0 * 30522);
+  EXPECT_DOUBLE_EQ(every_position.parameters(), pretraining.parameters());
+  EXPECT_EQ(every_position.id, pretraining.id);
 }
 
 TEST(BertLarge, SquadAddsASpanHeadAndLeavesThePoolerUntrained) {
