@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/compute/committed_json.hpp"
@@ -175,13 +176,9 @@ struct PreparedRow {
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
-  std::optional<Workload> workload = make_workload(row.workload_id);
+  std::optional<Workload> workload = workload_of(row);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
-  assert(workload && gpu && gpu->peak_flops(row.precision));
-  if (row.masked_lm_positions) {
-    assert(row.workload_id.starts_with("bert-large-pretrain"));
-    workload = make_bert_large_pretraining(workload->transformer.sequence, *row.masked_lm_positions);
-  }
+  assert(gpu && gpu->peak_flops(row.precision));
   use_framework(*workload, row.framework);
   workload->layout = row.layout;
   if (row.optimizer_implementation) {
@@ -499,6 +496,16 @@ std::string_view to_string(PrecisionPath path) {
 }
 
 double default_memory_efficiency() { return kMemoryEfficiency; }
+
+Workload workload_of(const ThroughputRow& row) {
+  std::optional<Workload> workload = make_workload(row.workload_id);
+  assert(workload);
+  if (!row.masked_lm_positions) return *workload;
+  if (!row.workload_id.starts_with("bert-large-pretrain")) {
+    throw std::logic_error("masked_lm_positions on a row of " + row.workload_id + ", not BERT-large pre-training");
+  }
+  return make_bert_large_pretraining(workload->transformer.sequence, *row.masked_lm_positions);
+}
 
 double data_loading_cpu_s_per_sample(const Workload& workload) {
   return workload.sample_unit == "image" ? kImageLoadingCpuS : kSequenceLoadingCpuS;

@@ -57,6 +57,10 @@ struct ThroughputRow {
   std::optional<int> masked_lm_positions = std::nullopt;
 };
 
+/// The workload `row`'s code ran: its catalog workload, with the masked-LM positions its code predicts where they
+/// differ (ThroughputRow::masked_lm_positions). REQUIRES: a catalog workload id.
+Workload workload_of(const ThroughputRow& row);
+
 /// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.
 const std::vector<ThroughputRow>& published_single_device_throughput();
 

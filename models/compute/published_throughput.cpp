@@ -301,7 +301,11 @@ std::optional<OptimizerImplementation> optimizer_of(const RowText& row) {
 // applies the prediction head (transform and the 30,522-word decoder) to the whole sequence output, and
 // run_pretraining.py's BertPretrainingCriterion takes CrossEntropyLoss(ignore_index=-1) over every position. The
 // 21.11 rows (k11) gather the masked positions first (BertPreTrainingHeads' index_select on masked_lm_labels != -1,
-// modeling.py @a07d20a1), as the catalog workloads do.
+// modeling.py @a07d20a1, when sequence_output_is_dense, run_pretraining.py's default unless
+// --no_dense_sequence_output), as the catalog workloads do. Not modelled for the 20.06 fp16 rows: O2's
+// cast_model_outputs=torch.float16 leaves the logits and the loss in fp16 (priced as autocast's fp32 softmax, as
+// docs/compute-model.md says of O2's softmax), and the decoder's bias is an addition of its own over the logits
+// (modeling.py's `+ self.bias`), folded into the product here.
 std::optional<int> masked_lm_positions_of(const RowText& row) {
   const bool pretraining = std::string_view(row.workload).starts_with("bert-large-pretrain");
   return pretraining && row.document == k4 ? std::optional<int>(0) : std::nullopt;

@@ -175,8 +175,8 @@ Workload make_bert(const TransformerConfig& config, BertTask task, std::string i
     // every position where masked_positions is 0 (DeepLearningExamples' 2020 PyTorch BERT,
     // make_bert_large_pretraining).
     b.begin_block("mlm");
-    const int predicted = config.masked_positions > 0 ? config.masked_positions : config.sequence_length;
-    Tensor t = b.linear(b.gather_positions(x, "gather", predicted), "transform.dense", hidden);
+    const Tensor predicted = config.masked_positions > 0 ? b.gather_positions(x, "gather", config.masked_positions) : x;
+    Tensor t = b.linear(predicted, "transform.dense", hidden);
     t = b.layer_norm(b.gelu(t, "transform.gelu"), "transform.ln");
     b.softmax_cross_entropy(b.tied_linear(t, "decoder", config.vocab_size, true), "loss");
     b.begin_block("nsp");
