@@ -176,27 +176,27 @@ struct PreparedRow {
 };
 
 PreparedRow prepare(const ThroughputRow& row) {
-  std::optional<Workload> workload = workload_of(row);
+  Workload workload = workload_of(row);
   const GpuSpec* gpu = find_gpu(row.gpu_id);
   assert(gpu && gpu->peak_flops(row.precision));
-  use_framework(*workload, row.framework);
-  workload->layout = row.layout;
+  use_framework(workload, row.framework);
+  workload.layout = row.layout;
   if (row.optimizer_implementation) {
     const OptimizerKernelsChoice choice =
-        optimizer_kernels_for(*row.optimizer_implementation, row.framework, workload->optimizer);
+        optimizer_kernels_for(*row.optimizer_implementation, row.framework, workload.optimizer);
     assert(choice.refused.empty());
-    workload->optimizer_kernels = choice.kernels;
+    workload.optimizer_kernels = choice.kernels;
   }
   PreparedRow prepared{&row,
-                       iteration_kernels(*workload, row.batch, row.precision, row.pass, row.accumulation_steps),
-                       workload->layers.size(),
+                       iteration_kernels(workload, row.batch, row.precision, row.pass, row.accumulation_steps),
+                       workload.layers.size(),
                        whole_gpu(*gpu, row.precision, gpu->memory_bytes),
                        gpu->architecture,
                        {},
                        measured_pass_efficiencies(*gpu),
                        depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::gemm),
                        depth_overhead(gpu->architecture, precision_path(row.precision), KernelKind::convolution)};
-  apply_winograd(prepared.kernels, *workload, row.batch, row.precision, prepared.device);
+  apply_winograd(prepared.kernels, workload, row.batch, row.precision, prepared.device);
   for (const Kernel& kernel : prepared.kernels) {
     if (kernel.kind != KernelKind::memory) prepared.flop_by_kind[kernel.kind] += kernel.flop;
   }

@@ -1,9 +1,8 @@
 #include "models/workload/workload_catalog.hpp"
 
-#include <cassert>
-
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <utility>
 
 namespace vtsim {

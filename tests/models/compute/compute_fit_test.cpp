@@ -237,9 +237,9 @@ TEST(PublishedRows, NoRowNeedsItsMatrixProductsToRunAboveItsPrecisionsPeak) {
   // more than the datasheet peak of its precision path was mis-transcribed. Convolutions are left out: cuDNN's
   // Winograd and FFT algorithms do fewer multiplications than a convolution's nominal flop (workload.hpp).
   for (const ThroughputRow& r : published_single_device_throughput()) {
-    const std::optional<Workload> workload = workload_of(r);  // the row's code's: every position's head for some BERT
+    const Workload workload = workload_of(r);  // the row's code's: every position's head for some BERT rows
     double gemm_flop_per_sample = 0.0;
-    for (const Layer& layer : workload->layers) {
+    for (const Layer& layer : workload.layers) {
       if (layer.kind != KernelKind::gemm) continue;
       gemm_flop_per_sample += layer.forward_flop + (r.pass == Pass::training ? layer.backward_flop : 0.0);
     }
