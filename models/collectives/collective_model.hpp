@@ -9,9 +9,9 @@
 //   ring allreduce       = reduce-scatter + allgather  = 2 (N-1)/N x S/B + 2 (N-1) alpha
 //   ring reduce-scatter  = ring allgather              =   (N-1)/N x S/B +   (N-1) alpha
 // (Patarasuk & Yuan 2009, "Bandwidth optimal all-reduce algorithms"; NCCL's ring). One rank: 0 s, nothing moves.
-// NCCL's tree and NVLS algorithms are its own tuning model's (models/collectives/nccl_tuning.hpp nccl_running_time_s):
-// vtsim does not simulate them as flows. Bandwidth conventions are nccl-tests' doc/PERFORMANCE.md: algbw = S / time,
-// busbw = algbw x the collective's factor.
+// NCCL's tree, NVLS and CollNet algorithms are its own tuning model's (models/collectives/nccl_tuning.hpp
+// nccl_running_time_s): vtsim does not simulate them as flows. Bandwidth conventions are nccl-tests'
+// doc/PERFORMANCE.md: algbw = S / time, busbw = algbw x the collective's factor.
 
 namespace vtsim {
 

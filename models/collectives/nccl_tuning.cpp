@@ -13,8 +13,8 @@
 
 // Source: NVIDIA NCCL, src/graph/tuning.cc (ncclTopoTuneModel, ncclTopoGetAlgoTime) and src/graph/topo.h, as in
 // v2.30.7 (docs/hardware-facts.md; the constants below are the same since 2.19). Units as in NCCL: us and GB/s.
-// Index order as in NCCL: algorithms Tree = 0, Ring = 1 (and NVLS, NCCL's 4, as 2 here); protocols LL = 0, LL128 = 1,
-// Simple = 2; hardware NVLink = 0, PCI = 1, NET = 2.
+// Index order as in NCCL: algorithms Tree = 0, Ring = 1 (and NVLS, NCCL's 4, as 2 here; CollNet Direct and Chain,
+// NCCL's 2 and 3, as 3 and 4); protocols LL = 0, LL128 = 1, Simple = 2; hardware NVLink = 0, PCI = 1, NET = 2.
 
 namespace vtsim {
 namespace {
@@ -22,6 +22,8 @@ namespace {
 constexpr int kTree = 0;
 constexpr int kRing = 1;
 constexpr int kNvls = 2;
+constexpr int kCollnetDirect = 3;
+constexpr int kCollnetChain = 4;
 constexpr int kLl = 0;
 constexpr int kLl128 = 1;
 constexpr int kSimple = 2;
@@ -53,6 +55,18 @@ constexpr double kNvlsLatency_us = 25.0;
 constexpr double kNvlsEfficiencyHopper = 0.85;
 constexpr double kNvlsEfficiencyBlackwell = 0.74;
 constexpr int kMaxNvlsArity = 32;
+// CollNet (tuning.cc), Simple only, no base latency: hwLat[NVLink or PCI][CollNetDirect][Simple] 3.7 us and
+// [CollNetChain] 2.8 us inside a node, hwLat[NET] 31 and 30 us to the switches and back (the tree's 14 us with one
+// rank per node); CollNet Direct's "0.4 us arity serialization latency" per other GPU of the node; and
+// NCCL_MAX_DIRECT_ARITY + 1 = 8 (device.h), the most heads of a Direct graph and ranks per node of either.
+constexpr double kCollnetDirectIntraLatency_us = 3.7;
+constexpr double kCollnetChainIntraLatency_us = 2.8;
+constexpr double kCollnetDirectNetLatency_us = 31.0;
+constexpr double kCollnetChainNetLatency_us = 30.0;
+constexpr double kCollnetArityLatency_us = 0.4;
+constexpr int kMaxCollnetLocalRanks = 8;
+// CollNet Direct's bandwidth on Hopper and later (tuning.cc: "if (minCompCap >= 90) busBw *= .85").
+constexpr double kCollnetDirectEfficiencyHopper = 0.85;
 // search.cc sm90SpeedArrayIntra and sm100SpeedArrayIntra: the bandwidths per channel the search tries on one node,
 // fastest first, GB/s.
 constexpr double kSm90IntraSpeeds_GBps[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
@@ -69,6 +83,8 @@ int algorithm_index(NcclAlgorithm algorithm) {
     case NcclAlgorithm::tree: return kTree;
     case NcclAlgorithm::ring: return kRing;
     case NcclAlgorithm::nvls: return kNvls;
+    case NcclAlgorithm::collnet_direct: return kCollnetDirect;
+    case NcclAlgorithm::collnet_chain: return kCollnetChain;
   }
   return kRing;
 }
@@ -102,10 +118,12 @@ bool ll128_enabled(const NcclCommunicator& comm) {
 
 // NCCL's spellings, read by scenarios (jobs[i].nccl) and written by to_string: one table each
 // (models/core/enum_names.hpp).
-const std::array<std::pair<std::string, NcclAlgorithm>, 3> kAlgorithmNames = {{
+const std::array<std::pair<std::string, NcclAlgorithm>, 5> kAlgorithmNames = {{
     {"tree", NcclAlgorithm::tree},
     {"ring", NcclAlgorithm::ring},
     {"nvls", NcclAlgorithm::nvls},
+    {"collnetdirect", NcclAlgorithm::collnet_direct},
+    {"collnetchain", NcclAlgorithm::collnet_chain},
 }};
 const std::array<std::pair<std::string, NcclProtocol>, 3> kProtocolNames = {{
     {"LL", NcclProtocol::ll},
@@ -120,8 +138,8 @@ std::string_view to_string(NcclProtocol protocol) { return name_of(kProtocolName
 std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
 std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
 
-NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
-  NvlsGraph graph;
+NcclGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
+  NcclGraph graph;
   if (gpus < 2 || compute_capability < 90 || nvlink_links < 1) return graph;
   graph.channels = std::min(gpus, kMaxNvlsArity);
   const double total_GBps = nvlink_links * nccl_nvlink_channel_GBps(compute_capability);
@@ -141,6 +159,35 @@ NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
   // Pass 2 raises bwInter one speed at a time while it is below twice bwIntra.
   graph.inter_GBps = graph.intra_GBps;
   while (index > 0 && graph.inter_GBps < 2 * graph.intra_GBps) graph.inter_GBps = speeds[--index];
+  return graph;
+}
+
+NcclGraph nccl_collnet_chain_graph(const NcclCommunicator& comm, double gpu_intra_GBps) {
+  NcclGraph graph;
+  graph.channels = comm.channels;
+  graph.inter_GBps = comm.channel_bandwidth_GBps;
+  graph.intra_GBps = std::min(2 * graph.inter_GBps, std::max(graph.inter_GBps, gpu_intra_GBps / comm.channels));
+  return graph;
+}
+
+NcclGraph nccl_collnet_direct_graph(int ranks_per_node, int nics, double node_net_GBps, double gpu_intra_GBps,
+                                    int compute_capability) {
+  NcclGraph graph;
+  const int most = std::min(ranks_per_node, kMaxCollnetLocalRanks);
+  if (nics < 1 || most < 1) return graph;
+  graph.channels = std::min(nics, most);
+  graph.inter_GBps = node_net_GBps / graph.channels;
+  // ncclTopoDupChannels: twice the channels (up to the graph's most) at the bandwidth divided accordingly.
+  if (graph.inter_GBps >= 25.0 && !(compute_capability > 80 && graph.inter_GBps < 50.0 && graph.channels > 4)) {
+    const int doubled = std::min(2 * graph.channels, most);
+    graph.inter_GBps /= (doubled + graph.channels - 1) / graph.channels;
+    graph.channels = doubled;
+  }
+  // Each channel's head takes bwIntra from every other GPU of the node, 1 / (ranks - 1) of it on each path, and
+  // returns it the same way: a GPU carries its own head's bwIntra and that share of every other head's.
+  const double per_gpu = ranks_per_node > 1 ? 1.0 + (graph.channels - 1.0) / (ranks_per_node - 1.0) : 1.0;
+  const double fits_GBps = ranks_per_node > 1 ? gpu_intra_GBps / per_gpu : 2 * graph.inter_GBps;
+  graph.intra_GBps = std::min(2 * graph.inter_GBps, std::max(graph.inter_GBps, fits_GBps));
   return graph;
 }
 
@@ -214,6 +261,31 @@ NcclCostTable nccl_costs(const NcclCommunicator& comm, NcclCollective collective
     table.bandwidth_GBps[kNvls][kSimple] = bus * static_cast<double>(n_ranks) / steps;
     table.latency_us[kNvls][kSimple] = kNvlsLatency_us;
   }
+  // CollNet: all_reduce with Simple, across 2 nodes or more, at most 8 ranks per node. Its bandwidth is the graph's
+  // bwIntra per channel; Direct's is divided by the GPUs per NIC less half the excess over one ("Collnet+Direct
+  // requires all GPUs to have a local NIC to work at full speed") and takes 0.85 of it on Hopper on; bus bandwidth
+  // to algorithm bandwidth x 0.5, as for trees (each node sends its whole buffer up and receives it back).
+  const int local_ranks = n_ranks / n_nodes;  // NCCL's integer nRanks / nNodes
+  if (all_reduce && comm.collnet && n_nodes >= 2 && local_ranks <= kMaxCollnetLocalRanks) {
+    // One rank per node: the network hop is timed as a tree's.
+    const double tree_net_us = kHardwareLatency_us[kNet][kTree][kSimple];
+    if (comm.collnet_chain.channels > 0) {
+      table.bandwidth_GBps[kCollnetChain][kSimple] = comm.collnet_chain.channels * comm.collnet_chain.intra_GBps * 0.5;
+      table.latency_us[kCollnetChain][kSimple] =
+          2 * (local_ranks - 1) * kCollnetChainIntraLatency_us + (ppn == 1 ? tree_net_us : kCollnetChainNetLatency_us);
+    }
+    if (comm.nvswitch && comm.collnet_direct.channels > 0) {
+      const double heads = comm.collnet_direct.channels;
+      double per_nic = ppn / heads;  // GPUs per NIC
+      per_nic -= (per_nic - 1) / 2;
+      double bus = heads * comm.collnet_direct.intra_GBps / per_nic;
+      if (comm.compute_capability >= 90) bus *= kCollnetDirectEfficiencyHopper;
+      table.bandwidth_GBps[kCollnetDirect][kSimple] = bus * 0.5;
+      table.latency_us[kCollnetDirect][kSimple] = 2 * (std::min(1, local_ranks - 1) * kCollnetDirectIntraLatency_us +
+                                                       (local_ranks - 1) * kCollnetArityLatency_us) +
+                                                  (ppn == 1 ? tree_net_us : kCollnetDirectNetLatency_us);
+    }
+  }
   return table;
 }
 
@@ -271,7 +343,9 @@ std::string_view collective_name(NcclCollective collective) {
   return "?";
 }
 
-constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::ring, NcclAlgorithm::nvls};
+// NCCL's order (ties go to the first).
+constexpr NcclAlgorithm kAlgorithms[] = {NcclAlgorithm::tree, NcclAlgorithm::ring, NcclAlgorithm::collnet_direct,
+                                         NcclAlgorithm::collnet_chain, NcclAlgorithm::nvls};
 constexpr NcclProtocol kProtocols[] = {NcclProtocol::ll, NcclProtocol::ll128, NcclProtocol::simple};
 
 }  // namespace
@@ -291,6 +365,24 @@ NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, 
   return best;
 }
 
+namespace {
+
+/// What a forced algorithm needs that the communicator may lack ("" where nothing beyond the defaults).
+std::string forced_needs(std::optional<NcclAlgorithm> algorithm) {
+  if (algorithm == NcclAlgorithm::nvls) {
+    return " and NVLS needs every rank on one node's NVSwitch, compute capability 9.0 or later";
+  }
+  if (algorithm == NcclAlgorithm::collnet_direct || algorithm == NcclAlgorithm::collnet_chain) {
+    const std::string needs =
+        " and CollNet needs NCCL_COLLNET_ENABLE (jobs[i].nccl.collnet, on the infiniband transport), 2 nodes or more "
+        "and at most 8 ranks per node";
+    return needs + (algorithm == NcclAlgorithm::collnet_direct ? ", CollNet Direct an NVSwitch in each node" : "");
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective collective) {
   if (!comm.forced_algorithm && !comm.forced_protocol) return {};
   const NcclCostTable costs = nccl_costs(comm, collective);
@@ -309,14 +401,11 @@ std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective col
   }
   if (comm.forced_protocol) forced += (forced.empty() ? "" : " with ") + std::string(to_string(*comm.forced_protocol));
   return forced + " is not enabled for " + std::string(collective_name(collective)) + " on this communicator (" +
-         std::to_string(comm.ranks) + " ranks on " + std::to_string(comm.nodes) + (comm.nodes == 1 ? " node" : " nodes") +
-         ", compute capability " + std::to_string(comm.compute_capability / 10) + "." +
-         std::to_string(comm.compute_capability % 10) +
-         (comm.nodes > 1 && !comm.gpu_direct_nic ? ", no GPUDirect RDMA" : "") +
-         ")" +
-         (comm.forced_algorithm == NcclAlgorithm::nvls && collective == NcclCollective::all_reduce
-              ? " and NVLS needs every rank on one node's NVSwitch, compute capability 9.0 or later"
-              : "") +
+         std::to_string(comm.ranks) + " ranks on " + std::to_string(comm.nodes) +
+         (comm.nodes == 1 ? " node" : " nodes") + ", compute capability " +
+         std::to_string(comm.compute_capability / 10) + "." + std::to_string(comm.compute_capability % 10) +
+         (comm.nodes > 1 && !comm.gpu_direct_nic ? ", no GPUDirect RDMA" : "") + ")" +
+         (collective == NcclCollective::all_reduce ? forced_needs(comm.forced_algorithm) : "") +
          ": NCCL fails such a call (\"no algorithm/protocol available\")";
 }
 

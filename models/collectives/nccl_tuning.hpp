@@ -6,9 +6,10 @@
 // NCCL computes, per algorithm a and protocol p, a latency lat[a][p] (us) and an algorithm bandwidth bw[a][p] (GB/s)
 // once per communicator, then times a message of n bytes as lat + n / (1000 bw) and runs the pair with the smallest
 // time. vtsim uses the same choice, and simulates the chosen protocol's costs (base latency, bytes on the wire).
-// Covered: Ring and Tree with LL, LL128 and Simple, and NVLS (NVLink SHARP: the reduction done in a Hopper host's
-// NVSwitch) for all_reduce on one node. Not covered: CollNet and NVLS Tree (SHARP switches in the network, NVLS
-// across nodes), NVLS for all_gather and reduce_scatter, and PAT (one GPU per node only).
+// Covered: Ring and Tree with LL, LL128 and Simple; NVLS (NVLink SHARP: the reduction done in a Hopper host's
+// NVSwitch) for all_reduce on one node; CollNet Direct and CollNet Chain (SHARP: the reduction done in the InfiniBand
+// switches) for all_reduce across nodes. Not covered: NVLS across nodes and NVLS Tree, NVLS and CollNet for
+// all_gather and reduce_scatter, and PAT (one GPU per node only).
 
 #include <array>
 #include <optional>
@@ -29,18 +30,30 @@ Collective collective_of(NcclCollective collective);
 /// NCCL's algorithms that vtsim models (all_gather and reduce_scatter run as rings only: their other algorithms are
 /// PAT, NVLS and CollNet; broadcast and reduce have only the ring, a pipelined chain from or to the root). NVLS runs
 /// all_reduce inside one node's NVSwitch: each GPU pulls its share of the buffer reduced by the switch
-/// (multimem.ld_reduce) and stores it back to every GPU at once (multimem.st), with the Simple protocol only.
-enum class NcclAlgorithm { tree, ring, nvls };
+/// (multimem.ld_reduce) and stores it back to every GPU at once (multimem.st), with the Simple protocol only. CollNet
+/// runs all_reduce across nodes with the network's switches reducing (SHARP), Simple only: Direct scatters each
+/// node's buffer over its GPUs with a NIC (the heads), each head sends its share up and receives the reduced result;
+/// Chain reduces along a chain of the node's GPUs to one head per channel and broadcasts back down it.
+enum class NcclAlgorithm { tree, ring, nvls, collnet_direct, collnet_chain };
 /// NCCL's protocols: LL (8-byte stores with a flag, half the bandwidth, lowest latency), LL128 (128-byte lines with
 /// 120 bytes of data, NVLink systems), Simple (bulk copies with memory fences, full bandwidth).
 enum class NcclProtocol { ll, ll128, simple };
 
-/// "tree", "ring", "nvls"; "LL", "LL128", "Simple" (NCCL's spellings).
+/// "tree", "ring", "nvls", "collnetdirect", "collnetchain"; "LL", "LL128", "Simple" (NCCL's spellings, which
+/// NCCL_ALGO and NCCL_PROTO read case-insensitively).
 std::string_view to_string(NcclAlgorithm algorithm);
 std::string_view to_string(NcclProtocol protocol);
 /// The spellings a scenario (jobs[i].nccl) and `vtsim collectives` accept, NCCL_ALGO's and NCCL_PROTO's.
 std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names();
 std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names();
+
+/// One of NCCL's graphs (src/graph/search.cc, ncclTopoCompute) as the tuning model reads it: its channels and, per
+/// channel, bwIntra (inside a node) and bwInter (to the network), GB/s.
+struct NcclGraph {
+  int channels = 0;
+  double intra_GBps = 0;
+  double inter_GBps = 0;
+};
 
 /// What NCCL's tuning model reads from a communicator.
 struct NcclCommunicator {
@@ -68,6 +81,15 @@ struct NcclCommunicator {
   /// ncclTopoPostset); unset, NCCL's own count (nccl_running_channels). NCCL's tuning table does not see it: it reads
   /// its search's channels (tuning.cc: graphs[a]->nChannels); only the ring's plateau check (nccl_time_s) does.
   std::optional<int> forced_channels;
+  /// CollNet: NCCL_COLLNET_ENABLE=1 with NCCL's SHARP plugin, on a fabric whose switches reduce (jobs[i].nccl.collnet,
+  /// which needs the infiniband transport). NCCL then offers CollNet for all_reduce from 2 nodes on
+  /// (NCCL_COLLNET_NODE_THRESHOLD) with at most 8 ranks per node (NCCL_MAX_DIRECT_ARITY + 1), and CollNet Direct
+  /// only where the node's GPUs meet in an NVSwitch (`nvswitch`; NCCL: nvsCount > 0). The graphs are
+  /// nccl_collnet_chain_graph's and nccl_collnet_direct_graph's.
+  bool collnet = false;
+  bool nvswitch = false;
+  NcclGraph collnet_direct{};
+  NcclGraph collnet_chain{};
 };
 
 /// The most channels a communicator runs (src/include/device.h MAXCHANNELS, NCCL v2.30.7).
@@ -85,17 +107,11 @@ int nccl_running_channels(const NcclCommunicator& comm);
 double nccl_channel_bandwidth_fraction(const NcclCommunicator& comm);
 
 /// NCCL's per-communicator table for allreduce: latency (us) and algorithm bandwidth (GB/s) of each pair; a
-/// bandwidth of 0 marks a pair NCCL does not enable.
+/// bandwidth of 0 marks a pair NCCL does not enable. Rows in NcclAlgorithm's order (tree, ring, nvls,
+/// collnet_direct, collnet_chain), columns in NcclProtocol's.
 struct NcclCostTable {
-  std::array<std::array<double, 3>, 3> latency_us{};     ///< [algorithm][protocol]
-  std::array<std::array<double, 3>, 3> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
-};
-
-/// NCCL's NVLS graph for `gpus` ranks on one node's NVSwitch, each GPU with `nvlink_links` links.
-struct NvlsGraph {
-  int channels = 0;         ///< one per GPU (NCCL forces intra-node NVLS to pull evenly from every GPU)
-  double intra_GBps = 0;    ///< graph bwIntra: what each channel takes of every GPU's links to the switch
-  double inter_GBps = 0;    ///< graph bwInter: raised by the search's last phase, which nothing limits on one node
+  std::array<std::array<double, 3>, 5> latency_us{};      ///< [algorithm][protocol]
+  std::array<std::array<double, 3>, 5> bandwidth_GBps{};  ///< [algorithm][protocol], algorithm bandwidth
 };
 
 /// The NVLS graph NCCL's search (src/graph/search.cc, ncclTopoCompute) settles on for `gpus` GPUs of
@@ -106,7 +122,25 @@ struct NvlsGraph {
 /// (ncclTopoSearchTryNvls), (gpus + 1) x speed in all; bwInter then raised by the search's second pass, one speed
 /// at a time while it is below twice bwIntra, up to the table's 60 (nothing limits it on one node). 8 H100 SXM5
 /// (18 links): 8 channels, 40 and 60 GB/s. No channels for fewer than 2 GPUs or below compute capability 9.0.
-NvlsGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability);
+NcclGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability);
+
+/// NCCL's CollNet Chain graph (init.cc: pattern TREE with collNet, its channels fixed to the ring graph's): `comm`'s
+/// channels, bwInter the ring's per channel (comm.channel_bandwidth_GBps, the network's share across nodes), bwIntra
+/// raised by the search's second pass towards twice bwInter ("increase bwIntra for trees (2 nodes or collnet)") as far
+/// as each GPU's bandwidth inside the node, `gpu_intra_GBps`, carries every channel's chain through it (in and out
+/// at bwIntra): min(2 bwInter, max(bwInter, gpu_intra_GBps / channels)). Not replayed: the search's table of speeds,
+/// to which NCCL rounds each bandwidth down.
+NcclGraph nccl_collnet_chain_graph(const NcclCommunicator& comm, double gpu_intra_GBps);
+
+/// NCCL's CollNet Direct graph (search.cc, pattern COLLNET_DIRECT) for `ranks_per_node` GPUs and `nics` NICs of a
+/// node with `node_net_GBps` to the network: one channel per head, a GPU with a NIC of its own, at most
+/// min(ranks_per_node, 8); bwInter each NIC's share; ncclTopoDupChannels then doubles the channels up to that limit,
+/// halving the bandwidth, from 25 GB/s on (not on compute capability above 8.0 below 50 GB/s with more than 4
+/// channels); bwIntra raised towards twice bwInter as far as each GPU's bandwidth inside the node, `gpu_intra_GBps`,
+/// carries its own head's channel and its 1 / (ranks_per_node - 1) share of every other head's
+/// (ncclTopoSearchTryCollnetDirect). No channels without a NIC.
+NcclGraph nccl_collnet_direct_graph(int ranks_per_node, int nics, double node_net_GBps, double gpu_intra_GBps,
+                                    int compute_capability);
 
 /// The table ncclTopoTuneModel builds for `collective` on `comm` (ring steps: 2 (ranks - 1) for all_reduce, ranks - 1
 /// for the others; trees for all_reduce only). REQUIRES: comm.ranks >= 2.
@@ -134,9 +168,9 @@ struct NcclChoice {
   double predicted_s = 0;  ///< NCCL's own estimate
 };
 
-/// The fastest enabled pair by NCCL's model (ties go to the first in NCCL's order: tree before ring, LL, LL128,
-/// Simple), among those comm's forced algorithm and protocol allow. REQUIRES: comm.ranks >= 2,
-/// nccl_forced_problem(comm, collective) is empty.
+/// The fastest enabled pair by NCCL's model (ties go to the first in NCCL's order: tree, ring, CollNet Direct,
+/// CollNet Chain, NVLS; LL, LL128, Simple), among those comm's forced algorithm and protocol allow. REQUIRES:
+/// comm.ranks >= 2, nccl_forced_problem(comm, collective) is empty.
 NcclChoice nccl_choice(const NcclCommunicator& comm, NcclCollective collective, double bytes);
 
 /// How long `choice` (nccl_choice's for some size) takes on the channels `comm` runs: NCCL's prediction, its

@@ -209,10 +209,27 @@ NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rin
   comm.same_channels = rings_at_once == 1;
   // NVLS: every rank on one host whose GPUs meet in a Hopper NVSwitch (compute capability 9.0 on; nccl_nvls_graph).
   if (comm.nodes == 1 && comm.nvlink_intra && topology.nvlink_layout() == NvlinkLayout::nvswitch) {
-    const NvlsGraph nvls = nccl_nvls_graph(comm.ranks, device.nvlink_links, comm.compute_capability);
+    const NcclGraph nvls = nccl_nvls_graph(comm.ranks, device.nvlink_links, comm.compute_capability);
     comm.nvls_channels = nvls.channels;
     comm.nvls_intra_GBps = nvls.intra_GBps;
     comm.nvls_inter_GBps = nvls.inter_GBps;
+  }
+  // CollNet's graphs, for a flat communicator across nodes (used only where the job enables CollNet): each GPU's
+  // bandwidth inside its node is what one host's own rings reach through it (all of them at once), the node's to the
+  // network what the flat rings reach across nodes.
+  comm.nvswitch = topology.nvlink_layout() == NvlinkLayout::nvswitch;
+  if (flat && comm.nodes > 1) {
+    const std::vector<std::vector<int>> host_rings = topology.host_ring_orders(rings.intra_host.front());
+    double gpu_intra_GBps = 0;
+    if (rings.intra_host.front().size() > 1) {
+      std::vector<FlowRing> own;
+      for (std::size_t c = 0; c < host_rings.size(); ++c) own.push_back({host_rings[c], static_cast<int>(c)});
+      gpu_intra_GBps =
+          concurrent_bottleneck(topology, flows_of(own)).rate_Bps * static_cast<double>(host_rings.size()) / 1e9;
+    }
+    comm.collnet_chain = nccl_collnet_chain_graph(comm, gpu_intra_GBps);
+    comm.collnet_direct = nccl_collnet_direct_graph(comm.ranks / comm.nodes, topology.nics_per_host(), bus_GBps,
+                                                    gpu_intra_GBps, comm.compute_capability);
   }
   return comm;
 }

@@ -139,6 +139,8 @@ class Topology {
   int rack_count() const { return rack_count_; }
   /// Whether hosts have NICs (cluster.host.nics may be 0 when every job stays in one host).
   bool has_nics() const { return nics_per_host_ > 0; }
+  /// NICs per host (cluster.host.nics).
+  int nics_per_host() const { return nics_per_host_; }
   /// How the GPUs of each host are joined by NVLink (none when NVLink is absent or disabled).
   NvlinkLayout nvlink_layout() const { return nvlink_layout_; }
   /// Where GPU `gpu` sits. REQUIRES: 0 <= gpu < gpu_count().

@@ -420,6 +420,7 @@ NcclCommunicator job_nccl_communicator(const Scenario& scenario, std::size_t ind
   comm.forced_algorithm = job.nccl_algorithm;
   comm.forced_protocol = job.nccl_protocol;
   comm.forced_channels = job.nccl_channels;
+  comm.collnet = job.nccl_collnet;
   if (comm.ranks < 2) return comm;
   for (NcclCollective collective :
        {NcclCollective::all_reduce, NcclCollective::all_gather, NcclCollective::reduce_scatter,

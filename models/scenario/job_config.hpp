@@ -127,13 +127,17 @@ struct JobConfig {
   /// DDP settings.
   DdpConfig ddp;
   /// NCCL's choice forced for every communicator of the job, as NCCL_ALGO and NCCL_PROTO force it (`nccl.algorithm`:
-  /// "ring" or "tree", all_reduce's; `nccl.protocol`: "LL", "LL128" or "Simple", every collective's). Default: NCCL's
-  /// own choice per message size (models/collectives/nccl_tuning.hpp).
+  /// "ring", "tree", "nvls", "collnetdirect" or "collnetchain", all_reduce's; `nccl.protocol`: "LL", "LL128" or
+  /// "Simple", every collective's). Default: NCCL's own choice per message size (models/collectives/nccl_tuning.hpp).
   std::optional<NcclAlgorithm> nccl_algorithm;
   std::optional<NcclProtocol> nccl_protocol;
   /// The channels every collective of the job runs, as NCCL_MIN_NCHANNELS = NCCL_MAX_NCHANNELS force them
   /// (`nccl.channels`, 1 to 64). Default: NCCL's own count (models/collectives/nccl_tuning.hpp nccl_running_channels).
   std::optional<int> nccl_channels;
+  /// NCCL_COLLNET_ENABLE=1 with NCCL's SHARP plugin (`nccl.collnet`): all_reduce may then run with the InfiniBand
+  /// switches reducing (CollNet), where NCCL's model finds it faster. Needs the infiniband transport. Default: off,
+  /// as in NCCL.
+  bool nccl_collnet = false;
   /// Coefficient of variation of the job's per-iteration compute time, when the scenario states it. Default: the
   /// calibration profile's measured spread, else models/compute/variability.hpp's default for the workload class.
   std::optional<double> step_time_cv;

@@ -725,6 +725,14 @@ std::vector<JobConfig> read_job(JsonObject job, std::size_t index, const Cluster
     if (auto channels = settings.get("channels")) {
       config.nccl_channels = static_cast<int>(channels->as_int(1, kNcclMaxChannels));
     }
+    if (auto collnet = settings.get("collnet")) {
+      config.nccl_collnet = collnet->as_bool();
+      if (config.nccl_collnet && cluster.transport != Transport::infiniband) {
+        const std::string transport(to_string(cluster.transport));
+        collnet->fail("CollNet reduces in the switches with SHARP, which NVIDIA's Quantum InfiniBand switches run: it "
+                      "needs cluster.transport 'infiniband', not '" + transport + "'");
+      }
+    }
     settings.finish();
   }
   if (accumulation) config.gradient_accumulation = static_cast<int>(accumulation->as_int(1, 65536));

@@ -267,7 +267,7 @@ class NcclRun final : public SimulatedCollective {
       ++(*counts_)[std::string(to_string(choice.algorithm)) + "/" + std::string(to_string(choice.protocol))];
     }
     if (choice.algorithm != NcclAlgorithm::ring) {
-      // Trees and NVLS take NCCL's prediction, from when the last rank joins: the reduction cannot end before that.
+      // Trees, NVLS and CollNet take NCCL's prediction from when the last rank joins: no reduction ends before that.
       if (ranks_that_run_ > 1) {
         if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
         joined_->wait();
@@ -300,7 +300,7 @@ class NcclRun final : public SimulatedCollective {
   NcclCollective collective_;
   NcclChoiceCounts* counts_;
   int ranks_that_run_;
-  sg4::BarrierPtr joined_;  ///< tree and NVLS: every rank that runs has reached the collective
+  sg4::BarrierPtr joined_;  ///< tree, NVLS, CollNet: every rank that runs has reached the collective
   std::map<double, NcclChoice> choices_;
 };
 

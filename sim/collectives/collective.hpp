@@ -212,8 +212,8 @@ using NcclChoiceCounts = std::map<std::string, long>;
 /// `ring` (a `collective` over rings) with NCCL's choice of algorithm and protocol per call
 /// (models/collectives/nccl_tuning.hpp, for `comm`): a ring call first pays the protocol's base latency, then runs
 /// `ring` with the bytes the protocol puts on the wire (LL twice the data, LL128 1/0.92 of it); a call NCCL would run
-/// as a tree or with NVLS takes NCCL's own predicted time, as neither is simulated as flows. `counts` (may be null)
-/// tallies the choices made on rank 0.
+/// as a tree, with NVLS or with CollNet takes NCCL's own predicted time, as none of them is simulated as flows.
+/// `counts` (may be null) tallies the choices made on rank 0.
 std::unique_ptr<SimulatedCollective> make_nccl_allreduce(std::unique_ptr<SimulatedCollective> ring,
                                                          NcclCommunicator comm, NcclChoiceCounts* counts,
                                                          NcclCollective collective = NcclCollective::all_reduce);

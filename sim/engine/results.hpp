@@ -133,6 +133,7 @@ struct JobResult {
   /// What jobs[i].nccl forces (NCCL_ALGO, NCCL_PROTO): "ring", "LL128"...; empty where NCCL's model chooses.
   std::string nccl_forced_algorithm;
   std::string nccl_forced_protocol;
+  bool nccl_collnet = false;     ///< jobs[i].nccl.collnet: NCCL_COLLNET_ENABLE=1 (SHARP)
   int nccl_forced_channels = 0;  ///< what jobs[i].nccl.channels forces (NCCL_MIN/MAX_NCHANNELS); 0 where NCCL counts
   MemoryFootprint memory;
   double device_memory_bytes = 0;

@@ -572,6 +572,7 @@ SimulationResult simulate(const ResolvedRun& run, const SimulationOptions& optio
     if (config.nccl_algorithm) result.jobs.back().nccl_forced_algorithm = to_string(*config.nccl_algorithm);
     if (config.nccl_protocol) result.jobs.back().nccl_forced_protocol = to_string(*config.nccl_protocol);
     if (config.nccl_channels) result.jobs.back().nccl_forced_channels = *config.nccl_channels;
+    result.jobs.back().nccl_collnet = config.nccl_collnet;
     for (const auto& [choice, calls] : job.nccl_choices) {
       result.jobs.back().nccl_choices_per_step[choice] =
           static_cast<double>(calls) / result.jobs.back().operations.iterations_run;

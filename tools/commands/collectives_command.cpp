@@ -204,8 +204,8 @@ void print_compare(const CollectivesRequest& request, const Scenario& scenario, 
       << (worst >= 0 ? "+" : "") << fixed(100 * worst, 1) << "%\n";
 }
 
-/// What the scenario's first job forces of NCCL, as NCCL's variables would ("NCCL_ALGO=ring NCCL_PROTO=LL
-/// NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS=2"); "" where NCCL's model chooses everything.
+/// What the scenario's first job sets of NCCL, as NCCL's variables would ("NCCL_ALGO=ring NCCL_PROTO=LL
+/// NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS=2 NCCL_COLLNET_ENABLE=1"); "" where NCCL's model chooses everything.
 std::string forced_nccl(const Scenario& scenario) {
   const JobConfig& job = scenario.jobs.front();
   std::string forced;
@@ -213,6 +213,7 @@ std::string forced_nccl(const Scenario& scenario) {
   if (job.nccl_algorithm) add("NCCL_ALGO=" + std::string(to_string(*job.nccl_algorithm)));
   if (job.nccl_protocol) add("NCCL_PROTO=" + std::string(to_string(*job.nccl_protocol)));
   if (job.nccl_channels) add("NCCL_MIN_NCHANNELS=NCCL_MAX_NCHANNELS=" + std::to_string(*job.nccl_channels));
+  if (job.nccl_collnet) add("NCCL_COLLNET_ENABLE=1");
   return forced;
 }
 
@@ -343,8 +344,12 @@ Command add_collectives_command(CLI::App& parent) {
   app->add_option("--format", request->format, "table, json or nccl-tests")
       ->check(CLI::IsMember({"table", "json", "nccl-tests"}));
   app->add_option("--compare", request->compare_log, "A measured nccl-tests log: per-size busbw, measured and simulated");
-  app->add_option("--algo", request->algorithm, "Force all_reduce's algorithm, as NCCL_ALGO: ring, tree or nvls")
-      ->check(CLI::IsMember({"ring", "tree", "nvls"}));
+  app->add_option("--algo", request->algorithm,
+                  "Force all_reduce's algorithm, as NCCL_ALGO: ring, tree, nvls, collnetdirect or collnetchain")
+      ->check(CLI::IsMember({"ring", "tree", "nvls", "collnetdirect", "collnetchain"}));
+  app->add_flag("--collnet", request->collnet,
+                "Enable CollNet (SHARP reductions in the InfiniBand switches), as NCCL_COLLNET_ENABLE=1 with the SHARP "
+                "plugin; needs the infiniband transport");
   app->add_option("--proto", request->protocol, "Force the protocol, as NCCL_PROTO: LL, LL128 or Simple")
       ->check(CLI::IsMember({"LL", "LL128", "Simple"}));
   app->add_option("--channels", request->channels,
@@ -371,6 +376,7 @@ Command add_collectives_command(CLI::App& parent) {
             if (request->channels > 0) {
               request->overrides.push_back("jobs[0].nccl.channels=" + std::to_string(request->channels));
             }
+            if (request->collnet) request->overrides.push_back("jobs[0].nccl.collnet=true");
             collectives_command(*request, std::cout);
           }};
 }

@@ -22,9 +22,10 @@ struct CollectivesRequest {
   std::string dtype = "float";          ///< float, half or bfloat16
   std::string format = "table";         ///< table, json or nccl-tests
   std::string compare_log;              ///< --compare: a measured nccl-tests log
-  std::string algorithm;                ///< --algo: NCCL_ALGO for all_reduce (ring, tree); empty: NCCL's choice
+  std::string algorithm;  ///< --algo: NCCL_ALGO for all_reduce (ring, tree, nvls, collnetdirect, collnetchain)
   std::string protocol;                 ///< --proto: NCCL_PROTO (LL, LL128, Simple); empty: NCCL's choice
   int channels = 0;                     ///< --channels: NCCL_MIN/MAX_NCHANNELS (1 to 64); 0: NCCL's count
+  bool collnet = false;                 ///< --collnet: NCCL_COLLNET_ENABLE=1 (SHARP switches, infiniband)
 };
 
 /// One printed row.

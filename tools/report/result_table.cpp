@@ -142,6 +142,7 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       if (forced.contains("channels") && forced["channels"].is_number()) {
         what += (what.empty() ? "" : ", ") + std::string("channels ") + std::to_string(forced["channels"].get<int>());
       }
+      if (forced.value("collnet", false)) what += (what.empty() ? "" : ", ") + std::string("CollNet enabled");
       return what.empty() ? cell : cell + " (forced: " + what + ")";
     });
     row("memory per GPU (GiB of capacity)", [](const json& j) {

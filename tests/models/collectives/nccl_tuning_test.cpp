@@ -8,8 +8,21 @@
 namespace vtsim {
 namespace {
 
+/// NcclCostTable's rows: tree, ring, nvls, collnet_direct, collnet_chain.
 std::size_t at(NcclAlgorithm algorithm) {
-  return algorithm == NcclAlgorithm::tree ? 0 : algorithm == NcclAlgorithm::ring ? 1 : 2;
+  switch (algorithm) {
+    case NcclAlgorithm::tree:
+      return 0;
+    case NcclAlgorithm::ring:
+      return 1;
+    case NcclAlgorithm::nvls:
+      return 2;
+    case NcclAlgorithm::collnet_direct:
+      return 3;
+    case NcclAlgorithm::collnet_chain:
+      return 4;
+  }
+  return 1;
 }
 std::size_t at(NcclProtocol protocol) { return static_cast<std::size_t>(protocol); }
 
@@ -262,7 +275,7 @@ namespace {
 /// topology's 450 GB/s per GPU over SM90_NVLINK_BW 20.6, as models/network/rings.cpp counts them) and NCCL's NVLS
 /// graph.
 NcclCommunicator one_h100_node() {
-  const NvlsGraph nvls = nccl_nvls_graph(8, 18, 90);
+  const NcclGraph nvls = nccl_nvls_graph(8, 18, 90);
   return {.ranks = 8, .nodes = 1, .compute_capability = 90, .nvlink_intra = true, .channels = 22,
           .channel_bandwidth_GBps = 450.0 / 22, .amd_cpu = false, .gpu_direct_nic = true, .same_channels = false,
           .nvls_channels = nvls.channels, .nvls_intra_GBps = nvls.intra_GBps, .nvls_inter_GBps = nvls.inter_GBps,
@@ -272,17 +285,17 @@ NcclCommunicator one_h100_node() {
 TEST(NcclNvls, GraphIsTheFastestSpeedWhoseSwitchPathsFitTheGpusLinks) {
   // 18 links x 20.6 GB/s = 370.8 GB/s per GPU. 8 GPUs: 9 x 50 = 450 does not fit, 9 x 40 = 360 does; bwInter then
   // climbs 40 -> 50 -> 60 (each below twice 40; 60 is the table's top).
-  const NvlsGraph eight = nccl_nvls_graph(8, 18, 90);
+  const NcclGraph eight = nccl_nvls_graph(8, 18, 90);
   EXPECT_EQ(eight.channels, 8);
   EXPECT_EQ(eight.intra_GBps, 40.0);
   EXPECT_EQ(eight.inter_GBps, 60.0);
   // 4 GPUs: 5 x 60 = 300 fits at the top speed, which bwInter cannot pass.
-  const NvlsGraph four = nccl_nvls_graph(4, 18, 90);
+  const NcclGraph four = nccl_nvls_graph(4, 18, 90);
   EXPECT_EQ(four.channels, 4);
   EXPECT_EQ(four.intra_GBps, 60.0);
   EXPECT_EQ(four.inter_GBps, 60.0);
   // 6 links (123.6 GB/s), 8 GPUs: 9 x 12 = 108 fits, 9 x 15 = 135 does not; bwInter 12 -> 15 -> 20 -> 24 (24 = 2 x 12).
-  const NvlsGraph narrow = nccl_nvls_graph(8, 6, 90);
+  const NcclGraph narrow = nccl_nvls_graph(8, 6, 90);
   EXPECT_EQ(narrow.intra_GBps, 12.0);
   EXPECT_EQ(narrow.inter_GBps, 24.0);
   EXPECT_EQ(nccl_nvls_graph(1, 18, 90).channels, 0);  // one GPU
@@ -301,7 +314,7 @@ TEST(NcclNvls, AllReduceTableOnOneH100Node) {
   EXPECT_EQ(nccl_base_latency_s(NcclAlgorithm::nvls, NcclProtocol::simple), 0);
   // 4 of the node's GPUs: min(60 x 0.85 x 3/4 x 2, 60) = 60 per channel, 4 channels, x 4 / 6: 160 GB/s.
   NcclCommunicator four = one_h100_node();
-  const NvlsGraph graph = nccl_nvls_graph(4, 18, 90);
+  const NcclGraph graph = nccl_nvls_graph(4, 18, 90);
   four.ranks = 4;
   four.nvls_channels = graph.channels;
   four.nvls_intra_GBps = graph.intra_GBps;
@@ -313,7 +326,7 @@ TEST(NcclNvls, BlackwellGraphAndAllReduceOnOneB200Node) {
   // 18 NVLink 5 links x SM100_NVLINK_BW 40.1 = 721.8 GB/s per GPU. 8 GPUs on sm100SpeedArrayIntra: 9 x 90 = 810 does
   // not fit, 9 x 80 = 720 does; bwInter climbs 80 -> 90 (the table's top). Bus bandwidth per channel
   // min(80 x 0.74 (Blackwell's nvlsEfficiency) x 7/8 x 2, 90) = 90 GB/s; 8 channels 720; x 8 / 14 = 411.43 GB/s.
-  const NvlsGraph graph = nccl_nvls_graph(8, 18, 100);
+  const NcclGraph graph = nccl_nvls_graph(8, 18, 100);
   EXPECT_EQ(graph.channels, 8);
   EXPECT_EQ(graph.intra_GBps, 80.0);
   EXPECT_EQ(graph.inter_GBps, 90.0);
@@ -365,6 +378,151 @@ TEST(NcclNvls, ForcingItWhereItIsNotAvailableIsAProblemSayingWhatItNeeds) {
   comm.forced_algorithm = NcclAlgorithm::nvls;
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
   EXPECT_EQ(nccl_allreduce_choice(comm, 1024).algorithm, NcclAlgorithm::nvls);
+}
+
+}  // namespace
+}  // namespace vtsim
+
+namespace vtsim {
+namespace {
+
+/// Two DGX A100 nodes on HDR InfiniBand with SHARP: 16 ranks, NVSwitch inside each node, the flat rings' 200 GB/s
+/// (8 NICs of 25 GB/s) in 16 channels of 12.5 GB/s, each GPU's 240 GB/s of NVLink (12 links of 20 GB/s).
+NcclCommunicator two_dgx_a100_with_sharp() {
+  NcclCommunicator comm = one_a100_node();
+  comm.ranks = 16;
+  comm.nodes = 2;
+  comm.channels = 16;
+  comm.channel_bandwidth_GBps = 12.5;
+  comm.collnet = true;
+  comm.nvswitch = true;
+  comm.collnet_chain = nccl_collnet_chain_graph(comm, 240);
+  comm.collnet_direct = nccl_collnet_direct_graph(8, 8, 200, 240, 80);
+  return comm;
+}
+
+TEST(NcclCollnet, GraphsMatchTheHandDerivation) {
+  const NcclCommunicator comm = two_dgx_a100_with_sharp();
+  // Chain: the ring's 16 channels; bwInter 12.5; bwIntra towards 25 as far as 240 GB/s of NVLink carries 16 chains
+  // through each GPU: 240 / 16 = 15.
+  EXPECT_EQ(comm.collnet_chain.channels, 16);
+  EXPECT_DOUBLE_EQ(comm.collnet_chain.inter_GBps, 12.5);
+  EXPECT_DOUBLE_EQ(comm.collnet_chain.intra_GBps, 15.0);
+  // Direct: 8 heads (a NIC each), 200 / 8 = 25 GB/s; duplication stops at 8 channels (the most heads); each GPU
+  // carries its head's bwIntra and 1/7 of the 7 others', 2 bwIntra <= 240: bwIntra reaches 2 x 25 = 50.
+  EXPECT_EQ(comm.collnet_direct.channels, 8);
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.inter_GBps, 25.0);
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.intra_GBps, 50.0);
+  // 4 NICs for 8 GPUs at 200 GB/s: 4 heads of 50 GB/s, duplicated (50 >= 25) to 8 channels of 25, bwIntra 50.
+  const NcclGraph four_nics = nccl_collnet_direct_graph(8, 4, 200, 240, 80);
+  EXPECT_EQ(four_nics.channels, 8);
+  EXPECT_DOUBLE_EQ(four_nics.inter_GBps, 25.0);
+  EXPECT_DOUBLE_EQ(four_nics.intra_GBps, 50.0);
+  // Hopper, 8 NICs, 320 GB/s: 40 GB/s per head, below 50 with more than 4 channels: not duplicated; 2 x 80 = 160
+  // GB/s fits 370.8 GB/s of NVLink.
+  const NcclGraph hopper = nccl_collnet_direct_graph(8, 8, 320, 370.8, 90);
+  EXPECT_EQ(hopper.channels, 8);
+  EXPECT_DOUBLE_EQ(hopper.inter_GBps, 40.0);
+  EXPECT_DOUBLE_EQ(hopper.intra_GBps, 80.0);
+  // PCIe: 24 GB/s per GPU inside the node bounds a Direct channel at 12 (its own head's and 1/7 of 7 others').
+  EXPECT_DOUBLE_EQ(nccl_collnet_direct_graph(8, 8, 80, 24, 80).intra_GBps, 12.0);
+  EXPECT_EQ(nccl_collnet_direct_graph(8, 0, 80, 24, 80).channels, 0);  // no NIC, no head
+}
+
+TEST(NcclCollnet, TableMatchesTheHandDerivation) {
+  const NcclCostTable table = nccl_allreduce_costs(two_dgx_a100_with_sharp());
+  const std::size_t simple = at(NcclProtocol::simple);
+  // Chain: 16 x 15 x 0.5 = 120 GB/s; 2 x (8 - 1) x 2.8 + 30 = 69.2 us.
+  EXPECT_NEAR(table.bandwidth_GBps[at(NcclAlgorithm::collnet_chain)][simple], 120.0, 1e-9);
+  EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_chain)][simple], 69.2, 1e-9);
+  // Direct: 8 GPUs on 8 NICs, factor 1: 8 x 50 x 0.5 = 200 GB/s; 2 x (3.7 + 7 x 0.4) + 31 = 44 us.
+  EXPECT_NEAR(table.bandwidth_GBps[at(NcclAlgorithm::collnet_direct)][simple], 200.0, 1e-9);
+  EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_direct)][simple], 44.0, 1e-9);
+  for (NcclAlgorithm collnet : {NcclAlgorithm::collnet_direct, NcclAlgorithm::collnet_chain}) {
+    EXPECT_EQ(table.bandwidth_GBps[at(collnet)][at(NcclProtocol::ll)], 0);
+    EXPECT_EQ(table.bandwidth_GBps[at(collnet)][at(NcclProtocol::ll128)], 0);
+  }
+}
+
+TEST(NcclCollnet, HopperDirectTakesItsEfficiencyAndFewerNicsDivideIt) {
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  comm.compute_capability = 90;
+  const std::size_t direct = at(NcclAlgorithm::collnet_direct);
+  const std::size_t simple = at(NcclProtocol::simple);
+  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 200.0 * 0.85, 1e-9);
+  // 2 NICs of 50 GB/s for 8 GPUs: 2 heads duplicated to 4 channels of 25 GB/s, bwIntra 50; GPUs per channel
+  // 8 / 4 = 2, less half the excess over 1: 1.5; 4 x 50 / 1.5 x 0.5 = 66.7 GB/s.
+  comm.compute_capability = 80;
+  comm.collnet_direct = nccl_collnet_direct_graph(8, 2, 100, 240, 80);
+  EXPECT_EQ(comm.collnet_direct.channels, 4);
+  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 4 * 50.0 / 1.5 * 0.5, 1e-9);
+}
+
+TEST(NcclCollnet, OnlyWhereNcclOffersIt) {
+  const std::size_t simple = at(NcclProtocol::simple);
+  const auto offered = [&](const NcclCommunicator& comm, NcclAlgorithm algorithm) {
+    return nccl_allreduce_costs(comm).bandwidth_GBps[at(algorithm)][simple] > 0;
+  };
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  EXPECT_TRUE(offered(comm, NcclAlgorithm::collnet_direct));
+  EXPECT_TRUE(offered(comm, NcclAlgorithm::collnet_chain));
+  comm.collnet = false;  // NCCL_COLLNET_ENABLE unset
+  EXPECT_FALSE(offered(comm, NcclAlgorithm::collnet_direct));
+  EXPECT_FALSE(offered(comm, NcclAlgorithm::collnet_chain));
+  comm = two_dgx_a100_with_sharp();
+  comm.nvswitch = false;  // Direct needs an NVSwitch; Chain does not
+  EXPECT_FALSE(offered(comm, NcclAlgorithm::collnet_direct));
+  EXPECT_TRUE(offered(comm, NcclAlgorithm::collnet_chain));
+  comm = two_dgx_a100_with_sharp();
+  comm.ranks = 32;  // 16 ranks per node: beyond NCCL_MAX_DIRECT_ARITY + 1
+  EXPECT_FALSE(offered(comm, NcclAlgorithm::collnet_chain));
+  comm = two_dgx_a100_with_sharp();
+  comm.ranks = 8;
+  comm.nodes = 1;  // below NCCL_COLLNET_NODE_THRESHOLD
+  EXPECT_FALSE(offered(comm, NcclAlgorithm::collnet_chain));
+  comm = two_dgx_a100_with_sharp();
+  for (NcclCollective collective : {NcclCollective::all_gather, NcclCollective::reduce_scatter,
+                                    NcclCollective::broadcast, NcclCollective::reduce}) {
+    EXPECT_EQ(nccl_costs(comm, collective).bandwidth_GBps[at(NcclAlgorithm::collnet_direct)][simple], 0);
+    EXPECT_EQ(nccl_costs(comm, collective).bandwidth_GBps[at(NcclAlgorithm::collnet_chain)][simple], 0);
+  }
+}
+
+TEST(NcclCollnet, OneRankPerNodeTimesTheNetworkHopAsATree) {
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  comm.ranks = 2;  // one GPU per node: no hop inside the node; the network's as the tree's Simple, 14 us
+  const NcclCostTable table = nccl_allreduce_costs(comm);
+  EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_chain)][at(NcclProtocol::simple)], 14.0, 1e-9);
+  EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_direct)][at(NcclProtocol::simple)], 14.0, 1e-9);
+}
+
+TEST(NcclCollnet, ChosenForLargeMessagesOverTheRings) {
+  // 1 GiB: ring Simple's algorithm bandwidth 16 x 12.5 x 16/30 = 106.7 GB/s, CollNet Direct's 200 GB/s: Direct,
+  // 44 us + 2^30 B at 200 GB/s. Without NCCL_COLLNET_ENABLE, the ring.
+  const NcclCommunicator comm = two_dgx_a100_with_sharp();
+  const double gib = 1024.0 * 1024 * 1024;
+  const NcclChoice large = nccl_allreduce_choice(comm, gib);
+  EXPECT_EQ(large.algorithm, NcclAlgorithm::collnet_direct);
+  EXPECT_EQ(large.protocol, NcclProtocol::simple);
+  EXPECT_NEAR(large.predicted_s, (44.0 + gib / (1000 * 200.0)) * 1e-6, 1e-12);
+  NcclCommunicator off = comm;
+  off.collnet = false;
+  EXPECT_EQ(nccl_allreduce_choice(off, gib).algorithm, NcclAlgorithm::ring);
+}
+
+TEST(NcclCollnet, ForcingItWhereItIsNotEnabledSaysWhatItNeeds) {
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  comm.collnet = false;
+  comm.forced_algorithm = NcclAlgorithm::collnet_direct;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce),
+            "collnetdirect is not enabled for all_reduce on this communicator (16 ranks on 2 nodes, compute "
+            "capability 8.0) and CollNet needs NCCL_COLLNET_ENABLE (jobs[i].nccl.collnet, on the infiniband "
+            "transport), 2 nodes or more and at most 8 ranks per node, CollNet Direct an NVSwitch in each node: NCCL "
+            "fails such a call (\"no algorithm/protocol available\")");
+  comm.collnet = true;
+  EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
+  comm.forced_algorithm = NcclAlgorithm::collnet_chain;
+  EXPECT_EQ(nccl_allreduce_choice(comm, 1024).algorithm, NcclAlgorithm::collnet_chain);
 }
 
 }  // namespace

@@ -166,8 +166,12 @@ std::vector<ErrorCase> error_cases() {
        "(900 GB/s) and MIG (7 instances; no -lgip listing of its profiles found)"},
       {"NvlinkOnA40", with({{"cluster.host.gpu_model", "a40"}, {"cluster.host.nvlink.present", true}}),
        "s.json: cluster.host.nvlink.present: NVIDIA A40: vtsim does not model its NVLink bridge (112.5 GB/s)"},
-      {"NcclAlgorithmNcclHasButVtsimDoesNot", with({{"jobs[0].nccl.algorithm", "collnet"}}),
-       "s.json: jobs[0].nccl.algorithm: expected one of 'tree', 'ring' or 'nvls', got 'collnet'"},
+      {"NcclAlgorithmNcclHasButVtsimDoesNot", with({{"jobs[0].nccl.algorithm", "pat"}}),
+       "s.json: jobs[0].nccl.algorithm: expected one of 'tree', 'ring', 'nvls', 'collnetdirect' or 'collnetchain', "
+       "got 'pat'"},
+      {"CollnetOnEthernet", with({{"jobs[0].nccl.collnet", true}}),
+       "s.json: jobs[0].nccl.collnet: CollNet reduces in the switches with SHARP, which NVIDIA's Quantum InfiniBand "
+       "switches run: it needs cluster.transport 'infiniband', not 'roce_v2'"},
       {"NcclChannelsBeyondMaxChannels", with({{"jobs[0].nccl.channels", 65}}),
        "s.json: jobs[0].nccl.channels: expected an integer from 1 to 64, got 65"},
       {"NcclKeyNotKnown", with({{"jobs[0].nccl.nchannels", 4}}),
