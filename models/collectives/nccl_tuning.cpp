@@ -71,6 +71,13 @@ constexpr double kCollnetDirectEfficiencyHopper = 0.85;
 // fastest first, GB/s.
 constexpr double kSm90IntraSpeeds_GBps[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
 constexpr double kSm100IntraSpeeds_GBps[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
+// search.cc speedArrayInter, sm90SpeedArrayInter and sm100SpeedArrayInter: the same across nodes.
+constexpr double kInterSpeeds_GBps[] = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                        7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr double kSm90InterSpeeds_GBps[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                            15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+constexpr double kSm100InterSpeeds_GBps[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0,
+                                             20.0, 17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
 // tuning.cc treeCorrectionFactor[protocol][log2(bytes / 64)]: trees run below their model at medium sizes.
 constexpr double kTreeCorrection[3][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
@@ -162,11 +169,42 @@ NcclGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
   return graph;
 }
 
+namespace {
+
+/// The search's speeds across nodes for compute capability `cc`, fastest first.
+std::span<const double> inter_speeds(int cc) {
+  if (cc >= 100) return kSm100InterSpeeds_GBps;
+  return cc >= 90 ? std::span<const double>(kSm90InterSpeeds_GBps) : std::span<const double>(kInterSpeeds_GBps);
+}
+
+/// The index of the fastest speed at most `GBps` (the slowest where none is).
+std::size_t speed_at_most(std::span<const double> speeds, double GBps) {
+  std::size_t index = 0;
+  while (index + 1 < speeds.size() && speeds[index] > GBps) ++index;
+  return index;
+}
+
+/// The search's second pass on a tree-like graph found at speeds[index] (bwIntra = bwInter): bwIntra raised one
+/// speed at a time while it is below twice bwInter and the next speed fits `fits_GBps` per channel.
+double raised_intra(std::span<const double> speeds, std::size_t index, double fits_GBps) {
+  const double inter = speeds[index];
+  double intra = inter;
+  while (index > 0 && intra < 2 * inter && speeds[index - 1] <= fits_GBps) intra = speeds[--index];
+  return intra;
+}
+
+}  // namespace
+
 NcclGraph nccl_collnet_chain_graph(const NcclCommunicator& comm, double gpu_intra_GBps) {
+  const std::span<const double> speeds = inter_speeds(comm.compute_capability);
+  const std::size_t index = speed_at_most(speeds, comm.channel_bandwidth_GBps);
   NcclGraph graph;
   graph.channels = comm.channels;
-  graph.inter_GBps = comm.channel_bandwidth_GBps;
-  graph.intra_GBps = std::min(2 * graph.inter_GBps, std::max(graph.inter_GBps, gpu_intra_GBps / comm.channels));
+  graph.inter_GBps = speeds[index];
+  // One GPU per node: no path inside the node bounds it.
+  const double fits_GBps =
+      comm.ranks == comm.nodes ? std::numeric_limits<double>::infinity() : gpu_intra_GBps / comm.channels;
+  graph.intra_GBps = raised_intra(speeds, index, fits_GBps);
   return graph;
 }
 
@@ -175,19 +213,27 @@ NcclGraph nccl_collnet_direct_graph(int ranks_per_node, int nics, double node_ne
   NcclGraph graph;
   const int most = std::min(ranks_per_node, kMaxCollnetLocalRanks);
   if (nics < 1 || most < 1) return graph;
+  // One head per NIC with a GPU of its own, each at its NIC's speed (net.bw >= bwInter).
+  const std::span<const double> speeds = inter_speeds(compute_capability);
+  const std::size_t index = speed_at_most(speeds, node_net_GBps / nics);
   graph.channels = std::min(nics, most);
-  graph.inter_GBps = node_net_GBps / graph.channels;
-  // ncclTopoDupChannels: twice the channels (up to the graph's most) at the bandwidth divided accordingly.
+  graph.inter_GBps = graph.intra_GBps = speeds[index];
+  // ncclTopoDupChannels: twice the channels (up to the graph's most) at the bandwidth divided accordingly. The second
+  // pass then asks for as many channels, which a Direct search (one per NIC) cannot find: bwIntra stays.
   if (graph.inter_GBps >= 25.0 && !(compute_capability > 80 && graph.inter_GBps < 50.0 && graph.channels > 4)) {
     const int doubled = std::min(2 * graph.channels, most);
-    graph.inter_GBps /= (doubled + graph.channels - 1) / graph.channels;
-    graph.channels = doubled;
+    if (doubled > graph.channels) {
+      graph.inter_GBps /= (doubled + graph.channels - 1) / graph.channels;
+      graph.intra_GBps = graph.inter_GBps;
+      graph.channels = doubled;
+      return graph;
+    }
   }
   // Each channel's head takes bwIntra from every other GPU of the node, 1 / (ranks - 1) of it on each path, and
   // returns it the same way: a GPU carries its own head's bwIntra and that share of every other head's.
-  const double per_gpu = ranks_per_node > 1 ? 1.0 + (graph.channels - 1.0) / (ranks_per_node - 1.0) : 1.0;
-  const double fits_GBps = ranks_per_node > 1 ? gpu_intra_GBps / per_gpu : 2 * graph.inter_GBps;
-  graph.intra_GBps = std::min(2 * graph.inter_GBps, std::max(graph.inter_GBps, fits_GBps));
+  const double per_gpu = 1.0 + (graph.channels - 1.0) / std::max(1.0, ranks_per_node - 1.0);
+  const double fits_GBps = ranks_per_node > 1 ? gpu_intra_GBps / per_gpu : std::numeric_limits<double>::infinity();
+  graph.intra_GBps = raised_intra(speeds, index, fits_GBps);
   return graph;
 }
 
@@ -376,7 +422,8 @@ std::string forced_needs(std::optional<NcclAlgorithm> algorithm) {
     const std::string needs =
         " and CollNet needs NCCL_COLLNET_ENABLE (jobs[i].nccl.collnet, on the infiniband transport), 2 nodes or more "
         "and at most 8 ranks per node";
-    return needs + (algorithm == NcclAlgorithm::collnet_direct ? ", CollNet Direct an NVSwitch in each node" : "");
+    return needs +
+           (algorithm == NcclAlgorithm::collnet_direct ? ", CollNet Direct an NVSwitch and a NIC in each node" : "");
   }
   return "";
 }

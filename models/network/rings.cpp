@@ -214,11 +214,15 @@ NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rin
     comm.nvls_intra_GBps = nvls.intra_GBps;
     comm.nvls_inter_GBps = nvls.inter_GBps;
   }
-  // CollNet's graphs, for a flat communicator across nodes (used only where the job enables CollNet): each GPU's
-  // bandwidth inside its node is what one host's own rings reach through it (all of them at once), the node's to the
-  // network what the flat rings reach across nodes.
+  // CollNet's graphs, for a flat communicator across nodes with as many ranks on every node (used only where the job
+  // enables CollNet; NCCL takes each graph's least bandwidth over the ranks, which vtsim does not replay: uneven nodes
+  // get no CollNet): each GPU's bandwidth inside its node is what one host's own rings reach
+  // through it (all of them at once), the node's to the network what the flat rings reach across nodes.
   comm.nvswitch = topology.nvlink_layout() == NvlinkLayout::nvswitch;
-  if (flat && comm.nodes > 1) {
+  const bool even = std::all_of(rings.intra_host.begin(), rings.intra_host.end(), [&](const std::vector<int>& host) {
+    return host.size() == rings.intra_host.front().size();
+  });
+  if (flat && comm.nodes > 1 && even) {
     const std::vector<std::vector<int>> host_rings = topology.host_ring_orders(rings.intra_host.front());
     double gpu_intra_GBps = 0;
     if (rings.intra_host.front().size() > 1) {

@@ -142,8 +142,8 @@ void print_result_table(std::ostream& out, const std::vector<Variant>& variants)
       if (forced.contains("channels") && forced["channels"].is_number()) {
         what += (what.empty() ? "" : ", ") + std::string("channels ") + std::to_string(forced["channels"].get<int>());
       }
-      if (forced.value("collnet", false)) what += (what.empty() ? "" : ", ") + std::string("CollNet enabled");
-      return what.empty() ? cell : cell + " (forced: " + what + ")";
+      if (!what.empty()) cell += " (forced: " + what + ")";
+      return forced.value("collnet", false) ? cell + " (CollNet enabled)" : cell;
     });
     row("memory per GPU (GiB of capacity)", [](const json& j) {
       return format_number(j["memory_per_gpu"]["total_gib"], 3) + " of " +

@@ -403,29 +403,35 @@ NcclCommunicator two_dgx_a100_with_sharp() {
 
 TEST(NcclCollnet, GraphsMatchTheHandDerivation) {
   const NcclCommunicator comm = two_dgx_a100_with_sharp();
-  // Chain: the ring's 16 channels; bwInter 12.5; bwIntra towards 25 as far as 240 GB/s of NVLink carries 16 chains
-  // through each GPU: 240 / 16 = 15.
+  // Chain: the ring's 16 channels; bwInter 12.5 rounded down to the search's speeds (48, 30, 28, 24, 20, 18, 15, 12,
+  // ...): 12; bwIntra raised one speed at a time towards 24 while 240 GB/s of NVLink carries 16 chains through each
+  // GPU, 240 / 16 = 15 each: 15 fits, 18 does not.
   EXPECT_EQ(comm.collnet_chain.channels, 16);
-  EXPECT_DOUBLE_EQ(comm.collnet_chain.inter_GBps, 12.5);
+  EXPECT_DOUBLE_EQ(comm.collnet_chain.inter_GBps, 12.0);
   EXPECT_DOUBLE_EQ(comm.collnet_chain.intra_GBps, 15.0);
-  // Direct: 8 heads (a NIC each), 200 / 8 = 25 GB/s; duplication stops at 8 channels (the most heads); each GPU
-  // carries its head's bwIntra and 1/7 of the 7 others', 2 bwIntra <= 240: bwIntra reaches 2 x 25 = 50.
+  // Direct: 8 heads (a NIC each), 200 / 8 = 25 GB/s: 24, below 25, not duplicated; each GPU carries its head's bwIntra
+  // and 1/7 of the 7 others', 2 bwIntra <= 240: bwIntra raised through 28 and 30 to 48, the table's top.
   EXPECT_EQ(comm.collnet_direct.channels, 8);
-  EXPECT_DOUBLE_EQ(comm.collnet_direct.inter_GBps, 25.0);
-  EXPECT_DOUBLE_EQ(comm.collnet_direct.intra_GBps, 50.0);
-  // 4 NICs for 8 GPUs at 200 GB/s: 4 heads of 50 GB/s, duplicated (50 >= 25) to 8 channels of 25, bwIntra 50.
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.inter_GBps, 24.0);
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.intra_GBps, 48.0);
+  // 4 NICs for 8 GPUs at 200 GB/s: 4 heads of 50 GB/s, 48 in the table, duplicated (48 >= 25) to 8 channels of 24;
+  // the second pass cannot find 8 Direct channels on 4 NICs, so bwIntra stays 24.
   const NcclGraph four_nics = nccl_collnet_direct_graph(8, 4, 200, 240, 80);
   EXPECT_EQ(four_nics.channels, 8);
-  EXPECT_DOUBLE_EQ(four_nics.inter_GBps, 25.0);
-  EXPECT_DOUBLE_EQ(four_nics.intra_GBps, 50.0);
-  // Hopper, 8 NICs, 320 GB/s: 40 GB/s per head, below 50 with more than 4 channels: not duplicated; 2 x 80 = 160
-  // GB/s fits 370.8 GB/s of NVLink.
+  EXPECT_DOUBLE_EQ(four_nics.inter_GBps, 24.0);
+  EXPECT_DOUBLE_EQ(four_nics.intra_GBps, 24.0);
+  // Hopper, 8 NICs, 320 GB/s: 40 GB/s per head (in the SM90 table), below 50 with more than 4 channels: not
+  // duplicated; bwIntra raised through 42 and 45 to 48, the table's top, short of 80.
   const NcclGraph hopper = nccl_collnet_direct_graph(8, 8, 320, 370.8, 90);
   EXPECT_EQ(hopper.channels, 8);
   EXPECT_DOUBLE_EQ(hopper.inter_GBps, 40.0);
-  EXPECT_DOUBLE_EQ(hopper.intra_GBps, 80.0);
-  // PCIe: 24 GB/s per GPU inside the node bounds a Direct channel at 12 (its own head's and 1/7 of 7 others').
+  EXPECT_DOUBLE_EQ(hopper.intra_GBps, 48.0);
+  // PCIe: 24 GB/s per GPU inside the node bounds a Direct channel at 12 (its own head's and 1/7 of 7 others'): from
+  // 10 GB/s per NIC, 12 fits, 15 does not.
   EXPECT_DOUBLE_EQ(nccl_collnet_direct_graph(8, 8, 80, 24, 80).intra_GBps, 12.0);
+  // More NICs than GPUs: a head per GPU, each at its own NIC's speed: 4 GPUs, 8 NICs of 25 GB/s: 24.
+  EXPECT_EQ(nccl_collnet_direct_graph(4, 8, 200, 240, 80).channels, 4);
+  EXPECT_DOUBLE_EQ(nccl_collnet_direct_graph(4, 8, 200, 240, 80).inter_GBps, 24.0);
   EXPECT_EQ(nccl_collnet_direct_graph(8, 0, 80, 24, 80).channels, 0);  // no NIC, no head
 }
 
@@ -435,8 +441,8 @@ TEST(NcclCollnet, TableMatchesTheHandDerivation) {
   // Chain: 16 x 15 x 0.5 = 120 GB/s; 2 x (8 - 1) x 2.8 + 30 = 69.2 us.
   EXPECT_NEAR(table.bandwidth_GBps[at(NcclAlgorithm::collnet_chain)][simple], 120.0, 1e-9);
   EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_chain)][simple], 69.2, 1e-9);
-  // Direct: 8 GPUs on 8 NICs, factor 1: 8 x 50 x 0.5 = 200 GB/s; 2 x (3.7 + 7 x 0.4) + 31 = 44 us.
-  EXPECT_NEAR(table.bandwidth_GBps[at(NcclAlgorithm::collnet_direct)][simple], 200.0, 1e-9);
+  // Direct: 8 GPUs on 8 NICs, factor 1: 8 x 48 x 0.5 = 192 GB/s; 2 x (3.7 + 7 x 0.4) + 31 = 44 us.
+  EXPECT_NEAR(table.bandwidth_GBps[at(NcclAlgorithm::collnet_direct)][simple], 192.0, 1e-9);
   EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_direct)][simple], 44.0, 1e-9);
   for (NcclAlgorithm collnet : {NcclAlgorithm::collnet_direct, NcclAlgorithm::collnet_chain}) {
     EXPECT_EQ(table.bandwidth_GBps[at(collnet)][at(NcclProtocol::ll)], 0);
@@ -449,13 +455,13 @@ TEST(NcclCollnet, HopperDirectTakesItsEfficiencyAndFewerNicsDivideIt) {
   comm.compute_capability = 90;
   const std::size_t direct = at(NcclAlgorithm::collnet_direct);
   const std::size_t simple = at(NcclProtocol::simple);
-  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 200.0 * 0.85, 1e-9);
-  // 2 NICs of 50 GB/s for 8 GPUs: 2 heads duplicated to 4 channels of 25 GB/s, bwIntra 50; GPUs per channel
-  // 8 / 4 = 2, less half the excess over 1: 1.5; 4 x 50 / 1.5 x 0.5 = 66.7 GB/s.
+  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 192.0 * 0.85, 1e-9);
+  // 2 NICs of 50 GB/s for 8 GPUs: 2 heads at 48, duplicated to 4 channels of 24 GB/s, bwIntra 24; GPUs per channel
+  // 8 / 4 = 2, less half the excess over 1: 1.5; 4 x 24 / 1.5 x 0.5 = 32 GB/s.
   comm.compute_capability = 80;
   comm.collnet_direct = nccl_collnet_direct_graph(8, 2, 100, 240, 80);
   EXPECT_EQ(comm.collnet_direct.channels, 4);
-  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 4 * 50.0 / 1.5 * 0.5, 1e-9);
+  EXPECT_NEAR(nccl_allreduce_costs(comm).bandwidth_GBps[direct][simple], 4 * 24.0 / 1.5 * 0.5, 1e-9);
 }
 
 TEST(NcclCollnet, OnlyWhereNcclOffersIt) {
@@ -494,17 +500,19 @@ TEST(NcclCollnet, OneRankPerNodeTimesTheNetworkHopAsATree) {
   const NcclCostTable table = nccl_allreduce_costs(comm);
   EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_chain)][at(NcclProtocol::simple)], 14.0, 1e-9);
   EXPECT_NEAR(table.latency_us[at(NcclAlgorithm::collnet_direct)][at(NcclProtocol::simple)], 14.0, 1e-9);
+  // Nothing inside the node bounds the chain: bwIntra raised from 12 to 24, twice bwInter.
+  EXPECT_DOUBLE_EQ(nccl_collnet_chain_graph(comm, 0).intra_GBps, 24.0);
 }
 
 TEST(NcclCollnet, ChosenForLargeMessagesOverTheRings) {
-  // 1 GiB: ring Simple's algorithm bandwidth 16 x 12.5 x 16/30 = 106.7 GB/s, CollNet Direct's 200 GB/s: Direct,
-  // 44 us + 2^30 B at 200 GB/s. Without NCCL_COLLNET_ENABLE, the ring.
+  // 1 GiB: ring Simple's algorithm bandwidth 16 x 12.5 x 16/30 = 106.7 GB/s, CollNet Direct's 192 GB/s: Direct,
+  // 44 us + 2^30 B at 192 GB/s. Without NCCL_COLLNET_ENABLE, the ring.
   const NcclCommunicator comm = two_dgx_a100_with_sharp();
   const double gib = 1024.0 * 1024 * 1024;
   const NcclChoice large = nccl_allreduce_choice(comm, gib);
   EXPECT_EQ(large.algorithm, NcclAlgorithm::collnet_direct);
   EXPECT_EQ(large.protocol, NcclProtocol::simple);
-  EXPECT_NEAR(large.predicted_s, (44.0 + gib / (1000 * 200.0)) * 1e-6, 1e-12);
+  EXPECT_NEAR(large.predicted_s, (44.0 + gib / (1000 * 192.0)) * 1e-6, 1e-12);
   NcclCommunicator off = comm;
   off.collnet = false;
   EXPECT_EQ(nccl_allreduce_choice(off, gib).algorithm, NcclAlgorithm::ring);
@@ -517,8 +525,8 @@ TEST(NcclCollnet, ForcingItWhereItIsNotEnabledSaysWhatItNeeds) {
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce),
             "collnetdirect is not enabled for all_reduce on this communicator (16 ranks on 2 nodes, compute "
             "capability 8.0) and CollNet needs NCCL_COLLNET_ENABLE (jobs[i].nccl.collnet, on the infiniband "
-            "transport), 2 nodes or more and at most 8 ranks per node, CollNet Direct an NVSwitch in each node: NCCL "
-            "fails such a call (\"no algorithm/protocol available\")");
+            "transport), 2 nodes or more and at most 8 ranks per node, CollNet Direct an NVSwitch and a NIC in each "
+            "node: NCCL fails such a call (\"no algorithm/protocol available\")");
   comm.collnet = true;
   EXPECT_EQ(nccl_forced_problem(comm, NcclCollective::all_reduce), "");
   comm.forced_algorithm = NcclAlgorithm::collnet_chain;

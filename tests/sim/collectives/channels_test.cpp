@@ -297,6 +297,39 @@ TEST(Fabric, NcclSearchesAtMostThirtyTwoChannels) {
   EXPECT_EQ(nccl_running_channels(comm), 64);
 }
 
+TEST(Fabric, CollnetGraphsComeFromTheHostsLinksAndNics) {
+  // Two DGX A100 on HDR InfiniBand with CollNet: each GPU's 12 NVLink 3 links of 25 GB/s at 0.8 (link_defaults)
+  // reach 240 GB/s through the NVSwitch; 8 NICs of 200 Gb/s at InfiniBand's 0.98 give the node 8 x 24.5 GB/s.
+  // Direct: a head per NIC at 24.5 GB/s, 24 in the search's speeds; bwIntra raised to 48, twice that (each GPU
+  // carries 2 x 48 <= 240). Chain: the ring's 196 / 12 = 16 channels of 12.25 GB/s, 12 in the speeds; bwIntra 15, the
+  // fastest speed 16 chains through one GPU fit (240 / 16).
+  nlohmann::json json = {
+      {"cluster", {{"hosts_per_rack", 2}, {"host", {{"model", "dgx-a100"}}}, {"transport", "infiniband"}}},
+      {"virtualization", {{"mode", "bare_metal"}}},
+      {"jobs", {{{"workload", "resnet-50"}, {"batch_per_gpu", 32}, {"nccl", {{"collnet", true}}}}}}};
+  Scenario scenario = scenario_of(json);
+  Topology topology = scenario_topology(scenario, {});
+  NcclCommunicator comm =
+      job_nccl_communicator(scenario, 0, nccl_device(scenario), job_rings(scenario, 0, topology), topology);
+  EXPECT_TRUE(comm.collnet);
+  EXPECT_TRUE(comm.nvswitch);
+  EXPECT_EQ(comm.collnet_direct.channels, 8);
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.inter_GBps, 24.0);
+  EXPECT_DOUBLE_EQ(comm.collnet_direct.intra_GBps, 48.0);
+  EXPECT_EQ(comm.channels, 16);
+  EXPECT_EQ(comm.collnet_chain.channels, 16);
+  EXPECT_DOUBLE_EQ(comm.collnet_chain.inter_GBps, 12.0);
+  EXPECT_DOUBLE_EQ(comm.collnet_chain.intra_GBps, 15.0);
+  // 12 of the 16 GPUs, 8 on one node and 4 on the other: uneven nodes get no CollNet graphs.
+  json["jobs"][0]["gpus"] = 12;
+  scenario = scenario_of(json);
+  topology = scenario_topology(scenario, {});
+  comm = job_nccl_communicator(scenario, 0, nccl_device(scenario), job_rings(scenario, 0, topology), topology);
+  EXPECT_EQ(comm.nodes, 2);
+  EXPECT_EQ(comm.collnet_direct.channels, 0);
+  EXPECT_EQ(comm.collnet_chain.channels, 0);
+}
+
 TEST(Fabric, RailOptimizedOversubscriptionIsPerRailLeaf) {
   // 4 hosts x 2 NICs of 100 Gb/s: one leaf takes 800 Gb/s, a rail leaf 400. With 2 spines of 100 Gb/s uplinks: 4:1
   // and 2:1; 1:1 at the NIC's rate needs 8 spines and 4.
