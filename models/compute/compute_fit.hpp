@@ -47,7 +47,7 @@ struct ThroughputRow {
   Pass pass = Pass::training;
   int batch = 1;               ///< samples per forward pass
   int accumulation_steps = 1;  ///< micro-batches per optimizer step; 1 when none
-  double samples_per_s = 0;    ///< the published figure
+  double samples_per_s = 0;    ///< the published figure (Lambda's BERT SQuAD rows: their logs' steady state)
   std::string source;          ///< where it is published (document, table)
   TensorLayout layout = TensorLayout::nhwc;  ///< the layout its code keeps convolutions' activations in
   /// How its code writes the optimizer step, where that is not the framework's default (use_framework).

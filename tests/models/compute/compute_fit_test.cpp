@@ -6,9 +6,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/compute/kernel_parameters.hpp"
@@ -627,6 +634,108 @@ TEST(ResolveCompute, AProfileReplacesWhatItMeasuredAndLabelsOnlyThat) {
   EXPECT_EQ(defaults, (std::set<std::string>{"memory efficiency", "data loading", "elementwise passes",
                                              "layer_norm passes", "softmax passes", "GEMM depth",
                                              "convolution depth", "bias gradients"}));
+}
+
+/// One run of data/published/lambda-bert-squad/steady_state.csv.
+struct LambdaRun {
+  std::string run;
+  std::string precision;
+  int gpus = 0;
+  int batch = 0;
+  int steps = 0;       ///< between the two DLL lines
+  double seconds = 0;  ///< between their timestamps
+  double steady = 0;
+};
+
+/// Seconds since 1970 of a DLL timestamp, "2022-12-16 04:57:01.472493" (UTC as written; only differences are used).
+double timestamp_s(const std::string& text) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0;
+  double second = 0;
+  EXPECT_EQ(std::sscanf(text.c_str(), "%d-%d-%d %d:%d:%lf", &year, &month, &day, &hour, &minute, &second), 6) << text;
+  // Days from the civil date (H. Hinnant's days_from_civil).
+  year -= month <= 2;
+  const int era = year / 400;
+  const int yoe = year - era * 400;
+  const int doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+  return days * 86400.0 + hour * 3600.0 + minute * 60.0 + second;
+}
+
+std::vector<LambdaRun> lambda_runs() {
+  std::ifstream file(std::string(VTSIM_SOURCE_DIR) + "/data/published/lambda-bert-squad/steady_state.csv");
+  std::vector<LambdaRun> runs;
+  std::string line;
+  std::getline(file, line);  // header
+  while (std::getline(file, line)) {
+    std::vector<std::string> cells;
+    std::stringstream stream(line);
+    for (std::string cell; std::getline(stream, cell, ',');) cells.push_back(cell);
+    if (cells.size() < 10) continue;
+    runs.push_back({cells[0], cells[1], std::stoi(cells[2]), std::stoi(cells[3]),
+                    std::stoi(cells[6]) - std::stoi(cells[5]), timestamp_s(cells[8]) - timestamp_s(cells[7]),
+                    std::stod(cells[9])});
+  }
+  return runs;
+}
+
+TEST(PublishedRows, LambdasBertSquadRowsTakeTheirLogsSteadyState) {
+  // Every run of the steady-state table is one row vtsim uses, at the table's figure: its one-GPU runs fitting rows
+  // (published_throughput.cpp), its multi-GPU runs validation rows (scenarios/validation/table.json).
+  const std::vector<LambdaRun> runs = lambda_runs();
+  ASSERT_EQ(runs.size(), 26u);
+  const std::map<std::string, std::string> one_gpu = {{"QuadroRTX8000_v1", "quadro-rtx-8000"},
+                                                      {"LambdaCloud_V100_16GB_v1", "v100-sxm2-16gb"},
+                                                      {"A100_80GB_SXM4_v1", "a100-80gb-sxm4"},
+                                                      {"H100_80GB_SXM5_v1", "h100-sxm5"}};
+  std::ifstream table_file(std::string(VTSIM_SOURCE_DIR) + "/scenarios/validation/table.json");
+  const nlohmann::json table = nlohmann::json::parse(table_file);
+  int fitting = 0;
+  int validation = 0;
+  for (const LambdaRun& run : runs) {
+    // The table's figure is its own columns': steps x batch x GPUs over the seconds between the two lines.
+    EXPECT_NEAR(run.steady, run.steps * run.batch * run.gpus / run.seconds, 0.006) << run.run << " " << run.precision;
+    const bool amp = run.precision == "FP16";
+    if (run.gpus == 1) {
+      const auto& rows = published_single_device_throughput();
+      const auto row = std::find_if(rows.begin(), rows.end(), [&](const ThroughputRow& r) {
+        return r.workload_id == "bert-large-squad-seq384" && r.gpu_id == one_gpu.at(run.run) && r.batch == run.batch &&
+               (r.precision == Precision::fp16) == amp && r.pass == Pass::training;
+      });
+      ASSERT_NE(row, rows.end()) << run.run << " " << run.precision;
+      EXPECT_DOUBLE_EQ(row->samples_per_s, run.steady) << run.run << " " << run.precision;
+      ++fitting;
+      continue;
+    }
+    const bool v100 = run.run.find("V100") != std::string::npos;
+    const std::string gpu = v100                                        ? "V100 16GB (Lambda Cloud)"
+                            : run.run.find("A100") != std::string::npos ? "A100 80GB SXM4 (Lambda)"
+                                                                        : "H100 SXM5 (Lambda)";
+    const std::string name = "BERT-large SQuAD " + std::to_string(run.gpus) + "x " + gpu + " " +
+                             (amp    ? "AMP"
+                              : v100 ? "FP32"
+                                     : "TF32");
+    const auto row = std::find_if(table["rows"].begin(), table["rows"].end(),
+                                  [&](const nlohmann::json& r) { return r["name"] == name; });
+    ASSERT_NE(row, table["rows"].end()) << name;
+    EXPECT_DOUBLE_EQ((*row)["measured_samples_per_s"].get<double>(), run.steady) << name;
+    ++validation;
+  }
+  // And no BERT SQuAD row from Lambda's CSVs is left out of the table: 8 fitting rows, 18 validation rows.
+  EXPECT_EQ(fitting, 8);
+  EXPECT_EQ(validation, 18);
+  const auto& rows = published_single_device_throughput();
+  EXPECT_EQ(std::count_if(rows.begin(), rows.end(),
+                          [](const ThroughputRow& r) {
+                            return r.workload_id == "bert-large-squad-seq384" &&
+                                   r.source.find("lambdal/deeplearning-benchmark") != std::string::npos;
+                          }),
+            fitting);
+  EXPECT_EQ(std::count_if(table["rows"].begin(), table["rows"].end(),
+                          [](const nlohmann::json& r) {
+                            return r["name"].get<std::string>().starts_with("BERT") &&
+                                   r["source"].get<std::string>().find("lambdal/") != std::string::npos;
+                          }),
+            validation);
 }
 
 }  // namespace
