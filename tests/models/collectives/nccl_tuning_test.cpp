@@ -26,6 +26,15 @@ std::size_t at(NcclAlgorithm algorithm) {
 }
 std::size_t at(NcclProtocol protocol) { return static_cast<std::size_t>(protocol); }
 
+/// NCCL's choice for a 1 GiB all_reduce on `comm` is `algorithm` with Simple, timed latency_us + 2^30 B at GBps.
+void expect_gib_choice(const NcclCommunicator& comm, NcclAlgorithm algorithm, double latency_us, double GBps) {
+  const double gib = 1024.0 * 1024 * 1024;
+  const NcclChoice large = nccl_allreduce_choice(comm, gib);
+  EXPECT_EQ(large.algorithm, algorithm);
+  EXPECT_EQ(large.protocol, NcclProtocol::simple);
+  EXPECT_NEAR(large.predicted_s, (latency_us + gib / (1000 * GBps)) * 1e-6, 1e-12);
+}
+
 /// One HGX A100 8-GPU node: NVLink, 12 channels of 20 GB/s (SM80_NVLINK_BW), bus bandwidth 240 GB/s.
 NcclCommunicator one_a100_node() {
   return {.ranks = 8, .nodes = 1, .compute_capability = 80, .nvlink_intra = true, .channels = 12,
@@ -357,11 +366,7 @@ TEST(NcclNvls, ChosenForLargeMessagesWhereItBeatsTheRings) {
   // at 272 GB/s = 3,972.6 us. 64 KiB: NVLS 25.2 us; ring LL 6.6 + 14 x 0.6 = 15 us + 65,536 B at min(141, 225) x 8/14
   // GB/s = 15.8 us.
   const NcclCommunicator comm = one_h100_node();
-  const double gib = 1024.0 * 1024 * 1024;
-  const NcclChoice large = nccl_allreduce_choice(comm, gib);
-  EXPECT_EQ(large.algorithm, NcclAlgorithm::nvls);
-  EXPECT_EQ(large.protocol, NcclProtocol::simple);
-  EXPECT_NEAR(large.predicted_s, (25.0 + gib / (1000 * 272.0)) * 1e-6, 1e-12);
+  expect_gib_choice(comm, NcclAlgorithm::nvls, 25.0, 272.0);
   const NcclChoice small = nccl_allreduce_choice(comm, 65536);
   EXPECT_EQ(small.algorithm, NcclAlgorithm::ring);
   EXPECT_EQ(small.protocol, NcclProtocol::ll);
@@ -507,15 +512,10 @@ TEST(NcclCollnet, OneRankPerNodeTimesTheNetworkHopAsATree) {
 TEST(NcclCollnet, ChosenForLargeMessagesOverTheRings) {
   // 1 GiB: ring Simple's algorithm bandwidth 16 x 12.5 x 16/30 = 106.7 GB/s, CollNet Direct's 192 GB/s: Direct,
   // 44 us + 2^30 B at 192 GB/s. Without NCCL_COLLNET_ENABLE, the ring.
-  const NcclCommunicator comm = two_dgx_a100_with_sharp();
-  const double gib = 1024.0 * 1024 * 1024;
-  const NcclChoice large = nccl_allreduce_choice(comm, gib);
-  EXPECT_EQ(large.algorithm, NcclAlgorithm::collnet_direct);
-  EXPECT_EQ(large.protocol, NcclProtocol::simple);
-  EXPECT_NEAR(large.predicted_s, (44.0 + gib / (1000 * 192.0)) * 1e-6, 1e-12);
-  NcclCommunicator off = comm;
-  off.collnet = false;
-  EXPECT_EQ(nccl_allreduce_choice(off, gib).algorithm, NcclAlgorithm::ring);
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  expect_gib_choice(comm, NcclAlgorithm::collnet_direct, 44.0, 192.0);
+  comm.collnet = false;
+  EXPECT_EQ(nccl_allreduce_choice(comm, 1024.0 * 1024 * 1024).algorithm, NcclAlgorithm::ring);
 }
 
 TEST(NcclCollnet, ForcingItWhereItIsNotEnabledSaysWhatItNeeds) {
