@@ -456,6 +456,26 @@ std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective col
          ": NCCL fails such a call (\"no algorithm/protocol available\")";
 }
 
+double nccl_collnet_intra_time_s(const NcclCommunicator& comm, NcclAlgorithm algorithm, double bytes) {
+  const double per_node = static_cast<double>(comm.ranks) / comm.nodes;
+  if (per_node <= 1 || comm.collnet_gpu_intra_GBps <= 0) return 0;
+  if (algorithm == NcclAlgorithm::collnet_direct) {
+    return 2 * (per_node - 1) / per_node * bytes / (comm.collnet_gpu_intra_GBps * 1e9);
+  }
+  if (algorithm == NcclAlgorithm::collnet_chain) return 2 * bytes / (comm.collnet_gpu_intra_GBps * 1e9);
+  return 0;
+}
+
+double nccl_analytic_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice,
+                            double bytes) {
+  const double running_s = nccl_running_time_s(comm, collective, choice);
+  const double intra_s = nccl_collnet_intra_time_s(comm, choice.algorithm, bytes);
+  if (intra_s <= 0) return running_s;
+  const double latency_s =
+      nccl_time_s(comm, nccl_costs(comm, collective), collective, choice.algorithm, choice.protocol, 0.0);
+  return std::max(running_s, latency_s + intra_s);
+}
+
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
   return kBaseLatency_us[algorithm_index(algorithm)][static_cast<std::size_t>(protocol)] * 1e-6;
 }

@@ -90,6 +90,9 @@ struct NcclCommunicator {
   bool nvswitch = false;
   NcclGraph collnet_direct{};
   NcclGraph collnet_chain{};
+  /// Each GPU's bandwidth inside its node, GB/s, one direction (nccl_communicator: what one host's own rings reach
+  /// through it): what bounds the data CollNet moves between a node's GPUs (nccl_collnet_intra_time_s).
+  double collnet_gpu_intra_GBps = 0;
 };
 
 /// The most channels a communicator runs (src/include/device.h MAXCHANNELS, NCCL v2.30.7).
@@ -186,6 +189,21 @@ std::string nccl_forced_problem(const NcclCommunicator& comm, NcclCollective col
 inline NcclChoice nccl_allreduce_choice(const NcclCommunicator& comm, double bytes) {
   return nccl_choice(comm, NcclCollective::all_reduce, bytes);
 }
+
+/// The time a CollNet all_reduce of `bytes` takes at least on the node's GPU links, seconds, which NCCL's table does
+/// not bound (0 for other algorithms, one GPU per node, or no bandwidth known): CollNet Direct sends (G - 1) / G of
+/// the buffer from each GPU to the heads and as much of the result back, 2 (G - 1) / G of it out of each GPU in all;
+/// CollNet Chain passes the whole buffer down the chain and the result back up, twice the buffer out of each GPU; G
+/// the ranks per node, at comm.collnet_gpu_intra_GBps. Two DGX A100 (240 GB/s per GPU): Direct at most 137 GB/s of
+/// algorithm bandwidth, where NCCL's table says 192; NCCL's maintainer puts it at ~110 with 8 NICs, "the bottleneck
+/// becomes NVLink which still has to transmit ~2x more data intra-node" (NVIDIA/nccl issue #320).
+double nccl_collnet_intra_time_s(const NcclCommunicator& comm, NcclAlgorithm algorithm, double bytes);
+
+/// How long `choice` (nccl_choice's for `bytes`) runs where vtsim takes NCCL's time rather than simulating flows
+/// (trees, NVLS, CollNet): nccl_running_time_s, and for CollNet no less than its latency plus
+/// nccl_collnet_intra_time_s.
+double nccl_analytic_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice,
+                            double bytes);
 
 /// NCCL's base latency of an algorithm and protocol (tuning.cc baseLat), seconds: the launch and synchronisation
 /// cost every call pays before its first step.

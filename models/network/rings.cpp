@@ -231,6 +231,7 @@ NcclCommunicator nccl_communicator(const NcclDevice& device, const JobRings& rin
       gpu_intra_GBps =
           concurrent_bottleneck(topology, flows_of(own)).rate_Bps * static_cast<double>(host_rings.size()) / 1e9;
     }
+    comm.collnet_gpu_intra_GBps = gpu_intra_GBps;
     comm.collnet_chain = nccl_collnet_chain_graph(comm, gpu_intra_GBps);
     comm.collnet_direct = nccl_collnet_direct_graph(comm.ranks / comm.nodes, topology.nics_per_host(), bus_GBps,
                                                     gpu_intra_GBps, comm.compute_capability);

@@ -272,7 +272,8 @@ class NcclRun final : public SimulatedCollective {
         if (!joined_) joined_ = sg4::Barrier::create(static_cast<unsigned>(ranks_that_run_));
         joined_->wait();
       }
-      sg4::this_actor::sleep_for(nccl_running_time_s(comm_, collective_, choice));
+      // CollNet: no faster than its data crosses the node's GPU links, which NCCL's table does not bound.
+      sg4::this_actor::sleep_for(nccl_analytic_time_s(comm_, collective_, choice, bytes));
       return;
     }
     sg4::this_actor::sleep_for(nccl_base_latency_s(choice.algorithm, choice.protocol));

@@ -518,6 +518,32 @@ TEST(NcclCollnet, ChosenForLargeMessagesOverTheRings) {
   EXPECT_EQ(nccl_allreduce_choice(comm, 1024.0 * 1024 * 1024).algorithm, NcclAlgorithm::ring);
 }
 
+TEST(NcclCollnet, NoFasterThanItsDataCrossesTheNodesGpuLinks) {
+  // Two DGX A100, 240 GB/s per GPU inside the node. Direct: 2 x 7/8 of the buffer out of each GPU, 1 GiB in
+  // 2^30 x 1.75 / 240e9 s: 137.1 GB/s of algorithm bandwidth, under the table's 192, so the time is 44 us plus that.
+  // Chain: twice the buffer, 2^30 x 2 / 240e9 s, 120 GB/s, as the table's own 16 x 15 x 0.5.
+  NcclCommunicator comm = two_dgx_a100_with_sharp();
+  comm.collnet_gpu_intra_GBps = 240;
+  const double gib = 1024.0 * 1024 * 1024;
+  EXPECT_NEAR(nccl_collnet_intra_time_s(comm, NcclAlgorithm::collnet_direct, gib), gib * 1.75 / 240e9, 1e-12);
+  EXPECT_NEAR(nccl_collnet_intra_time_s(comm, NcclAlgorithm::collnet_chain, gib), gib * 2 / 240e9, 1e-12);
+  EXPECT_EQ(nccl_collnet_intra_time_s(comm, NcclAlgorithm::ring, gib), 0);
+  const NcclChoice direct = nccl_allreduce_choice(comm, gib);
+  ASSERT_EQ(direct.algorithm, NcclAlgorithm::collnet_direct);  // NCCL's table still picks it
+  EXPECT_NEAR(nccl_analytic_time_s(comm, NcclCollective::all_reduce, direct, gib), 44e-6 + gib * 1.75 / 240e9, 1e-12);
+  // 1 MiB, Direct too: 44 us + 2^20 x 1.75 / 240e3 us. 128 KiB runs as a tree, whose time is NCCL's.
+  const NcclChoice mib = nccl_allreduce_choice(comm, 1 << 20);
+  ASSERT_EQ(mib.algorithm, NcclAlgorithm::collnet_direct);
+  EXPECT_NEAR(nccl_analytic_time_s(comm, NcclCollective::all_reduce, mib, 1 << 20),
+              (44 + 1048576 * 1.75 / 240e3) * 1e-6, 1e-12);
+  const NcclChoice small = nccl_allreduce_choice(comm, 1 << 17);
+  ASSERT_EQ(small.algorithm, NcclAlgorithm::tree);
+  EXPECT_DOUBLE_EQ(nccl_analytic_time_s(comm, NcclCollective::all_reduce, small, 1 << 17),
+                   nccl_running_time_s(comm, NcclCollective::all_reduce, small));
+  comm.ranks = 2;  // one GPU per node: nothing crosses GPU links
+  EXPECT_EQ(nccl_collnet_intra_time_s(comm, NcclAlgorithm::collnet_direct, gib), 0);
+}
+
 TEST(NcclCollnet, ForcingItWhereItIsNotEnabledSaysWhatItNeeds) {
   NcclCommunicator comm = two_dgx_a100_with_sharp();
   comm.collnet = false;

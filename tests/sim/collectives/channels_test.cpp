@@ -313,6 +313,7 @@ TEST(Fabric, CollnetGraphsComeFromTheHostsLinksAndNics) {
       job_nccl_communicator(scenario, 0, nccl_device(scenario), job_rings(scenario, 0, topology), topology);
   EXPECT_TRUE(comm.collnet);
   EXPECT_TRUE(comm.nvswitch);
+  EXPECT_DOUBLE_EQ(comm.collnet_gpu_intra_GBps, 240.0);
   EXPECT_EQ(comm.collnet_direct.channels, 8);
   EXPECT_DOUBLE_EQ(comm.collnet_direct.inter_GBps, 24.0);
   EXPECT_DOUBLE_EQ(comm.collnet_direct.intra_GBps, 48.0);
