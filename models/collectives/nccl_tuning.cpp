@@ -145,6 +145,33 @@ std::string_view to_string(NcclProtocol protocol) { return name_of(kProtocolName
 std::span<const std::pair<std::string, NcclAlgorithm>> nccl_algorithm_names() { return kAlgorithmNames; }
 std::span<const std::pair<std::string, NcclProtocol>> nccl_protocol_names() { return kProtocolNames; }
 
+namespace {
+
+/// The search's speeds across nodes for compute capability `cc`, fastest first.
+std::span<const double> inter_speeds(int cc) {
+  if (cc >= 100) return kSm100InterSpeeds_GBps;
+  return cc >= 90 ? std::span<const double>(kSm90InterSpeeds_GBps) : std::span<const double>(kInterSpeeds_GBps);
+}
+
+/// The index of the fastest speed at most `GBps` (the slowest where none is).
+std::size_t speed_at_most(std::span<const double> speeds, double GBps) {
+  std::size_t index = 0;
+  while (index + 1 < speeds.size() && speeds[index] > GBps) ++index;
+  return index;
+}
+
+/// The search's second pass on a graph found at speeds[index]: one of its bandwidths (a tree's or CollNet's bwIntra,
+/// NVLS's bwInter) raised one speed at a time while it is below twice that speed and the next speed fits `fits_GBps`
+/// per channel.
+double raised_speed(std::span<const double> speeds, std::size_t index, double fits_GBps) {
+  const double found = speeds[index];
+  double raised = found;
+  while (index > 0 && raised < 2 * found && speeds[index - 1] <= fits_GBps) raised = speeds[--index];
+  return raised;
+}
+
+}  // namespace
+
 NcclGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
   NcclGraph graph;
   if (gpus < 2 || compute_capability < 90 || nvlink_links < 1) return graph;
@@ -163,37 +190,10 @@ NcclGraph nccl_nvls_graph(int gpus, int nvlink_links, int compute_capability) {
       break;
     }
   }
-  // Pass 2 raises bwInter one speed at a time while it is below twice bwIntra.
-  graph.inter_GBps = graph.intra_GBps;
-  while (index > 0 && graph.inter_GBps < 2 * graph.intra_GBps) graph.inter_GBps = speeds[--index];
+  // Pass 2 raises bwInter one speed at a time while it is below twice bwIntra (nothing limits it on one node).
+  graph.inter_GBps = raised_speed(speeds, index, std::numeric_limits<double>::infinity());
   return graph;
 }
-
-namespace {
-
-/// The search's speeds across nodes for compute capability `cc`, fastest first.
-std::span<const double> inter_speeds(int cc) {
-  if (cc >= 100) return kSm100InterSpeeds_GBps;
-  return cc >= 90 ? std::span<const double>(kSm90InterSpeeds_GBps) : std::span<const double>(kInterSpeeds_GBps);
-}
-
-/// The index of the fastest speed at most `GBps` (the slowest where none is).
-std::size_t speed_at_most(std::span<const double> speeds, double GBps) {
-  std::size_t index = 0;
-  while (index + 1 < speeds.size() && speeds[index] > GBps) ++index;
-  return index;
-}
-
-/// The search's second pass on a tree-like graph found at speeds[index] (bwIntra = bwInter): bwIntra raised one
-/// speed at a time while it is below twice bwInter and the next speed fits `fits_GBps` per channel.
-double raised_intra(std::span<const double> speeds, std::size_t index, double fits_GBps) {
-  const double inter = speeds[index];
-  double intra = inter;
-  while (index > 0 && intra < 2 * inter && speeds[index - 1] <= fits_GBps) intra = speeds[--index];
-  return intra;
-}
-
-}  // namespace
 
 NcclGraph nccl_collnet_chain_graph(const NcclCommunicator& comm, double gpu_intra_GBps) {
   const std::span<const double> speeds = inter_speeds(comm.compute_capability);
@@ -204,7 +204,7 @@ NcclGraph nccl_collnet_chain_graph(const NcclCommunicator& comm, double gpu_intr
   // One GPU per node: no path inside the node bounds it.
   const double fits_GBps =
       comm.ranks == comm.nodes ? std::numeric_limits<double>::infinity() : gpu_intra_GBps / comm.channels;
-  graph.intra_GBps = raised_intra(speeds, index, fits_GBps);
+  graph.intra_GBps = raised_speed(speeds, index, fits_GBps);
   return graph;
 }
 
@@ -233,7 +233,7 @@ NcclGraph nccl_collnet_direct_graph(int ranks_per_node, int nics, double node_ne
   // returns it the same way: a GPU carries its own head's bwIntra and that share of every other head's.
   const double per_gpu = 1.0 + (graph.channels - 1.0) / std::max(1.0, ranks_per_node - 1.0);
   const double fits_GBps = ranks_per_node > 1 ? gpu_intra_GBps / per_gpu : std::numeric_limits<double>::infinity();
-  graph.intra_GBps = raised_intra(speeds, index, fits_GBps);
+  graph.intra_GBps = raised_speed(speeds, index, fits_GBps);
   return graph;
 }
 
@@ -466,14 +466,21 @@ double nccl_collnet_intra_time_s(const NcclCommunicator& comm, NcclAlgorithm alg
   return 0;
 }
 
+namespace {
+
+/// NCCL's latency of `choice` on `comm`: its predicted time for no bytes, seconds.
+double latency_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice) {
+  return nccl_time_s(comm, nccl_costs(comm, collective), collective, choice.algorithm, choice.protocol, 0.0);
+}
+
+}  // namespace
+
 double nccl_analytic_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice,
                             double bytes) {
   const double running_s = nccl_running_time_s(comm, collective, choice);
   const double intra_s = nccl_collnet_intra_time_s(comm, choice.algorithm, bytes);
   if (intra_s <= 0) return running_s;
-  const double latency_s =
-      nccl_time_s(comm, nccl_costs(comm, collective), collective, choice.algorithm, choice.protocol, 0.0);
-  return std::max(running_s, latency_s + intra_s);
+  return std::max(running_s, latency_s(comm, collective, choice) + intra_s);
 }
 
 double nccl_base_latency_s(NcclAlgorithm algorithm, NcclProtocol protocol) {
@@ -509,9 +516,8 @@ double nccl_channel_bandwidth_fraction(const NcclCommunicator& comm) {
 double nccl_running_time_s(const NcclCommunicator& comm, NcclCollective collective, const NcclChoice& choice) {
   const double fraction = nccl_channel_bandwidth_fraction(comm);
   if (fraction >= 1 || choice.algorithm == NcclAlgorithm::nvls) return choice.predicted_s;
-  const double latency_s =
-      nccl_time_s(comm, nccl_costs(comm, collective), collective, choice.algorithm, choice.protocol, 0.0);
-  return latency_s + (choice.predicted_s - latency_s) / fraction;
+  const double fixed_s = latency_s(comm, collective, choice);
+  return fixed_s + (choice.predicted_s - fixed_s) / fraction;
 }
 
 double nccl_nvlink_channel_GBps(int compute_capability) {
