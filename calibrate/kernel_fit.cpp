@@ -222,7 +222,7 @@ std::vector<SustainedClock> measure_sustained_clocks(const std::vector<MeasuredK
     if (!measures_sustained_clock(kernel)) continue;
     const KernelDevice device = kernel_device(*find_gpu(kernel.gpu_id));
     const double share = is_matrix_product(kernel.shape.family)
-                             ? kernel.shape.flop() / datasheet_peak_flops(kernel.shape.family, device)
+                             ? kernel.shape.flop() / datasheet_peak_flops(kernel.shape, device)
                              : kernel.shape.bytes() / device.memory_bandwidth_Bps;
     utilization[{kernel.shape.family, kernel.gpu_id}].push_back(share / *kernel.latency_s);
   }

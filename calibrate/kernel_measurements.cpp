@@ -121,14 +121,33 @@ class Row {
 };
 
 // A row's `Precision` (vtsim's column; NeuSight's rows are all fp32 and have none): fp16 and bf16 products ran on
-// the tensor cores (tensor_gemm, tensor_convolution), and every operand is 2 bytes.
+// the tensor cores (tensor_gemm, tensor_convolution), and every operand is 2 bytes; tf32 (fp32 tensors with
+// PyTorch's allow_tf32 flags on, calibrate/gpu_harness/measure_kernels.py) ran its products on the tensor cores
+// with 4-byte operands, and its memory-bound passes as fp32.
 void read_precision(const Row& row, KernelShape& shape) {
   const std::string precision = row.text("Precision");
   if (precision == "fp32") return;
+  if (precision == "tf32") {
+    if (is_matrix_product(shape.family)) shape = on_tensor_cores(shape, 4);
+    return;
+  }
   if (precision != "fp16" && precision != "bf16") {
-    throw InputError(row.where() + ": Precision '" + precision + "': expected fp32, fp16 or bf16");
+    throw InputError(row.where() + ": Precision '" + precision + "': expected fp32, tf32, fp16 or bf16");
   }
   shape = on_tensor_cores(shape);
+}
+
+// A row whose product ran on tensor cores its GPU does not have (16-bit ones before Volta, TF32 before Ampere) is
+// refused with its line: it was not measured there, and no time can be predicted for it there.
+void refuse_a_path_the_gpu_lacks(const Row& row, const MeasuredKernel& kernel) {
+  if (kernel.gpu_id.empty() || !runs_on_tensor_cores(kernel.shape.family)) return;
+  const GpuSpec* gpu = find_gpu(kernel.gpu_id);
+  if (gpu == nullptr) return;  // an unknown --gpu is the caller's to refuse
+  const bool tf32 = kernel.shape.element_bytes == 4;
+  if (tf32 ? !has_tf32_tensor_cores(gpu->architecture) : !has_tensor_cores(gpu->architecture)) {
+    throw InputError(row.where() + ": Precision '" + row.text("Precision") + "' on " + kernel.gpu_id +
+                     ", which has no " + (tf32 ? "TF32 tensor cores (before Ampere)" : "tensor cores"));
+  }
 }
 
 KernelShape shape_of(const OperatorKind& kind, const Row& row) {
@@ -425,6 +444,7 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
       }
       kernel.gpu_id = found->second;
     }
+    refuse_a_path_the_gpu_lacks(row, kernel);
     kernels.push_back(std::move(kernel));
   }
   return kernels;

@@ -686,6 +686,12 @@ std::optional<double> GpuSpec::peak_flops(Precision precision) const {
 
 bool has_tensor_cores(std::string_view architecture) { return architecture != "Pascal"; }  // Volta whitepaper
 
+// TF32 is new in the A100's third-generation tensor cores (NVIDIA A100 Tensor Core GPU Architecture whitepaper,
+// "TF32"); Ada, Hopper and Blackwell keep it (their whitepapers' TF32 peaks).
+bool has_tf32_tensor_cores(std::string_view architecture) {
+  return architecture == "Ampere" || architecture == "Ada" || architecture == "Hopper" || architecture == "Blackwell";
+}
+
 const std::vector<GpuSpec>& gpu_catalog() {
   static const std::vector<GpuSpec> catalog = build_gpu_catalog();
   return catalog;

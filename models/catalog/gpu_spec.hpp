@@ -45,5 +45,7 @@ struct GpuSpec {
 
 /// Whether GPUs of `architecture` have tensor cores (Volta and later; Pascal's fp16 is half2 on the CUDA cores).
 bool has_tensor_cores(std::string_view architecture);
+/// Whether GPUs of `architecture` multiply fp32 operands as TF32 on their tensor cores (Ampere onwards).
+bool has_tf32_tensor_cores(std::string_view architecture);
 
 }  // namespace vtsim

@@ -102,18 +102,20 @@ bool architecture_has_rows(const std::string& architecture) {
 
 // The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
 // kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs and convolutions on tensor cores
-// (models/compute/kernel_parameters.json).
+// (models/compute/kernel_parameters.json); TF32 ones on the same tensor-core families from Ampere on, whose
+// constants no TF32 kernel measured (docs/compute-model.md, "TF32 on the tensor cores").
 std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const KernelFamily cuda_cores = kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
   if (path == PrecisionPath::fp32) return cuda_cores;
   if (path == PrecisionPath::tensor16 && has_tensor_cores(architecture)) return tensor_core_family(cuda_cores);
+  if (path == PrecisionPath::tf32 && has_tf32_tensor_cores(architecture)) return tensor_core_family(cuda_cores);
   return std::nullopt;
 }
 
 // The extra reduction length per output tile of `architecture`'s products of `kind` on `path` (ComputeParameters::
 // gemm_depth_overhead, convolution_depth_overhead): the kernel model's constant (k_overhead) for the family that
-// times them, fitted to measured kernels; 0 where no family does (tf32, the 16-bit path of GPUs without tensor
-// cores).
+// times them, fitted to measured kernels; 0 where no family does (the 16-bit and TF32 paths of GPUs without such
+// tensor cores).
 double depth_overhead(const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   return family ? fitted_kernel_parameters().parameters.of(*family).k_overhead : 0.0;
@@ -404,6 +406,9 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     result.note = note + ": derived by the kernel model (no " + describe(wanted) +
                   " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
                   fitted_kernel_parameters().gpu_list(family) + ", at " + gpu.id + "'s datasheet peak";
+    if (wanted.path == PrecisionPath::tf32) {
+      result.note += " for TF32 (the 16-bit kernels' constants: the same tensor cores; no TF32 kernel was measured)";
+    }
     if (found.sustained_clock == 1.0) {
       result.note += " (its boost clock, taken to hold: not measured)";
     } else {

@@ -148,12 +148,14 @@ KernelShape convolution_gemm(double batch, double in_channels, double out_channe
                                                 .pad_height = padding});
 }
 
-KernelShape on_tensor_cores(KernelShape shape) {
+KernelShape on_tensor_cores(KernelShape shape, double element_bytes) {
+  assert(element_bytes == 2 || element_bytes == 4);
   shape.family = tensor_core_family(shape.family);
-  shape.element_bytes = 2;
+  shape.element_bytes = element_bytes;
   shape.winograd = false;
   if (is_convolution(shape.family) && shape.in_channels > 0) {
-    const double channels = std::ceil(shape.in_channels / kTensorCoreChannels) * kTensorCoreChannels;
+    const double multiple = kTensorCoreAccessBytes / element_bytes;
+    const double channels = std::ceil(shape.in_channels / multiple) * multiple;
     if (channels > shape.in_channels) shape.padded_k = shape.k / shape.in_channels * channels;
   }
   return shape;
@@ -225,22 +227,25 @@ KernelDevice kernel_device(const GpuSpec& gpu) {
   device.gpu_id = gpu.id;
   device.peak_flops = gpu.fp32_flops;
   device.tensor16_flops = has_tensor_cores(gpu.architecture) ? gpu.fp16_flops.value_or(0.0) : 0.0;
+  device.tf32_flops = gpu.tf32_flops.value_or(0.0);
   device.sm_count = gpu.sm_count;
   device.memory_bandwidth_Bps = gpu.memory_bandwidth_Bps;
   device.l2_bytes = gpu.l2_bytes;
   return device;
 }
 
-double datasheet_peak_flops(KernelFamily family, const KernelDevice& device) {
-  return runs_on_tensor_cores(family) ? device.tensor16_flops : device.peak_flops;
+double datasheet_peak_flops(const KernelShape& shape, const KernelDevice& device) {
+  if (!runs_on_tensor_cores(shape.family)) return device.peak_flops;
+  return shape.element_bytes == 4 ? device.tf32_flops : device.tensor16_flops;
 }
 
-double family_peak_flops(KernelFamily family, const KernelDevice& device) {
-  return datasheet_peak_flops(family, device) * device.clock(family);
+double family_peak_flops(const KernelShape& shape, const KernelDevice& device) {
+  return datasheet_peak_flops(shape, device) * device.clock(shape.family);
 }
 
 PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& device) {
-  assert(family_peak_flops(shape.family, device) > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
+  assert(!runs_on_tensor_cores(shape.family) || shape.element_bytes == 2 || shape.element_bytes == 4);
+  assert(family_peak_flops(shape, device) > 0 && device.sm_count > 0 && device.memory_bandwidth_Bps > 0);
   PreparedKernel kernel{shape, device, {}, {}, {}, 0.0};
   if (is_matrix_product(shape.family)) {
     assert(shape.batch >= 1 && shape.m >= 1 && shape.n >= 1 && shape.k >= 1);
@@ -277,7 +282,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
   prediction.memory_s = bytes / (memory_rate_Bps(bytes, device, family) * device.memory_share(shape.family));
   double device_s = prediction.memory_s;
   if (!kernel.tilings.empty()) {
-    const double per_sm_flops = family_peak_flops(shape.family, device) / device.sm_count;
+    const double per_sm_flops = family_peak_flops(shape, device) / device.sm_count;
     const auto consider = [&](const std::vector<Tiling>& tilings, double peak_efficiency, double extra_s,
                               ConvolutionAlgorithm algorithm) {
       if (only && *only != algorithm) return;
@@ -317,7 +322,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     prediction.bound = prediction.math_s >= prediction.memory_s ? KernelBound::math : KernelBound::memory;
   }
   if (is_matrix_product(shape.family)) {
-    prediction.utilization = shape.flop() / (prediction.time_s * datasheet_peak_flops(shape.family, device));
+    prediction.utilization = shape.flop() / (prediction.time_s * datasheet_peak_flops(shape, device));
   }
   return prediction;
 }

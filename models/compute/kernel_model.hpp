@@ -124,7 +124,9 @@ struct KernelShape {
   double k = 0;
   double elements = 0;       ///< memory-bound passes: values per tensor; convolutions: input, filters and output
   double tensors = 0;        ///< memory-bound passes: tensors read and written; convolutions: 1
-  double element_bytes = 4;  ///< fp32
+  /// Bytes per value: 4 for fp32; on the tensor-core families 2 for fp16 and bf16, 4 for TF32, which is how a
+  /// tensor-core product's peak is chosen (datasheet_peak_flops).
+  double element_bytes = 4;
   /// Convolutions: images, input channels and output width and height, and whether Winograd applies (3 x 3 on the
   /// CUDA cores, stride 1).
   double images = 0;
@@ -167,15 +169,19 @@ KernelShape convolution_gemm(const ConvolutionDimensions& dimensions);
 KernelShape convolution_gemm(double batch, double in_channels, double out_channels, double kernel, double size,
                              double stride, double padding);
 
-/// `shape` with 16-bit operands on the tensor cores (tensor_core_family): 2-byte values; a convolution as an
-/// implicit GEMM only (no Winograd form on the tensor cores in the model), its input channels padded to a multiple
-/// of 8 (kTensorCoreChannels).
-KernelShape on_tensor_cores(KernelShape shape);
+/// `shape` on the tensor cores (tensor_core_family) with operands of `element_bytes`: 2 for fp16 and bf16, 4 for
+/// TF32 (fp32 values in memory, multiplied as TF32: NVIDIA A100 whitepaper, "TF32"); a convolution as an implicit
+/// GEMM only (no Winograd form on the tensor cores in the model), its input channels padded to a whole number of
+/// kTensorCoreAccessBytes (8 channels of 2 bytes, 4 of 4). REQUIRES: element_bytes is 2 or 4.
+KernelShape on_tensor_cores(KernelShape shape, double element_bytes = 2);
 
 /// cuDNN runs a 16-bit convolution on the tensor cores with its channels a multiple of 8, padding them where they
 /// are not (cuDNN 7.2 onwards: "Tensor Ops Made Easier in cuDNN", NVIDIA technical blog, 2018; cuDNN Developer
-/// Guide, "Tensor Transformations": padding): a convolution of 1 or 3 input channels loops over 8.
-inline constexpr double kTensorCoreChannels = 8;
+/// Guide, "Tensor Transformations": padding): a convolution of 1 or 3 input channels loops over 8. Eight 2-byte
+/// channels are the 128-bit accesses tensor-core kernels load ("most kernels targeting Tensor Cores require 128b
+/// aligned memory accesses", NVIDIA/cutlass issue #75, a maintainer, citing cuBLAS's tensor-op restrictions): a TF32
+/// convolution's 4-byte channels are taken as padded to 4, which no TF32 measurement checks.
+inline constexpr double kTensorCoreAccessBytes = 16;
 
 /// The constants of one family; the same on every GPU (the GPU enters through its datasheet only).
 struct KernelFamilyParameters {
@@ -211,6 +217,7 @@ struct KernelDevice {
   int sm_count = 0;
   double memory_bandwidth_Bps = 0;
   double l2_bytes = 0;
+  double tf32_flops = 0;  ///< dense TF32 tensor-core peak, flop/s; 0 before Ampere
   /// Per family (indexed by KernelFamily), 1 unless measured on this GPU (models/compute/kernel_parameters.hpp's
   /// SustainedClock): for a matrix product, the fraction of the datasheet's peak (its boost clock) the SMs sustain
   /// under the family's long products (a card held back by its power limit or its cooling runs below its boost
@@ -230,12 +237,13 @@ struct KernelDevice {
 /// on the CUDA cores), at its boost clock. REQUIRES: gpu.sm_count > 0.
 KernelDevice kernel_device(const GpuSpec& gpu);
 
-/// The datasheet peak of `family`'s path on `device`: the tensor-core peak for the tensor-core families, else the
-/// fp32 one.
-double datasheet_peak_flops(KernelFamily family, const KernelDevice& device);
+/// The datasheet peak of `shape`'s path on `device`: for the tensor-core families the tensor cores' peak for its
+/// operands (TF32's for 4-byte values, the 16-bit one for 2-byte), else the fp32 CUDA cores'.
+double datasheet_peak_flops(const KernelShape& shape, const KernelDevice& device);
 
-/// The peak `family` runs at on `device`: its datasheet peak at the family's sustained clock.
-double family_peak_flops(KernelFamily family, const KernelDevice& device);
+/// The peak `shape` runs at on `device`: its datasheet peak at its family's sustained clock (a card's tensor cores
+/// hold the clock its 16-bit products measured under TF32 too: the same units under the same power limit).
+double family_peak_flops(const KernelShape& shape, const KernelDevice& device);
 
 /// What binds a kernel.
 enum class KernelBound { math, memory, host };

@@ -98,8 +98,28 @@ TEST(KernelMeasurements, APrecisionColumnPutsSixteenBitProductsOnTheTensorCores)
   EXPECT_DOUBLE_EQ(kernels[2].shape.element_bytes, 4);
   EXPECT_EQ(kernels[3].shape.family, KernelFamily::elementwise);
   EXPECT_DOUBLE_EQ(kernels[3].shape.bytes(), 3.0 * 2048 * 2);
+  // TF32: fp32 tensors whose products ran on the tensor cores; 4-byte operands, and an fp32 pass stays one.
+  const std::vector<MeasuredKernel> tf32 = read_kernel_csv(
+      "OPName,Latency,Device,Precision,B,M,N,K,H,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"
+      "linear,0.5,NVIDIA H200,tf32,4,100,768,3072,,,,,,,\n"
+      "add,0.03,NVIDIA H200,tf32,2,,,,1024,,,,,,\n"
+      "conv,0.1,NVIDIA H200,tf32,1,,,,,3,8,3,8,1,1\n",
+      "ops.csv");
+  ASSERT_EQ(tf32.size(), 3u);
+  EXPECT_EQ(tf32[0].shape.family, KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(tf32[0].shape.element_bytes, 4);
+  EXPECT_EQ(tf32[1].shape.family, KernelFamily::elementwise);
+  EXPECT_DOUBLE_EQ(tf32[1].shape.bytes(), 3.0 * 2048 * 4);
+  EXPECT_EQ(tf32[2].shape.family, KernelFamily::tensor_convolution);
+  // 3 input channels padded to 4 (16 bytes of 4-byte values), not 8: K = 3 x 9 loops over 4 x 9.
+  EXPECT_DOUBLE_EQ(tf32[2].shape.padded_k, 4.0 * 9);
   EXPECT_EQ(measurements_error_of("OPName,Precision,B,H\nadd,fp8,1,2\n", "t4"),
-            "ops.csv:2: Precision 'fp8': expected fp32, fp16 or bf16");
+            "ops.csv:2: Precision 'fp8': expected fp32, tf32, fp16 or bf16");
+  // A product on tensor cores the row's GPU does not have was not measured there.
+  EXPECT_EQ(measurements_error_of("OPName,Precision,B,M,N,K\nlinear,tf32,1,64,64,64\n", "t4"),
+            "ops.csv:2: Precision 'tf32' on t4, which has no TF32 tensor cores (before Ampere)");
+  EXPECT_EQ(measurements_error_of("OPName,Precision,B,M,N,K\nlinear,fp16,1,64,64,64\n", "p100-pcie-16gb"),
+            "ops.csv:2: Precision 'fp16' on p100-pcie-16gb, which has no tensor cores");
   // A 16-bit convolution runs on the tensor cores as an implicit GEMM: no Winograd form there.
   const std::vector<MeasuredKernel> conv = read_kernel_csv(
       "OPName,Precision,B,Input_Channel,Output_Channel,Kernel_Size,Input_Size,Stride,Padding\n"

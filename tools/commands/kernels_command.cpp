@@ -6,6 +6,7 @@
 
 #include "tools/commands/kernels_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -32,23 +33,33 @@ constexpr double kReproduceTolerance = 1e-4;
 
 // The kernels of the request's inputs, on the path its precision takes: fp16 and bf16 run the matrix products on
 // the tensor cores (tensor_gemm; tensor_convolution, an implicit GEMM) and move 2-byte values; the memory-bound
-// passes keep their constants (bandwidth does not depend on the type), their bytes halve.
+// passes keep their constants (bandwidth does not depend on the type), their bytes halve. tf32 runs the products on
+// the same tensor-core families with 4-byte operands at the GPU's TF32 peak, which no measured TF32 kernel pins
+// (tf32_note); its passes are fp32 ones. A row measured on another path loses its measured time.
 std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request) {
   std::vector<calibrate::MeasuredKernel> kernels = calibrate::read_kernel_paths(request.inputs, request.gpu_id);
   if (request.precision == "fp32") return kernels;
-  if (request.precision != "fp16" && request.precision != "bf16") {
-    throw InputError("--precision " + request.precision +
-                     ": the kernel model has fitted constants for fp32 (CUDA cores) and fp16/bf16 (tensor cores) only "
-                     "(docs/compute-model.md)");
+  if (request.precision != "fp16" && request.precision != "bf16" && request.precision != "tf32") {
+    throw InputError("--precision " + request.precision + ": expected fp32, tf32, fp16 or bf16");
   }
+  const double element_bytes = request.precision == "tf32" ? 4 : 2;
   for (calibrate::MeasuredKernel& kernel : kernels) {
-    if (runs_on_tensor_cores(kernel.shape.family)) continue;  // measured on the tensor cores already
-    kernel.shape = on_tensor_cores(kernel.shape);
+    const bool on_path = runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == element_bytes;
+    if (on_path || (element_bytes == 4 && !is_matrix_product(kernel.shape.family))) continue;
+    kernel.shape = on_tensor_cores(kernel.shape, element_bytes);
     kernel.latency_s.reset();  // measured on another path
     kernel.ran.reset();
     kernel.ran_unmodelled = false;
   }
   return kernels;
+}
+
+// What a TF32 prediction rests on, for the output: the tensor-core families' constants, fitted to 16-bit kernels.
+std::string tf32_note(const FittedKernelParameters& fitted) {
+  return "tf32: products on the tensor cores with 4-byte operands at each GPU's TF32 datasheet peak, with the "
+         "tensor_gemm and tensor_convolution constants fitted to 16-bit kernels on " +
+         fitted.gpu_list(KernelFamily::tensor_gemm) +
+         " (derived: no TF32 kernel was measured; docs/compute-model.md, \"TF32 on the tensor cores\")";
 }
 
 std::string shape_text(const KernelShape& shape) {
@@ -96,9 +107,10 @@ int predict(const KernelsRequest& request, std::ostream& out) {
   for (const calibrate::MeasuredKernel& kernel : kernels) {
     const std::string gpu = request.gpu_id.empty() ? kernel.gpu_id : request.gpu_id;
     const KernelDevice& device = device_of(gpu);
-    if (family_peak_flops(kernel.shape.family, device) <= 0) {
+    if (family_peak_flops(kernel.shape, device) <= 0) {
       throw InputError(kernel.where() + ": " + std::string(to_string(kernel.shape.family)) + " on " + gpu +
-                       ", which has no tensor cores");
+                       (kernel.shape.element_bytes == 4 ? ", which has no TF32 tensor cores (before Ampere)"
+                                                        : ", which has no tensor cores"));
     }
     // A measured latency counts only on the GPU it was measured on; there a convolution is timed with the algorithm
     // its row says cuDNN ran (the fastest elsewhere, or where the row does not say).
@@ -155,8 +167,13 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     summary_table.add_row({std::string(to_string(family)), std::to_string(e.rows), format_number(100 * mean, 3) + "%",
                            format_number(100 * e.worst, 3) + "%", std::to_string(e.worst_line)});
   }
+  const bool tf32 = std::any_of(kernels.begin(), kernels.end(), [](const calibrate::MeasuredKernel& kernel) {
+    return runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4;
+  });
   if (request.format == "json") {
-    out << nlohmann::json{{"parameters", fitted.data}, {"kernels", rows}, {"errors", summary}}.dump(2) << '\n';
+    nlohmann::json result = {{"parameters", fitted.data}, {"kernels", rows}, {"errors", summary}};
+    if (tf32) result["derived"] = nlohmann::json::array({tf32_note(fitted)});
+    out << result.dump(2) << '\n';
   } else if (request.format == "csv") {
     out << csv;
   } else {
@@ -166,6 +183,7 @@ int predict(const KernelsRequest& request, std::ostream& out) {
       summary_table.print(out);
     }
     out << "\nconstants: fitted to " << fitted.data << '\n';
+    if (tf32) out << tf32_note(fitted) << '\n';
     for (const auto& [id, device] : devices) {
       std::string measured;
       for (KernelFamily family : kernel_families()) {
@@ -226,6 +244,13 @@ int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
 
 int fit(const KernelsRequest& request, std::ostream& out) {
   const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  if (std::none_of(kernels.begin(), kernels.end(), [](const auto& kernel) { return kernel.latency_s.has_value(); })) {
+    std::string inputs;
+    for (const std::string& input : request.inputs) inputs += (inputs.empty() ? "" : ", ") + input;
+    throw InputError(
+        inputs + ": no row has a measured Latency " +
+        (request.precision == "fp32" ? std::string("to fit to") : "on the " + request.precision + " path to fit to"));
+  }
   if (request.check && request.write_file.empty()) {
     // Only the fit of every GPU is compared: the per-GPU fits of the report are not needed for it.
     const FittedKernelParameters refit = fit_every_gpu(kernels, request.inputs);
@@ -258,7 +283,8 @@ Command add_kernels_command(CLI::App& parent) {
       "kernels", "Predict operators' times with the kernel model (CSV in NeuSight's columns), or fit its constants");
   app->add_option("inputs", request->inputs, "CSV files (gzip or not) or folders of them")->required();
   app->add_option("--gpu", request->gpu_id, "Predict on this catalog GPU (default: each row's Device)");
-  app->add_option("--precision", request->precision, "fp32 (CUDA cores; default), fp16 or bf16 (tensor cores)")
+  app->add_option("--precision", request->precision,
+                  "fp32 (CUDA cores; default), fp16 or bf16 (tensor cores), tf32 (tensor cores, derived)")
       ->check(CLI::IsMember({"fp32", "tf32", "fp16", "bf16"}));
   app->add_option("--format", request->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
   app->add_flag("--fit", request->fit, "Fit the constants to the inputs' measured kernels and report their errors");

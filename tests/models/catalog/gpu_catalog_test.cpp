@@ -222,6 +222,7 @@ TEST(GpuCatalog, TensorCoreGenerationsSupportTheRightFormats) {
     const bool ampere_or_later = spec.architecture == "Ampere" || spec.architecture == "Ada" ||
                                  spec.architecture == "Hopper" || spec.architecture == "Blackwell";
     EXPECT_EQ(spec.tf32_flops.has_value(), ampere_or_later) << spec.id;
+    EXPECT_EQ(has_tf32_tensor_cores(spec.architecture), ampere_or_later) << spec.id;
     EXPECT_EQ(spec.bf16_flops.has_value(), ampere_or_later) << spec.id;
     EXPECT_TRUE(spec.fp16_flops.has_value()) << spec.id;
     EXPECT_DOUBLE_EQ(*spec.peak_flops(Precision::fp32), spec.fp32_flops) << spec.id;

@@ -312,16 +312,20 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   EXPECT_TRUE(says(resolved, "derived by the kernel model"));
   EXPECT_FALSE(says(resolved, "transferred"));
   EXPECT_TRUE(resolved.calibrated().empty());
-  // TF32 has no kernel constants: Ampere's fit, the nearest generation with TF32 rows, transferred (Hopper has
-  // published rows, so the transfer is not refused).
+  // TF32 runs on the same tensor cores: without Hopper TF32 rows it is derived from the same constants at the TF32
+  // peak (no published TF32 matmul figure caps it), not Ampere's fitted TF32 efficiency carried over.
   ComputeFit with_tf32 = fit;
   with_tf32.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
   with_tf32.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
   const ResolvedCompute tf32 =
       resolve_compute(h100, Precision::tf32, rn50, 64, HostSide{}, with_tf32, CalibratedParameters{});
-  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency, 0.5);
-  EXPECT_DOUBLE_EQ(tf32.parameters.convolution_efficiency, 0.2);
-  EXPECT_TRUE(says(tf32, "transferred"));
+  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency, derived_gemm);
+  EXPECT_DOUBLE_EQ(tf32.parameters.convolution_efficiency,
+                   convolution.peak_efficiency * std::min(1.0, 64.0 / convolution.tile_knee));
+  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_depth_overhead, tensor.k_overhead);
+  EXPECT_TRUE(says(tf32, "Hopper tf32 GEMM efficiency"));
+  EXPECT_TRUE(says(tf32, "for TF32 (the 16-bit kernels' constants"));
+  EXPECT_FALSE(says(tf32, "transferred"));
 }
 
 TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
@@ -367,8 +371,8 @@ TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
 }
 
 TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
-  // 16-bit GEMMs on tensor cores take the tensor_gemm family's fitted constant, fp32 GEMMs the gemm family's; tf32
-  // has no family (no TF32 kernels were measured) and a GPU without tensor cores runs no tensor_gemm: none.
+  // 16-bit and TF32 GEMMs on tensor cores take the tensor_gemm family's fitted constant (TF32's: the same tensor
+  // cores, no TF32 kernel measured), fp32 GEMMs the gemm family's; a GPU without tensor cores runs no tensor_gemm.
   const Workload bert = *make_workload("bert-large-squad-seq384");
   const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
   ComputeFit fit = known_parameters();  // with TF32 rows, which the kernel model cannot derive
@@ -382,7 +386,7 @@ TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
   EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::bf16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
   EXPECT_DOUBLE_EQ(overhead("h100-sxm5", Precision::fp16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
   EXPECT_DOUBLE_EQ(overhead("v100-sxm2-16gb", Precision::fp32), kernels.of(KernelFamily::gemm).k_overhead);
-  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::tf32), 0.0);
+  EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::tf32), kernels.of(KernelFamily::tensor_gemm).k_overhead);
   EXPECT_DOUBLE_EQ(overhead("p100-sxm2", Precision::fp16), 0.0);
   // Fitted on a V100 and a T4: a source for the V100, carried (uncalibrated) to the A100.
   const auto notes = [&](const std::string& gpu) {
@@ -434,9 +438,9 @@ TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerN
 }
 
 TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives) {
-  // Ada and Blackwell have no published rows. A transformer's 16-bit GEMMs and a CNN's 16-bit convolutions are
-  // derived from the datasheet (tensor_gemm, tensor_convolution); a TF32 product has no derivation, and taking
-  // Hopper's or Ampere's fitted value would carry another architecture's constant to them: the job is refused.
+  // Ada and Blackwell have no published rows. A transformer's 16-bit and TF32 GEMMs and a CNN's 16-bit convolutions
+  // are derived from the datasheet (tensor_gemm, tensor_convolution), never Hopper's or Ampere's fitted value; a path
+  // the kernel model has no family for (fp16 on a GPU without tensor cores) would be refused.
   const ComputeFit fit = published_compute_fit();
   const Workload bert = *make_workload("bert-large-squad-seq384");
   const Workload rn50 = *make_workload("resnet-50");
@@ -460,8 +464,13 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
            n.find("derived by the kernel model") != std::string::npos;
   }));
   const ResolvedCompute tf32 = resolve("b200-sxm", Precision::tf32, bert);
-  ASSERT_FALSE(tf32.refused.empty());
-  EXPECT_EQ(tf32.refused.front().find("Blackwell tf32 GEMM: no rows of Blackwell"), 0u);
+  EXPECT_TRUE(tf32.refused.empty());
+  const KernelFamilyParameters& gemm = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency,
+                   gemm.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / gemm.tile_knee));
+  EXPECT_TRUE(std::ranges::any_of(tf32.uncalibrated(), [](const std::string& note) {
+    return note.find("Blackwell tf32 GEMM efficiency") == 0 && note.find("for TF32") != std::string::npos;
+  }));
   // An architecture with rows keeps its own fitted value, and a Pascal card its documented transfer.
   EXPECT_TRUE(resolve("a100-80gb-sxm4", Precision::fp16, rn50).refused.empty());
   EXPECT_TRUE(resolve("p100-sxm2", Precision::fp16, rn50).refused.empty());

@@ -205,6 +205,8 @@ TEST(KernelModel, DeviceComesFromTheDatasheet) {
   EXPECT_DOUBLE_EQ(device.memory_bandwidth_Bps, 1555e9);
   EXPECT_DOUBLE_EQ(device.l2_bytes, 40.0 * 1024 * 1024);
   EXPECT_DOUBLE_EQ(device.tensor16_flops, 312e12);  // A100 datasheet, dense FP16 tensor
+  EXPECT_DOUBLE_EQ(device.tf32_flops, 156e12);      // A100 datasheet, dense TF32 tensor
+  EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("v100-sxm2-16gb")).tf32_flops, 0.0);  // TF32 is Ampere's
   // Pascal has no tensor cores: the P100's fp16 peak is half2 on the CUDA cores, not a tensor_gemm path.
   EXPECT_DOUBLE_EQ(kernel_device(*find_gpu("p100-pcie-16gb")).tensor16_flops, 0.0);
 }
@@ -219,6 +221,25 @@ TEST(KernelModel, TensorGemmRunsAtTheTensorPeakOnHalfTheBytes) {
   EXPECT_NEAR(p.memory_s, 2.0 * (512.0 * 1024 * 2 + 512.0 * 512) / 100e9, 1e-15);
   EXPECT_EQ(p.bound, KernelBound::math);  // 67 us of math against 26 us of traffic
   EXPECT_NEAR(p.utilization, 1.0, 1e-12);
+}
+
+TEST(KernelModel, Tf32RunsTheTensorFamiliesAtTheTf32PeakOnFourByteOperands) {
+  // The same 512 x 512 x 1024 product as TF32: the tensor_gemm family at a TF32 peak of 4 Tflop/s (half the 16-bit
+  // one, as on the A100: 156 against 312), 4-byte operands.
+  KernelDevice device = round_device();
+  device.tf32_flops = 4e12;
+  const KernelShape shape = on_tensor_cores(gemm(512, 512, 1024), 4);
+  EXPECT_EQ(shape.family, KernelFamily::tensor_gemm);
+  EXPECT_DOUBLE_EQ(datasheet_peak_flops(shape, device), 4e12);
+  const KernelPrediction p = predict_kernel(shape, device, tiles_only());
+  EXPECT_NEAR(p.math_s, 2.0 * 512 * 512 * 1024 / 4e12, 1e-15);
+  EXPECT_NEAR(p.memory_s, 4.0 * (512.0 * 1024 * 2 + 512.0 * 512) / 100e9, 1e-15);
+  EXPECT_NEAR(p.utilization, 1.0, 1e-12);
+  // A convolution's channels pad to 16 bytes: 3 input channels loop over 4 as TF32, over 8 in 16 bits.
+  EXPECT_DOUBLE_EQ(on_tensor_cores(convolution_gemm(1, 3, 64, 7, 224, 2, 3), 4).padded_k, 4.0 * 49);
+  EXPECT_DOUBLE_EQ(on_tensor_cores(convolution_gemm(1, 8, 64, 3, 56, 1, 1), 4).padded_k, 0.0);
+  // A device without TF32 has no peak for it.
+  EXPECT_DOUBLE_EQ(datasheet_peak_flops(shape, round_device()), 0.0);
 }
 
 TEST(KernelModel, ATensorCoreConvolutionIsItsImplicitGemmAtTheTensorPeak) {
@@ -276,8 +297,7 @@ TEST(KernelModel, ASustainedClockSlowsOnlyItsFamilysMath) {
   const KernelPrediction p = predict_kernel(gemm(512, 512, 1024), device, tiles_only());
   EXPECT_NEAR(p.math_s, 2.0 * 2.0 * 512 * 512 * 1024 / 1e12, 1e-15);
   EXPECT_NEAR(p.utilization, 0.5, 1e-12);
-  KernelShape shape = gemm(512, 512, 1024);
-  shape.family = KernelFamily::tensor_gemm;
+  const KernelShape shape = on_tensor_cores(gemm(512, 512, 1024));
   EXPECT_NEAR(predict_kernel(shape, device, tiles_only()).math_s, 2.0 * 512 * 512 * 1024 / 8e12, 1e-15);
 }
 
