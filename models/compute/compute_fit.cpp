@@ -103,19 +103,23 @@ bool architecture_has_rows(const std::string& architecture) {
 // The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
 // kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs and convolutions on tensor cores
 // (models/compute/kernel_parameters.json); TF32 ones on the same tensor-core families from Ampere on, whose
-// constants no TF32 kernel measured (docs/compute-model.md, "TF32 on the tensor cores").
+// constants no TF32 kernel measured (docs/compute-model.md, "TF32 on the tensor cores"). A GPU without tensor cores
+// (Pascal) multiplies 16-bit values on its CUDA cores with fp32 arithmetic, as frameworks call cuBLAS: the CUDA-core
+// families, fitted to fp32 kernels, at the fp32 rate (whole_gpu's peak there).
 std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const KernelFamily cuda_cores = kind == KernelKind::gemm ? KernelFamily::gemm : KernelFamily::convolution;
   if (path == PrecisionPath::fp32) return cuda_cores;
-  if (path == PrecisionPath::tensor16 && has_tensor_cores(architecture)) return tensor_core_family(cuda_cores);
+  if (path == PrecisionPath::tensor16) {
+    return has_tensor_cores(architecture) ? tensor_core_family(cuda_cores) : cuda_cores;
+  }
   if (path == PrecisionPath::tf32 && has_tf32_tensor_cores(architecture)) return tensor_core_family(cuda_cores);
   return std::nullopt;
 }
 
 // The extra reduction length per output tile of `architecture`'s products of `kind` on `path` (ComputeParameters::
 // gemm_depth_overhead, convolution_depth_overhead): the kernel model's constant (k_overhead) for the family that
-// times them, fitted to measured kernels; 0 where no family does (the 16-bit and TF32 paths of GPUs without such
-// tensor cores).
+// times them, fitted to measured kernels; 0 where no family does (the TF32 path of GPUs before Ampere, which have no
+// TF32 peak either).
 double depth_overhead(const std::string& architecture, PrecisionPath path, KernelKind kind) {
   const std::optional<KernelFamily> family = kernel_family_for(architecture, path, kind);
   return family ? fitted_kernel_parameters().parameters.of(*family).k_overhead : 0.0;
@@ -407,7 +411,11 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
                   " rows): a 128x128 tile's efficiency from constants fitted to measured kernels on " +
                   fitted_kernel_parameters().gpu_list(family) + ", at " + gpu.id + "'s datasheet peak";
     if (wanted.path == PrecisionPath::tf32) {
-      result.note += " for TF32 (the 16-bit kernels' constants: the same tensor cores; no TF32 kernel was measured)";
+      result.note += " for TF32 (the 16-bit kernels' constants: the same tensor cores; no TF32 kernel is fitted)";
+    } else if (wanted.path == PrecisionPath::tensor16 && !has_tensor_cores(wanted.architecture)) {
+      result.note +=
+          " for fp32 arithmetic on its CUDA cores (no tensor cores: frameworks multiply 16-bit values in "
+          "fp32 there)";
     }
     if (found.sustained_clock == 1.0) {
       result.note += " (its boost clock, taken to hold: not measured)";
@@ -417,8 +425,8 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     }
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
-    // else: a path the kernel model cannot derive (TF32) would carry another architecture's fitted value to it,
-    // which the model does not do.
+    // else: a path the kernel model has no family for would carry another architecture's fitted value to it, which
+    // the model does not do (no catalogued GPU has such a path since TF32 and Pascal's fp16 are derived).
     result.kind = EfficiencyProvenance::Kind::refused;
     result.note = describe(wanted) + ": no rows of " + wanted.architecture +
                   " and no derivation from a datasheet (the kernel model has none for this path); vtsim does not "

@@ -22,7 +22,13 @@ constexpr double kTileColumns = 128.0;
 // Bytes of one weight as a kernel reads it: AMP runs forward and backward on the 16-bit copy of the weights.
 double weight_bytes(Precision precision) { return is_mixed_precision(precision) ? 2.0 : 4.0; }
 
+// The rate a job's products run at: the datasheet's peak for its precision, but for 16-bit values on a GPU without
+// tensor cores (Pascal) the fp32 one: frameworks multiply them with fp32 arithmetic there (cuBLAS's GemmEx with fp32
+// compute), not as the P100's half2 at twice the rate (nor the P4's fp16 at 1/64): DeepBench's P100 "16 bit inputs,
+// 32 bit multiplication" GEMMs take the time of its fp32 ones (median ratio 1.00 over the 160 shapes of both files,
+// data/kernels/deepbench/).
 double peak_or_die(const GpuSpec& gpu, Precision precision) {
+  if (precision == Precision::fp16 && !has_tensor_cores(gpu.architecture)) return gpu.fp32_flops;
   const std::optional<double> peak = gpu.peak_flops(precision);
   assert(peak.has_value() && "REQUIRES: the GPU supports the precision");
   return peak.value_or(0.0);

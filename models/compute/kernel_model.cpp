@@ -153,6 +153,7 @@ KernelShape on_tensor_cores(KernelShape shape, double element_bytes) {
   shape.family = tensor_core_family(shape.family);
   shape.element_bytes = element_bytes;
   shape.winograd = false;
+  shape.padded_k = 0;  // a padding for another operand width does not carry over
   if (is_convolution(shape.family) && shape.in_channels > 0) {
     const double multiple = kTensorCoreAccessBytes / element_bytes;
     const double channels = std::ceil(shape.in_channels / multiple) * multiple;

@@ -78,7 +78,7 @@ bool is_matrix_product(KernelFamily family);
 bool is_convolution(KernelFamily family);
 /// Whether the family runs on the tensor cores (tensor_gemm, tensor_convolution).
 bool runs_on_tensor_cores(KernelFamily family);
-/// The family `family` runs as with 16-bit operands on the tensor cores: a matrix product's tensor-core family; a
+/// The family `family` runs as on the tensor cores (16-bit or TF32 operands): a matrix product's tensor-core family; a
 /// memory-bound pass is itself.
 KernelFamily tensor_core_family(KernelFamily family);
 
@@ -208,8 +208,8 @@ struct KernelModelParameters {
   KernelFamilyParameters& of(KernelFamily family);
 };
 
-/// What a GPU offers a kernel, from its datasheet: its fp32 CUDA-core and 16-bit tensor-core peaks, SMs, bandwidth,
-/// L2.
+/// What a GPU offers a kernel, from its datasheet: its fp32 CUDA-core and 16-bit and TF32 tensor-core peaks, SMs,
+/// bandwidth, L2.
 struct KernelDevice {
   std::string gpu_id;
   double peak_flops = 0;  ///< dense fp32 peak on the CUDA cores, flop/s
@@ -233,8 +233,8 @@ struct KernelDevice {
   double memory_share(KernelFamily family) const { return is_matrix_product(family) ? 1.0 : clock(family); }
 };
 
-/// `gpu` as its datasheet describes it (tensor16_flops: its fp16 tensor-core peak; 0 before Volta, whose fp16 runs
-/// on the CUDA cores), at its boost clock. REQUIRES: gpu.sm_count > 0.
+/// `gpu` as its datasheet describes it (tensor16_flops: its fp16 tensor-core peak, 0 before Volta, whose fp16 runs
+/// on the CUDA cores; tf32_flops: its TF32 one, 0 before Ampere), at its boost clock. REQUIRES: gpu.sm_count > 0.
 KernelDevice kernel_device(const GpuSpec& gpu);
 
 /// The datasheet peak of `shape`'s path on `device`: for the tensor-core families the tensor cores' peak for its

@@ -21,7 +21,8 @@ struct ResolvedCompute {
   /// (defaults without a measurement, and values transferred from elsewhere).
   std::vector<SourcedNote> notes;
   /// What the model cannot give this GPU: an efficiency the job needs that only another architecture's fitted value
-  /// would supply, on an architecture without published rows (Ada, Blackwell; EfficiencyProvenance::Kind::refused).
+  /// would supply, on an architecture without published rows (EfficiencyProvenance::Kind::refused; no catalogued GPU
+  /// since every path of theirs is derived by the kernel model).
   /// A job planner refuses the job with it.
   std::vector<std::string> refused;
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -34,7 +35,7 @@ constexpr double kReproduceTolerance = 1e-4;
 // The kernels of the request's inputs, on the path its precision takes: fp16 and bf16 run the matrix products on
 // the tensor cores (tensor_gemm; tensor_convolution, an implicit GEMM) and move 2-byte values; the memory-bound
 // passes keep their constants (bandwidth does not depend on the type), their bytes halve. tf32 runs the products on
-// the same tensor-core families with 4-byte operands at the GPU's TF32 peak, which no measured TF32 kernel pins
+// the same tensor-core families with 4-byte operands at the GPU's TF32 peak, which no TF32 kernel is fitted to
 // (tf32_note); its passes are fp32 ones. A row measured on another path loses its measured time.
 std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request) {
   std::vector<calibrate::MeasuredKernel> kernels = calibrate::read_kernel_paths(request.inputs, request.gpu_id);
@@ -44,8 +45,11 @@ std::vector<calibrate::MeasuredKernel> read_inputs(const KernelsRequest& request
   }
   const double element_bytes = request.precision == "tf32" ? 4 : 2;
   for (calibrate::MeasuredKernel& kernel : kernels) {
-    const bool on_path = runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == element_bytes;
-    if (on_path || (element_bytes == 4 && !is_matrix_product(kernel.shape.family))) continue;
+    // On the path already: its values that wide, and a product on the tensor cores.
+    const bool product = is_matrix_product(kernel.shape.family);
+    if (kernel.shape.element_bytes == element_bytes && (!product || runs_on_tensor_cores(kernel.shape.family))) {
+      continue;
+    }
     kernel.shape = on_tensor_cores(kernel.shape, element_bytes);
     kernel.latency_s.reset();  // measured on another path
     kernel.ran.reset();
@@ -59,7 +63,7 @@ std::string tf32_note(const FittedKernelParameters& fitted) {
   return "tf32: products on the tensor cores with 4-byte operands at each GPU's TF32 datasheet peak, with the "
          "tensor_gemm and tensor_convolution constants fitted to 16-bit kernels on " +
          fitted.gpu_list(KernelFamily::tensor_gemm) +
-         " (derived: no TF32 kernel was measured; docs/compute-model.md, \"TF32 on the tensor cores\")";
+         " (derived: no TF32 kernel is fitted; docs/compute-model.md, \"TF32 on the tensor cores\")";
 }
 
 std::string shape_text(const KernelShape& shape) {
@@ -243,7 +247,17 @@ int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
 }
 
 int fit(const KernelsRequest& request, std::ostream& out) {
-  const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  // The tensor-core families are 16-bit kernels' constants, which TF32 products take as derived: a TF32 row checks
+  // them (predicted without --fit) and is not fitted with them.
+  const auto tf32 = std::remove_if(kernels.begin(), kernels.end(), [](const calibrate::MeasuredKernel& kernel) {
+    return runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4;
+  });
+  if (tf32 != kernels.end()) {
+    out << "left out of the fit: " << std::distance(tf32, kernels.end())
+        << " TF32 rows (the tensor-core families are fitted to 16-bit kernels; predict them without --fit)\n";
+    kernels.erase(tf32, kernels.end());
+  }
   if (std::none_of(kernels.begin(), kernels.end(), [](const auto& kernel) { return kernel.latency_s.has_value(); })) {
     std::string inputs;
     for (const std::string& input : request.inputs) inputs += (inputs.empty() ? "" : ", ") + input;

@@ -171,9 +171,11 @@ nlohmann::json kernel_report_json(const KernelReport& report) {
           {"families", families}};
 }
 
-// The two groups of the 16-bit products in a held-out report.
+// The two groups of the 16-bit products in a held-out report, and the TF32 ones (4-byte operands), whose constants
+// were fitted to 16-bit kernels: a check of that derivation.
 constexpr const char* kAligned = ", aligned";
 constexpr const char* kUnaligned = ", unaligned";
+constexpr const char* kTf32 = ", tf32";
 
 bool operands_aligned(const KernelShape& shape) {
   const double values = 16.0 / shape.element_bytes;  // values per 16 bytes
@@ -199,7 +201,8 @@ HeldOutReport held_out_report(const std::vector<calibrate::MeasuredKernel>& kern
     gpus.insert(kernel.gpu_id);
   }
   report.gpus.assign(gpus.begin(), gpus.end());
-  // One group per family, the 16-bit products in two; each group's rows, then those the device timed.
+  // One group per family, the tensor-core products in three (16-bit aligned and not, TF32); each group's rows, then
+  // those the device timed.
   const auto add_group = [&](KernelFamily family, const std::string& name, auto&& belongs) {
     std::vector<calibrate::MeasuredKernel> all;
     std::vector<calibrate::MeasuredKernel> device_bound;
@@ -220,8 +223,12 @@ HeldOutReport held_out_report(const std::vector<calibrate::MeasuredKernel>& kern
       add_group(family, name, [](const KernelShape&) { return true; });
       continue;
     }
-    add_group(family, name + kAligned, [](const KernelShape& shape) { return operands_aligned(shape); });
-    add_group(family, name + kUnaligned, [](const KernelShape& shape) { return !operands_aligned(shape); });
+    const auto sixteen_bit = [](const KernelShape& shape) { return shape.element_bytes == 2; };
+    add_group(family, name + kAligned,
+              [&](const KernelShape& shape) { return sixteen_bit(shape) && operands_aligned(shape); });
+    add_group(family, name + kUnaligned,
+              [&](const KernelShape& shape) { return sixteen_bit(shape) && !operands_aligned(shape); });
+    add_group(family, name + kTf32, [&](const KernelShape& shape) { return !sixteen_bit(shape); });
   }
   return report;
 }
@@ -235,6 +242,7 @@ std::vector<std::string> held_out_group_names() {
     } else {
       names.push_back(name + kAligned);
       names.push_back(name + kUnaligned);
+      names.push_back(name + kTf32);
     }
   }
   return names;

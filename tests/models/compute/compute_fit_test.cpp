@@ -372,10 +372,10 @@ TEST(ResolveCompute, MeasuredPassesRunAtTheKernelModelsFittedBandwidth) {
 
 TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
   // 16-bit and TF32 GEMMs on tensor cores take the tensor_gemm family's fitted constant (TF32's: the same tensor
-  // cores, no TF32 kernel measured), fp32 GEMMs the gemm family's; a GPU without tensor cores runs no tensor_gemm.
+  // cores, no TF32 kernel fitted), fp32 GEMMs the gemm family's, and so do a GPU's without tensor cores in 16 bits.
   const Workload bert = *make_workload("bert-large-squad-seq384");
   const KernelModelParameters& kernels = fitted_kernel_parameters().parameters;
-  ComputeFit fit = known_parameters();  // with TF32 rows, which the kernel model cannot derive
+  ComputeFit fit = known_parameters();  // with TF32 rows, whose fitted values keep the family's depth overhead
   fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
   fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
   const auto overhead = [&](const std::string& gpu, Precision precision) {
@@ -387,7 +387,7 @@ TEST(ResolveCompute, GemmsCarryTheDepthOverheadOfTheKernelFamilyThatTimesThem) {
   EXPECT_DOUBLE_EQ(overhead("h100-sxm5", Precision::fp16), kernels.of(KernelFamily::tensor_gemm).k_overhead);
   EXPECT_DOUBLE_EQ(overhead("v100-sxm2-16gb", Precision::fp32), kernels.of(KernelFamily::gemm).k_overhead);
   EXPECT_DOUBLE_EQ(overhead("a100-80gb-sxm4", Precision::tf32), kernels.of(KernelFamily::tensor_gemm).k_overhead);
-  EXPECT_DOUBLE_EQ(overhead("p100-sxm2", Precision::fp16), 0.0);
+  EXPECT_DOUBLE_EQ(overhead("p100-sxm2", Precision::fp16), kernels.of(KernelFamily::gemm).k_overhead);
   // Fitted on a V100 and a T4: a source for the V100, carried (uncalibrated) to the A100.
   const auto notes = [&](const std::string& gpu) {
     return resolve_compute(*find_gpu(gpu), Precision::fp16, bert, 1, HostSide{}, known_parameters(),
@@ -439,8 +439,8 @@ TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerN
 
 TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives) {
   // Ada and Blackwell have no published rows. A transformer's 16-bit and TF32 GEMMs and a CNN's 16-bit convolutions
-  // are derived from the datasheet (tensor_gemm, tensor_convolution), never Hopper's or Ampere's fitted value; a path
-  // the kernel model has no family for (fp16 on a GPU without tensor cores) would be refused.
+  // are derived from the datasheet (tensor_gemm, tensor_convolution), never Hopper's or Ampere's fitted value
+  // (AWouldBeTransferIsRefusedWhereTheArchitectureHasNoRows holds the rule for a path with no family).
   const ComputeFit fit = published_compute_fit();
   const Workload bert = *make_workload("bert-large-squad-seq384");
   const Workload rn50 = *make_workload("resnet-50");
@@ -471,9 +471,50 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   EXPECT_TRUE(std::ranges::any_of(tf32.uncalibrated(), [](const std::string& note) {
     return note.find("Blackwell tf32 GEMM efficiency") == 0 && note.find("for TF32") != std::string::npos;
   }));
-  // An architecture with rows keeps its own fitted value, and a Pascal card its documented transfer.
+  // An architecture with rows keeps its own fitted value.
   EXPECT_TRUE(resolve("a100-80gb-sxm4", Precision::fp16, rn50).refused.empty());
-  EXPECT_TRUE(resolve("p100-sxm2", Precision::fp16, rn50).refused.empty());
+  // Pascal has rows, but none in 16 bits and no tensor cores: its fp16 products run on the CUDA cores in fp32
+  // arithmetic (at the fp32 peak, not the P100's half2 fp16 one), derived from the CUDA-core families, not Volta's
+  // tensor-core fit carried over.
+  const ResolvedCompute pascal = resolve("p100-sxm2", Precision::fp16, rn50);
+  EXPECT_TRUE(pascal.refused.empty());
+  const KernelFamilyParameters& cuda_convolution = fitted_kernel_parameters().parameters.of(KernelFamily::convolution);
+  EXPECT_DOUBLE_EQ(pascal.parameters.convolution_efficiency,
+                   cuda_convolution.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / cuda_convolution.tile_knee));
+  EXPECT_TRUE(std::ranges::any_of(pascal.uncalibrated(), [](const std::string& note) {
+    return note.find("Pascal tensor16 convolution efficiency") == 0 &&
+           note.find("for fp32 arithmetic on its CUDA cores (no tensor cores") != std::string::npos;
+  }));
+  EXPECT_FALSE(std::ranges::any_of(
+      pascal.uncalibrated(), [](const std::string& note) { return note.find("transferred") != std::string::npos; }));
+  EXPECT_DOUBLE_EQ(pascal.parameters.convolution_depth_overhead, cuda_convolution.k_overhead);
+  const GpuSpec& p100 = *find_gpu("p100-sxm2");
+  EXPECT_DOUBLE_EQ(whole_gpu(p100, Precision::fp16, p100.memory_bytes).peak_flops, p100.fp32_flops);
+}
+
+TEST(ResolveCompute, AWouldBeTransferIsRefusedWhereTheArchitectureHasNoRows) {
+  // No catalogued GPU has a path without a kernel family any more; a made-up V100 with a TF32 peak has one (TF32
+  // before Ampere): Volta has rows, so Ampere's fitted TF32 value is carried over and said to be; a made-up
+  // architecture without rows gets it refused instead.
+  const Workload bert = *make_workload("bert-large-squad-seq384");
+  ComputeFit fit = known_parameters();
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::gemm}] = 0.5;
+  fit.efficiency[{"Ampere", PrecisionPath::tf32, KernelKind::convolution}] = 0.2;
+  GpuSpec volta = *find_gpu("v100-sxm2-16gb");
+  volta.tf32_flops = 100e12;
+  const ResolvedCompute carried =
+      resolve_compute(volta, Precision::tf32, bert, 1, HostSide{}, fit, CalibratedParameters{});
+  EXPECT_TRUE(carried.refused.empty());
+  EXPECT_DOUBLE_EQ(carried.parameters.gemm_efficiency, 0.5);
+  EXPECT_TRUE(std::ranges::any_of(carried.uncalibrated(), [](const std::string& note) {
+    return note.find("Volta tf32 GEMM efficiency 0.5: transferred") == 0;
+  }));
+  GpuSpec future = volta;
+  future.architecture = "Kepler";
+  const ResolvedCompute refused =
+      resolve_compute(future, Precision::tf32, bert, 1, HostSide{}, fit, CalibratedParameters{});
+  ASSERT_FALSE(refused.refused.empty());
+  EXPECT_EQ(refused.refused.front().find("Kepler tf32 GEMM: no rows of Kepler"), 0u);
 }
 
 TEST(ResolveCompute, AProfilesMeasuredHostReplacesTheFittedDispatchForTheFrameworkItMeasured) {

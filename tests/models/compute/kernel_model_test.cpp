@@ -238,6 +238,10 @@ TEST(KernelModel, Tf32RunsTheTensorFamiliesAtTheTf32PeakOnFourByteOperands) {
   // A convolution's channels pad to 16 bytes: 3 input channels loop over 4 as TF32, over 8 in 16 bits.
   EXPECT_DOUBLE_EQ(on_tensor_cores(convolution_gemm(1, 3, 64, 7, 224, 2, 3), 4).padded_k, 4.0 * 49);
   EXPECT_DOUBLE_EQ(on_tensor_cores(convolution_gemm(1, 8, 64, 3, 56, 1, 1), 4).padded_k, 0.0);
+  // 12 channels pad to 16 in 16 bits and not at all as TF32, whichever path the shape was on before.
+  const KernelShape twelve = on_tensor_cores(convolution_gemm(1, 12, 64, 3, 56, 1, 1));
+  EXPECT_DOUBLE_EQ(twelve.padded_k, 16.0 * 9);
+  EXPECT_DOUBLE_EQ(on_tensor_cores(twelve, 4).padded_k, 0.0);
   // A device without TF32 has no peak for it.
   EXPECT_DOUBLE_EQ(datasheet_peak_flops(shape, round_device()), 0.0);
 }
