@@ -103,7 +103,7 @@ bool architecture_has_rows(const std::string& architecture) {
 // The kernel-model family that times `kind` on `path` on `architecture`, where its constants were fitted to measured
 // kernels: fp32 GEMMs and convolutions on the CUDA cores, 16-bit GEMMs and convolutions on tensor cores
 // (models/compute/kernel_parameters.json); TF32 ones on the same tensor-core families from Ampere on, whose
-// constants no TF32 kernel measured (docs/compute-model.md, "TF32 on the tensor cores"). A GPU without tensor cores
+// constants no TF32 kernel is fitted to (docs/compute-model.md, "TF32 on the tensor cores"). A GPU without tensor cores
 // (Pascal) multiplies 16-bit values on its CUDA cores with fp32 arithmetic, as frameworks call cuBLAS: the CUDA-core
 // families, fitted to fp32 kernels, at the fp32 rate (whole_gpu's peak there).
 std::optional<KernelFamily> kernel_family_for(const std::string& architecture, PrecisionPath path, KernelKind kind) {
