@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -247,23 +246,17 @@ int check_reproduces(const FittedKernelParameters& refit, std::ostream& out) {
 }
 
 int fit(const KernelsRequest& request, std::ostream& out) {
-  std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
-  // The tensor-core families are 16-bit kernels' constants, which TF32 products take as derived: a TF32 row checks
-  // them (predicted without --fit) and is not fitted with them.
-  const auto tf32 = std::remove_if(kernels.begin(), kernels.end(), [](const calibrate::MeasuredKernel& kernel) {
-    return runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4;
-  });
-  if (tf32 != kernels.end()) {
-    out << "left out of the fit: " << std::distance(tf32, kernels.end())
-        << " TF32 rows (the tensor-core families are fitted to 16-bit kernels; predict them without --fit)\n";
-    kernels.erase(tf32, kernels.end());
-  }
-  if (std::none_of(kernels.begin(), kernels.end(), [](const auto& kernel) { return kernel.latency_s.has_value(); })) {
+  const std::vector<calibrate::MeasuredKernel> kernels = read_inputs(request);
+  // The fit leaves TF32 rows out (fitted_rows); the output says how many were given.
+  const std::vector<calibrate::MeasuredKernel> rows = fitted_rows(kernels);
+  const std::size_t tf32_rows = kernels.size() - rows.size();
+  if (std::none_of(rows.begin(), rows.end(), [](const auto& kernel) { return kernel.latency_s.has_value(); })) {
     std::string inputs;
     for (const std::string& input : request.inputs) inputs += (inputs.empty() ? "" : ", ") + input;
     throw InputError(
         inputs + ": no row has a measured Latency " +
-        (request.precision == "fp32" ? std::string("to fit to") : "on the " + request.precision + " path to fit to"));
+        (request.precision == "fp32" ? std::string("to fit to") : "on the " + request.precision + " path to fit to") +
+        (tf32_rows > 0 ? " (TF32 rows are not fitted)" : ""));
   }
   if (request.check && request.write_file.empty()) {
     // Only the fit of every GPU is compared: the per-GPU fits of the report are not needed for it.
@@ -271,10 +264,16 @@ int fit(const KernelsRequest& request, std::ostream& out) {
     return check_reproduces(refit, out);
   }
   const KernelReport report = kernel_report(kernels, request.inputs);
+  const std::string tf32_note = std::to_string(tf32_rows) +
+                                " TF32 rows left out of the fit (the tensor-core families are fitted to 16-bit "
+                                "kernels; predict them without --fit)";
   if (request.format == "json") {
-    out << kernel_report_json(report).dump(2) << '\n';
+    nlohmann::json result = kernel_report_json(report);
+    if (tf32_rows > 0) result["left_out"] = tf32_note;
+    out << result.dump(2) << '\n';
   } else {
     print_kernel_report(report, out);
+    if (tf32_rows > 0) out << tf32_note << '\n';
   }
   if (!request.write_file.empty()) {
     write_file_atomically(request.write_file, to_json(report.fitted).dump(2) + "\n");

@@ -1,6 +1,7 @@
 #include "tools/report/kernel_report.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <set>
 
@@ -33,8 +34,17 @@ nlohmann::json pooled_json(const calibrate::KernelErrors& errors) {
 
 double kernel_target_mean_abs(KernelFamily family) { return is_matrix_product(family) ? 0.12 : 0.15; }
 
-FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
+std::vector<calibrate::MeasuredKernel> fitted_rows(const std::vector<calibrate::MeasuredKernel>& kernels) {
+  std::vector<calibrate::MeasuredKernel> rows;
+  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(rows), [](const calibrate::MeasuredKernel& kernel) {
+    return !(runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4);
+  });
+  return rows;
+}
+
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& measured,
                                      const std::vector<std::string>& paths) {
+  const std::vector<calibrate::MeasuredKernel> kernels = fitted_rows(measured);
   FittedKernelParameters fitted;
   fitted.clocks = calibrate::measure_sustained_clocks(kernels);
   fitted.parameters = calibrate::fit_kernel_model(kernels, fitted.clocks);
@@ -59,8 +69,9 @@ FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel
   return fitted;
 }
 
-KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels,
+KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& measured,
                            const std::vector<std::string>& paths) {
+  const std::vector<calibrate::MeasuredKernel> kernels = fitted_rows(measured);
   KernelReport report;
   report.fitted = fit_every_gpu(kernels, paths);
   for (std::size_t i = 0; i < kernel_families().size(); ++i) {

@@ -35,12 +35,17 @@ struct KernelReport {
   std::vector<FamilyReport> families;
 };
 
-/// The fit of every GPU of `kernels`, read from `paths`, at the clocks measured on them, with the GPUs and kernels per
-/// family it saw.
+/// The rows of `kernels` the kernel model is fitted to: all but TF32 products, which the tensor-core families (16-bit
+/// kernels' constants) time as derived, so that a TF32 row checks those constants and does not join them.
+std::vector<calibrate::MeasuredKernel> fitted_rows(const std::vector<calibrate::MeasuredKernel>& kernels);
+
+/// The fit of every GPU of `kernels`' fitted_rows, read from `paths`, at the clocks measured on them, with the GPUs and
+/// kernels per family it saw.
 FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
                                      const std::vector<std::string>& paths);
 
-/// Fits `kernels`, read from `paths`, and evaluates the fit three ways. Families without kernels are left out.
+/// Fits `kernels`' fitted_rows, read from `paths`, and evaluates the fit three ways. Families without kernels are left
+/// out.
 KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& kernels,
                            const std::vector<std::string>& paths);
 
