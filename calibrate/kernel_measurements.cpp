@@ -143,7 +143,7 @@ void refuse_a_path_the_gpu_lacks(const Row& row, const MeasuredKernel& kernel) {
   if (kernel.gpu_id.empty() || !runs_on_tensor_cores(kernel.shape.family)) return;
   const GpuSpec* gpu = find_gpu(kernel.gpu_id);
   if (gpu == nullptr) return;  // an unknown --gpu is the caller's to refuse
-  const bool tf32 = kernel.shape.element_bytes == 4;
+  const bool tf32 = is_tf32(kernel.shape);
   if (tf32 ? !has_tf32_tensor_cores(gpu->architecture) : !has_tensor_cores(gpu->architecture)) {
     throw InputError(row.where() + ": Precision '" + row.text("Precision") + "' on " + kernel.gpu_id +
                      ", which has no " + (tf32 ? "TF32 tensor cores (before Ampere)" : "tensor cores"));

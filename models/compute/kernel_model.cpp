@@ -235,9 +235,11 @@ KernelDevice kernel_device(const GpuSpec& gpu) {
   return device;
 }
 
+bool is_tf32(const KernelShape& shape) { return runs_on_tensor_cores(shape.family) && shape.element_bytes == 4; }
+
 double datasheet_peak_flops(const KernelShape& shape, const KernelDevice& device) {
   if (!runs_on_tensor_cores(shape.family)) return device.peak_flops;
-  return shape.element_bytes == 4 ? device.tf32_flops : device.tensor16_flops;
+  return is_tf32(shape) ? device.tf32_flops : device.tensor16_flops;
 }
 
 double family_peak_flops(const KernelShape& shape, const KernelDevice& device) {

@@ -175,6 +175,9 @@ KernelShape convolution_gemm(double batch, double in_channels, double out_channe
 /// kTensorCoreAccessBytes (8 channels of 2 bytes, 4 of 4). REQUIRES: element_bytes is 2 or 4.
 KernelShape on_tensor_cores(KernelShape shape, double element_bytes = 2);
 
+/// Whether `shape` is a TF32 product: on the tensor cores with 4-byte operands (on_tensor_cores(shape, 4)).
+bool is_tf32(const KernelShape& shape);
+
 /// cuDNN runs a 16-bit convolution on the tensor cores with its channels a multiple of 8, padding them where they
 /// are not (cuDNN 7.2 onwards: "Tensor Ops Made Easier in cuDNN", NVIDIA technical blog, 2018; cuDNN Developer
 /// Guide, "Tensor Transformations": padding): a convolution of 1 or 3 input channels loops over 8. Eight 2-byte

@@ -111,9 +111,9 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     const std::string gpu = request.gpu_id.empty() ? kernel.gpu_id : request.gpu_id;
     const KernelDevice& device = device_of(gpu);
     if (family_peak_flops(kernel.shape, device) <= 0) {
-      throw InputError(kernel.where() + ": " + std::string(to_string(kernel.shape.family)) + " on " + gpu +
-                       (kernel.shape.element_bytes == 4 ? ", which has no TF32 tensor cores (before Ampere)"
-                                                        : ", which has no tensor cores"));
+      throw InputError(
+          kernel.where() + ": " + std::string(to_string(kernel.shape.family)) + " on " + gpu +
+          (is_tf32(kernel.shape) ? ", which has no TF32 tensor cores (before Ampere)" : ", which has no tensor cores"));
     }
     // A measured latency counts only on the GPU it was measured on; there a convolution is timed with the algorithm
     // its row says cuDNN ran (the fastest elsewhere, or where the row does not say).
@@ -170,9 +170,8 @@ int predict(const KernelsRequest& request, std::ostream& out) {
     summary_table.add_row({std::string(to_string(family)), std::to_string(e.rows), format_number(100 * mean, 3) + "%",
                            format_number(100 * e.worst, 3) + "%", std::to_string(e.worst_line)});
   }
-  const bool tf32 = std::any_of(kernels.begin(), kernels.end(), [](const calibrate::MeasuredKernel& kernel) {
-    return runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4;
-  });
+  const bool tf32 = std::any_of(kernels.begin(), kernels.end(),
+                                [](const calibrate::MeasuredKernel& kernel) { return is_tf32(kernel.shape); });
   if (request.format == "json") {
     nlohmann::json result = {{"parameters", fitted.data}, {"kernels", rows}, {"errors", summary}};
     if (tf32) result["derived"] = nlohmann::json::array({tf32_note(fitted)});

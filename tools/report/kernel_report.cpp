@@ -36,15 +36,16 @@ double kernel_target_mean_abs(KernelFamily family) { return is_matrix_product(fa
 
 std::vector<calibrate::MeasuredKernel> fitted_rows(const std::vector<calibrate::MeasuredKernel>& kernels) {
   std::vector<calibrate::MeasuredKernel> rows;
-  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(rows), [](const calibrate::MeasuredKernel& kernel) {
-    return !(runs_on_tensor_cores(kernel.shape.family) && kernel.shape.element_bytes == 4);
-  });
+  std::copy_if(kernels.begin(), kernels.end(), std::back_inserter(rows),
+               [](const calibrate::MeasuredKernel& kernel) { return !is_tf32(kernel.shape); });
   return rows;
 }
 
-FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& measured,
-                                     const std::vector<std::string>& paths) {
-  const std::vector<calibrate::MeasuredKernel> kernels = fitted_rows(measured);
+namespace {
+
+// fit_every_gpu of rows already fitted_rows.
+FittedKernelParameters fit_rows(const std::vector<calibrate::MeasuredKernel>& kernels,
+                                const std::vector<std::string>& paths) {
   FittedKernelParameters fitted;
   fitted.clocks = calibrate::measure_sustained_clocks(kernels);
   fitted.parameters = calibrate::fit_kernel_model(kernels, fitted.clocks);
@@ -69,11 +70,18 @@ FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel
   return fitted;
 }
 
+}  // namespace
+
+FittedKernelParameters fit_every_gpu(const std::vector<calibrate::MeasuredKernel>& kernels,
+                                     const std::vector<std::string>& paths) {
+  return fit_rows(fitted_rows(kernels), paths);
+}
+
 KernelReport kernel_report(const std::vector<calibrate::MeasuredKernel>& measured,
                            const std::vector<std::string>& paths) {
   const std::vector<calibrate::MeasuredKernel> kernels = fitted_rows(measured);
   KernelReport report;
-  report.fitted = fit_every_gpu(kernels, paths);
+  report.fitted = fit_rows(kernels, paths);
   for (std::size_t i = 0; i < kernel_families().size(); ++i) {
     const KernelFamily family = kernel_families()[i];
     const int count = report.fitted.kernels[i];
@@ -234,12 +242,11 @@ HeldOutReport held_out_report(const std::vector<calibrate::MeasuredKernel>& kern
       add_group(family, name, [](const KernelShape&) { return true; });
       continue;
     }
-    const auto sixteen_bit = [](const KernelShape& shape) { return shape.element_bytes == 2; };
     add_group(family, name + kAligned,
-              [&](const KernelShape& shape) { return sixteen_bit(shape) && operands_aligned(shape); });
+              [](const KernelShape& shape) { return !is_tf32(shape) && operands_aligned(shape); });
     add_group(family, name + kUnaligned,
-              [&](const KernelShape& shape) { return sixteen_bit(shape) && !operands_aligned(shape); });
-    add_group(family, name + kTf32, [&](const KernelShape& shape) { return !sixteen_bit(shape); });
+              [](const KernelShape& shape) { return !is_tf32(shape) && !operands_aligned(shape); });
+    add_group(family, name + kTf32, [](const KernelShape& shape) { return is_tf32(shape); });
   }
   return report;
 }

@@ -230,6 +230,9 @@ TEST(KernelModel, Tf32RunsTheTensorFamiliesAtTheTf32PeakOnFourByteOperands) {
   device.tf32_flops = 4e12;
   const KernelShape shape = on_tensor_cores(gemm(512, 512, 1024), 4);
   EXPECT_EQ(shape.family, KernelFamily::tensor_gemm);
+  EXPECT_TRUE(is_tf32(shape));
+  EXPECT_FALSE(is_tf32(on_tensor_cores(gemm(512, 512, 1024))));  // 16-bit
+  EXPECT_FALSE(is_tf32(gemm(512, 512, 1024)));                   // fp32 on the CUDA cores
   EXPECT_DOUBLE_EQ(datasheet_peak_flops(shape, device), 4e12);
   const KernelPrediction p = predict_kernel(shape, device, tiles_only());
   EXPECT_NEAR(p.math_s, 2.0 * 512 * 512 * 1024 / 4e12, 1e-15);
