@@ -400,7 +400,10 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
     if (std::find(known.begin(), known.end(), column) == known.end()) {
       throw InputError(file + ":1: unknown column '" + column + "'" + did_you_mean(column, known));
     }
-    columns[column] = i;
+    if (!columns.emplace(column, i).second) {
+      throw InputError(file + ":1: column '" + column + "' named twice (fields " +
+                       std::to_string(columns.at(column) + 1) + " and " + std::to_string(i + 1) + ")");
+    }
   }
   if (!columns.count("OPName")) throw InputError(file + ":1: no OPName column");
   if (!columns.count("Device") && gpu_id.empty()) {

@@ -60,6 +60,13 @@ TEST(KernelMeasurements, WithoutADeviceColumnEveryRowIsOnTheNamedGpu) {
 TEST(KernelMeasurements, BadRowsNameTheFileLineAndColumn) {
   EXPECT_EQ(measurements_error_of("OPName,B,H,Latncy\nadd,1,2,3\n", "t4"),
             "ops.csv:1: unknown column 'Latncy'; did you mean 'Latency'?");
+  // A column named twice would have one of its values dropped without a word.
+  EXPECT_EQ(measurements_error_of("OPName,B,M,N,K,B\nlinear,1,2,3,4,5\n", "t4"),
+            "ops.csv:1: column 'B' named twice (fields 2 and 6)");
+  // A cell echoed in a message has its control characters escaped: a NUL would end the message, an ESC drive the
+  // terminal.
+  EXPECT_EQ(measurements_error_of(std::string("OPName,B,H\nre\0lu\x1b[2J,1,2\n", 25), "t4"),
+            "ops.csv:2: unknown operator 're\\x00lu\\x1b[2J'");
   EXPECT_EQ(measurements_error_of("OPName,B,H\nadd,1,2\nadd,0,2\n", "t4"),
             "ops.csv:3: column B: expected an integer >= 1, got '0'");
   EXPECT_EQ(measurements_error_of("OPName,B,H\nrelux,1,2\n", "t4"),

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "models/core/error.hpp"
+
 #include <string>
 
 namespace vtsim {
@@ -29,6 +31,15 @@ TEST(ControlCharacters, PrintableEscapesEachControlVisibly) {
   EXPECT_EQ(printable("a\xc2\x9b" "31m"), "a\\u009b31m");
   EXPECT_EQ(printable("caf\xc3\xa9"), "caf\xc3\xa9");
   EXPECT_EQ(printable(""), "");
+}
+
+TEST(ControlCharacters, AnInputErrorIsOneLineWhateverTextItQuotes) {
+  // A reader quoting a cell as it came: a NUL would end what() there, a newline split the message, an ESC clear the
+  // screen.
+  const InputError error("ops.csv:2: unknown operator '" + std::string("re\0lu\n\x1b[2J", 10) + "'");
+  EXPECT_STREQ(error.what(), "ops.csv:2: unknown operator 're\\x00lu\\n\\x1b[2J'");
+  // Escaping twice changes nothing: a message built from an escaped quote stays as it is.
+  EXPECT_EQ(InputError(error.what()).what(), std::string(error.what()));
 }
 
 }  // namespace
