@@ -221,7 +221,9 @@ std::map<std::string, std::size_t> deepbench_convolution_columns(const std::vect
     std::string name = trimmed(header[i]);
     if (name == "R") name = "R (Filter height)";
     if (name == "S") name = "S (Filter width)";
-    if (!name.empty()) columns.emplace(name, i);
+    if (!name.empty() && !columns.emplace(name, i).second) {
+      throw InputError(where + ": the Convolution section names column '" + name + "' twice");
+    }
   }
   for (const char* required :
        {"W", "H", "C", "N", "K", "S (Filter width)", "R (Filter height)", "pad_w", "pad_h", "Horizontal stride",
@@ -400,9 +402,9 @@ std::vector<MeasuredKernel> read_kernel_csv(std::string_view text, const std::st
     if (std::find(known.begin(), known.end(), column) == known.end()) {
       throw InputError(file + ":1: unknown column '" + column + "'" + did_you_mean(column, known));
     }
-    if (!columns.emplace(column, i).second) {
-      throw InputError(file + ":1: column '" + column + "' named twice (fields " +
-                       std::to_string(columns.at(column) + 1) + " and " + std::to_string(i + 1) + ")");
+    if (const auto [first, added] = columns.emplace(column, i); !added) {
+      throw InputError(file + ":1: column '" + column + "' named twice (fields " + std::to_string(first->second + 1) +
+                       " and " + std::to_string(i + 1) + ")");
     }
   }
   if (!columns.count("OPName")) throw InputError(file + ":1: no OPName column");

@@ -228,6 +228,10 @@ TEST(KernelMeasurements, ReadsDeepBenchConvolutionColumnsByTheirNames) {
             "ops.csv:3: a Convolution row before the section's row of column names (W, H, C, ...)");
   EXPECT_EQ(measurements_error_of("Precision,Float\nConvolution,,\n,,W,H,C,N,K,R,S\n", "p100-pcie-16gb"),
             "ops.csv:3: the Convolution section's column names lack 'pad_w'");
+  // R is the P100's name for "R (Filter height)": a row naming both would leave one of them unread.
+  EXPECT_EQ(
+      measurements_error_of("Precision,Float\nConvolution,,\n,,W,H,C,N,K,R,R (Filter height),S\n", "p100-pcie-16gb"),
+      "ops.csv:3: the Convolution section names column 'R (Filter height)' twice");
 }
 
 TEST(KernelMeasurements, ReadsDeepBenchGemmsOnTheirPath) {
