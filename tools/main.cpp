@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     std::cerr << "vtsim: " << error.what() << '\n';
     return kExitCheckFailed;
   } catch (const vtsim::InputError& error) {
-    std::cerr << "vtsim: " << vtsim::printable(error.what()) << '\n';  // messages quote input: names, paths, values
+    std::cerr << "vtsim: " << error.what() << '\n';  // escaped when thrown (models/core/error.hpp)
     return kExitInputError;
   } catch (const vtsim::sim::OutOfMemory& error) {  // not a bug: the machine's memory, said in one line
     std::cerr << "vtsim: " << error.what() << '\n';
