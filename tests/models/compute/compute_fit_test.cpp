@@ -31,6 +31,13 @@ ThroughputRow row(const char* workload, const char* gpu, Framework framework, Pr
 }
 
 // Rows spanning two architectures, both kinds and two frameworks: inference batch sweeps and training points.
+// What the kernel model gives a family for a GPU without rows, by hand: its peak efficiency at the intensity of the
+// 128 x 128 tile the end-to-end model's waves count, 128 x 128 / (128 + 128) = 64 values per loaded value, at the boost
+// clock.
+double at_a_128_tile(const KernelFamilyParameters& family) {
+  return family.peak_efficiency * std::min(1.0, 64.0 / family.tile_knee);
+}
+
 std::vector<ThroughputRow> synthetic_rows() {
   std::vector<ThroughputRow> rows;
   for (const char* gpu : {"v100-sxm2-16gb", "a100-40gb-sxm4"}) {
@@ -294,14 +301,13 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   // 128 x 128 / (128 + 128) = 64 values per loaded value, held under the best H100 matmul published (794.5 of 989
   // TFLOP/s), as a fitted value is.
   const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
-  const double derived_gemm = tensor.peak_efficiency * std::min(1.0, 64.0 / tensor.tile_knee);
+  const double derived_gemm = at_a_128_tile(tensor);
   ASSERT_GT(derived_gemm, 794.5 / 989.0);
   EXPECT_DOUBLE_EQ(resolved.parameters.gemm_efficiency, 794.5 / 989.0);
   // 16-bit convolutions likewise, with the tensor_convolution family's constants.
   const KernelFamilyParameters& convolution =
       fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution);
-  EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency,
-                   convolution.peak_efficiency * std::min(1.0, 64.0 / convolution.tile_knee));
+  EXPECT_DOUBLE_EQ(resolved.parameters.convolution_efficiency, at_a_128_tile(convolution));
   EXPECT_DOUBLE_EQ(resolved.parameters.host_dispatch_s, 40e-6);
   const auto says = [](const ResolvedCompute& r, const std::string& what) {
     return std::ranges::any_of(r.uncalibrated(),
@@ -320,8 +326,7 @@ TEST(ResolveCompute, AGpuWithoutRowsTakesTheKernelModelsEfficiencyOrTheNearestFi
   const ResolvedCompute tf32 =
       resolve_compute(h100, Precision::tf32, rn50, 64, HostSide{}, with_tf32, CalibratedParameters{});
   EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency, derived_gemm);
-  EXPECT_DOUBLE_EQ(tf32.parameters.convolution_efficiency,
-                   convolution.peak_efficiency * std::min(1.0, 64.0 / convolution.tile_knee));
+  EXPECT_DOUBLE_EQ(tf32.parameters.convolution_efficiency, at_a_128_tile(convolution));
   EXPECT_DOUBLE_EQ(tf32.parameters.gemm_depth_overhead, tensor.k_overhead);
   EXPECT_TRUE(says(tf32, "Hopper tf32 GEMM efficiency"));
   EXPECT_TRUE(says(tf32, "for TF32 (the 16-bit kernels' constants"));
@@ -456,8 +461,7 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   EXPECT_TRUE(convolution.refused.empty());
   const KernelFamilyParameters& tensor = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution);
   // 0.915 x min(1, 64 / 68.4) at the L4's boost clock (no measured clock for it), and the family's depth overhead.
-  EXPECT_DOUBLE_EQ(convolution.parameters.convolution_efficiency,
-                   tensor.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / tensor.tile_knee));
+  EXPECT_DOUBLE_EQ(convolution.parameters.convolution_efficiency, at_a_128_tile(tensor));
   EXPECT_DOUBLE_EQ(convolution.parameters.convolution_depth_overhead, tensor.k_overhead);
   EXPECT_TRUE(std::ranges::any_of(convolution.uncalibrated(), [](const std::string& n) {
     return n.find("Ada tensor16 convolution efficiency") == 0 &&
@@ -466,8 +470,7 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   const ResolvedCompute tf32 = resolve("b200-sxm", Precision::tf32, bert);
   EXPECT_TRUE(tf32.refused.empty());
   const KernelFamilyParameters& gemm = fitted_kernel_parameters().parameters.of(KernelFamily::tensor_gemm);
-  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency,
-                   gemm.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / gemm.tile_knee));
+  EXPECT_DOUBLE_EQ(tf32.parameters.gemm_efficiency, at_a_128_tile(gemm));
   EXPECT_TRUE(std::ranges::any_of(tf32.uncalibrated(), [](const std::string& note) {
     return note.find("Blackwell tf32 GEMM efficiency") == 0 && note.find("for TF32") != std::string::npos;
   }));
@@ -479,8 +482,7 @@ TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives)
   const ResolvedCompute pascal = resolve("p100-sxm2", Precision::fp16, rn50);
   EXPECT_TRUE(pascal.refused.empty());
   const KernelFamilyParameters& cuda_convolution = fitted_kernel_parameters().parameters.of(KernelFamily::convolution);
-  EXPECT_DOUBLE_EQ(pascal.parameters.convolution_efficiency,
-                   cuda_convolution.peak_efficiency * std::min(1.0, (128.0 * 128 / 256) / cuda_convolution.tile_knee));
+  EXPECT_DOUBLE_EQ(pascal.parameters.convolution_efficiency, at_a_128_tile(cuda_convolution));
   EXPECT_TRUE(std::ranges::any_of(pascal.uncalibrated(), [](const std::string& note) {
     return note.find("Pascal tensor16 convolution efficiency") == 0 &&
            note.find("for fp32 arithmetic on its CUDA cores (no tensor cores") != std::string::npos;
@@ -563,15 +565,14 @@ TEST(ResolveCompute, ADerivedEfficiencyRunsAtTheSustainedClockTheKernelDataMeasu
   ASSERT_GT(clock, 0.0);
   ASSERT_LT(clock, 1.0);
   const KernelFamilyParameters& gemm = kernels.parameters.of(KernelFamily::gemm);
-  const double at_boost = std::min(1.0, gemm.peak_efficiency * std::min(1.0, 64.0 / gemm.tile_knee));
+  const double at_boost = std::min(1.0, at_a_128_tile(gemm));
   const Workload bert = *make_workload("bert-large-pretrain-seq128");
   const ComputeFit fit = known_parameters();
   const ResolvedCompute pcie =
       resolve_compute(*find_gpu("a100-40gb-pcie"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
   const ResolvedCompute sxm4 =
       resolve_compute(*find_gpu("a100-40gb-sxm4"), Precision::fp32, bert, 8, HostSide{}, fit, CalibratedParameters{});
-  EXPECT_DOUBLE_EQ(pcie.parameters.gemm_efficiency, std::min(1.0, clock * gemm.peak_efficiency *
-                                                                      std::min(1.0, 64.0 / gemm.tile_knee)));
+  EXPECT_DOUBLE_EQ(pcie.parameters.gemm_efficiency, std::min(1.0, clock * at_a_128_tile(gemm)));
   EXPECT_DOUBLE_EQ(sxm4.parameters.gemm_efficiency, at_boost);
   bool says_clock = false;
   for (const std::string& note : pcie.uncalibrated()) {
