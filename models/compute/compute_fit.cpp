@@ -423,6 +423,7 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
       result.note += " x " + format_number(found.sustained_clock) +
                      ", the sustained clock measured from its long products in the kernel data";
     }
+    result.note += "; how far a derivation is from measured steps: `vtsim validate`, architecture left out";
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
     // else: a path the kernel model has no family for would carry another architecture's fitted value to it, which
@@ -674,6 +675,35 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, cons
     errors.push_back(error);
   }
   return errors;
+}
+
+std::vector<std::optional<double>> leave_one_architecture_out(const std::vector<ThroughputRow>& rows,
+                                                              const ComputeFit& all) {
+  std::vector<std::optional<double>> predicted(rows.size());
+  std::set<std::string> architectures;
+  for (const ThroughputRow& row : rows) architectures.insert(architecture_of(row.gpu_id));
+  for (const std::string& architecture : architectures) {
+    std::vector<ThroughputRow> others;
+    for (const ThroughputRow& row : rows) {
+      if (architecture_of(row.gpu_id) != architecture) others.push_back(row);
+    }
+    const ComputeFit without = others.empty() ? ComputeFit{} : fit_compute(others, all);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (architecture_of(rows[i].gpu_id) != architecture) continue;
+      if (without.host_dispatch_s.count(rows[i].framework) == 0) continue;  // nothing else runs its framework
+      // Only what the kernel model derives: a path it has no family for would take another architecture's fitted
+      // value (efficiency_for), which is not what this measures.
+      const PrecisionPath path = precision_path(rows[i].precision);
+      const auto derived = [&](KernelKind kind) {
+        const auto found = efficiency_for(without, rows[i].gpu_id, architecture, path, kind);
+        return found && found->kernel_derived;
+      };
+      if (derived(KernelKind::gemm) && derived(KernelKind::convolution)) {
+        predicted[i] = predict_samples_per_s(rows[i], without);
+      }
+    }
+  }
+  return predicted;
 }
 
 std::optional<EfficiencyProvenance> resolved_efficiency(const GpuSpec& gpu, PrecisionPath path, KernelKind kind,

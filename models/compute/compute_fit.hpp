@@ -176,4 +176,12 @@ struct RowError {
 /// Fits once per row without it (starting from `all`, the fit of all rows), and predicts every row both ways.
 std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, const ComputeFit& all);
 
+/// Predicts each architecture's rows as a GPU of an architecture without rows is predicted (Ada, Blackwell): fits once
+/// per architecture without its rows (starting from `all`), so that its efficiencies are the kernel model's
+/// derivations from its GPUs' datasheets (efficiency_for) and its host dispatch the other rows'. Returns, for each row
+/// of `rows` in order, the samples/s so predicted; nullopt where no other architecture's row has its framework, or
+/// where the kernel model has no family for the row's path (it would take another architecture's fitted value).
+std::vector<std::optional<double>> leave_one_architecture_out(const std::vector<ThroughputRow>& rows,
+                                                              const ComputeFit& all);
+
 }  // namespace vtsim

@@ -54,18 +54,27 @@ struct ErrorSummary {
   double worst = 0;  ///< signed, the largest in magnitude
   std::string worst_name;
   int rows = 0;
+  double mean = 0;  ///< signed: > 0 when the rows come out fast on average
 
   void add(double error, const std::string& name) {
     mean_abs += std::abs(error);
+    mean += error;
     if (std::abs(error) > std::abs(worst) || rows == 0) {
       worst = error;
       worst_name = name;
     }
     ++rows;
   }
-  void finish() { mean_abs = rows > 0 ? mean_abs / rows : 0.0; }
+  void finish() {
+    mean_abs = rows > 0 ? mean_abs / rows : 0.0;
+    mean = rows > 0 ? mean / rows : 0.0;
+  }
   nlohmann::json json() const {
-    return {{"rows", rows}, {"mean_abs_error", mean_abs}, {"worst_error", worst}, {"worst_row", worst_name}};
+    return {{"rows", rows},
+            {"mean_abs_error", mean_abs},
+            {"mean_error", mean},
+            {"worst_error", worst},
+            {"worst_row", worst_name}};
   }
   std::string line() const {
     return "mean |error| " + percent(mean_abs).substr(1) + ", worst " + percent(worst) + " (" + worst_name + ")";
@@ -260,12 +269,20 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
 
   // Fitting rows: in-sample (the committed constants) and leave-one-out (each refitted from them without the row).
   const std::vector<RowError> errors = leave_one_out(rows, published_compute_fit());
+  // Each architecture's rows predicted as an architecture without rows is (its efficiencies derived by the kernel
+  // model from its datasheets): how far a job on Ada or Blackwell may be from its measured step.
+  const std::vector<std::optional<double>> architecture_left_out =
+      leave_one_architecture_out(rows, published_compute_fit());
   ErrorSummary in_sample;
   ErrorSummary left_out;
+  ErrorSummary architecture_out;                                 // every row predicted with its architecture left out
+  std::map<std::string, ErrorSummary> architecture_out_by_path;  // the same by architecture and precision path
+  int architecture_out_unpredictable = 0;
   int unpredictable = 0;  // rows no fit without them can predict
   nlohmann::json fit_rows = nlohmann::json::array();
   TextTable fit_table({"row", "published", "fitted", "error", "left out", "error"});
-  for (const RowError& error : errors) {
+  for (std::size_t i = 0; i < errors.size(); ++i) {
+    const RowError& error = errors[i];
     const ThroughputRow& row = *error.row;
     const std::string name = row_name(row);
     const double fitted_error = relative_error(error.fitted_samples_per_s, row.samples_per_s);
@@ -287,12 +304,29 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     } else {
       ++unpredictable;
     }
+    if (const std::optional<double>& predicted = architecture_left_out[i]) {
+      const double e = relative_error(*predicted, row.samples_per_s);
+      architecture_out.add(e, name);
+      architecture_out_by_path[find_gpu(row.gpu_id)->architecture + " " +
+                               std::string(to_string(precision_path(row.precision)))]
+          .add(e, name);
+      entry["architecture_left_out_samples_per_s"] = *predicted;
+      entry["architecture_left_out_error"] = e;
+    } else {
+      ++architecture_out_unpredictable;
+    }
     fit_rows.push_back(entry);
     fit_table.add_row({name, format_number(row.samples_per_s), format_number(error.fitted_samples_per_s),
                        percent(fitted_error), left_out_text, left_out_error});
   }
   in_sample.finish();
   left_out.finish();
+  architecture_out.finish();
+  nlohmann::json architecture_out_by_path_json = nlohmann::json::object();
+  for (auto& [path, summary] : architecture_out_by_path) {
+    summary.finish();
+    architecture_out_by_path_json[path] = summary.json();
+  }
 
   // Validation rows and large-model rows: simulated, never fitted.
   std::vector<const ValidationRow*> all_rows;
@@ -384,6 +418,9 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                            {{"rows", fit_rows},
                             {"in_sample", in_sample.json()},
                             {"leave_one_out", left_out.json()},
+                            {"architecture_left_out", architecture_out.json()},
+                            {"architecture_left_out_by_path", architecture_out_by_path_json},
+                            {"architecture_left_out_unpredictable_rows", architecture_out_unpredictable},
                             {"unpredictable_rows", unpredictable},
                             {"parameters", fit_parameters_json(published_compute_fit())},
                             {"committed_fit_differences", fit_differences_found}}},
@@ -454,7 +491,18 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         << "compute model, leave-one-out:   " << left_out.line() << " over " << left_out.rows << " rows"
         << (unpredictable > 0 ? " (" + std::to_string(unpredictable) + " rows unpredictable without themselves)" : "")
         << '\n'
-        << "validation rows:                " << validation.line() << '\n';
+        << "architecture left out:          " << architecture_out.line() << ", mean error "
+        << percent(architecture_out.mean) << " over " << architecture_out.rows << " rows"
+        << (architecture_out_unpredictable > 0
+                ? " (" + std::to_string(architecture_out_unpredictable) + " rows unpredictable so)"
+                : "")
+        << "\n  (each architecture's rows predicted by the others' fit: its efficiencies derived from its datasheets "
+           "by the kernel model, as for an architecture without rows, its host dispatch the other rows')\n";
+    for (const auto& [path, summary] : architecture_out_by_path) {
+      out << "  " << path << " (" << summary.rows << " rows): " << summary.line() << ", mean error "
+          << percent(summary.mean) << '\n';
+    }
+    out << "validation rows:                " << validation.line() << '\n';
     for (const auto& [architecture, summary] : by_architecture) {
       out << "  " << architecture << " (" << summary.rows << " rows): " << summary.line() << '\n';
     }

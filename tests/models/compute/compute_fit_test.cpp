@@ -93,6 +93,54 @@ TEST(ComputeFit, LeaveOneOutPredictsExactDataExactly) {
   }
 }
 
+TEST(ComputeFit, AnArchitectureLeftOutIsPredictedWithWhatTheKernelModelDerivesForIt) {
+  // Ampere's rows made with the kernel model's derivations for their A100 (what a GPU of an architecture without
+  // rows gets), Volta's with efficiencies far below the derivations (0.55 and 0.35, against 0.8-0.9 at a full tile).
+  // Left out, Ampere's rows come back as made (the host's dispatch pinned by Volta's rows of both frameworks), and
+  // Volta's come out faster than made, never slower.
+  std::vector<ThroughputRow> rows = synthetic_rows();
+  ComputeFit truth = known_parameters();
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  for (KernelKind kind : {KernelKind::gemm, KernelKind::convolution}) {
+    const auto derived = resolved_efficiency(a100, PrecisionPath::tensor16, kind, ComputeFit{});
+    ASSERT_TRUE(derived.has_value());
+    ASSERT_EQ(derived->kind, EfficiencyProvenance::Kind::derived);
+    truth.efficiency[{"Ampere", PrecisionPath::tensor16, kind}] = derived->value;
+  }
+  // By hand for the convolutions: the family's efficiency at a 128 x 128 tile, at the boost clock (the A100 SXM4 is not
+  // in the kernel data), under the convolutions' cap of 2.25.
+  EXPECT_DOUBLE_EQ((truth.efficiency[{"Ampere", PrecisionPath::tensor16, KernelKind::convolution}]),
+                   at_a_128_tile(fitted_kernel_parameters().parameters.of(KernelFamily::tensor_convolution)));
+  for (ThroughputRow& r : rows) r.samples_per_s = predict_samples_per_s(r, truth);
+  const std::vector<std::optional<double>> predicted = leave_one_architecture_out(rows, fit_compute(rows));
+  ASSERT_EQ(predicted.size(), rows.size());
+  // What a V100 gets with no Volta efficiency fitted and the host's true dispatch: the kernel model's derivations.
+  ComputeFit dispatch_only = truth;
+  dispatch_only.efficiency.clear();
+  int faster = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_TRUE(predicted[i].has_value()) << rows[i].gpu_id;
+    const double published = rows[i].samples_per_s;
+    if (rows[i].gpu_id == "a100-40gb-sxm4") {
+      EXPECT_NEAR(*predicted[i], published, 1e-3 * published);
+    } else {
+      const double derived = predict_samples_per_s(rows[i], dispatch_only);
+      EXPECT_NEAR(*predicted[i], derived, 1e-3 * derived);
+      EXPECT_GE(*predicted[i], published * (1 - 1e-6));
+      if (*predicted[i] > 1.1 * published) ++faster;
+    }
+  }
+  EXPECT_GT(faster, 0);
+  // One architecture alone leaves nothing to fit the host's dispatch to: no row can be predicted.
+  std::vector<ThroughputRow> volta;
+  for (const ThroughputRow& r : rows) {
+    if (r.gpu_id == "v100-sxm2-16gb") volta.push_back(r);
+  }
+  for (const std::optional<double>& p : leave_one_architecture_out(volta, fit_compute(volta))) {
+    EXPECT_FALSE(p.has_value());
+  }
+}
+
 TEST(ComputeFit, NoSixteenBitGemmIsFittedAboveTheBestMatmulPublishedForItsArchitecture) {
   // Rows made with known parameters, then the A100's BERT training rows made 60% faster than they can be: the fit
   // wants a faster GEMM there, but an Ampere 16-bit product runs at most at 271.2 of 312 TFLOP/s (S. Bekman's
