@@ -423,7 +423,12 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
       result.note += " x " + format_number(found.sustained_clock) +
                      ", the sustained clock measured from its long products in the kernel data";
     }
-    result.note += "; how far a derivation is from measured steps: `vtsim validate`, architecture left out";
+    const auto recorded = recorded_derived_step_errors().find(wanted.path);
+    assert(recorded != recorded_derived_step_errors().end());
+    result.note += "; derived so, the steps of the architectures with " + std::string(to_string(wanted.path)) +
+                   " rows came out a mean " + format_number(100 * recorded->second.lowest_mean, "%+.0f") + "% to " +
+                   format_number(100 * recorded->second.highest_mean, "%+.0f") +
+                   "% against the published (+: too fast; `vtsim validate`, architecture left out)";
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
     // else: a path the kernel model has no family for would carry another architecture's fitted value to it, which
@@ -675,6 +680,18 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, cons
     errors.push_back(error);
   }
   return errors;
+}
+
+const std::map<PrecisionPath, DerivedStepErrors>& recorded_derived_step_errors() {
+  // `vtsim validate`, 2026-12-07: fp32 Volta -4.0%, Turing +0.8%, Pascal +40.0%; tensor16 Volta +18.0%, Turing
+  // +29.4%, Ampere +60.5%, Hopper +20.2%; tf32 Ampere +60.8%, Hopper +32.1% (docs/compute-model.md, "An architecture
+  // left out").
+  static const std::map<PrecisionPath, DerivedStepErrors> recorded = {
+      {PrecisionPath::fp32, {-0.0396, 0.3996}},
+      {PrecisionPath::tensor16, {0.1797, 0.6054}},
+      {PrecisionPath::tf32, {0.3214, 0.6084}},
+  };
+  return recorded;
 }
 
 std::vector<std::optional<double>> leave_one_architecture_out(const std::vector<ThroughputRow>& rows,

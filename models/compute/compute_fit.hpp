@@ -184,4 +184,14 @@ std::vector<RowError> leave_one_out(const std::vector<ThroughputRow>& rows, cons
 std::vector<std::optional<double>> leave_one_architecture_out(const std::vector<ThroughputRow>& rows,
                                                               const ComputeFit& all);
 
+/// How far steps came out with a path's efficiencies derived: the lowest and the highest of the mean errors
+/// (predicted / published - 1) of the architectures with published rows on that path, each left out in turn
+/// (leave_one_architecture_out over published_single_device_throughput(); `vtsim validate`, "architecture left out").
+/// Recorded, not computed at run time: a derived efficiency's note quotes them, and a test recomputes them.
+struct DerivedStepErrors {
+  double lowest_mean = 0;
+  double highest_mean = 0;
+};
+const std::map<PrecisionPath, DerivedStepErrors>& recorded_derived_step_errors();
+
 }  // namespace vtsim

@@ -244,6 +244,28 @@ TEST(PublishedComputeFit, IsWhatFittingThePublishedRowsGives) {
   EXPECT_EQ(published_compute_fit().rows, static_cast<int>(rows.size()));
 }
 
+TEST(PublishedComputeFit, TheRecordedErrorsOfDerivedStepsAreWhatLeavingEachArchitectureOutGives) {
+  // A derived efficiency's note quotes them (recorded_derived_step_errors); recomputed here from the published rows,
+  // each architecture's mean error with its rows left out, the lowest and highest per path, within 0.1 point.
+  const std::vector<ThroughputRow>& rows = published_single_device_throughput();
+  const std::vector<std::optional<double>> predicted = leave_one_architecture_out(rows, published_compute_fit());
+  std::map<std::pair<std::string, PrecisionPath>, std::pair<double, int>> sums;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (!predicted[i]) continue;
+    auto& [sum, count] = sums[{find_gpu(rows[i].gpu_id)->architecture, precision_path(rows[i].precision)}];
+    sum += *predicted[i] / rows[i].samples_per_s - 1;
+    ++count;
+  }
+  std::map<PrecisionPath, std::vector<double>> means;
+  for (const auto& [key, sum_count] : sums) means[key.second].push_back(sum_count.first / sum_count.second);
+  ASSERT_EQ(means.size(), recorded_derived_step_errors().size());
+  for (const auto& [path, recorded] : recorded_derived_step_errors()) {
+    ASSERT_TRUE(means.count(path)) << to_string(path);
+    EXPECT_NEAR(*std::ranges::min_element(means[path]), recorded.lowest_mean, 1e-3) << to_string(path);
+    EXPECT_NEAR(*std::ranges::max_element(means[path]), recorded.highest_mean, 1e-3) << to_string(path);
+  }
+}
+
 TEST(PublishedRows, AreSingleDeviceRowsOfCatalogWorkloadsAndGpusEachWithASource) {
   const std::vector<ThroughputRow>& rows = published_single_device_throughput();
   ASSERT_GE(rows.size(), 170u);  // 173 since the TensorFlow BERT XLA rows left
