@@ -423,12 +423,20 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
       result.note += " x " + format_number(found.sustained_clock) +
                      ", the sustained clock measured from its long products in the kernel data";
     }
-    const auto recorded = recorded_derived_step_errors().find(wanted.path);
-    assert(recorded != recorded_derived_step_errors().end());
-    result.note += "; derived so, the steps of the architectures with " + std::string(to_string(wanted.path)) +
-                   " rows came out a mean " + format_number(100 * recorded->second.lowest_mean, "%+.0f") + "% to " +
-                   format_number(100 * recorded->second.highest_mean, "%+.0f") +
-                   "% against the published (+: too fast; `vtsim validate`, architecture left out)";
+    // The range measured on the path whose kernels this runs as: a 16-bit product without tensor cores is fp32
+    // arithmetic on the CUDA cores, derived from the fp32 families.
+    const bool cuda_cores = family == KernelFamily::gemm || family == KernelFamily::convolution;
+    const PrecisionPath measured_path = cuda_cores ? PrecisionPath::fp32 : wanted.path;
+    const auto recorded = recorded_derived_step_errors().find(measured_path);
+    if (recorded != recorded_derived_step_errors().end()) {
+      result.note += "; derived so, the steps of the architectures with " + std::string(to_string(measured_path)) +
+                     " rows came out with per-architecture mean errors of " +
+                     format_number(100 * recorded->second.lowest_mean, "%+.0f") + "% to " +
+                     format_number(100 * recorded->second.highest_mean, "%+.0f") +
+                     "% against the published (+: too fast" +
+                     (cuda_cores ? "; each architecture's cards among those the fp32 kernels were measured on" : "") +
+                     "; `vtsim validate`, architecture left out)";
+    }
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
     // else: a path the kernel model has no family for would carry another architecture's fitted value to it, which
