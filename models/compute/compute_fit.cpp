@@ -705,16 +705,17 @@ const std::map<PrecisionPath, DerivedStepErrors>& recorded_derived_step_errors()
 std::vector<std::optional<double>> leave_one_architecture_out(const std::vector<ThroughputRow>& rows,
                                                               const ComputeFit& all) {
   std::vector<std::optional<double>> predicted(rows.size());
-  std::set<std::string> architectures;
-  for (const ThroughputRow& row : rows) architectures.insert(architecture_of(row.gpu_id));
-  for (const std::string& architecture : architectures) {
+  std::vector<std::string> architecture_of_row;
+  for (const ThroughputRow& row : rows) architecture_of_row.push_back(architecture_of(row.gpu_id));
+  for (const std::string& architecture :
+       std::set<std::string>(architecture_of_row.begin(), architecture_of_row.end())) {
     std::vector<ThroughputRow> others;
-    for (const ThroughputRow& row : rows) {
-      if (architecture_of(row.gpu_id) != architecture) others.push_back(row);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (architecture_of_row[i] != architecture) others.push_back(rows[i]);
     }
     const ComputeFit without = others.empty() ? ComputeFit{} : fit_compute(others, all);
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (architecture_of(rows[i].gpu_id) != architecture) continue;
+      if (architecture_of_row[i] != architecture) continue;
       if (without.host_dispatch_s.count(rows[i].framework) == 0) continue;  // nothing else runs its framework
       // Only what the kernel model derives: a path it has no family for would take another architecture's fitted
       // value (efficiency_for), which is not what this measures.

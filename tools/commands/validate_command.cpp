@@ -81,6 +81,16 @@ struct ErrorSummary {
   }
 };
 
+// Finishes each summary of a grouping and returns them as one JSON object, by group.
+nlohmann::json finish_all(std::map<std::string, ErrorSummary>& groups) {
+  nlohmann::json json = nlohmann::json::object();
+  for (auto& [group, summary] : groups) {
+    summary.finish();
+    json[group] = summary.json();
+  }
+  return json;
+}
+
 // Issue 27's targets for the end-to-end figures (docs/compute-model.md, "How well it holds"): printed met or not;
 // --check holds the recorded figures, not these.
 constexpr double kLeaveOneOutMeanTarget = 0.08;
@@ -322,11 +332,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
   in_sample.finish();
   left_out.finish();
   architecture_out.finish();
-  nlohmann::json architecture_out_by_path_json = nlohmann::json::object();
-  for (auto& [path, summary] : architecture_out_by_path) {
-    summary.finish();
-    architecture_out_by_path_json[path] = summary.json();
-  }
+  const nlohmann::json architecture_out_by_path_json = finish_all(architecture_out_by_path);
 
   // Validation rows and large-model rows: simulated, never fitted.
   std::vector<const ValidationRow*> all_rows;
@@ -363,11 +369,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                                 "measured", false);
   const bool single_within_record =
       table.single_gpu_rows.empty() || single.summary.mean_abs <= table.recorded_single_gpu_mean_abs_error;
-  nlohmann::json by_architecture_json = nlohmann::json::object();
-  for (auto& [architecture, summary] : by_architecture) {
-    summary.finish();
-    by_architecture_json[architecture] = summary.json();
-  }
+  const nlohmann::json by_architecture_json = finish_all(by_architecture);
   const bool within_record = validation.mean_abs <= table.recorded_mean_abs_error &&
                              left_out.mean_abs <= table.recorded_leave_one_out_mean_abs_error &&
                              kernels_within_record && held_out_within_record && large_within_record &&
