@@ -55,6 +55,10 @@ struct ThroughputRow {
   /// The positions per sequence its BERT pre-training code runs the masked-LM head and loss over, where that is not
   /// the catalog workload's (make_bert_large_pretraining; 0: every position).
   std::optional<int> masked_lm_positions = std::nullopt;
+  /// Why the row is a check and not fitted: its step is bound by work the model does not have, which a device
+  /// efficiency fitted to it would carry into every job of that architecture (published_throughput.cpp). Empty for a
+  /// fitting row.
+  std::string not_fitted = {};
 };
 
 /// The workload `row`'s code ran: its catalog workload, with the masked-LM positions its code predicts where they
@@ -63,6 +67,9 @@ Workload workload_of(const ThroughputRow& row);
 
 /// Every published single-device row the compute model is fitted to (published_throughput.cpp), each with its source.
 const std::vector<ThroughputRow>& published_single_device_throughput();
+/// The published single-device rows that are checks, not fitted, each with why (ThroughputRow::not_fitted): `vtsim
+/// validate` prints their errors under the fit.
+const std::vector<ThroughputRow>& published_single_device_checks();
 
 /// What one fitted efficiency applies to.
 struct EfficiencyKey {

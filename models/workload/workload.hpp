@@ -244,6 +244,9 @@ struct Workload {
   /// Whether its samples vary in shape from batch to batch (detection on COCO: images of many sizes, a varying number
   /// of objects), so that its step times spread more than a fixed-shape model's. Default false.
   bool variable_input = false;
+  /// What its training step does that its layer list leaves out, in words; empty when nothing known. A run lists it
+  /// among its uncalibrated notes: the predicted step is short of that work (Mask R-CNN's proposal stage).
+  std::string leaves_out;
   /// Transformers: their shape (layers 0 for the others).
   TransformerShape transformer;
 
