@@ -324,9 +324,9 @@ Workload make_mask_rcnn_r50_fpn() {
                                      44'401'393, b.take_layers());
   workload.variable_input = true;  // COCO images of many sizes, batched with padding; varying objects per image
   workload.leaves_out =
-      "proposal decoding, NMS, anchor matching and sampling, and the losses (latency-bound kernels, not modelled): "
-      "NVIDIA's 1-GPU training rows run 1.3-1.9x slower than predicted in mixed precision, within 8% in TF32 and "
-      "FP32 (`vtsim validate`, checks)";
+      "proposal decoding, NMS, anchor matching and sampling, and the losses (latency-bound kernels, not modelled); "
+      "NVIDIA's 1-GPU AMP rows run 1.3-1.9x slower than predicted (its 4- and 8-GPU V100 AMP rows within 6%): "
+      "`vtsim validate`, checks";
   return workload;
 }
 

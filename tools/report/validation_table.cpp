@@ -63,6 +63,8 @@ ValidationTable load_validation_table(const std::string& file) {
   table.record_note = root.require("record_note").as_string();
   table.recorded_leave_one_out_mean_abs_error =
       root.require("recorded_leave_one_out_mean_abs_error").as_positive_number(100.0);
+  table.recorded_out_of_sample_mean_abs_error =
+      root.require("recorded_out_of_sample_mean_abs_error").as_positive_number(100.0);
   const std::filesystem::path folder = std::filesystem::path(file).parent_path();
   if (auto kernels = root.get("kernel_data")) {
     for (const JsonValue& path : kernels->as_array(1)) {

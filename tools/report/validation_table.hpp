@@ -36,6 +36,8 @@ struct ValidationTable {
   std::string description;
   double recorded_mean_abs_error = 0;  ///< the figure --check holds the validation rows' mean |error| to
   double recorded_leave_one_out_mean_abs_error = 0;  ///< the same for the fitting rows' leave-one-out mean |error|
+  /// The same for every published single-device row out of sample: the fitting rows left out and the checks.
+  double recorded_out_of_sample_mean_abs_error = 0;
   std::string record_note;             ///< why the record is what it is (raise it only with a reason)
   /// Measured kernels (files or folders, resolved against the table's folder) the kernel model is fitted to and
   /// checked on; empty when the table has none.
