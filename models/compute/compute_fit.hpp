@@ -55,9 +55,9 @@ struct ThroughputRow {
   /// The positions per sequence its BERT pre-training code runs the masked-LM head and loss over, where that is not
   /// the catalog workload's (make_bert_large_pretraining; 0: every position).
   std::optional<int> masked_lm_positions = std::nullopt;
-  /// Why the row is a check and not fitted: its step is bound by work the model does not have, which a device
-  /// efficiency fitted to it would carry into every job of that architecture (published_throughput.cpp). Empty for a
-  /// fitting row.
+  /// Why the row is a check and not fitted: its source's own figures show a step its GPU does not bound, which a
+  /// device efficiency fitted to it would carry into every job of that architecture (published_throughput.cpp).
+  /// Empty for a fitting row.
   std::string not_fitted = {};
 };
 

@@ -325,7 +325,7 @@ Workload make_mask_rcnn_r50_fpn() {
   workload.variable_input = true;  // COCO images of many sizes, batched with padding; varying objects per image
   workload.leaves_out =
       "proposal decoding, NMS, anchor matching and sampling, and the losses (latency-bound kernels, not modelled); "
-      "NVIDIA's 1-GPU AMP rows run 1.3-1.9x slower than predicted (its 4- and 8-GPU V100 AMP rows within 6%): "
+      "NVIDIA's 1-GPU AMP rows run 1.3-1.9x slower than predicted (its 4- and 8-GPU V100 AMP rows within 7%): "
       "`vtsim validate`, checks";
   return workload;
 }

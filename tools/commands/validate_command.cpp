@@ -521,7 +521,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
         << " published single-device measurements (models/compute/published_throughput.cpp), samples/s\n";
     fit_table.print(out);
     out << "\nChecks: " << checks.size()
-        << " published single-device measurements not fitted (their step is bound by work the model does not have; "
+        << " published single-device measurements not fitted (their sources show a step their GPU does not bound; "
            "models/compute/published_throughput.cpp), samples/s\n";
     checks_table.print(out);
     for (const auto& [why, names] : checks_by_reason) {
