@@ -62,6 +62,17 @@ class StreamTimeline {
     kernels_ += launches;
     return end_s_;
   }
+  /// Issues `launches` kernels of `device_s` seconds each inside the call that issued the kernel before them (a
+  /// library's own launches, as cuDNN's transposes around a convolution): the host spends no dispatch of its own on
+  /// them, and the next kernel is issued when it would have been without them. Returns when the last ends.
+  double run_within_previous_call(double device_s, int launches) {
+    assert(launches >= 1 && kernels_ >= 1);
+    end_s_ += launches * device_s;  // the previous kernel was issued before it ended: they run straight after it
+    busy_s_ += launches * device_s;
+    kernels_ += launches;
+    anchor_kernels_ += launches;  // issue_s(kernels_) unchanged
+    return end_s_;
+  }
   /// The host waits until the device has run everything issued, then dispatches its next kernel at its pace: that
   /// kernel is issued a dispatch after the device's last end at the soonest (the device idles meanwhile).
   void synchronize() { anchor(std::max(issue_s(kernels_), end_s_ + pace_s_)); }
@@ -478,19 +489,19 @@ ScoreBytes loss_bytes(Precision precision, bool softmax_fp32) {
   return {.forward = 2 * e, .backward = 4 * e};
 }
 
-// A 16-bit convolution on NCHW tensors runs as an NHWC tensor-core kernel: cuDNN transposes the activation it reads
-// before the product and the one it writes after it, and the filter, each a pass that reads and writes it once (the
-// "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; docs/compute-model.md, "Memory layout").
-// Per cuDNN call (the forward product, and each of the input and weight gradients, whose operands are the same
-// tensors' gradients): 2 x (activation elements x e + parameters x e) bytes in 3 launches. TF32 convolutions are left
-// out (cuDNN's NCHW TF32 kernels were not read).
+// A 16-bit or TF32 convolution on NCHW tensors runs as an NHWC tensor-core kernel: cuDNN transposes the activation
+// it reads before the product and the one it writes after it, and the filter, each a pass that reads and writes it
+// once (the "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; for TF32 on an A100,
+// pytorch/pytorch #81940; docs/compute-model.md, "Memory layout"). Per cuDNN call (the forward product, and each of
+// the input and weight gradients, whose operands are the same tensors' gradients): 2 x (activation elements x e +
+// parameters x e) bytes in 3 launches, which cuDNN makes inside the framework's one call (no dispatch of their own).
 namespace {
 
 std::optional<Kernel> layout_transposes(const Workload& workload, std::size_t l, int batch, Precision precision,
                                         Phase phase) {
   const Layer& layer = workload.layers[l];
   const bool nchw = workload.layout == TensorLayout::nchw;
-  if (layer.kind != KernelKind::convolution || !nchw || !is_mixed_precision(precision)) {
+  if (layer.kind != KernelKind::convolution || !nchw || !convolves_on_tensor_cores(precision)) {
     return std::nullopt;
   }
   const double e = activation_bytes(precision);
@@ -501,7 +512,8 @@ std::optional<Kernel> layout_transposes(const Workload& workload, std::size_t l,
                 .tiles = 0.0,
                 .kind = KernelKind::memory,
                 .pass = MemoryPass::elementwise,
-                .launches = 3};
+                .launches = 3,
+                .within_previous_call = true};
 }
 
 // A weighted layer that trains a bias sums its output gradient over the rows into it: PyTorch's autograd for addmm and
@@ -735,6 +747,7 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
     times.backward_bytes.assign(layers, 0.0);
   }
   double previous_end = 0.0;
+  [[maybe_unused]] bool previous_synchronized = false;
   for (const Kernel& kernel : kernels) {
     Kernel launch = kernel;  // one of its launches
     launch.flop /= kernel.launches;
@@ -744,7 +757,11 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
     const bool own_pace = kernel.python_loop && parameters.loop_op_host_s > 0.0;
     stream.set_pace(own_pace ? parameters.loop_op_host_s : parameters.host_dispatch_s);
     double end = 0.0;
-    if (kernel.synchronizations > 0) {
+    if (kernel.within_previous_call) {
+      // Inside a call the host made without waiting (a kernel after a wait would need the wait to cover it).
+      assert(kernel.synchronizations == 0 && !previous_synchronized);
+      end = stream.run_within_previous_call(launch_s, kernel.launches);
+    } else if (kernel.synchronizations > 0) {
       // Groups as even as can be, the first launches % groups one launch longer; the launches share the kernel's
       // work evenly, so a group's wait is the average one (a large tensor's longer wait is not seen).
       const int groups = std::min(kernel.synchronizations, kernel.launches);
@@ -777,6 +794,7 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
         break;
     }
     previous_end = end;
+    previous_synchronized = kernel.synchronizations > 0;
   }
   times.kernels = stream.kernels();
   times.gpu_busy_s = stream.busy_s();

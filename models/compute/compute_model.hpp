@@ -152,6 +152,9 @@ struct Kernel {
   /// Issued by a Python loop over parameter tensors, an operation at a time (an optimizer's for-loop step): each
   /// launch costs the host ComputeParameters::loop_op_host_s instead of host_dispatch_s.
   bool python_loop = false;
+  /// Launched by the library inside the call that launched the kernel before it (cuDNN's layout transposes around a
+  /// convolution on NCHW tensors): the framework dispatches that call once, so these cost the host no dispatch.
+  bool within_previous_call = false;
 };
 
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every

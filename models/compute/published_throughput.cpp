@@ -263,20 +263,22 @@ const RowText kRows[] = {
 };
 // clang-format on
 
-// The layout each row's code keeps convolutions' activations in (what matters is the 16-bit rows': compute_model.cpp,
-// layout_transposes). DeepLearningExamples' PyTorch ResNet-50 runs channels-last under AMP (configs.yml @291f0d02:
-// `memory_format: nhwc` in every AMP configuration, its FP32 and TF32 ones NCHW); Lambda's PyTorch benchmark runs the
-// same main.py without the option (pytorch/scripts/config_v1/config_pytorch_80GB.sh at lambdal/deeplearning-benchmark
-// @d92c6514), whose default is NCHW (main.py `--memory-format` @291f0d02), as Mask R-CNN's (PyTorch's default).
-// TensorFlow's rows are NHWC: DeepLearningExamples' TensorFlow ResNet-50 asks for NCHW (`--data_format` NCHW,
-// utils/cmdline_helper.py @1d4211fe; tf_cnn_benchmarks defaults to NCHW on GPUs too), but TensorFlow 1.15's grappler
-// runs its mixed-precision rewrite before GenericLayoutOptimizer, which turns a graph to NHWC when at least half the
-// GPUs are Volta or newer and half its GPU Conv2D nodes fp16 (generic_layout_optimizer.cc, kVoltaGPURatioThreshold
-// and kConvGPUFP16Threshold; meta_optimizer.cc's order, tensorflow PR #31087; both in NVIDIA/tensorflow
-// v1.15.2+nv20.06, the 20.06-tf1 container's), and runner.py leaves the layout optimizer on (it turns off only
-// `remapping`). Not profiled: that the rewrite fired in the published runs is read from the code.
+// The layout each row's code keeps convolutions' activations in (what matters is the 16-bit and TF32 rows':
+// compute_model.cpp, layout_transposes). DeepLearningExamples' PyTorch ResNet-50 runs channels-last under AMP
+// (configs.yml @291f0d02: `memory_format: nhwc` in every AMP configuration, its FP32 and TF32 ones NCHW); Lambda's
+// PyTorch benchmark runs the same main.py without the option (pytorch/scripts/config_v1/config_pytorch_80GB.sh at
+// lambdal/deeplearning-benchmark @d92c6514), whose default is NCHW (main.py `--memory-format` @291f0d02), as Mask
+// R-CNN's (PyTorch's default).
+// TensorFlow's AMP rows are NHWC, its others NCHW: DeepLearningExamples' TensorFlow ResNet-50 asks for NCHW
+// (`--data_format` NCHW, utils/cmdline_helper.py @1d4211fe; tf_cnn_benchmarks defaults to NCHW on GPUs too), and
+// TensorFlow 1.15's grappler runs its mixed-precision rewrite before GenericLayoutOptimizer, which turns a graph to
+// NHWC when at least half the GPUs are Volta or newer and half its GPU Conv2D nodes fp16 (generic_layout_optimizer.cc,
+// kVoltaGPURatioThreshold and kConvGPUFP16Threshold; meta_optimizer.cc's order, tensorflow PR #31087; both in
+// NVIDIA/tensorflow v1.15.2+nv20.06, the 20.06-tf1 container's), which an fp32 graph (TF32 on an A100) never has;
+// runner.py leaves the layout optimizer on (it turns off only `remapping`). Not profiled: read from the code. (An
+// fp32 row's layout matters only on the tensor cores, TF32: compute_model.cpp, layout_transposes.)
 TensorLayout layout_of(const RowText& row) {
-  if (row.framework != Framework::pytorch) return TensorLayout::nhwc;
+  if (row.framework != Framework::pytorch) return row.precision == amp ? TensorLayout::nhwc : TensorLayout::nchw;
   return row.document == k1 && row.precision == amp ? TensorLayout::nhwc : TensorLayout::nchw;
 }
 

@@ -21,6 +21,10 @@ std::optional<Precision> parse_precision(std::string_view text) {
 
 bool is_mixed_precision(Precision precision) { return precision == Precision::fp16 || precision == Precision::bf16; }
 
+bool convolves_on_tensor_cores(Precision precision) {
+  return is_mixed_precision(precision) || precision == Precision::tf32;
+}
+
 double activation_bytes(Precision precision) {
   // TF32 is a tensor-core math mode: operands stay fp32 in memory (NVIDIA A100 whitepaper, "TF32").
   return is_mixed_precision(precision) ? 2.0 : 4.0;

@@ -22,6 +22,10 @@ std::string_view to_string(Precision precision);
 std::optional<Precision> parse_precision(std::string_view text);
 /// Whether `precision` is mixed precision (fp16 or bf16: 16-bit tensor-core math, fp32 master weights).
 bool is_mixed_precision(Precision precision);
+/// Whether cuDNN runs a convolution in `precision` as an NHWC tensor-core kernel where the GPU has tensor cores (fp16,
+/// bf16 and TF32; fp32 runs on the CUDA cores): on NCHW tensors such a convolution is bracketed by layout transposes.
+/// The precision alone decides: a 16-bit convolution on a GPU without tensor cores is taken to pay them too.
+bool convolves_on_tensor_cores(Precision precision);
 /// Bytes of one activation element as stored during training (4 for fp32/tf32, 2 for fp16/bf16 under AMP).
 double activation_bytes(Precision precision);
 

@@ -88,8 +88,8 @@ struct JobConfig {
   /// replayed as one graph: the GPU's cost per node, compute_fit.cpp). Default eager.
   Execution execution = Execution::eager;
   /// The layout convolutions keep their activations in, when the scenario states it ("nchw" or "nhwc"): on NCHW
-  /// tensors 16-bit convolutions pay cuDNN's transposes (models/compute/compute_model.cpp). Default: the framework's
-  /// (PyTorch's and MXNet's NCHW, TensorFlow's NHWC; use_framework).
+  /// tensors 16-bit and TF32 convolutions pay cuDNN's transposes (models/compute/compute_model.cpp). Default: the
+  /// framework's (PyTorch's and MXNet's NCHW, TensorFlow's NHWC; use_framework).
   std::optional<TensorLayout> memory_format;
   /// The optimizer, when the scenario states it: its state in memory and its step's traffic
   /// (models/compute/memory_model.cpp, models/compute/compute_model.cpp). Default: the workload's (SGD with momentum

@@ -187,8 +187,8 @@ bool steps_in_a_python_loop(OptimizerKernels kernels);
 /// those passes; docs/compute-model.md, "Memory layout").
 enum class TensorLayout {
   nchw,  ///< channels first: PyTorch's and MXNet's default
-  nhwc,  ///< channels last: PyTorch's `channels_last`; TensorFlow's default (what its graph optimizer gives 16-bit
-         ///< convolutions is not modelled: TensorFlow jobs are taken to run NHWC)
+  nhwc,  ///< channels last: PyTorch's `channels_last`; TensorFlow's default `data_format` (a TensorFlow job is taken
+         ///< to run NHWC unless it states otherwise; the published rows state theirs, published_throughput.cpp)
 };
 
 /// The scenario spellings of the layouts: "nchw", "nhwc".

@@ -134,7 +134,8 @@ RowsApart rows_apart(const std::vector<ValidationRow>& rows, const std::vector<S
                             {figure + "_samples_per_s", row.measured_samples_per_s},
                             {"predicted_samples_per_s", result.samples_per_s},
                             {"error", error},
-                            {"source", row.source}};
+                            {"source", row.source},
+                            {"doubt", row.doubt}};
     std::vector<std::string> cells = {row.name, format_number(row.measured_samples_per_s),
                                       format_number(result.samples_per_s), percent(error)};
     if (with_mfu) {
@@ -147,6 +148,17 @@ RowsApart rows_apart(const std::vector<ValidationRow>& rows, const std::vector<S
   }
   section.summary.finish();
   return section;
+}
+
+// Below a table of rows: each row whose own source makes its figure doubtful, with the evidence (ValidationRow::doubt).
+void print_doubts(const std::vector<ValidationRow>& rows, std::ostream& out) {
+  bool first = true;
+  for (const ValidationRow& row : rows) {
+    if (row.doubt.empty()) continue;
+    if (first) out << "Doubtful in their own sources (counted in every figure all the same):\n";
+    first = false;
+    out << "- " << row.name << ": " << row.doubt << '\n';
+  }
 }
 
 // Simulates every row, each as simulate_point does, as many at once as there are CPUs (each in a worker process).
@@ -381,7 +393,8 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
                                {"predicted_samples_per_s", result.samples_per_s},
                                {"error", error},
                                {"predicted_scaling_efficiency", result.scaling_efficiency},
-                               {"source", row.source}});
+                               {"source", row.source},
+                               {"doubt", row.doubt}});
     validation_table.add_row({row.name, format_number(row.measured_samples_per_s), format_number(result.samples_per_s),
                               percent(error), format_number(result.scaling_efficiency, 3)});
   }
@@ -531,6 +544,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
     out << "\nValidation rows: " << table.rows.size() << " published measurements not fitted (" << table.file
         << "), samples/s\n";
     validation_table.print(out);
+    print_doubts(table.rows, out);
     out << "\ncompute model fit, in sample:   " << in_sample.line() << '\n'
         << "compute model, leave-one-out:   " << left_out.line() << " over " << left_out.rows << " rows"
         << (unpredictable > 0 ? " (" + std::to_string(unpredictable) + " rows unpredictable without themselves)" : "")
@@ -571,6 +585,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
       out << "\nLarge-model rows: " << table.large_model_rows.size()
           << " published large training runs, not fitted, samples/s (the error is that of TFLOP/s per GPU)\n";
       large.table.print(out);
+      print_doubts(table.large_model_rows, out);
       out << "\nlarge-model rows:               " << large.summary.line() << '\n'
           << "recorded mean |error|: " << percent(table.recorded_large_model_mean_abs_error).substr(1) << ": "
           << (large_within_record ? "within" : "ABOVE") << '\n';
@@ -581,6 +596,7 @@ int validate_command(const ValidateRequest& request, std::ostream& out) {
       out << "\nSingle-GPU rows: " << table.single_gpu_rows.size()
           << " training steps measured for vtsim (data/measured/), not fitted, samples/s\n";
       single.table.print(out);
+      print_doubts(table.single_gpu_rows, out);
       out << "\nsingle-GPU rows:                " << single.summary.line() << '\n'
           << "recorded mean |error|: " << percent(table.recorded_single_gpu_mean_abs_error).substr(1) << ": "
           << (single_within_record ? "within" : "ABOVE") << '\n';

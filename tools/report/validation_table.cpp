@@ -26,6 +26,7 @@ std::vector<ValidationRow> read_rows(const JsonValue& array, const std::filesyst
     const std::optional<JsonValue> overrides = row.get("set");
     const std::optional<JsonValue> measured = row.get("measured_samples_per_s");
     const std::optional<JsonValue> source = row.get("source");
+    const std::optional<JsonValue> doubt = row.get("doubt");
     row.finish();
     for (const auto& [key, present] : {std::pair{"name", name.has_value()},
                                        {"scenario", scenario.has_value()},
@@ -41,6 +42,7 @@ std::vector<ValidationRow> read_rows(const JsonValue& array, const std::filesyst
     }
     parsed.measured_samples_per_s = measured->as_positive_number();
     parsed.source = source->as_string();
+    if (doubt) parsed.doubt = doubt->as_string();  // as_string refuses an empty one
     try {
       static_cast<void>(load_scenario_calibration(load_scenario_file(parsed.scenario_file, parsed.overrides)));
     } catch (const InputError& error) {

@@ -17,6 +17,9 @@ struct ValidationRow {
   std::vector<std::string> overrides; ///< PATH=VALUE, as --set takes them
   double measured_samples_per_s = 0;  ///< the published throughput of the whole job
   std::string source;                 ///< document and table it is copied from
+  /// Why the row's own source makes its figure doubtful (a run that fell short of its configuration's others), printed
+  /// beside its error; the row counts in every figure all the same. Empty when there is no such evidence.
+  std::string doubt = {};
 };
 
 /// Measured kernels of GPUs the kernel model was not fitted to, and the record --check holds its errors to.

@@ -784,7 +784,7 @@ TEST(OptimizerKernels, EachFrameworkCountsTheImplementationsItsCodeHas) {
   EXPECT_FALSE(optimizer_kernels_for(bert_adam_sync, Framework::pytorch, Optimizer::lamb).refused.empty());
 }
 
-TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
+TEST(KernelTimes, ATensorCoreConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
   // A convolution reading and writing 1e6 activation elements per sample with 1e5 weights, at batch 4, whose backward
   // runs an input and a weight gradient: on NCHW tensors in fp16 each of its three cuDNN calls adds a pass that reads
   // and writes its activations and filter once, 2 x (4 x 1e6 + 1e5) x 2 B = 16.4 MB, in 3 launches.
@@ -805,11 +805,17 @@ TEST(KernelTimes, A16BitConvolutionOnNchwTensorsPaysCudnnsTransposesPerCall) {
     EXPECT_EQ(kernels[k].layer, 0u) << k;
     EXPECT_EQ(kernels[k].launches, 3) << k;
     EXPECT_DOUBLE_EQ(kernels[k].bytes, 2.0 * (4 * 1e6 + 1e5) * 2.0) << k;
+    EXPECT_TRUE(kernels[k].within_previous_call) << k;  // cuDNN launches them inside the convolution's call
   }
-  // TF32 (not modelled) and channels-last tensors pay none.
-  EXPECT_EQ(iteration_kernels(w, 4, Precision::tf32, Pass::training).size(), 4u);
+  // A TF32 convolution runs on the tensor cores too: the same passes over its 4-byte activations and filter.
+  const std::vector<Kernel> tf32 = iteration_kernels(w, 4, Precision::tf32, Pass::training);
+  ASSERT_EQ(tf32.size(), 7u);
+  for (std::size_t k : {1u, 3u, 5u}) EXPECT_DOUBLE_EQ(tf32[k].bytes, 2.0 * (4 * 1e6 + 1e5) * 4.0) << k;
+  // fp32 on the CUDA cores and channels-last tensors pay none.
+  EXPECT_EQ(iteration_kernels(w, 4, Precision::fp32, Pass::training).size(), 4u);
   w.layout = TensorLayout::nhwc;
   EXPECT_EQ(iteration_kernels(w, 4, Precision::fp16, Pass::training).size(), 4u);
+  EXPECT_EQ(iteration_kernels(w, 4, Precision::tf32, Pass::training).size(), 4u);
   // The frameworks' defaults: PyTorch's NCHW, TensorFlow's NHWC.
   use_framework(w, Framework::pytorch);
   EXPECT_EQ(w.layout, TensorLayout::nchw);
@@ -908,6 +914,30 @@ TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   EXPECT_NEAR(together.total_s(), one_by_one.total_s(), 1e-12);
   EXPECT_NEAR(together.gpu_busy_s, one_by_one.gpu_busy_s, 1e-12);
   EXPECT_EQ(together.kernels, 80);
+}
+
+TEST(HostDispatch, ALibrarysOwnLaunchesInsideACallCostTheHostNoDispatch) {
+  // Three kernels of 1 us at a dispatch of 20 us, the second 3 launches that the first's call makes itself
+  // (Kernel::within_previous_call, cuDNN's transposes): the first is issued at 0 and ends at 1 us, the library's run
+  // straight after it (ends at 4 us), the third is issued a dispatch after the first, at 20 us, and ends at 21 us.
+  // Dispatched by the framework like any other kernel the five launches would end at 4 x 20 + 1 = 81 us.
+  std::vector<Kernel> kernels(3, Kernel{0, Phase::forward, 0.0, 1e6, 0.0, KernelKind::memory, MemoryPass::generic, 1});
+  kernels[1].launches = 3;
+  kernels[1].bytes = 3e6;
+  const ComputeParameters p = parameters(1.0, 1.0, 0.0, 20e-6);
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 81e-6, 1e-15);
+  kernels[1].within_previous_call = true;
+  const KernelTimes t = time_kernels(kernels, 1, kDevice, p);
+  EXPECT_NEAR(t.total_s(), 21e-6, 1e-15);
+  EXPECT_NEAR(t.gpu_busy_s, 5e-6, 1e-15);
+  EXPECT_EQ(t.kernels, 5);
+  // The library's launches 30 us each (at 1 TB/s): they run straight after the first kernel, 1 to 91 us, and the third
+  // follows at 92 us; dispatched one by one at 20, 40 and 60 us they would start at 20, 50 and 80 us, the third
+  // kernel, issued at 80 us, ending at 111 us.
+  kernels[1].bytes = 90e6;
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 92e-6, 1e-12);
+  kernels[1].within_previous_call = false;
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 111e-6, 1e-12);
 }
 
 TEST(HostDispatch, AHostThatWaitsForTheDeviceIssuesItsNextKernelADispatchLater) {
