@@ -18,7 +18,7 @@ struct ValidationRow {
   double measured_samples_per_s = 0;  ///< the published throughput of the whole job
   std::string source;                 ///< document and table it is copied from
   /// Why the row's own source makes its figure doubtful (a run that fell short of its configuration's others), printed
-  /// beside its error; the row counts in every figure all the same. Empty when there is no such evidence.
+  /// under its table; the row counts in every figure all the same. Empty when there is no such evidence.
   std::string doubt = {};
 };
 
