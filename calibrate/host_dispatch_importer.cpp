@@ -1,5 +1,6 @@
 #include "calibrate/host_dispatch_importer.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,7 @@ HostSection import_host_dispatch(const std::vector<HostDispatchLog>& logs) {
   int eager_phases = 0;
   double graph_gap_sum_us = 0;
   int graph_records = 0;
+  std::vector<double> launch_calls_us;
   std::string files;
   for (const HostDispatchLog& log : logs) {
     const nlohmann::json document = parse_json_text(log.text, log.file);
@@ -55,6 +57,14 @@ HostSection import_host_dispatch(const std::vector<HostDispatchLog>& logs) {
       const std::string mode = record.require("mode").as_string();
       JsonObject phases = record.require("phases").as_object();
       if (mode == "eager") {
+        for (const std::string_view name : {"forward", "backward", "optimizer"}) {  // every phase's launch calls
+          const std::optional<JsonValue> phase_value = phases.get(name);
+          if (!phase_value) continue;
+          JsonObject phase = phase_value->as_object();
+          if (const std::optional<JsonValue> calls = phase.get("launch_call_us")) {
+            for (const JsonValue& call : calls->as_array()) launch_calls_us.push_back(call.as_number(0, 1e6));
+          }
+        }
         for (const std::string_view name : {"forward", "backward"}) {
           const std::optional<JsonValue> phase_value = phases.get(name);
           if (!phase_value) continue;
@@ -85,6 +95,13 @@ HostSection import_host_dispatch(const std::vector<HostDispatchLog>& logs) {
   }
   host.eager_us_per_launch = eager_wall_us / host.eager_launches;
   if (graph_records > 0) host.graph_us_per_node = graph_gap_sum_us / graph_records;
+  if (!launch_calls_us.empty()) {
+    const std::size_t n = launch_calls_us.size();
+    std::sort(launch_calls_us.begin(), launch_calls_us.end());
+    host.launch_call_us =
+        n % 2 == 1 ? launch_calls_us[n / 2] : (launch_calls_us[n / 2 - 1] + launch_calls_us[n / 2]) / 2;
+    host.launch_calls = static_cast<int>(n);
+  }
   host.provenance.notes = std::to_string(eager_phases) + " host-bound eager phases, " +
                           std::to_string(graph_records) + " replayed graphs, from " + files;
   return host;

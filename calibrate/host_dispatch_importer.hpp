@@ -5,11 +5,14 @@
 //
 // Of its JSON (one file per call of the script): `machine` (cpu_model, torch), and `steps`, one record per
 // configuration with its `mode` ("eager", "cuda graph", "torch.compile ...") and, per phase (forward, backward,
-// optimizer, or replay), its mean `wall_us`, its `launches` (kernels, copies and memsets) and `gpu_busy_us`.
+// optimizer, or replay), its mean `wall_us`, its `launches` (kernels, copies and memsets), `gpu_busy_us` and
+// `launch_call_us` (a list).
 // - eager: the forward and backward phases whose GPU was busy at most half their wall time (host-bound), pooled:
 //   the sum of their wall times over the sum of their launches. The optimizer's phase is left out: its few
 //   multi-tensor kernels carry a host cost per parameter tensor, not per launch.
 // - CUDA graphs: the mean over the "cuda graph" records of (replay wall - GPU busy) / nodes (`gap_us_per_node`).
+// - the CUDA launch call: the median over every phase of the eager records of `launch_call_us`, the durations of the
+//   calls that launched each kernel of the profiled step (the harness keeps them since 2026-12-07; absent before).
 // torch.compile's records are not read (vtsim does not model its fusion).
 
 #include <string>

@@ -7,7 +7,10 @@ steps   Host-bound training steps: models at shapes so small that every kernel e
         the next, so a phase's wall time is the host's. Each phase (forward with the loss, backward, optimizer) is
         timed on its own (synchronised before and after), 20 steps after 5 untimed ones; one more step runs under
         torch.profiler with each phase annotated, which gives the phase's kernels, copies and memsets (launches) and
-        the GPU's busy time (the union of their intervals). host us per launch = phase wall / launches.
+        the GPU's busy time (the union of their intervals). host us per launch = phase wall / launches. Each
+        kernel's launch call (the CUDA runtime or driver call whose correlation id it carries: cudaLaunchKernel,
+        cuLaunchKernel and their forms) is kept by its duration, `launch_call_us`: what a library's own launch
+        inside a framework's call costs the host (the profiler's callbacks lengthen it a little).
         Modes: eager fp32, eager under autocast(bfloat16), the whole step captured as one CUDA graph and replayed
         (capturable AdamW), and torch.compile (default mode and reduce-overhead, which replays CUDA graphs).
 
@@ -151,11 +154,15 @@ def profiled_phases(phases):
     windows = {e["name"][len("vtsim_"):]: (e["ts"], e["ts"] + e["dur"]) for e in events
                if e.get("cat") == "user_annotation" and str(e.get("name", "")).startswith("vtsim_")}
     work = [e for e in events if e.get("cat") in LAUNCHES]
+    calls = {e["args"]["correlation"]: e for e in events
+             if e.get("cat") in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {})}
     out = {}
     for name, (begin, end) in windows.items():
         inside = [e for e in work if begin <= e["ts"] <= end]
+        launched = [calls.get(e.get("args", {}).get("correlation")) for e in inside if e["cat"] == "kernel"]
         out[name] = {"kernels": sum(1 for e in inside if e["cat"] == "kernel"), "launches": len(inside),
-                     "gpu_busy_us": busy_us([(e["ts"], e["ts"] + e["dur"]) for e in inside])}
+                     "gpu_busy_us": busy_us([(e["ts"], e["ts"] + e["dur"]) for e in inside]),
+                     "launch_call_us": [round(c["dur"], 3) for c in launched if c is not None]}
     return out
 
 

@@ -409,11 +409,18 @@ void apply_host(const CalibrationProfile& profile, CalibratedParameters& out) {
       .eager_s = {host.eager_us_per_launch * kUs,
                   describe(profile, "host.eager_us_per_launch", host.provenance,
                            measured + " (wall time over " + std::to_string(host.eager_launches) + " launches)")},
-      .graph_node_s = std::nullopt};
+      .graph_node_s = std::nullopt,
+      .launch_call_s = std::nullopt};
   if (host.graph_us_per_node) {
     dispatch.graph_node_s = CalibratedValue{*host.graph_us_per_node * kUs,
                                             describe(profile, "host.graph_us_per_node", host.provenance,
                                                      measured + ", replayed as one CUDA graph")};
+  }
+  if (host.launch_call_us) {
+    dispatch.launch_call_s = CalibratedValue{
+        *host.launch_call_us * kUs,
+        describe(profile, "host.launch_call_us", host.provenance,
+                 measured + " (the median CUDA launch call of " + std::to_string(host.launch_calls) + " kernels)")};
   }
   out.host_dispatch = dispatch;
 }

@@ -409,6 +409,10 @@ HostSection read_host(const JsonValue& value) {
   host.eager_us_per_launch = object.require("eager_us_per_launch").as_number(0.1, 1e6);
   host.eager_launches = static_cast<int>(object.require("eager_launches").as_int(1, 1 << 30));
   if (auto graph = object.get("graph_us_per_node")) host.graph_us_per_node = graph->as_number(0, 1e6);
+  if (auto launch = object.get("launch_call_us")) {
+    host.launch_call_us = launch->as_number(0.01, 1e6);
+    host.launch_calls = static_cast<int>(object.require("launch_calls").as_int(1, 1 << 30));
+  }
   object.finish();
   return host;
 }

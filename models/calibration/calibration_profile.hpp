@@ -265,6 +265,11 @@ struct HostSection {
   double eager_us_per_launch = 0;            ///< eager forward and backward phases: wall time / launches, pooled
   int eager_launches = 0;                    ///< the launches that figure pools
   std::optional<double> graph_us_per_node;   ///< a replayed CUDA graph: (wall - GPU busy) / nodes
+  /// The median duration of the CUDA runtime or driver call that launched each kernel of the profiled eager phases
+  /// (cudaLaunchKernel, cuLaunchKernel and their forms), us: what a library's own launch inside a framework's call
+  /// costs the host; nullopt when the logs did not record it.
+  std::optional<double> launch_call_us = {};
+  int launch_calls = 0;  ///< the launch calls that median is over
 
   bool operator==(const HostSection&) const = default;
 };

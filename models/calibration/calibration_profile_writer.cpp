@@ -196,6 +196,10 @@ nlohmann::json calibration_profile_json(const CalibrationProfile& profile) {
     entry["eager_us_per_launch"] = host.eager_us_per_launch;
     entry["eager_launches"] = host.eager_launches;
     if (host.graph_us_per_node) entry["graph_us_per_node"] = *host.graph_us_per_node;
+    if (host.launch_call_us) {
+      entry["launch_call_us"] = *host.launch_call_us;
+      entry["launch_calls"] = host.launch_calls;
+    }
   }
   return document;
 }

@@ -38,8 +38,8 @@ std::string describe(const GpuSpec& gpu, Precision precision) {
   return gpu.name + ", " + std::string(to_string(precision));
 }
 
-// The host issues kernels in order, one every host_dispatch_s (or at the pace set for a group of them); the device
-// runs them in order (one stream).
+// The host issues kernels in order, one every host_dispatch_s (or at the pace set for a group of them; a library's own
+// launches inside the call before them one every library_launch_host_s); the device runs them in order (one stream).
 class StreamTimeline {
  public:
   explicit StreamTimeline(double host_dispatch_s) : pace_s_(host_dispatch_s) {}
@@ -56,21 +56,27 @@ class StreamTimeline {
     // Kernel j (0-based) starts at max(the end of the one before, its issue time); the last ends at the later of the
     // first's start plus all of them and the last's issue plus its own time (the ends between are linear in j).
     const double first_issued = issue_s(kernels_);
-    const double last_issued = issue_s(kernels_ + launches - 1);
-    end_s_ = std::max(std::max(end_s_, first_issued) + launches * device_s, last_issued + device_s);
+    last_issued_s_ = issue_s(kernels_ + launches - 1);
+    end_s_ = std::max(std::max(end_s_, first_issued) + launches * device_s, last_issued_s_ + device_s);
     busy_s_ += launches * device_s;
     kernels_ += launches;
     return end_s_;
   }
   /// Issues `launches` kernels of `device_s` seconds each inside the call that issued the kernel before them (a
-  /// library's own launches, as cuDNN's transposes around a convolution): the host spends no dispatch of its own on
-  /// them, and the next kernel is issued when it would have been without them. Returns when the last ends.
-  double run_within_previous_call(double device_s, int launches) {
-    assert(launches >= 1 && kernels_ >= 1);
-    end_s_ += launches * device_s;  // the previous kernel was issued before it ended: they run straight after it
+  /// library's own launches, as cuDNN's transposes around a convolution): the host spends no framework dispatch on
+  /// them, only `launch_s` for each launch itself, one after another from the previous kernel's issue; the next
+  /// kernel is issued that much later than it would have been without them. Returns when the last ends.
+  double run_within_previous_call(double device_s, int launches, double launch_s) {
+    assert(launches >= 1 && kernels_ >= 1 && launch_s >= 0.0);
+    // As run(): launch j (1-based) is issued at the previous kernel's issue + j x launch_s and starts when both it is
+    // issued and the one before has ended; the ends between the first and the last are linear in j.
+    const double first_issued = last_issued_s_ + launch_s;
+    last_issued_s_ += launches * launch_s;
+    end_s_ = std::max(std::max(end_s_, first_issued) + launches * device_s, last_issued_s_ + device_s);
     busy_s_ += launches * device_s;
     kernels_ += launches;
-    anchor_kernels_ += launches;  // issue_s(kernels_) unchanged
+    anchor_s_ += launches * launch_s;
+    anchor_kernels_ += launches;  // issue_s(kernels_) later by the launches' host time alone
     return end_s_;
   }
   /// The host waits until the device has run everything issued, then dispatches its next kernel at its pace: that
@@ -89,8 +95,11 @@ class StreamTimeline {
   }
 
   double pace_s_;          ///< host time per kernel issued
-  double anchor_s_ = 0.0;  ///< when the host issues kernel anchor_kernels_ (0 and 0 until it waits or changes pace)
+  /// When the host issues kernel anchor_kernels_ (0 and 0 until it waits, changes pace or a library launches inside a
+  /// call).
+  double anchor_s_ = 0.0;
   int anchor_kernels_ = 0;
+  double last_issued_s_ = 0.0;  ///< when the host issued the last kernel run
   double end_s_ = 0.0;
   double busy_s_ = 0.0;
   int kernels_ = 0;
@@ -494,7 +503,8 @@ ScoreBytes loss_bytes(Precision precision, bool softmax_fp32) {
 // once (the "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; for TF32 on an A100,
 // pytorch/pytorch #81940; docs/compute-model.md, "Memory layout"). Per cuDNN call (the forward product, and each of
 // the input and weight gradients, whose operands are the same tensors' gradients): 2 x (activation elements x e +
-// parameters x e) bytes in 3 launches, which cuDNN makes inside the framework's one call (no dispatch of their own).
+// parameters x e) bytes in 3 launches, which cuDNN makes inside the framework's one call (no dispatch of their own,
+// only their launches: ComputeParameters::library_launch_host_s).
 namespace {
 
 std::optional<Kernel> layout_transposes(const Workload& workload, std::size_t l, int batch, Precision precision,
@@ -760,7 +770,7 @@ KernelTimes time_kernels(const std::vector<Kernel>& kernels, std::size_t layers,
     if (kernel.within_previous_call) {
       // Inside a call the host made without waiting (a kernel after a wait would need the wait to cover it).
       assert(kernel.synchronizations == 0 && !previous_synchronized);
-      end = stream.run_within_previous_call(launch_s, kernel.launches);
+      end = stream.run_within_previous_call(launch_s, kernel.launches, parameters.library_launch_host_s);
     } else if (kernel.synchronizations > 0) {
       // Groups as even as can be, the first launches % groups one launch longer; the launches share the kernel's
       // work evenly, so a group's wait is the average one (a large tensor's longer wait is not seen).

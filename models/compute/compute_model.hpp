@@ -15,6 +15,7 @@
 // The host issues one kernel every host_dispatch_s (framework dispatch and the CUDA launch, asynchronous): kernel i
 // cannot start before the host issued it, so a step of many short kernels is bound by the host, not the GPU:
 //   issue_i = i x host_dispatch_s,   start_i = max(end_(i-1), issue_i),   end_i = start_i + t_i
+// (a library's own launches inside a framework's call, cuDNN's transposes, cost library_launch_host_s each instead).
 // The iteration ends when its last kernel does. Data loading (decode, augmentation) runs on the VM's CPU cores in
 // loader workers beside the device (data_loading_s per batch): an iteration cannot start before its batch is ready.
 
@@ -72,6 +73,9 @@ struct ComputeParameters {
   double host_dispatch_s = 0.0;    ///< host time to issue one kernel (framework and CUDA launch), s
   /// Host time of one operation of a Python loop over parameter tensors (Kernel::python_loop), s; 0: host_dispatch_s.
   double loop_op_host_s = 0.0;
+  /// Host time of one launch a library makes inside a framework's call (Kernel::within_previous_call: cuDNN's layout
+  /// transposes), the CUDA launch alone, s; 0: none counted.
+  double library_launch_host_s = 0.0;
   double data_loading_s = 0.0;     ///< time the rank's loader workers take to prepare one batch, s (beside the device)
 
   /// The memory efficiency of a memory-bound kernel doing `pass`.
@@ -153,7 +157,8 @@ struct Kernel {
   /// launch costs the host ComputeParameters::loop_op_host_s instead of host_dispatch_s.
   bool python_loop = false;
   /// Launched by the library inside the call that launched the kernel before it (cuDNN's layout transposes around a
-  /// convolution on NCHW tensors): the framework dispatches that call once, so these cost the host no dispatch.
+  /// convolution on NCHW tensors): the framework dispatches that call once, so these cost the host no dispatch of
+  /// their own, only their launches (ComputeParameters::library_launch_host_s each).
   bool within_previous_call = false;
 };
 

@@ -136,6 +136,7 @@ void plan_traced_compute(const Scenario& scenario, std::size_t index, const Cali
   compute.kernels = traced_kernel_times(*trace.iteration, scale, device.memory_bandwidth_Bps * to.memory_efficiency);
   // The trace's gaps are the host's time: dispatch and data loading are in them.
   to.host_dispatch_s = 0;
+  to.library_launch_host_s = 0;
   to.data_loading_s = 0;
   compute.single_gpu_step_s = compute.kernels.total_s();
   compute.single_gpu_busy_s = compute.kernels.gpu_busy_s;

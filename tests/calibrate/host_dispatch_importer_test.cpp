@@ -22,14 +22,14 @@ constexpr const char* kLog = R"({
  "ops": [{"op": "add", "host_us_per_call": 9.0}],
  "steps": [
   {"config": "a", "mode": "eager", "phases": {
-    "forward": {"wall_us": 3000, "launches": 100, "gpu_busy_us": 300},
-    "backward": {"wall_us": 5000, "launches": 200, "gpu_busy_us": 500},
-    "optimizer": {"wall_us": 2000, "launches": 10, "gpu_busy_us": 400}}},
+    "forward": {"wall_us": 3000, "launches": 100, "gpu_busy_us": 300, "launch_call_us": [9.0, 5.0, 7.0]},
+    "backward": {"wall_us": 5000, "launches": 200, "gpu_busy_us": 500, "launch_call_us": [8.0]},
+    "optimizer": {"wall_us": 2000, "launches": 10, "gpu_busy_us": 400, "launch_call_us": [20.0, 6.0]}}},
   {"config": "b", "mode": "eager", "phases": {
-    "forward": {"wall_us": 1000, "launches": 10, "gpu_busy_us": 600},
+    "forward": {"wall_us": 1000, "launches": 10, "gpu_busy_us": 600, "launch_call_us": [4.0]},
     "backward": {"wall_us": 4000, "launches": 100, "gpu_busy_us": 2000}}},
-  {"config": "a", "mode": "cuda graph", "phases": {"replay": {"wall_us": 700, "launches": 400, "gpu_busy_us": 500}},
-   "gap_us_per_node": 0.5},
+  {"config": "a", "mode": "cuda graph", "phases": {"replay": {"wall_us": 700, "launches": 400, "gpu_busy_us": 500,
+   "launch_call_us": [1.0]}}, "gap_us_per_node": 0.5},
   {"config": "a", "mode": "torch.compile default", "phases": {
     "forward": {"wall_us": 100000, "launches": 1, "gpu_busy_us": 0}}}
  ]})";
@@ -46,6 +46,11 @@ TEST(HostDispatchImporter, PoolsTheHostBoundEagerPhasesAndTheGraphsGaps) {
   EXPECT_EQ(host.framework, Framework::pytorch);
   EXPECT_EQ(host.framework_version, "2.11.0");
   EXPECT_EQ(host.provenance.device, "NVIDIA H200");
+  // The eager records' launch calls, every phase's (device-bound ones too: a call's time is the host's): 9, 5, 7,
+  // 8, 20, 6 and 4 us, sorted 4 5 6 7 8 9 20, median 7; the replayed graph's is not an eager launch.
+  ASSERT_TRUE(host.launch_call_us.has_value());
+  EXPECT_DOUBLE_EQ(*host.launch_call_us, 7.0);
+  EXPECT_EQ(host.launch_calls, 7);
 }
 
 std::string read_source_file(const std::string& path) {
@@ -69,6 +74,8 @@ TEST(HostDispatchImporter, ReadsTheMeasuredH200Host) {
   // Replayed graphs: (0.7497 + 0.3604 + 0.5568) / 3 us per node.
   ASSERT_TRUE(host.graph_us_per_node.has_value());
   EXPECT_NEAR(*host.graph_us_per_node, (0.7497 + 0.3604 + 0.5568) / 3, 1e-4);
+  // Logs of 2026-12-04 kept no launch calls (the harness records them since 2026-12-07): none imported.
+  EXPECT_FALSE(host.launch_call_us.has_value());
 }
 
 TEST(HostDispatchImporter, RefusesLogsThatMeasureNoHost) {

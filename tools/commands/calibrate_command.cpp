@@ -273,6 +273,11 @@ std::vector<std::string> import_logs(CalibrationProfile& profile, const ImportRe
       std::snprintf(line, sizeof line, ", CUDA graphs %.3f us per node", *host.graph_us_per_node);
       text += line;
     }
+    if (host.launch_call_us) {
+      std::snprintf(line, sizeof line, ", CUDA launch call %.2f us (median of %d)", *host.launch_call_us,
+                    host.launch_calls);
+      text += line;
+    }
     lines.push_back(text + " (" + host.provenance.notes + ")");
     profile.host = host;
   }

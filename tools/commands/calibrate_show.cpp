@@ -170,10 +170,14 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
   for (const auto& [precision, v] : parameters.gemm_flop_efficiency) {
     efficiency[std::string(to_string(precision))] = value(v);
   }
-  return {{"nvlink", link(parameters.nvlink)}, {"pcie", link(parameters.pcie)},
-          {"host_memory", link(parameters.host_memory)}, {"nic", nic},
-          {"memory_bandwidth_Bps", value(parameters.memory_bandwidth_Bps)}, {"gemm_flops", gemm_flops},
-          {"gemm_flop_efficiency", efficiency}, {"kernel_launch_s", value(parameters.kernel_launch_s)},
+  return {{"nvlink", link(parameters.nvlink)},
+          {"pcie", link(parameters.pcie)},
+          {"host_memory", link(parameters.host_memory)},
+          {"nic", nic},
+          {"memory_bandwidth_Bps", value(parameters.memory_bandwidth_Bps)},
+          {"gemm_flops", gemm_flops},
+          {"gemm_flop_efficiency", efficiency},
+          {"kernel_launch_s", value(parameters.kernel_launch_s)},
           {"context_switch_s", value(parameters.context_switch_s)},
           {"collective_sm_share", value(parameters.collective_sm_share)},
           {"step_time_cv", value(parameters.step_time_cv)},
@@ -181,7 +185,8 @@ json calibrated_parameters_json(const CalibratedParameters& parameters) {
           {"host_dispatch", parameters.host_dispatch
                                 ? json{{"framework", std::string(to_string(parameters.host_dispatch->framework))},
                                        {"eager_s", value(parameters.host_dispatch->eager_s)},
-                                       {"graph_node_s", value(parameters.host_dispatch->graph_node_s)}}
+                                       {"graph_node_s", value(parameters.host_dispatch->graph_node_s)},
+                                       {"launch_call_s", value(parameters.host_dispatch->launch_call_s)}}
                                 : json(nullptr)},
           {"notes", parameters.notes}};
 }
@@ -224,6 +229,9 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
         << printable(host.cpu_model.empty() ? std::string("an unnamed CPU") : host.cpu_model) << ", eager "
         << format_number(host.eager_us_per_launch) << " us per launch over " << host.eager_launches << " launches"
         << (host.graph_us_per_node ? ", CUDA graphs " + format_number(*host.graph_us_per_node) + " us per node" : "")
+        << (host.launch_call_us ? ", CUDA launch call " + format_number(*host.launch_call_us) + " us (median of " +
+                                      std::to_string(host.launch_calls) + ")"
+                                : "")
         << ", " << printable(host.provenance.tool) << '\n';
   }
 
@@ -258,6 +266,8 @@ void print_profile_tables(std::ostream& out, const CalibrationProfile& profile) 
     add_value(table, "host dispatch " + framework + " eager", parameters.host_dispatch->eager_s, us, "us per kernel");
     add_value(table, "host dispatch " + framework + " CUDA graphs", parameters.host_dispatch->graph_node_s, us,
               "us per node");
+    add_value(table, "CUDA launch call (a library's own launch)", parameters.host_dispatch->launch_call_s, us,
+              "us per launch");
   }
   table.print(out);
   for (const std::string& note : parameters.notes) out << "note: " << printable(note) << '\n';

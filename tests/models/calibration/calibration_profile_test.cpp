@@ -55,8 +55,15 @@ CalibrationProfile full_profile() {
   profile.fits = fits;
   profile.gemm_efficiency = GemmEfficiencySection{
       provenance("vtsim calibrate fit"), {{Precision::fp16, 281.5, 19.7, 0.004, 5, 312.0, 281.5 / 312.0}}};
-  profile.host = HostSection{provenance("calibrate/gpu_harness/host_dispatch.py"), "Intel(R) Xeon(R) Processor",
-                             Framework::pytorch, "2.11.0+cu130", 168439.4 / 5034, 5034, 0.5556 / 3.0};
+  profile.host = HostSection{provenance("calibrate/gpu_harness/host_dispatch.py"),
+                             "Intel(R) Xeon(R) Processor",
+                             Framework::pytorch,
+                             "2.11.0+cu130",
+                             168439.4 / 5034,
+                             5034,
+                             0.5556 / 3.0,
+                             8.19,
+                             16798};
   return profile;
 }
 
@@ -118,6 +125,10 @@ TEST(CalibrationProfile, ErrorsNameTheJsonPath) {
   document = calibration_profile_json(full_profile());
   document["gpu"]["provenance"].erase("tool");
   EXPECT_EQ(profile_error_of(document), "p.json: gpu.provenance: missing required key 'tool'");
+
+  document = calibration_profile_json(full_profile());  // a median says over how many launch calls
+  document["host"].erase("launch_calls");
+  EXPECT_EQ(profile_error_of(document), "p.json: host: missing required key 'launch_calls'");
 }
 
 TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
@@ -130,10 +141,12 @@ TEST(CalibrationProfile, ValuesBeyondPhysicalBoundsAreRefused) {
       {[](json& d) { d["gemm_efficiency"]["curves"][0]["max_efficiency"] = 1e-310; },
        "p.json: gemm_efficiency.curves[0].max_efficiency: "},
       {[](json& d) { d["gpu"]["kernel_launch_us"] = 1e-12; }, "p.json: gpu.kernel_launch_us: "},
-      {[](json& d) { d["rdma"][1]["points"][0]["bandwidth_gBps"] = 1e308; }, "p.json: rdma[1].points[0].bandwidth_gBps: "},
+      {[](json& d) { d["rdma"][1]["points"][0]["bandwidth_gBps"] = 1e308; },
+       "p.json: rdma[1].points[0].bandwidth_gBps: "},
       {[](json& d) { d["gpu"]["gemm"][0]["tflops"] = 1e7; }, "p.json: gpu.gemm[0].tflops: "},
       {[](json& d) { d["host"]["eager_us_per_launch"] = 1e-3; }, "p.json: host.eager_us_per_launch: "},
       {[](json& d) { d["host"]["graph_us_per_node"] = -1; }, "p.json: host.graph_us_per_node: "},
+      {[](json& d) { d["host"]["launch_call_us"] = 1e-3; }, "p.json: host.launch_call_us: "},
   };
   for (const auto& [change, message] : cases) {
     json document = calibration_profile_json(full_profile());

@@ -20,6 +20,8 @@
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/compute/kernel_parameters.hpp"
 #include "models/core/error.hpp"
+#include "models/traces/chakra_trace.hpp"
+#include "models/traces/kineto_trace.hpp"
 #include "models/workload/workload_catalog.hpp"
 
 namespace vtsim {
@@ -653,6 +655,83 @@ TEST(ResolveCompute, CudaGraphsReplaceTheHostsCostPerKernelWithTheGraphsCostPerN
   const KernelTimes eager_times = kernel_times(rn50, 1, Precision::fp16, device, eager.parameters, Pass::training);
   // Eager at batch 1 the host binds: 40 us per launch, about 1.45x the device's time here.
   EXPECT_GT(eager_times.total_s(), 1.3 * device_s);
+}
+
+TEST(ResolveCompute, CudnnsOwnLaunchesCostTheHostTheLaunchAlone) {
+  // cuDNN's transposes around a tensor-core convolution on NCHW tensors are launched inside the framework's call: the
+  // host pays the launch measured on one H200 host (8.19 us), or a graph node's cost under CUDA Graphs, and nothing
+  // where there are none (NHWC, or convolutions on the CUDA cores).
+  Workload rn50 = *make_workload("resnet-50");
+  rn50.layout = TensorLayout::nchw;
+  const ComputeFit fit = known_parameters();
+  const GpuSpec& a100 = *find_gpu("a100-40gb-sxm4");
+  HostSide host;
+  const auto said = [](const ResolvedCompute& resolved) {
+    const std::vector<std::string> notes = resolved.uncalibrated();
+    return std::any_of(notes.begin(), notes.end(),
+                       [](const std::string& n) { return n.starts_with("host dispatch of cuDNN's own launches"); });
+  };
+  const ResolvedCompute eager = resolve_compute(a100, Precision::tf32, rn50, 8, host, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(eager.parameters.library_launch_host_s, 8.19e-6);
+  EXPECT_TRUE(said(eager));
+  host.execution = Execution::cuda_graphs;
+  const ResolvedCompute graphs = resolve_compute(a100, Precision::fp16, rn50, 8, host, fit, CalibratedParameters{});
+  EXPECT_DOUBLE_EQ(graphs.parameters.library_launch_host_s, 0.556e-6);
+  EXPECT_TRUE(said(graphs));
+  host.execution = Execution::eager;
+  const ResolvedCompute fp32 = resolve_compute(a100, Precision::fp32, rn50, 8, host, fit, CalibratedParameters{});
+  EXPECT_EQ(fp32.parameters.library_launch_host_s, 0.0);
+  EXPECT_FALSE(said(fp32));
+  // Never more than a framework's whole dispatch of a kernel, which includes a launch.
+  host.host_dispatch_s = 3e-6;
+  EXPECT_DOUBLE_EQ(resolve_compute(a100, Precision::tf32, rn50, 8, host, fit, CalibratedParameters{})
+                       .parameters.library_launch_host_s,
+                   3e-6);
+  host.host_dispatch_s.reset();
+  // A profile's measured launch call replaces the constant, whichever framework its host section measured.
+  CalibratedParameters measured;
+  measured.host_dispatch = CalibratedDispatch{.framework = Framework::tensorflow,
+                                              .eager_s = CalibratedValue{30e-6, "p.json: host.eager_us_per_launch"},
+                                              .graph_node_s = std::nullopt,
+                                              .launch_call_s = CalibratedValue{5e-6, "p.json: host.launch_call_us"}};
+  const ResolvedCompute profiled = resolve_compute(a100, Precision::tf32, rn50, 8, host, fit, measured);
+  EXPECT_DOUBLE_EQ(profiled.parameters.library_launch_host_s, 5e-6);
+  EXPECT_DOUBLE_EQ(profiled.parameters.host_dispatch_s, fit.host_dispatch_s.at(Framework::pytorch));
+  EXPECT_TRUE(std::ranges::any_of(profiled.calibrated(), [](const std::string& n) {
+    return n.starts_with("host dispatch of cuDNN's own launches") && n.find("p.json: host.launch_call_us") != n.npos;
+  }));
+  rn50.layout = TensorLayout::nhwc;
+  const ResolvedCompute nhwc = resolve_compute(a100, Precision::tf32, rn50, 8, host, fit, CalibratedParameters{});
+  EXPECT_EQ(nhwc.parameters.library_launch_host_s, 0.0);
+  EXPECT_FALSE(said(nhwc));
+}
+
+TEST(ResolveCompute, ALibrarysLaunchCostIsTheMedianLaunchOfTheProfiledH200Steps) {
+  // The median time of the runtime or driver call that launched each kernel, over every kernel of the profiled steps
+  // on the H200 host (ProfiledRun's launch_s to launch_end_s).
+  std::vector<double> launches;
+  for (const char* file : {"h200-sxm-2026-12-04/traces/gpt2-seq1024-amp-b16.trace.json.gz",
+                           "h200-sxm-2026-12-04/traces/gpt2-seq1024-fp32-b8.trace.json.gz",
+                           "h200-sxm-2026-12-04/traces/gpt2-vocab50304-seq1024-amp-b16.trace.json.gz",
+                           "h200-sxm-2026-12-04/traces/gpt2-vocab50304-seq1024-fp32-b8.trace.json.gz",
+                           "h200-sxm-2026-12-04/traces/resnet50-amp-b256.trace.json.gz",
+                           "h200-sxm-2026-12-04-bert/bert-large-seq128-amp-b64.trace.json.gz",
+                           "h200-sxm-2026-12-04-bert/bert-large-seq512-fp32-b8.trace.json.gz"}) {
+    const std::string path = std::string(VTSIM_SOURCE_DIR) + "/data/measured/" + file;
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in) << path;
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    const ProfiledRun run = read_kineto_trace(gunzip_if_compressed(bytes.str(), path), path);
+    for (const TracedWork& work : run.work) {
+      if (work.kind == TracedWorkKind::kernel) launches.push_back(work.launch_end_s - work.launch_s);
+    }
+  }
+  ASSERT_GT(launches.size(), 10000u);
+  std::sort(launches.begin(), launches.end());
+  const std::size_t n = launches.size();
+  const double median = n % 2 == 1 ? launches[n / 2] : (launches[n / 2 - 1] + launches[n / 2]) / 2;
+  EXPECT_NEAR(library_launch_host_s(), median, 0.005e-6);
 }
 
 TEST(ResolveCompute, AnArchitectureWithoutRowsGetsOnlyWhatTheKernelModelDerives) {
