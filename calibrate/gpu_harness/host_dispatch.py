@@ -162,7 +162,7 @@ def profiled_phases(phases):
         launched = [calls.get(e.get("args", {}).get("correlation")) for e in inside if e["cat"] == "kernel"]
         out[name] = {"kernels": sum(1 for e in inside if e["cat"] == "kernel"), "launches": len(inside),
                      "gpu_busy_us": busy_us([(e["ts"], e["ts"] + e["dur"]) for e in inside]),
-                     "launch_call_us": [round(c["dur"], 3) for c in launched if c is not None]}
+                     "launch_call_us": [round(c["dur"], 3) for c in launched if c is not None and "dur" in c]}
     return out
 
 

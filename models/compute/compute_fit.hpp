@@ -117,8 +117,9 @@ std::vector<std::string> fit_differences(const ComputeFit& refit, const ComputeF
 /// Fraction of datasheet bandwidth memory-bound kernels reach, uncalibrated (compute_fit.cpp cites its sources).
 double default_memory_efficiency();
 
-/// Host time of one launch a library makes inside a framework's call in an eager job (cuDNN's layout transposes;
-/// ComputeParameters::library_launch_host_s), measured on one H200 host (compute_fit.cpp, kLibraryLaunchS).
+/// Host time of one launch a library makes inside a framework's call (cuDNN's layout transposes;
+/// ComputeParameters::library_launch_host_s), measured on one H200 host (compute_fit.cpp, kLibraryLaunchS); a job takes
+/// it capped at its dispatch of a kernel (a graph node's cost under CUDA Graphs), or a profile's measurement.
 double library_launch_host_s();
 
 /// CPU seconds to load one sample (decode, augment, collate) on one core: images and sequences differ.

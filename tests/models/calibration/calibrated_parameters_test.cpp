@@ -120,6 +120,33 @@ TEST(CalibratedParameters, NotesSayWhatWasNotUsed) {
   EXPECT_EQ(parameters.notes[0], "collectives[2]: not used: not fitted (run `vtsim calibrate fit`)");
 }
 
+TEST(CalibratedParameters, TheHostSectionGivesTheDispatchPerKernelPerNodeAndPerLaunchCall) {
+  CalibrationProfile profile;
+  profile.file = "p.json";
+  profile.host = HostSection{measured_by("calibrate/gpu_harness/host_dispatch.py"),
+                             "Test CPU",
+                             Framework::pytorch,
+                             "2.11.0",
+                             33.5,
+                             5034,
+                             0.556,
+                             8.19,
+                             16798};
+  const CalibratedParameters parameters = calibrated_parameters(profile);
+  ASSERT_TRUE(parameters.host_dispatch.has_value());
+  EXPECT_EQ(parameters.host_dispatch->framework, Framework::pytorch);
+  EXPECT_DOUBLE_EQ(parameters.host_dispatch->eager_s.value, 33.5e-6);
+  ASSERT_TRUE(parameters.host_dispatch->graph_node_s.has_value());
+  EXPECT_DOUBLE_EQ(parameters.host_dispatch->graph_node_s->value, 0.556e-6);
+  ASSERT_TRUE(parameters.host_dispatch->launch_call_s.has_value());
+  EXPECT_DOUBLE_EQ(parameters.host_dispatch->launch_call_s->value, 8.19e-6);
+  EXPECT_NE(parameters.host_dispatch->launch_call_s->provenance.find("host.launch_call_us"), std::string::npos);
+  EXPECT_NE(parameters.host_dispatch->launch_call_s->provenance.find("16798 kernels"), std::string::npos);
+  // Logs without launch calls give none.
+  profile.host->launch_call_us.reset();
+  EXPECT_FALSE(calibrated_parameters(profile).host_dispatch->launch_call_s.has_value());
+}
+
 TEST(CalibratedParameters, EmptyProfileCalibratesNothing) {
   EXPECT_EQ(calibrated_parameters(CalibrationProfile{}), CalibratedParameters{});
 }

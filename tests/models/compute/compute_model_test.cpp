@@ -916,7 +916,7 @@ TEST(HostDispatch, AKernelOfManyLaunchesTimesAsThatManyKernels) {
   EXPECT_EQ(together.kernels, 80);
 }
 
-TEST(HostDispatch, ALibrarysOwnLaunchesInsideACallCostTheHostNoDispatch) {
+TEST(HostDispatch, ALibrarysOwnLaunchesInsideACallCostTheHostTheirLaunchesAlone) {
   // Three kernels of 1 us at a dispatch of 20 us, the second 3 launches that the first's call makes itself
   // (Kernel::within_previous_call, cuDNN's transposes): the first is issued at 0 and ends at 1 us, the library's run
   // straight after it (ends at 4 us), the third is issued a dispatch after the first, at 20 us, and ends at 21 us.
@@ -938,26 +938,19 @@ TEST(HostDispatch, ALibrarysOwnLaunchesInsideACallCostTheHostNoDispatch) {
   EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 92e-6, 1e-12);
   kernels[1].within_previous_call = false;
   EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 111e-6, 1e-12);
-}
-
-TEST(HostDispatch, ALibrarysOwnLaunchesCostTheHostTheirLaunchesAlone) {
-  // As above, each of the library's 3 launches costing the host 4 us (ComputeParameters::library_launch_host_s): the
-  // first kernel is issued at 0 and ends at 1 us; the library's are issued at 4, 8 and 12 us and end at 5, 9 and
-  // 13 us; the third kernel is issued a dispatch after the first plus the launches, at 20 + 12 = 32 us, and ends at
-  // 33 us.
-  std::vector<Kernel> kernels(3, Kernel{0, Phase::forward, 0.0, 1e6, 0.0, KernelKind::memory, MemoryPass::generic, 1});
-  kernels[1].launches = 3;
-  kernels[1].bytes = 3e6;
+  // Each of the library's launches costing the host 4 us (ComputeParameters::library_launch_host_s), 1 us each on the
+  // device: the library's are issued at 4, 8 and 12 us and end at 5, 9 and 13 us; the third kernel is issued a
+  // dispatch after the first plus the launches, at 20 + 12 = 32 us, and ends at 33 us. At 30 us each, the first
+  // starts when issued, at 4 us, the others straight after it (34 to 94 us); the third kernel runs from 94 to 95 us.
   kernels[1].within_previous_call = true;
-  ComputeParameters p = parameters(1.0, 1.0, 0.0, 20e-6);
-  p.library_launch_host_s = 4e-6;
-  const KernelTimes t = time_kernels(kernels, 1, kDevice, p);
-  EXPECT_NEAR(t.total_s(), 33e-6, 1e-15);
-  EXPECT_NEAR(t.gpu_busy_s, 5e-6, 1e-15);
-  // The library's launches 30 us each: the first starts when issued, at 4 us, the others straight after it (34 to
-  // 94 us); the third kernel, issued at 32 us, runs from 94 to 95 us.
+  ComputeParameters launching = p;
+  launching.library_launch_host_s = 4e-6;
+  kernels[1].bytes = 3e6;
+  const KernelTimes launched = time_kernels(kernels, 1, kDevice, launching);
+  EXPECT_NEAR(launched.total_s(), 33e-6, 1e-15);
+  EXPECT_NEAR(launched.gpu_busy_s, 5e-6, 1e-15);
   kernels[1].bytes = 90e6;
-  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, p).total_s(), 95e-6, 1e-12);
+  EXPECT_NEAR(time_kernels(kernels, 1, kDevice, launching).total_s(), 95e-6, 1e-12);
 }
 
 TEST(HostDispatch, AHostThatWaitsForTheDeviceIssuesItsNextKernelADispatchLater) {
