@@ -41,8 +41,8 @@ struct CalibratedDispatch {
   Framework framework = Framework::pytorch;
   CalibratedValue eager_s;                    ///< per kernel launched eagerly, s
   std::optional<CalibratedValue> graph_node_s;  ///< per node of a replayed CUDA graph, s
-  std::optional<CalibratedValue> launch_call_s =
-      {};  ///< per CUDA launch call (a library's own launch inside a call), s
+  /// Per CUDA launch call (a library's own launch inside a framework's call), s.
+  std::optional<CalibratedValue> launch_call_s = {};
 
   bool operator==(const CalibratedDispatch&) const = default;
 };
