@@ -1,10 +1,10 @@
 #include "calibrate/host_dispatch_importer.hpp"
 
-#include <algorithm>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "calibrate/probe_support.hpp"
 #include "models/core/error.hpp"
 #include "models/core/json_reader.hpp"
 
@@ -97,11 +97,8 @@ HostSection import_host_dispatch(const std::vector<HostDispatchLog>& logs) {
   host.eager_us_per_launch = eager_wall_us / host.eager_launches;
   if (graph_records > 0) host.graph_us_per_node = graph_gap_sum_us / graph_records;
   if (!launch_calls_us.empty()) {
-    const std::size_t n = launch_calls_us.size();
-    std::sort(launch_calls_us.begin(), launch_calls_us.end());
-    host.launch_call_us =
-        n % 2 == 1 ? launch_calls_us[n / 2] : (launch_calls_us[n / 2 - 1] + launch_calls_us[n / 2]) / 2;
-    host.launch_calls = static_cast<int>(n);
+    host.launch_call_us = median(launch_calls_us);
+    host.launch_calls = static_cast<int>(launch_calls_us.size());
   }
   host.provenance.notes = std::to_string(eager_phases) + " host-bound eager phases, " +
                           std::to_string(graph_records) + " replayed graphs, from " + files;
