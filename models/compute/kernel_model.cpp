@@ -39,8 +39,9 @@ void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit
     for (int split = 1; split <= kMaxSplit; split *= 2) {
       if (split > 1 && (tiles * split > 2.0 * slots || k / split < kMinKPerSplit)) break;
       const double reduction = split > 1 ? 2.0 * split * shape.batch * shape.m * shape.n * shape.element_bytes : 0.0;
-      visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), std::ceil(tiles * split / device.sm_count),
-                   std::ceil(k / split), reduction});
+      const double tiles_per_sm = std::ceil(tiles * split / device.sm_count);
+      visit(Tiling{tm, tn, split, std::ceil(tiles * split / slots), tiles_per_sm, std::ceil(k / split), reduction,
+                   tm * tn / static_cast<double>(tm + tn), tiles_per_sm * 2.0 * tm * tn});
     }
   }
 }
@@ -289,11 +290,15 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     const auto consider = [&](const std::vector<Tiling>& tilings, double peak_efficiency, double extra_s,
                               ConvolutionAlgorithm algorithm) {
       if (only && *only != algorithm) return;
+      // A tile shape's splits come one after another (for_each_tiling): its efficiency is worked out once for them.
+      double intensity = 0;
+      double efficiency = 0;
       for (const Tiling& tiling : tilings) {
-        const double intensity = tiling.tile_m * tiling.tile_n / static_cast<double>(tiling.tile_m + tiling.tile_n);
-        const double efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
-        double math_s = tiling.tiles_per_sm * 2.0 * tiling.tile_m * tiling.tile_n *
-                        (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency);
+        if (tiling.intensity != intensity) {
+          intensity = tiling.intensity;
+          efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
+        }
+        double math_s = tiling.flop_per_k * (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency);
         if (tiling.split > 1) {
           math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
         }

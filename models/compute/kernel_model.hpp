@@ -276,6 +276,9 @@ struct Tiling {
   double tiles_per_sm = 0;     ///< tiles (split slices included) on the busiest SM: ceil(tiles x split / SMs)
   double k_per_tile = 0;       ///< ceil(K / split)
   double reduction_bytes = 0;  ///< the partial outputs' reduction when split > 1
+  // What the prediction needs of it that no parameter changes, worked out once (a fit predicts each kernel many times).
+  double intensity = 0;   ///< tm x tn / (tm + tn): the tile's flop per element it loads, over 2
+  double flop_per_k = 0;  ///< 2 x tiles_per_sm x tm x tn: the busiest SM's flop per iteration of the K loop
 };
 
 /// A shape on a device with what does not depend on the parameters worked out once (a fit predicts each measured
