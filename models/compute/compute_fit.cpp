@@ -983,7 +983,7 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   // node of it, at the graph's cost per node. The launch was measured in a VM, so a VM's CPU overhead is not added (as
   // for the optimizer's loop). The note starts "host dispatch": a traced job's host time is its trace's, and
   // job_compute_plan.cpp drops such lines.
-  if (runs(KernelKind::convolution) && convolves_on_tensor_cores(precision) && workload.layout == TensorLayout::nchw) {
+  if (runs(KernelKind::convolution) && transposes_layout_around_convolutions(workload, precision)) {
     const std::string what = "host dispatch of cuDNN's own launches (its layout transposes) ";
     // The CUDA launch is the host's whichever framework the profile measured it under.
     const std::optional<CalibratedValue> measured_launch =

@@ -498,6 +498,10 @@ ScoreBytes loss_bytes(Precision precision, bool softmax_fp32) {
   return {.forward = 2 * e, .backward = 4 * e};
 }
 
+bool transposes_layout_around_convolutions(const Workload& workload, Precision precision) {
+  return workload.layout == TensorLayout::nchw && convolves_on_tensor_cores(precision);
+}
+
 // A 16-bit or TF32 convolution on NCHW tensors runs as an NHWC tensor-core kernel: cuDNN transposes the activation
 // it reads before the product and the one it writes after it, and the filter, each a pass that reads and writes it
 // once (the "Channels Last" method card of MosaicML's Composer, with NVIDIA's diagram; for TF32 on an A100,
@@ -510,8 +514,7 @@ namespace {
 std::optional<Kernel> layout_transposes(const Workload& workload, std::size_t l, int batch, Precision precision,
                                         Phase phase) {
   const Layer& layer = workload.layers[l];
-  const bool nchw = workload.layout == TensorLayout::nchw;
-  if (layer.kind != KernelKind::convolution || !nchw || !convolves_on_tensor_cores(precision)) {
+  if (layer.kind != KernelKind::convolution || !transposes_layout_around_convolutions(workload, precision)) {
     return std::nullopt;
   }
   const double e = activation_bytes(precision);

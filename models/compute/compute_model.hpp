@@ -162,6 +162,10 @@ struct Kernel {
   bool within_previous_call = false;
 };
 
+/// Whether cuDNN transposes the operands and result of `workload`'s convolutions in `precision`: tensor-core
+/// convolutions (convolves_on_tensor_cores) on NCHW tensors (TensorLayout; iteration_kernels counts the passes).
+bool transposes_layout_around_convolutions(const Workload& workload, Precision precision);
+
 /// The kernels of one iteration with `batch` samples, in the order the host issues them, for an optimizer step every
 /// `accumulation_steps` micro-batches (what a per-tensor optimizer does per micro-batch depends on it).
 /// REQUIRES: batch >= 1, accumulation_steps >= 1.
