@@ -294,6 +294,7 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
       double intensity = 0;
       double efficiency = 0;
       for (const Tiling& tiling : tilings) {
+        assert(tiling.intensity > 0 && "a tiling comes from for_each_tiling, which works out its intensity");
         if (tiling.intensity != intensity) {
           intensity = tiling.intensity;
           efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
