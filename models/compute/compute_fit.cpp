@@ -887,10 +887,10 @@ ResolvedCompute resolve_compute(const GpuSpec& gpu, Precision precision, const W
   if (runs(KernelKind::convolution) && convolves_on_tensor_cores(precision)) {
     resolved.add(workload.layout_stated ? Source::scenario : Source::published,
                  "memory format " + std::string(to_string(workload.layout)) +
-                     (workload.layout == TensorLayout::nchw ? ": cuDNN's transposes around each tensor-core "
-                                                              "convolution counted (docs/compute-model.md, \"Memory "
-                                                              "layout\")"
-                                                            : ": tensor-core convolutions without transposes"));
+                     (transposes_layout_around_convolutions(workload, precision)
+                          ? ": cuDNN's transposes around each tensor-core convolution counted (docs/compute-model.md, "
+                            "\"Memory layout\")"
+                          : ": tensor-core convolutions without transposes"));
   }
 
   // A profile's large-GEMM efficiency says how this GPU's GEMMs compare with the best published for its architecture;
