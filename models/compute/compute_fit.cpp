@@ -440,13 +440,14 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
     const PrecisionPath measured_path = cuda_cores ? PrecisionPath::fp32 : wanted.path;
     const auto recorded = recorded_derived_step_errors().find(measured_path);
     if (recorded != recorded_derived_step_errors().end()) {
-      result.note += "; derived so, the steps of the architectures with " + std::string(to_string(measured_path)) +
-                     " rows came out with per-architecture mean errors of " +
-                     format_number(100 * recorded->second.lowest_mean, "%+.0f") + "% to " +
-                     format_number(100 * recorded->second.highest_mean, "%+.0f") +
-                     "% against the published (+: too fast" +
-                     (cuda_cores ? "; each architecture's cards among those the fp32 kernels were measured on" : "") +
-                     "; `vtsim validate`, architecture left out)";
+      result.how_derivations_held =
+          "derived so, the steps of the architectures with " + std::string(to_string(measured_path)) +
+          " rows came out with per-architecture mean errors of " +
+          format_number(100 * recorded->second.lowest_mean, "%+.0f") + "% to " +
+          format_number(100 * recorded->second.highest_mean, "%+.0f") + "% against the published (+: too fast" +
+          (cuda_cores ? "; each architecture's cards among those the fp32 kernels were measured on" : "") +
+          "; `vtsim validate`, architecture left out)";
+      result.note += "; " + result.how_derivations_held;
     }
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing

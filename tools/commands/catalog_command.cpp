@@ -1,5 +1,8 @@
 #include "tools/commands/catalog_command.hpp"
 
+#include <algorithm>
+#include <cassert>
+#include <cctype>
 #include <iostream>
 #include <memory>
 
@@ -24,7 +27,8 @@ using nlohmann::json;
 using units::kBytesPerGiB;
 
 // Each catalog is rendered once into rows of JSON objects; the table is drawn from the same objects, so the two
-// formats cannot disagree. `columns` names the keys shown in the table, in order.
+// formats cannot disagree. `columns` names the keys shown in the table, in order. A row's `footnote` (text that many
+// rows share) is shown in the table as a number after its last column, the text once below the table.
 struct Rendered {
   std::vector<std::string> columns;
   json rows = json::array();
@@ -78,10 +82,21 @@ Rendered render_fitted_gpus() {
                                  : found->kind == EfficiencyProvenance::Kind::derived ? "derived"
                                  : refused                                            ? "refused"
                                                                                       : "transferred";
-        r.rows.push_back({{"gpu", g.id}, {"architecture", g.architecture}, {"path", std::string(to_string(path))},
+        // The clause every derived value of a path shares goes to a footnote.
+        std::string note = found->note;
+        const std::string shared = found->how_derivations_held;
+        if (!shared.empty()) {
+          assert(note.ends_with("; " + shared) && "provenance_of ends a derived value's note with the clause");
+          note.erase(note.size() - shared.size() - 2);
+        }
+        r.rows.push_back({{"gpu", g.id},
+                          {"architecture", g.architecture},
+                          {"path", std::string(to_string(path))},
                           {"kind", kind == KernelKind::gemm ? "gemm" : "convolution"},
                           {"efficiency", refused ? nlohmann::json(nullptr) : nlohmann::json(found->value)},
-                          {"provenance", provenance}, {"note", found->note}});
+                          {"provenance", provenance},
+                          {"note", note},
+                          {"footnote", shared.empty() ? nlohmann::json(nullptr) : nlohmann::json(shared)}});
       }
     }
   }
@@ -214,12 +229,24 @@ void print_catalog(std::ostream& out, const std::string& name, bool as_json, boo
     if (i > 0) out << '\n';
     out << chosen[i] << ":\n";
     TextTable table(rendered.columns);
+    std::vector<std::string> footnotes;
     for (const json& row : rendered.rows) {
       std::vector<std::string> cells;
       for (const std::string& column : rendered.columns) cells.push_back(cell(row.at(column)));
+      if (row.contains("footnote") && row.at("footnote").is_string()) {
+        const std::string text = row.at("footnote").get<std::string>();
+        auto found = std::find(footnotes.begin(), footnotes.end(), text);
+        if (found == footnotes.end()) found = footnotes.insert(footnotes.end(), text);
+        cells.back() += " [" + std::to_string(found - footnotes.begin() + 1) + "]";
+      }
       table.add_row(std::move(cells));
     }
     table.print(out);
+    for (std::size_t n = 0; n < footnotes.size(); ++n) {
+      std::string text = footnotes[n];  // a clause of its rows' notes, a sentence of its own here
+      text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+      out << "[" << n + 1 << "] " << text << '\n';
+    }
   }
   if (as_json) out << (name.empty() ? all : all[name]).dump(2) << '\n';
 }
