@@ -98,6 +98,20 @@ TEST(KernelModel, SplitKFillsIdleSmsWhenTheOutputIsOneTile) {
   EXPECT_NEAR(p.math_s, split4, 1e-15);
 }
 
+TEST(KernelModel, ACudaCoreGemmMayRunCublassSixtyFourByThirtyTwoTiles) {
+  // 32 x 256 outputs, K = 15 (too short to split), on 4 SMs with bandwidth to spare: cuBLAS's 64x32 kernels
+  // (sliced1x4; 64 columns by 32 rows, tm x tn = 32 x 64) give four tiles, one per SM, at intensity 32 x 64 / 96 =
+  // 21.3, a third of the peak: 2 x 32 x 64 x 15 / (250 Gflop/s / 3). The next best, 32 x 128 tiles (two, at 0.4 of
+  // the peak), 64 x 64 ones (four, at half) or 32 x 32 ones (a quarter, two per SM), take a third longer.
+  KernelDevice device = round_device();
+  device.memory_bandwidth_Bps = 100e12;
+  const KernelPrediction p = predict_kernel(gemm(32, 256, 15), device, tiles_only());
+  EXPECT_EQ(p.tile_m, 32);
+  EXPECT_EQ(p.tile_n, 64);
+  EXPECT_EQ(p.split_k, 1);
+  EXPECT_NEAR(p.math_s, 2.0 * 32 * 64 * 15 / (250e9 / 3), 1e-15);
+}
+
 TEST(KernelModel, KOverheadAndHostCostAdd) {
   KernelModelParameters parameters = tiles_only();
   parameters.of(KernelFamily::gemm).k_overhead = 16;
