@@ -5,6 +5,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace vtsim {
 namespace {
@@ -15,10 +16,11 @@ namespace {
 constexpr double kReferenceTileArea = 128.0 * 128.0;
 
 // The tile shapes cuBLAS's SGEMM kernels are named for in the measured data (data/kernels/README.md): ampere_sgemm_
-// 128x128, 128x64, 64x64, 128x32, 32x128, 64x32 and 32x32 (the last two sliced1x4), volta_ and maxwell_ alike. A name's
-// AxB is A of the output's columns by B of its rows (cuBLAS multiplies column-major matrices, so PyTorch's row-major
-// output is its transpose): every linear layer of the data, and every batched product that ran such a kernel, has
-// the launch grid ceil(columns / A) x ceil(rows / B). As the model's tm x tn (rows x columns), {tm, tn} = {B, A}.
+// 128x128, 128x64, 64x64, 128x32, 32x128, 64x32 and 32x32 (64x32 only as a sliced1x4 kernel, 32x32 and 128x32 also
+// so), volta_ and maxwell_ alike. A name's AxB is A of the output's columns by B of its rows (cuBLAS multiplies
+// column-major matrices, so PyTorch's row-major output is its transpose): every linear layer of the data, and every
+// batched product that ran such a kernel, has the launch grid ceil(columns / A) x ceil(rows / B). As the model's
+// tm x tn (rows x columns), {tm, tn} = {B, A}.
 constexpr std::array<std::array<int, 2>, 7> kCublasTiles = {
     {{128, 128}, {64, 128}, {64, 64}, {32, 128}, {128, 32}, {32, 64}, {32, 32}}};
 // Convolutions' implicit GEMMs (cuDNN's scudnn_128x128, 128x64 and 128x32 kernels, whose orientation the data do not
@@ -28,9 +30,10 @@ constexpr std::array<std::array<int, 2>, 7> kTiles = {
     {{128, 128}, {128, 64}, {64, 128}, {64, 64}, {128, 32}, {32, 128}, {32, 32}}};
 
 // The tile shapes a product of `family` may run with.
-const std::array<std::array<int, 2>, 7>& tiles_of(KernelFamily family) {
+std::span<const std::array<int, 2>> tiles_of(KernelFamily family) {
   const bool cuda_core_gemm = family == KernelFamily::gemm || family == KernelFamily::batched_gemm;
-  return cuda_core_gemm ? kCublasTiles : kTiles;
+  return cuda_core_gemm ? std::span<const std::array<int, 2>>(kCublasTiles)
+                        : std::span<const std::array<int, 2>>(kTiles);
 }
 
 // Winograd's minimal filtering (Lavin and Gray, CVPR 2016): F(2x2, 3x3) multiplies a 4 x 4 input tile by the 4 x 4

@@ -84,11 +84,10 @@ Rendered render_fitted_gpus() {
                                                                                       : "transferred";
         // The clause every derived value of a path shares goes to a footnote.
         std::string note = found->note;
-        const std::string shared = found->how_derivations_held;
-        if (!shared.empty()) {
-          assert(note.ends_with("; " + shared) && "provenance_of ends a derived value's note with the clause");
-          note.erase(note.size() - shared.size() - 2);
-        }
+        const std::string& shared = found->how_derivations_held;
+        const bool footnoted = !shared.empty() && note.ends_with("; " + shared);
+        assert((shared.empty() || footnoted) && "provenance_of ends a derived value's note with the clause");
+        if (footnoted) note.resize(note.size() - shared.size() - 2);
         r.rows.push_back({{"gpu", g.id},
                           {"architecture", g.architecture},
                           {"path", std::string(to_string(path))},
@@ -96,15 +95,19 @@ Rendered render_fitted_gpus() {
                           {"efficiency", refused ? nlohmann::json(nullptr) : nlohmann::json(found->value)},
                           {"provenance", provenance},
                           {"note", note},
-                          {"footnote", shared.empty() ? nlohmann::json(nullptr) : nlohmann::json(shared)}});
+                          {"footnote", footnoted ? nlohmann::json(shared) : nlohmann::json(nullptr)}});
       }
     }
   }
   for (const auto& [framework, seconds] : fit.host_dispatch_s) {
-    r.rows.push_back({{"gpu", "-"}, {"path", "-"}, {"kind", "host dispatch " + std::string(to_string(framework))},
-                      {"efficiency", nullptr}, {"provenance", "fitted"},
+    r.rows.push_back({{"gpu", "-"},
+                      {"path", "-"},
+                      {"kind", "host dispatch " + std::string(to_string(framework))},
+                      {"efficiency", nullptr},
+                      {"provenance", "fitted"},
                       {"note", "host dispatch " + format_number(seconds * 1e6) + " us per kernel (" +
-                                   std::string(to_string(framework)) + "): fitted to published single-device rows"}});
+                                   std::string(to_string(framework)) + "): fitted to published single-device rows"},
+                      {"footnote", nullptr}});
   }
   return r;
 }
@@ -245,7 +248,7 @@ void print_catalog(std::ostream& out, const std::string& name, bool as_json, boo
     for (std::size_t n = 0; n < footnotes.size(); ++n) {
       std::string text = footnotes[n];  // a clause of its rows' notes, a sentence of its own here
       text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
-      out << "[" << n + 1 << "] " << text << '\n';
+      out << "[" << n + 1 << "] " << text << ".\n";
     }
   }
   if (as_json) out << (name.empty() ? all : all[name]).dump(2) << '\n';

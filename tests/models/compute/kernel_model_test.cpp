@@ -58,7 +58,7 @@ TEST(KernelModel, WholeWavesOfLargeTilesRunAtThePeak) {
 }
 
 TEST(KernelModel, APartialWaveCostsAWholeOne) {
-  // 128 x 640: five 128 x 128 tiles on 4 SMs are two waves, so 5/8 of the peak. A 128 x 64 tile (intensity 42.7,
+  // 128 x 640: five 128 x 128 tiles on 4 SMs are two waves, so 5/8 of the peak. A 64 x 128 tile (intensity 42.7,
   // 2/3 of the peak, 8 slots) needs 10 tiles, also two waves, at 2/3 of the rate: the large tile stays the best;
   // split-K would need more than twice the slots, which the model does not try.
   const KernelShape shape = gemm(128, 640, 2048);
@@ -98,11 +98,14 @@ TEST(KernelModel, SplitKFillsIdleSmsWhenTheOutputIsOneTile) {
   EXPECT_NEAR(p.math_s, split4, 1e-15);
 }
 
-TEST(KernelModel, ACudaCoreGemmMayRunCublassSixtyFourByThirtyTwoTiles) {
+TEST(KernelModel, ACudaCoreGemmMayRunCublasSixtyFourByThirtyTwoTiles) {
   // 32 x 256 outputs, K = 15 (too short to split), on 4 SMs with bandwidth to spare: cuBLAS's 64x32 kernels
   // (sliced1x4; 64 columns by 32 rows, tm x tn = 32 x 64) give four tiles, one per SM, at intensity 32 x 64 / 96 =
-  // 21.3, a third of the peak: 2 x 32 x 64 x 15 / (250 Gflop/s / 3). The next best, 32 x 128 tiles (two, at 0.4 of
-  // the peak), 64 x 64 ones (four, at half) or 32 x 32 ones (a quarter, two per SM), take a third longer.
+  // 21.3, a third of the peak: 2 x 32 x 64 x 15 / (250 Gflop/s / 3). The next best, 64 x 64 tiles (four, at half
+  // the peak) and 32 x 32 ones (eight, two per SM, at a quarter), take a third longer; 32 x 128 ones (two, at 0.4)
+  // two thirds longer. A convolution's implicit GEMM of the same shape has no 32 x 64 tile: it takes the third
+  // longer (64 x 64 or 32 x 32 tiles, equally fast).
+  // (A name's AxB is A columns by B rows, from the launch grids of NeuSight's linear rows: kernel_model.cpp.)
   KernelDevice device = round_device();
   device.memory_bandwidth_Bps = 100e12;
   const KernelPrediction p = predict_kernel(gemm(32, 256, 15), device, tiles_only());
@@ -110,6 +113,11 @@ TEST(KernelModel, ACudaCoreGemmMayRunCublassSixtyFourByThirtyTwoTiles) {
   EXPECT_EQ(p.tile_n, 64);
   EXPECT_EQ(p.split_k, 1);
   EXPECT_NEAR(p.math_s, 2.0 * 32 * 64 * 15 / (250e9 / 3), 1e-15);
+  KernelShape convolution = gemm(32, 256, 15);
+  convolution.family = KernelFamily::convolution;
+  const KernelPrediction c = predict_kernel(convolution, device, tiles_only());
+  EXPECT_FALSE(c.tile_m == 32 && c.tile_n == 64);
+  EXPECT_NEAR(c.math_s, 2.0 * 64 * 64 * 15 / (250e9 / 2), 1e-15);
 }
 
 TEST(KernelModel, KOverheadAndHostCostAdd) {
