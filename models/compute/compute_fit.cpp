@@ -447,7 +447,6 @@ EfficiencyProvenance provenance_of(const FoundEfficiency& found, const Efficienc
           format_number(100 * recorded->second.highest_mean, "%+.0f") + "% against the published (+: too fast" +
           (cuda_cores ? "; each architecture's cards among those the fp32 kernels were measured on" : "") +
           "; `vtsim validate`, architecture left out)";
-      result.note += "; " + result.how_derivations_held;
     }
   } else if (found.fitted_for != wanted && !architecture_has_rows(wanted.architecture)) {
     // An architecture without published rows gets what the kernel model derives from its datasheet and nothing
@@ -500,10 +499,10 @@ void add_efficiency_note(const FoundEfficiency& found, const EfficiencyKey& want
                          ResolvedCompute& resolved) {
   EfficiencyProvenance provenance = provenance_of(found, wanted, gpu);
   if (provenance.kind == EfficiencyProvenance::Kind::refused) {
-    resolved.refused.push_back(std::move(provenance.note));
+    resolved.refused.push_back(provenance.full_note());
   } else {
     resolved.add(provenance.kind == EfficiencyProvenance::Kind::fitted ? Source::fitted : Source::uncalibrated,
-                 std::move(provenance.note));
+                 provenance.full_note());
   }
 }
 

@@ -168,9 +168,11 @@ struct EfficiencyProvenance {
                              ///< datasheet; transferred from another architecture's fit (an architecture with rows
                              ///< of its own, for a path they lack); or refused (an architecture without any rows)
   std::string note;          ///< one line: what, the value, and its provenance
-  /// Of `note`, for a derived value: how steps derived so came out on the architectures with rows (its last clause,
-  /// the same for every derived value of a path: a table prints it once); empty otherwise.
+  /// For a derived value: how steps derived so came out on the architectures with rows, the same for every derived
+  /// value of a path (a table prints it once); empty otherwise.
   std::string how_derivations_held = {};
+  /// `note` with how_derivations_held after it: the line a run lists.
+  std::string full_note() const { return how_derivations_held.empty() ? note : note + "; " + how_derivations_held; }
 };
 
 /// The efficiency a job on `gpu` gets for `kind` on `path` under `fit`, by the rule resolve_compute() applies;

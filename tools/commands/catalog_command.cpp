@@ -1,7 +1,6 @@
 #include "tools/commands/catalog_command.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cctype>
 #include <iostream>
 #include <memory>
@@ -82,20 +81,16 @@ Rendered render_fitted_gpus() {
                                  : found->kind == EfficiencyProvenance::Kind::derived ? "derived"
                                  : refused                                            ? "refused"
                                                                                       : "transferred";
-        // The clause every derived value of a path shares goes to a footnote.
-        std::string note = found->note;
+        // What every derived value of a path shares goes to a footnote.
         const std::string& shared = found->how_derivations_held;
-        const bool footnoted = !shared.empty() && note.ends_with("; " + shared);
-        assert((shared.empty() || footnoted) && "provenance_of ends a derived value's note with the clause");
-        if (footnoted) note.resize(note.size() - shared.size() - 2);
         r.rows.push_back({{"gpu", g.id},
                           {"architecture", g.architecture},
                           {"path", std::string(to_string(path))},
                           {"kind", kind == KernelKind::gemm ? "gemm" : "convolution"},
                           {"efficiency", refused ? nlohmann::json(nullptr) : nlohmann::json(found->value)},
                           {"provenance", provenance},
-                          {"note", note},
-                          {"footnote", footnoted ? nlohmann::json(shared) : nlohmann::json(nullptr)}});
+                          {"note", found->note},
+                          {"footnote", shared.empty() ? nlohmann::json(nullptr) : nlohmann::json(shared)}});
       }
     }
   }
