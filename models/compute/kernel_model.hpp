@@ -286,7 +286,10 @@ struct Tiling {
 struct PreparedKernel {
   KernelShape shape;
   KernelDevice device;
-  std::vector<Tiling> tilings;  ///< matrix products: every tiling the library may pick (a convolution's implicit GEMM)
+  /// Matrix products: every tiling the library may pick (a convolution's implicit GEMM) but those an earlier one
+  /// dominates (no more flop per K iteration, K iterations or reduction traffic, no lower intensity), which
+  /// predict_kernel would never pick whatever the parameters.
+  std::vector<Tiling> tilings;
   std::vector<Tiling> winograd_2x2_tilings;  ///< a convolution Winograd applies to: those of each of its GEMMs
   std::vector<Tiling> winograd_4x4_tilings;
   double winograd_4x4_transform_bytes = 0;  ///< the non-fused algorithm's transforms through memory

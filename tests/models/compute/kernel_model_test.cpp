@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "models/catalog/gpu_catalog.hpp"
@@ -118,6 +119,26 @@ TEST(KernelModel, ACudaCoreGemmMayRunCublasSixtyFourByThirtyTwoTiles) {
   const KernelPrediction c = predict_kernel(convolution, device, tiles_only());
   EXPECT_FALSE(c.tile_m == 32 && c.tile_n == 64);
   EXPECT_NEAR(c.math_s, 2.0 * 64 * 64 * 15 / (250e9 / 2), 1e-15);
+}
+
+TEST(KernelModel, PreparingLeavesOutTheTilingsAnEarlierOneDominates) {
+  // 512 x 512 x 1024 on 4 SMs: sixteen 128 x 128 tiles, four on each SM, 4 x 2 x 128^2 = 131,072 flop per K
+  // iteration on the busiest SM. Every smaller tile gives the same at a lower intensity (64 x 128: 32 tiles, 8 per SM,
+  // 8 x 2 x 64 x 128; 32 x 64: 128 tiles, 32 per SM, 32 x 2 x 32 x 64; 32 x 32: 256 tiles, 64 x 2 x 32 x 32), and
+  // none splits K (16 x 2 tiles > 2 x 4 slots; 256 x 2 > 2 x 64): only the 128 x 128 tiling is kept.
+  const PreparedKernel square = prepare_kernel(gemm(512, 512, 1024), round_device());
+  ASSERT_EQ(square.tilings.size(), 1U);
+  EXPECT_EQ(square.tilings[0].tile_m, 128);
+  EXPECT_EQ(square.tilings[0].tile_n, 128);
+  // 128 x 640 x 2048: five 128 x 128 tiles put two on the busiest SM (65,536 flop per K iteration); ten 64 x 128
+  // ones put three (3 x 2 x 64 x 128 = 49,152): less flop per iteration at a lower intensity, so both are kept.
+  const PreparedKernel wide = prepare_kernel(gemm(128, 640, 2048), round_device());
+  const auto kept = [&](int tm, int tn) {
+    return std::any_of(wide.tilings.begin(), wide.tilings.end(),
+                       [&](const Tiling& t) { return t.tile_m == tm && t.tile_n == tn && t.split == 1; });
+  };
+  EXPECT_TRUE(kept(128, 128));
+  EXPECT_TRUE(kept(64, 128));
 }
 
 TEST(KernelModel, KOverheadAndHostCostAdd) {
