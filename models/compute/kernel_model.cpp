@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -46,6 +47,8 @@ constexpr double kWinograd4x4Points = 36.0;
 constexpr int kMaxSplit = 256;
 // A split leaves at least this many K iterations per slice.
 constexpr double kMinKPerSplit = 8.0;
+// The most tilings for_each_tiling visits: every tile shape with each split 1, 2, 4, ..., kMaxSplit.
+constexpr std::size_t kMaxTilings = std::max(kCublasTiles.size(), kTiles.size()) * std::bit_width(unsigned{kMaxSplit});
 
 template <typename Visit>
 void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit visit) {
@@ -73,15 +76,23 @@ bool dominates(const Tiling& a, const Tiling& b) {
          a.reduction_bytes <= b.reduction_bytes;
 }
 
-// Adds `tiling` to `tilings` unless one already there dominates it. predict_kernel takes the first tiling of least
+// The tilings of `shape` on `device` but those an earlier one dominates. predict_kernel takes the first tiling of least
 // (time, math), so one dominated by an earlier tiling is never its pick, whatever the parameters: leaving it out
 // changes no prediction and halves the tilings a fit evaluates (gemm 12.9 -> 6.8 per measured kernel, batched_gemm
-// 9.3 -> 5.6, convolution 30.9 -> 15.7). Domination is transitive, so comparing with the kept ones is enough.
-void add_undominated(std::vector<Tiling>& tilings, const Tiling& tiling) {
-  for (const Tiling& kept : tilings) {
-    if (dominates(kept, tiling)) return;
-  }
-  tilings.push_back(tiling);
+// 9.3 -> 5.6, convolution 30.9 -> 15.7). Domination is transitive, so comparing with the kept ones is enough. The
+// result is allocated once, at its size: a fit streams through every measured kernel's tilings, and allocations of
+// one size made one after another lie one after another in memory.
+std::vector<Tiling> undominated_tilings(const KernelShape& shape, const KernelDevice& device) {
+  std::array<Tiling, kMaxTilings> kept;
+  std::size_t count = 0;
+  for_each_tiling(shape, device, [&](const Tiling& tiling) {
+    const auto end = kept.begin() + static_cast<std::ptrdiff_t>(count);
+    if (std::none_of(kept.begin(), end, [&](const Tiling& earlier) { return dominates(earlier, tiling); })) {
+      assert(count < kMaxTilings);
+      kept[count++] = tiling;
+    }
+  });
+  return {kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(count)};
 }
 
 double memory_rate_Bps(double bytes, const KernelDevice& device, const KernelFamilyParameters& parameters) {
@@ -291,20 +302,20 @@ PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& devi
   PreparedKernel kernel{shape, device, {}, {}, {}, 0.0};
   if (is_matrix_product(shape.family)) {
     assert(shape.batch >= 1 && shape.m >= 1 && shape.n >= 1 && shape.k >= 1);
-    for_each_tiling(shape, device, [&](const Tiling& tiling) { add_undominated(kernel.tilings, tiling); });
+    kernel.tilings = undominated_tilings(shape, device);
   }
   if (shape.family == KernelFamily::convolution && shape.winograd) {
     // F(2x2, 3x3): 16 products per 2 x 2 outputs and input channel instead of 36, in the implicit GEMM's shape.
     KernelShape fused = shape;
     fused.k = shape.in_channels * kWinograd2x2ProductsPerOutput;
-    for_each_tiling(fused, device, [&](const Tiling& tiling) { add_undominated(kernel.winograd_2x2_tilings, tiling); });
+    kernel.winograd_2x2_tilings = undominated_tilings(fused, device);
     // F(4x4, 3x3): one GEMM per point of the 6 x 6 transformed tile, over the images' 4 x 4 output tiles.
     const double tiles = shape.images * std::ceil(shape.output_width / 4.0) * std::ceil(shape.output_height / 4.0);
     KernelShape batched = shape;
     batched.batch = kWinograd4x4Points;
     batched.m = tiles;
     batched.k = shape.in_channels;
-    for_each_tiling(batched, device, [&](const Tiling& tiling) { add_undominated(kernel.winograd_4x4_tilings, tiling); });
+    kernel.winograd_4x4_tilings = undominated_tilings(batched, device);
     // Transformed input and output written and read once each, and the transformed filters written.
     const double transformed = 2.0 * kWinograd4x4Points * tiles * (shape.in_channels + shape.n);
     kernel.winograd_4x4_transform_bytes =
@@ -327,32 +338,47 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     const double per_sm_flops = family_peak_flops(shape, device) / device.sm_count;
     const auto consider = [&](const std::vector<Tiling>& tilings, double peak_efficiency, double extra_s,
                               ConvolutionAlgorithm algorithm) {
-      if (only && *only != algorithm) return;
+      if ((only && *only != algorithm) || tilings.empty()) return;
+      // Each tiling's math first, then the pick: the divisions of one tiling do not wait on the comparisons of the
+      // one before, and the pick is a running index, not a branch per tiling (a fit predicts each measured kernel
+      // hundreds of times).
+      assert(tilings.size() <= kMaxTilings);
+      std::array<double, kMaxTilings> maths_s;
       // A tile shape's splits come one after another (for_each_tiling): its efficiency is worked out once for them.
       double intensity = 0;
       double efficiency = 0;
-      for (const Tiling& tiling : tilings) {
+      for (std::size_t i = 0; i < tilings.size(); ++i) {
+        const Tiling& tiling = tilings[i];
         assert(tiling.intensity > 0 && "a tiling comes from for_each_tiling, which works out its intensity");
         if (tiling.intensity != intensity) {
           intensity = tiling.intensity;
           efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
         }
-        double math_s = tiling.flop_per_k * (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency);
-        if (tiling.split > 1) {
-          math_s += tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
-        }
-        const double total_s = std::max(math_s, prediction.memory_s) + extra_s;
-        // The fastest; among equally fast ones (traffic binding them all), the one with the least math.
-        const bool faster = total_s < device_s || (total_s == device_s && math_s < prediction.math_s);
-        if (prediction.tile_m == 0 || faster) {
-          device_s = total_s;
-          prediction.math_s = math_s;
-          prediction.tile_m = tiling.tile_m;
-          prediction.tile_n = tiling.tile_n;
-          prediction.split_k = tiling.split;
-          prediction.waves = tiling.waves;
-          prediction.algorithm = algorithm;
-        }
+        // An unsplit tiling has no reduction: adding its 0 s leaves the math as it is.
+        maths_s[i] = tiling.flop_per_k * (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency) +
+                     tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
+      }
+      // The fastest; among equally fast ones (traffic binding them all), the one with the least math; among equal
+      // ones, the first.
+      std::size_t best = 0;
+      double best_s = std::max(maths_s[0], prediction.memory_s) + extra_s;
+      for (std::size_t i = 1; i < tilings.size(); ++i) {
+        const double total_s = std::max(maths_s[i], prediction.memory_s) + extra_s;
+        const bool faster = total_s < best_s || (total_s == best_s && maths_s[i] < maths_s[best]);
+        best = faster ? i : best;
+        best_s = faster ? total_s : best_s;
+      }
+      // The same against the algorithms considered before.
+      const bool faster = best_s < device_s || (best_s == device_s && maths_s[best] < prediction.math_s);
+      if (prediction.tile_m == 0 || faster) {
+        const Tiling& tiling = tilings[best];
+        device_s = best_s;
+        prediction.math_s = maths_s[best];
+        prediction.tile_m = tiling.tile_m;
+        prediction.tile_n = tiling.tile_n;
+        prediction.split_k = tiling.split;
+        prediction.waves = tiling.waves;
+        prediction.algorithm = algorithm;
       }
     };
     consider(kernel.tilings, family.peak_efficiency, 0.0, ConvolutionAlgorithm::implicit_gemm);
@@ -362,7 +388,8 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     consider(kernel.winograd_4x4_tilings, family.winograd_4x4_efficiency, transforms_s,
              ConvolutionAlgorithm::winograd_4x4);
   }
-  prediction.time_s = family.host_s + std::max(0.0, device_s - family.host_after_launch_s);
+  prediction.device_s = device_s;
+  prediction.time_s = kernel_time_s(device_s, family);
   if (family.host_s >= device_s) {
     prediction.bound = KernelBound::host;
   } else {
@@ -372,6 +399,10 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
     prediction.utilization = shape.flop() / (prediction.time_s * datasheet_peak_flops(shape, device));
   }
   return prediction;
+}
+
+double kernel_time_s(double device_s, const KernelFamilyParameters& family) {
+  return family.host_s + std::max(0.0, device_s - family.host_after_launch_s);
 }
 
 KernelPrediction predict_kernel(const KernelShape& shape, const KernelDevice& device,

@@ -200,6 +200,8 @@ struct KernelFamilyParameters {
   /// the implicit GEMM's.
   double winograd_2x2_efficiency = 0.7;
   double winograd_4x4_efficiency = 0.7;
+
+  bool operator==(const KernelFamilyParameters&) const = default;
 };
 
 /// The parameters of every family.
@@ -255,7 +257,8 @@ std::string_view to_string(KernelBound bound);
 
 /// One kernel's predicted time and why.
 struct KernelPrediction {
-  double time_s = 0;
+  double time_s = 0;    ///< kernel_time_s(device_s, the family's parameters)
+  double device_s = 0;  ///< the device's part: the slower of the math and the traffic (and a Winograd's transforms), s
   double math_s = 0;    ///< the chosen tiling's math (matrix products), s
   double memory_s = 0;  ///< its traffic at the pass's rate, s
   KernelBound bound = KernelBound::math;
@@ -302,6 +305,10 @@ PreparedKernel prepare_kernel(const KernelShape& shape, const KernelDevice& devi
 /// (a measured convolution timed with the algorithm it ran; REQUIRES: one the shape has).
 KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelParameters& parameters,
                                 std::optional<ConvolutionAlgorithm> only = std::nullopt);
+
+/// A kernel's time from its device part: the family's host cost, and the device's time past the part of the host's
+/// cost that comes after the launch (which the kernel's run hides).
+double kernel_time_s(double device_s, const KernelFamilyParameters& family);
 
 /// predict_kernel(prepare_kernel(shape, device), parameters).
 KernelPrediction predict_kernel(const KernelShape& shape, const KernelDevice& device,
