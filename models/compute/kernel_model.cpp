@@ -49,6 +49,9 @@ constexpr int kMaxSplit = 256;
 constexpr double kMinKPerSplit = 8.0;
 // The most tilings for_each_tiling visits: every tile shape with each split 1, 2, 4, ..., kMaxSplit.
 constexpr std::size_t kMaxTilings = std::max(kCublasTiles.size(), kTiles.size()) * std::bit_width(unsigned{kMaxSplit});
+// prepare_kernel's lists hold no more, and predict_kernel's pick works in an array of this size: a PreparedKernel
+// assembled by hand must not hold more in a list either.
+static_assert(kMaxTilings == 63);
 
 template <typename Visit>
 void for_each_tiling(const KernelShape& shape, const KernelDevice& device, Visit visit) {
@@ -355,8 +358,10 @@ KernelPrediction predict_kernel(const PreparedKernel& kernel, const KernelModelP
           efficiency = peak_efficiency * std::min(1.0, intensity / family.tile_knee);
         }
         // An unsplit tiling has no reduction: adding its 0 s leaves the math as it is.
-        maths_s[i] = tiling.flop_per_k * (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency) +
-                     tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family);
+        const double reduction_s =
+            tiling.split > 1 ? tiling.reduction_bytes / memory_rate_Bps(tiling.reduction_bytes, device, family) : 0.0;
+        maths_s[i] =
+            tiling.flop_per_k * (tiling.k_per_tile + family.k_overhead) / (per_sm_flops * efficiency) + reduction_s;
       }
       // The fastest; among equally fast ones (traffic binding them all), the one with the least math; among equal
       // ones, the first.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "models/catalog/gpu_catalog.hpp"
 #include "models/compute/kernel_parameters.hpp"
@@ -131,14 +132,101 @@ TEST(KernelModel, PreparingLeavesOutTheTilingsAnEarlierOneDominates) {
   EXPECT_EQ(square.tilings[0].tile_m, 128);
   EXPECT_EQ(square.tilings[0].tile_n, 128);
   // 128 x 640 x 2048: five 128 x 128 tiles put two on the busiest SM (65,536 flop per K iteration); ten 64 x 128
-  // ones put three (3 x 2 x 64 x 128 = 49,152): less flop per iteration at a lower intensity, so both are kept.
+  // ones put three (3 x 2 x 64 x 128 = 49,152): less flop per iteration at a lower intensity, so it is kept.
   const PreparedKernel wide = prepare_kernel(gemm(128, 640, 2048), round_device());
-  const auto kept = [&](int tm, int tn) {
-    return std::any_of(wide.tilings.begin(), wide.tilings.end(),
-                       [&](const Tiling& t) { return t.tile_m == tm && t.tile_n == tn && t.split == 1; });
-  };
-  EXPECT_TRUE(kept(128, 128));
-  EXPECT_TRUE(kept(64, 128));
+  EXPECT_TRUE(std::any_of(wide.tilings.begin(), wide.tilings.end(),
+                          [&](const Tiling& t) { return t.tile_m == 64 && t.tile_n == 128 && t.split == 1; }));
+}
+
+void expect_same_prediction(const KernelPrediction& a, const KernelPrediction& b, const std::string& what) {
+  EXPECT_EQ(a.time_s, b.time_s) << what;
+  EXPECT_EQ(a.device_s, b.device_s) << what;
+  EXPECT_EQ(a.math_s, b.math_s) << what;
+  EXPECT_EQ(a.memory_s, b.memory_s) << what;
+  EXPECT_EQ(a.tile_m, b.tile_m) << what;
+  EXPECT_EQ(a.tile_n, b.tile_n) << what;
+  EXPECT_EQ(a.split_k, b.split_k) << what;
+  EXPECT_EQ(a.waves, b.waves) << what;
+  EXPECT_EQ(a.algorithm, b.algorithm) << what;
+  EXPECT_EQ(a.bound, b.bound) << what;
+}
+
+// `tilings` with a tiling its predecessor dominates after each one: as much or more flop per K iteration, K
+// iterations or reduction traffic, or a lower intensity, in turn, or an exact copy; each marked by a tile no library
+// has (tile_m 7), so that picking one shows.
+std::vector<Tiling> with_dominated_copies(const std::vector<Tiling>& tilings) {
+  std::vector<Tiling> result;
+  for (std::size_t i = 0; i < tilings.size(); ++i) {
+    Tiling worse = tilings[i];
+    worse.tile_m = 7;
+    switch (i % 5) {
+      case 0:
+        worse.flop_per_k *= 1.25;
+        break;
+      case 1:
+        worse.k_per_tile += 1;
+        break;
+      case 2:
+        worse.reduction_bytes += 4096;
+        worse.split = std::max(worse.split, 2);
+        break;
+      case 3:
+        worse.intensity *= 0.8;
+        break;
+      default:
+        break;
+    }
+    result.push_back(tilings[i]);
+    result.push_back(worse);
+  }
+  return result;
+}
+
+TEST(KernelModel, ATilingAnEarlierOneDominatesIsNeverThePickWhateverTheParameters) {
+  // What prepare_kernel relies on to leave such tilings out: with one after each tiling it keeps, every prediction
+  // is the same to the last bit, under parameters that bind the math, the traffic, the tiles' intensity or the K loop.
+  std::vector<KernelModelParameters> parameter_sets(3, tiles_only());
+  for (KernelFamily family : kernel_families()) {
+    KernelFamilyParameters& binding_traffic = parameter_sets[1].of(family);
+    binding_traffic.memory_efficiency = 0.05;
+    binding_traffic.l2_speedup = 3;
+    binding_traffic.host_s = 5e-6;
+    binding_traffic.host_after_launch_s = 2e-6;
+    KernelFamilyParameters& small_tiles_slow = parameter_sets[2].of(family);
+    small_tiles_slow.tile_knee = 80;
+    small_tiles_slow.k_overhead = 24;
+    small_tiles_slow.peak_efficiency = 0.7;
+    small_tiles_slow.winograd_2x2_efficiency = 0.6;
+    small_tiles_slow.winograd_4x4_efficiency = 0.9;
+  }
+  KernelShape batched = gemm(512, 64, 64);
+  batched.family = KernelFamily::batched_gemm;
+  batched.batch = 12;
+  std::vector<KernelShape> shapes = {gemm(128, 128, 4096),
+                                     gemm(32, 256, 15),
+                                     gemm(1000, 3000, 700),
+                                     batched,
+                                     convolution_gemm(32, 64, 64, 3, 56, 1, 1),
+                                     convolution_gemm(8, 256, 512, 1, 14, 2, 0),
+                                     on_tensor_cores(gemm(4096, 1024, 1024))};
+  for (const KernelDevice& device : {round_device(), kernel_device(*find_gpu("v100-sxm2-16gb"))}) {
+    for (const KernelShape& shape : shapes) {
+      const PreparedKernel kernel = prepare_kernel(shape, device);
+      PreparedKernel padded = kernel;
+      padded.tilings = with_dominated_copies(kernel.tilings);
+      padded.winograd_2x2_tilings = with_dominated_copies(kernel.winograd_2x2_tilings);
+      padded.winograd_4x4_tilings = with_dominated_copies(kernel.winograd_4x4_tilings);
+      for (const auto* list : {&padded.tilings, &padded.winograd_2x2_tilings, &padded.winograd_4x4_tilings}) {
+        ASSERT_LE(list->size(), 63U);  // the most a kernel may hold (kMaxTilings, kernel_model.cpp)
+      }
+      for (std::size_t p = 0; p < parameter_sets.size(); ++p) {
+        const std::string what = device.gpu_id + " " + std::string(to_string(shape.family)) + " m " +
+                                 std::to_string(shape.m) + " parameters " + std::to_string(p);
+        expect_same_prediction(predict_kernel(padded, parameter_sets[p]), predict_kernel(kernel, parameter_sets[p]),
+                               what);
+      }
+    }
+  }
 }
 
 TEST(KernelModel, KOverheadAndHostCostAdd) {
