@@ -83,8 +83,7 @@ bool dominates(const Tiling& a, const Tiling& b) {
 // (time, math), so one dominated by an earlier tiling is never its pick, whatever the parameters: leaving it out
 // changes no prediction and halves the tilings a fit evaluates (gemm 12.9 -> 6.8 per measured kernel, batched_gemm
 // 9.3 -> 5.6, convolution 30.9 -> 15.7). Domination is transitive, so comparing with the kept ones is enough. The
-// result is allocated once, at its size: a fit streams through every measured kernel's tilings, and allocations of
-// one size made one after another lie one after another in memory.
+// result is allocated once, at its size.
 std::vector<Tiling> undominated_tilings(const KernelShape& shape, const KernelDevice& device) {
   std::array<Tiling, kMaxTilings> kept;
   std::size_t count = 0;
